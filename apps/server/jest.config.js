@@ -1,0 +1,5 @@
+module.exports = {
+  preset: '../../jest.preset.js',
+  displayName: 'server',
+  rootDir: __dirname,
+};
