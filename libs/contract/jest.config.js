@@ -1,5 +1,5 @@
 module.exports = {
-  ...require('../../jest.preset.js'),
+  preset: '../../jest.preset.js',
   displayName: 'contract',
   rootDir: __dirname,
 };

@@ -1,0 +1,56 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { commonResponses, meta } from './common-responses';
+import {
+  ChannelCreateSchema,
+  ChannelPageSchema,
+  ChannelSchema,
+  ChannelUpdateSchema,
+} from './schemas/channel.schema';
+import { IdParamSchema, PageQuerySchema } from './schemas/common.schema';
+
+const c = initContract();
+const admin = meta({ auth: 'admin' });
+
+export const channelsContract = c.router(
+  {
+    listChannels: {
+      method: 'GET',
+      path: '/api/channels',
+      query: PageQuerySchema,
+      responses: { 200: ChannelPageSchema },
+      metadata: admin,
+    },
+    createChannel: {
+      method: 'POST',
+      path: '/api/channels',
+      body: ChannelCreateSchema,
+      responses: { 201: ChannelSchema },
+      metadata: admin,
+    },
+    getChannel: {
+      method: 'GET',
+      path: '/api/channels/:id',
+      pathParams: IdParamSchema,
+      responses: { 200: ChannelSchema },
+      metadata: admin,
+    },
+    updateChannel: {
+      method: 'PATCH',
+      path: '/api/channels/:id',
+      pathParams: IdParamSchema,
+      body: ChannelUpdateSchema,
+      responses: { 200: ChannelSchema },
+      metadata: admin,
+    },
+    deleteChannel: {
+      method: 'DELETE',
+      path: '/api/channels/:id',
+      pathParams: IdParamSchema,
+      body: z.undefined(),
+      responses: { 204: c.noBody() },
+      metadata: admin,
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);

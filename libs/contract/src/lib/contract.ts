@@ -1,0 +1,16 @@
+import { initContract } from '@ts-rest/core';
+import { channelsContract } from './channels.contract';
+import { chatContract } from './chat.contract';
+import { systemContract } from './system.contract';
+import { tokensContract } from './tokens.contract';
+
+const c = initContract();
+
+/** The whole HTTP surface of chat-relay: the server implements it, the client is made from it. */
+export const relayContract = c.router({
+  chat: chatContract,
+  channels: channelsContract,
+  tokens: tokensContract,
+  system: systemContract,
+});
+export type RelayContract = typeof relayContract;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Numeric resource id in a path (`/api/tokens/:id`). */
+export const IdParamSchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const PageQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+export const pageOf = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    data: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    per_page: z.number().int().positive(),
+  });
+
+/** Timestamps are ISO 8601 strings in UTC. */
+export const TimestampSchema = z.string().datetime();
+
+export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string(), uptime_s: z.number() });
+export type Health = z.infer<typeof HealthSchema>;
