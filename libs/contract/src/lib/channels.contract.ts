@@ -1,5 +1,4 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
 import { commonResponses, meta } from './common-responses';
 import {
   ChannelCreateSchema,
@@ -47,7 +46,6 @@ export const channelsContract = c.router(
       method: 'DELETE',
       path: '/api/channels/:id',
       pathParams: IdParamSchema,
-      body: z.undefined(),
       responses: { 204: c.noBody() },
       metadata: admin,
     },

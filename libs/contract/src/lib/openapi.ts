@@ -1,11 +1,13 @@
 import { generateOpenApi } from '@ts-rest/open-api';
 import { relayContract } from './contract';
 
-let cached: Record<string, unknown> | undefined;
+const cache = new Map<string, Record<string, unknown>>();
 
 /** The OpenAPI 3 document of the whole contract, generated once per process. */
 export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown> {
-  cached ??= generateOpenApi(
+  const cached = cache.get(version);
+  if (cached) return cached;
+  const document = generateOpenApi(
     relayContract,
     {
       info: {
@@ -20,5 +22,6 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
     },
     { setOperationId: true },
   ) as unknown as Record<string, unknown>;
-  return cached;
+  cache.set(version, document);
+  return document;
 }

@@ -1,5 +1,4 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
 import { commonResponses, meta } from './common-responses';
 import { IdParamSchema } from './schemas/common.schema';
 import {
@@ -40,7 +39,6 @@ export const tokensContract = c.router(
       method: 'DELETE',
       path: '/api/tokens/:id',
       pathParams: IdParamSchema,
-      body: z.undefined(),
       responses: { 204: c.noBody() },
       metadata: admin,
     },

@@ -19,7 +19,7 @@ export type ChannelTimeouts = z.infer<typeof ChannelTimeoutsSchema>;
 const baseUrl = z
   .string()
   .url()
-  .refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL')
+  .refine((url) => /^https?:\/\//i.test(url), 'must be an http(s) URL')
   .transform((url) => url.replace(/\/+$/, ''));
 
 const channelFields = {

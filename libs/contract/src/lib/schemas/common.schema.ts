@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** Numeric resource id in a path (`/api/tokens/:id`). */
-export const IdParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const IdParamSchema = z.object({
+  // Only plain decimal digits: `Number()` alone would also take '0x10' or '1e3'.
+  id: z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value),
+    z.number({ invalid_type_error: 'must be a positive whole number' }).int().min(1),
+  ),
+});
 
 export const PageQuerySchema = z
   .object({

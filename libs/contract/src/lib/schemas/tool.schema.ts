@@ -58,14 +58,26 @@ export const ToolChoiceSchema = z.union([
 ]);
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
 
-/** A completed tool call as the model returns it and as callers send it back. */
-export const ToolCallSchema = z
+/** A completed function call as the model returns it and as callers send it back. */
+export const FunctionToolCallSchema = z
   .object({
     id: z.string(),
     type: z.literal('function'),
     function: z.object({ name: z.string(), arguments: z.string() }).passthrough(),
   })
   .passthrough();
+export type FunctionToolCall = z.infer<typeof FunctionToolCallSchema>;
+
+/** A call of a custom (free-text input) tool. */
+export const CustomToolCallSchema = z
+  .object({
+    id: z.string(),
+    type: z.literal('custom'),
+    custom: z.object({ name: z.string(), input: z.string() }).passthrough(),
+  })
+  .passthrough();
+
+export const ToolCallSchema = z.discriminatedUnion('type', [FunctionToolCallSchema, CustomToolCallSchema]);
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 /** A streamed fragment of a tool call: `index` ties the fragments of one call together. */

@@ -1,0 +1,89 @@
+import { ChannelCreateSchema, ChannelUpdateSchema } from './channel.schema';
+
+const channel = {
+  name: 'openai-main',
+  type: 'openai',
+  base_url: 'https://api.openai.com/v1',
+  keys: ['sk-test-1'],
+  models: ['gpt-4o*'],
+};
+
+/** The distinct paths of a failed parse's issues (one field may fail two rules). */
+function issuePaths(result: { success: boolean; error?: { issues: { path: (string | number)[] }[] } }) {
+  expect(result.success).toBe(false);
+  const paths = new Set(result.error?.issues.map((issue) => JSON.stringify(issue.path)));
+  return [...paths].map((path) => JSON.parse(path));
+}
+
+describe('ChannelCreateSchema', () => {
+  it('accepts a minimal channel and leaves the optional fields unset (the server applies defaults)', () => {
+    expect(ChannelCreateSchema.parse(channel)).toEqual(channel);
+  });
+
+  it('accepts every optional field', () => {
+    const full = {
+      ...channel,
+      model_mapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+      priority: 10,
+      weight: 3,
+      enabled: false,
+      timeouts: { first_byte_ms: 30_000 },
+    };
+    expect(ChannelCreateSchema.parse(full)).toEqual(full);
+  });
+
+  it('rejects unknown fields (strict), naming them', () => {
+    const result = ChannelCreateSchema.safeParse({ ...channel, api_key: 'sk-x' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['api_key'] });
+  });
+
+  it('rejects unknown fields inside timeouts', () => {
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, timeouts: { total_ms: 1 } }))).toEqual([['timeouts']]);
+  });
+
+  it.each([
+    ['no keys', { keys: [] }, ['keys']],
+    ['an empty key', { keys: ['sk-ok', ''] }, ['keys', 1]],
+    ['no models', { models: [] }, ['models']],
+    ['a blank model pattern', { models: ['  '] }, ['models', 0]],
+    ['a blank name', { name: '   ' }, ['name']],
+    ['an ftp base_url', { base_url: 'ftp://files.example.com/v1' }, ['base_url']],
+    ['a base_url that is not a URL', { base_url: 'api.openai.com/v1' }, ['base_url']],
+    ['weight 0', { weight: 0 }, ['weight']],
+    ['a fractional priority', { priority: 1.5 }, ['priority']],
+    ['an unknown type', { type: 'anthropic-ish' }, ['type']],
+  ])('rejects %s', (_name, change, path) => {
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, ...change }))).toEqual([path]);
+  });
+
+  it.each([
+    ['https://api.openai.com/v1/', 'https://api.openai.com/v1'],
+    ['http://localhost:8080/v1///', 'http://localhost:8080/v1'],
+    ['https://api.openai.com/v1', 'https://api.openai.com/v1'],
+  ])('trims the trailing slash of %s', (baseUrl, expected) => {
+    expect(ChannelCreateSchema.parse({ ...channel, base_url: baseUrl }).base_url).toBe(expected);
+  });
+
+  it('trims the name', () => {
+    expect(ChannelCreateSchema.parse({ ...channel, name: '  main  ' }).name).toBe('main');
+  });
+});
+
+describe('ChannelUpdateSchema', () => {
+  it('rejects {}: an update must change something', () => {
+    const result = ChannelUpdateSchema.safeParse({});
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('must change at least one field');
+  });
+
+  it('accepts a single field and applies the same rules as create', () => {
+    expect(ChannelUpdateSchema.parse({ enabled: false })).toEqual({ enabled: false });
+    expect(ChannelUpdateSchema.parse({ base_url: 'https://example.com/v1/' })).toEqual({ base_url: 'https://example.com/v1' });
+    expect(issuePaths(ChannelUpdateSchema.safeParse({ weight: 0 }))).toEqual([['weight']]);
+  });
+
+  it('rejects unknown fields (strict)', () => {
+    expect(ChannelUpdateSchema.safeParse({ enabled: true, id: 3 }).success).toBe(false);
+  });
+});
