@@ -1,0 +1,13 @@
+export {
+  createRelayClient,
+  type NonStreamingChatCompletionRequest,
+  type RelayApi,
+  type RelayClient,
+  type RelayClientOptions,
+  type RelayTsRestArgs,
+  type RequestOptions,
+} from './lib/create-relay-client';
+export { streamChatCompletion, type StreamChatCompletionArgs } from './lib/stream-chat-completion';
+export { parseChatCompletionStream } from './lib/parse-chat-completion-stream';
+export { createAxiosFetcher, toFetchHeaders } from './lib/axios-fetcher';
+export { RelayApiError, INVALID_RESPONSE_STATUS, type RelayApiErrorInit } from './lib/relay-api-error';
