@@ -1,0 +1,93 @@
+import type { ChatCompletion, ChatCompletionChunk, FunctionToolCall } from '@chat-relay/contract';
+import type { AnswerPlan } from './decide-answer';
+import { splitIntoStreamTokens } from './tokens';
+
+export type AnswerContent = Exclude<AnswerPlan, { kind: 'invalid' }>;
+
+/** What every chunk of one answer shares. */
+export interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+}
+
+const systemFingerprint = 'fp_sim';
+const argumentsPieceLength = 8;
+
+/** The non-streamed `chat.completion` for a plan. */
+export function buildChatCompletion(plan: AnswerContent, meta: CompletionMeta): ChatCompletion {
+  const message =
+    plan.kind === 'text'
+      ? { role: 'assistant' as const, content: plan.content, refusal: null }
+      : { role: 'assistant' as const, content: null, refusal: null, tool_calls: plan.toolCalls };
+  return {
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.created,
+    model: meta.model,
+    choices: [
+      { index: 0, message, logprobs: null, finish_reason: plan.kind === 'text' ? plan.finishReason : 'tool_calls' },
+    ],
+    usage: plan.usage,
+    system_fingerprint: systemFingerprint,
+  };
+}
+
+function splitArguments(argumentsJson: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < argumentsJson.length; start += argumentsPieceLength) {
+    pieces.push(argumentsJson.slice(start, start + argumentsPieceLength));
+  }
+  return pieces;
+}
+
+type Delta = ChatCompletionChunk['choices'][number]['delta'];
+
+function toolCallDeltas(toolCalls: FunctionToolCall[]): Delta[] {
+  return toolCalls.flatMap((call, index) => [
+    {
+      tool_calls: [
+        { index, id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: '' } },
+      ],
+    },
+    ...splitArguments(call.function.arguments).map((piece) => ({
+      tool_calls: [{ index, function: { arguments: piece } }],
+    })),
+  ]);
+}
+
+/**
+ * The streamed events for a plan, as OpenAI sends them: a role chunk, one chunk per word token
+ * or tool-call fragment, a finish chunk with an empty delta, and — with `includeUsage` — a last
+ * chunk with no choices carrying the usage (every earlier chunk then has `usage: null`).
+ */
+export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, includeUsage: boolean): ChatCompletionChunk[] {
+  const deltas: Delta[] =
+    plan.kind === 'text'
+      ? [{ role: 'assistant', content: '' }, ...splitIntoStreamTokens(plan.content).map((token) => ({ content: token }))]
+      : [{ role: 'assistant', content: null }, ...toolCallDeltas(plan.toolCalls)];
+  const finishReason = plan.kind === 'text' ? plan.finishReason : 'tool_calls';
+  const usageField = includeUsage ? { usage: null } : {};
+  const chunkOf = (delta: Delta, finish: typeof finishReason | null): ChatCompletionChunk => ({
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: systemFingerprint,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...usageField,
+  });
+  const chunks = [...deltas.map((delta) => chunkOf(delta, null)), chunkOf({}, finishReason)];
+  if (includeUsage) {
+    chunks.push({
+      id: meta.id,
+      object: 'chat.completion.chunk',
+      created: meta.created,
+      model: meta.model,
+      system_fingerprint: systemFingerprint,
+      choices: [],
+      usage: plan.usage,
+    });
+  }
+  return chunks;
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
+import { argumentsJsonFromSchema } from './args-from-schema';
+import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
+import { selectTools } from './select-tools';
+import { countTokens, splitIntoStreamTokens } from './tokens';
+
+export type AnswerPlan =
+  | { kind: 'text'; content: string; finishReason: 'stop' | 'length'; usage: Usage }
+  | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage }
+  | { kind: 'invalid'; param: string; message: string };
+
+/** A stable digest of what the model "sees", so the same request always gets the same ids. */
+export function requestDigest(request: ChatCompletionRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify([request.model, request.messages, request.tools ?? null]))
+    .digest('hex');
+}
+
+function messageTokens(message: Message): number {
+  const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
+  const callTokens = calls.reduce(
+    (sum, call) =>
+      sum +
+      (call.type === 'function'
+        ? countTokens(call.function.name) + countTokens(call.function.arguments)
+        : countTokens(call.custom.name) + countTokens(call.custom.input)),
+    0,
+  );
+  return countTokens(message.role) + countTokens(textOfContent(message.content)) + callTokens;
+}
+
+/** Words and punctuation of every message, plus a quarter of the tool definitions' JSON length. */
+export function countPromptTokens(request: ChatCompletionRequest): number {
+  const toolTokens = request.tools ? Math.ceil(JSON.stringify(request.tools).length / 4) : 0;
+  return request.messages.reduce((sum, message) => sum + messageTokens(message), 0) + toolTokens;
+}
+
+function usageOf(promptTokens: number, completionTokens: number): Usage {
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+}
+
+/** The tool results that end the conversation, named after the calls they answer. */
+export function trailingToolResults(messages: readonly Message[]): { name: string; content: string }[] {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]?.role === 'tool') start -= 1;
+  const toolNames = new Map<string, string>();
+  for (const message of messages.slice(0, start)) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) toolNames.set(call.id, call.type === 'function' ? call.function.name : call.custom.name);
+  }
+  return messages.slice(start).flatMap((message) =>
+    message.role === 'tool'
+      ? [{ name: toolNames.get(message.tool_call_id) ?? message.tool_call_id, content: textOfContent(message.content) }]
+      : [],
+  );
+}
+
+function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: number): AnswerPlan {
+  const tokens = splitIntoStreamTokens(answer);
+  const limit = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+  if (limit !== undefined && tokens.length > limit) {
+    return {
+      kind: 'text',
+      content: tokens.slice(0, limit).join(''),
+      finishReason: 'length',
+      usage: usageOf(promptTokens, limit),
+    };
+  }
+  return { kind: 'text', content: answer, finishReason: 'stop', usage: usageOf(promptTokens, tokens.length) };
+}
+
+/**
+ * What the simulated model answers, deterministically: tool calls when tools fit the last
+ * user message, a text that uses the tool results after them, otherwise an echo of the user.
+ */
+export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
+  const promptTokens = countPromptTokens(request);
+  const lastMessage = request.messages[request.messages.length - 1];
+
+  if (lastMessage?.role === 'user') {
+    const selection = selectTools(request, stripSimMarkers(textOfContent(lastMessage.content)));
+    if (selection.kind === 'invalid') return selection;
+    if (selection.tools.length > 0) {
+      const digest = requestDigest(request);
+      const toolCalls: FunctionToolCall[] = selection.tools.map((tool, index) => ({
+        id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
+        type: 'function',
+        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) },
+      }));
+      const completionTokens = toolCalls.reduce(
+        (sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments),
+        0,
+      );
+      return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
+    }
+  }
+
+  const toolResults = trailingToolResults(request.messages);
+  if (toolResults.length > 0) {
+    const found = toolResults.map((result) => `${result.name}: ${result.content}`).join('; ');
+    return textPlan(request, `Here is what I found: ${found}.`, promptTokens);
+  }
+  const userText = stripSimMarkers(lastUserText(request.messages));
+  return textPlan(request, userText.length > 0 ? `You said: ${userText}` : 'You said nothing.', promptTokens);
+}

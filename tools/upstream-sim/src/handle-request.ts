@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handleChatCompletion, type ChatContext } from './handle-chat-completion';
+import { readBody, sendError, sendJson } from './http-io';
+import { openAiError } from './openai-error';
+import type { RecordedRequest } from './sim-types';
+
+export interface SimContext extends ChatContext {
+  acceptedKeys: ReadonlySet<string> | undefined;
+  modelsServed: readonly string[];
+  record(request: RecordedRequest): void;
+}
+
+/** A fixed date keeps `GET /v1/models` answers identical from run to run. */
+const modelsCreated = 1_700_000_000;
+
+function parsedOrRaw(rawBody: string): unknown {
+  if (rawBody.length === 0) return undefined;
+  try {
+    return JSON.parse(rawBody);
+  } catch {
+    return rawBody;
+  }
+}
+
+/** Answers 401 and returns false unless the request carries an acceptable bearer key. */
+function checkBearer(req: IncomingMessage, res: ServerResponse, acceptedKeys: ReadonlySet<string> | undefined): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const key = match?.[1];
+  if (!key) {
+    const message =
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+    sendError(res, 401, openAiError(message, 'invalid_request_error', null, 'invalid_api_key'));
+    return false;
+  }
+  if (acceptedKeys && !acceptedKeys.has(key)) {
+    const message = `Incorrect API key provided: ${key.slice(0, 3)}***${key.slice(-4)}.`;
+    sendError(res, 401, openAiError(message, 'invalid_request_error', null, 'invalid_api_key'));
+    return false;
+  }
+  return true;
+}
+
+function modelEntry(id: string): { id: string; object: 'model'; created: number; owned_by: string } {
+  return { id, object: 'model', created: modelsCreated, owned_by: 'upstream-sim' };
+}
+
+/** Routes one request: records it, then chat completions, the model list, or 404. */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
+  const method = req.method ?? 'GET';
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const rawBody = await readBody(req);
+  context.record({ method, path, headers: { ...req.headers }, body: parsedOrRaw(rawBody) });
+
+  const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
+  const isChat = method === 'POST' && path === '/v1/chat/completions';
+  const isModels = method === 'GET' && (path === '/v1/models' || modelPath !== null);
+  if (!isChat && !isModels) {
+    sendError(res, 404, openAiError(`Invalid URL (${method} ${path})`, 'invalid_request_error'));
+    return;
+  }
+  if (!checkBearer(req, res, context.acceptedKeys)) return;
+  if (isChat) {
+    await handleChatCompletion(res, rawBody, context);
+    return;
+  }
+  if (!modelPath) {
+    sendJson(res, 200, { object: 'list', data: context.modelsServed.map(modelEntry) });
+    return;
+  }
+  const modelId = decodeURIComponent(modelPath[1] ?? '');
+  if (context.modelsServed.includes(modelId)) {
+    sendJson(res, 200, modelEntry(modelId));
+    return;
+  }
+  const message = `The model '${modelId}' does not exist or you do not have access to it.`;
+  sendError(res, 404, openAiError(message, 'invalid_request_error', 'model', 'model_not_found'));
+}

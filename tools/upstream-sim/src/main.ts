@@ -1,0 +1,34 @@
+import { startUpstreamSim } from './sim-server';
+
+function readNumber(name: string, fallback: number, isValid: (value: number) => boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!isValid(value)) {
+    console.error(`upstream-sim: ${name}=${JSON.stringify(raw)} is not valid`);
+    process.exit(1);
+  }
+  return value;
+}
+
+async function main(): Promise<void> {
+  const sim = await startUpstreamSim({
+    host: process.env['HOST'] || '127.0.0.1',
+    port: readNumber('PORT', 4010, (port) => Number.isInteger(port) && port >= 0 && port <= 65535),
+    latencyMsPerToken: readNumber('SIM_LATENCY_MS_PER_TOKEN', 0, (ms) => Number.isFinite(ms) && ms >= 0),
+  });
+  console.log(`upstream-sim listening on ${sim.baseUrl}`);
+  const stop = (): void => {
+    sim.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`upstream-sim: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleRequest, type SimContext } from './handle-request';
+import { errorForStatus } from './openai-error';
+import { sendError } from './http-io';
+import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    // Idle keep-alive sockets and hung (timeout-fault) requests would keep close() waiting.
+    server.closeAllConnections();
+  });
+}
+
+function answerUnexpectedError(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy(error instanceof Error ? error : undefined);
+    return;
+  }
+  sendError(res, 500, errorForStatus(500));
+}
+
+/** Starts the OpenAI-compatible upstream simulator (SPEC §10) on a real port. */
+export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promise<UpstreamSim> {
+  const host = options.host ?? '127.0.0.1';
+  const requests: RecordedRequest[] = [];
+  const queuedFaults: SimFault[] = [];
+  const context: SimContext = {
+    defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
+    acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
+    modelsServed: options.modelsServed ?? ['gpt-4o', 'gpt-4o-mini'],
+    record: (request) => requests.push(request),
+    takeQueuedFault: () => queuedFaults.shift(),
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    handleRequest(req, res, context).catch((error: unknown) => answerUnexpectedError(res, error));
+  });
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    baseUrl: `http://${urlHost}:${port}/v1`,
+    port,
+    requests,
+    failNext(fault: SimFault, times = 1): void {
+      for (let count = 0; count < times; count += 1) queuedFaults.push(fault);
+    },
+    reset(): void {
+      // Cleared in place: callers may hold on to `sim.requests`.
+      requests.length = 0;
+      queuedFaults.length = 0;
+    },
+    close: () => closeServer(server),
+  };
+}
