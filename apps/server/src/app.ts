@@ -1,0 +1,59 @@
+import { relayContract } from '@chat-relay/contract';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import express, { type Express } from 'express';
+import type { Logger } from './logger';
+import { bearerAuth } from './middleware/bearer-auth';
+import { errorHandler, unknownRoute } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { requestId } from './middleware/request-id';
+import { requestValidationErrorHandler } from './middleware/request-validation-error';
+import { usageLog } from './middleware/usage-log';
+import { channelsRouter } from './routes/channels.route';
+import { chatRouter } from './routes/chat-completions.route';
+import { systemRouter } from './routes/system.route';
+import { tokensRouter } from './routes/tokens.route';
+import type { RelayServices } from './services';
+import type { Storage } from './storage/types';
+
+export interface AppDeps {
+  storage: Storage;
+  services: RelayServices;
+  logger: Logger;
+  maxBodyBytes: number;
+  maxRetries: number;
+  version: string;
+  startedAt?: number;
+}
+
+/** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
+export function createApp(deps: AppDeps): Express {
+  const { storage, services, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+
+  const s = initServer();
+  const router = s.router(relayContract, {
+    chat: chatRouter({ ...services, maxRetries: deps.maxRetries, logger }),
+    channels: channelsRouter({ channels: storage.channels, registry: services.registry, health: services.health }),
+    tokens: tokensRouter({ tokens: storage.tokens }),
+    system: systemRouter({ storage, version: deps.version, startedAt: deps.startedAt ?? Date.now() }),
+  });
+  createExpressEndpoints(relayContract, router, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    // Order matters: the usage row is opened first, the key is checked before any body is read.
+    globalMiddleware: [
+      usageLog(services.recorder),
+      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts }),
+      jsonBody(deps.maxBodyBytes),
+    ],
+    requestValidationErrorHandler,
+  });
+
+  app.use(unknownRoute);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const MIB = 1024 * 1024;
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const intFromEnv = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === undefined || value === '' ? fallback : Number(value)),
+    z.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(min).max(max),
+  );
+
+const EnvSchema = z.object({
+  PORT: intFromEnv(3000, 0, 65535),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  RELAY_DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalText.refine((value) => value === undefined, {
+    message: 'PostgreSQL storage is not available in this version yet; unset it to use SQLite',
+  }),
+  REDIS_URL: optionalText.refine((value) => value === undefined, {
+    message: 'shared Redis counters are not available in this version yet; unset it',
+  }),
+  RELAY_ADMIN_KEY: optionalText.refine((value) => value === undefined || value.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
+  RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
+  RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: z
+    .string()
+    .trim()
+    .url('must be a URL such as https://api.openai.com/v1')
+    .default('https://api.openai.com/v1'),
+  ANTHROPIC_API_KEY: optionalText,
+  GEMINI_API_KEY: optionalText,
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminKey: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
+  maxBodyBytes: number;
+  maxRetries: number;
+  /** Channels created from the environment on first start (SPEC §3). */
+  envChannels: { openai?: { apiKey: string; baseUrl: string } };
+  /** Set provider keys this version cannot use yet, so start-up can say so. */
+  ignoredProviderKeys: string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Environment → typed Config. A bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(values.RELAY_DATA_DIR),
+    adminKey: values.RELAY_ADMIN_KEY,
+    logLevel: values.RELAY_LOG_LEVEL,
+    maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
+    maxRetries: values.RELAY_MAX_RETRIES,
+    envChannels: values.OPENAI_API_KEY
+      ? { openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL.replace(/\/+$/, '') } }
+      : {},
+    ignoredProviderKeys: [
+      ...(values.ANTHROPIC_API_KEY ? ['ANTHROPIC_API_KEY'] : []),
+      ...(values.GEMINI_API_KEY ? ['GEMINI_API_KEY'] : []),
+    ],
+  };
+}

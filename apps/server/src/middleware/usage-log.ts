@@ -1,0 +1,45 @@
+import type { RequestHandler } from 'express';
+import { performance } from 'node:perf_hooks';
+import { newTrace } from '../relay/request-context';
+import type { UsageRecorder } from '../relay/usage-recorder';
+import { routeMetadata } from './route-metadata';
+
+/**
+ * One usage log row per relayed request, whatever happened to it — rejected by auth or
+ * validation, failed upstream, streamed, or abandoned by the client — written when the
+ * response closes (SPEC §8).
+ */
+export function usageLog(recorder: UsageRecorder): RequestHandler {
+  return (req, res, next) => {
+    if (!routeMetadata(req)?.streaming) return next();
+    const trace = newTrace(res.locals.requestId, performance.now());
+    res.locals.trace = trace;
+    res.once('close', () => void (trace.settled ?? Promise.resolve()).then(() => {
+      const caller = res.locals.caller;
+      const token = caller?.kind === 'token' ? caller.token : undefined;
+      const clientGone = !res.writableFinished && trace.statusOverride === null;
+      recorder.record({
+        createdAt: new Date().toISOString(),
+        requestId: trace.requestId,
+        tokenId: token?.id ?? null,
+        accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),
+        requestedModel: trace.requestedModel,
+        upstreamModel: trace.upstreamModel,
+        channelId: trace.channelId,
+        assistantId: null,
+        stream: trace.stream,
+        status: clientGone ? 499 : (trace.statusOverride ?? res.statusCode),
+        errorCode: clientGone ? (trace.errorCode ?? 'client_closed') : trace.errorCode,
+        promptTokens: trace.promptTokens,
+        completionTokens: trace.completionTokens,
+        usageEstimated: trace.usageEstimated,
+        cost: 0,
+        latencyMs: performance.now() - trace.startedAt,
+        ttfbMs: trace.ttfbMs,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? null,
+        attempts: trace.attempts,
+      });
+    }));
+    next();
+  };
+}

@@ -1,0 +1,30 @@
+import { upstreamError, type RelayError } from '../../errors/relay-error';
+import { OpenAiCompletionEnvelopeSchema } from './openai-api';
+
+export interface ReportedUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type ConvertedCompletion =
+  | { ok: true; body: Record<string, unknown>; usage: ReportedUsage | undefined; deliveredChars: number }
+  | { ok: false; error: RelayError };
+
+/** A non-streamed upstream answer, with `model` set to the name the caller sent. */
+export function convertOpenAiResponse(text: string, publicModel: string): ConvertedCompletion {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: upstreamError('The upstream provider sent a response that is not JSON.', 'bad_response') };
+  }
+  const parsed = OpenAiCompletionEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, error: upstreamError('The upstream provider sent a malformed completion.', 'bad_response') };
+  }
+  const usage = parsed.data.usage
+    ? { promptTokens: parsed.data.usage.prompt_tokens, completionTokens: parsed.data.usage.completion_tokens }
+    : undefined;
+  const deliveredChars = usage ? 0 : JSON.stringify(parsed.data.choices).length;
+  return { ok: true, body: { ...parsed.data, model: publicModel }, usage, deliveredChars };
+}

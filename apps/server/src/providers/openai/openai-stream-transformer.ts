@@ -1,0 +1,64 @@
+import type { RelayError } from '../../errors/relay-error';
+import { upstreamError } from '../../errors/relay-error';
+import type { ReportedUsage } from './convert-openai-response';
+import { OpenAiStreamEventSchema } from './openai-api';
+import { mapOpenAiStreamError } from './openai-error';
+
+export type StreamStep =
+  | { kind: 'chunk'; json: string }
+  | { kind: 'skip' }
+  | { kind: 'done' }
+  | { kind: 'error'; error: RelayError };
+
+/**
+ * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
+ * usage captured for accounting and removed when the caller did not ask for it, an in-stream
+ * error turned into one error step. Framing is the caller's job (relay/sse.ts).
+ */
+export class OpenAiStreamTransformer {
+  usage: ReportedUsage | undefined;
+  /** Characters of content and tool arguments delivered, for an estimate when no usage comes. */
+  deliveredChars = 0;
+  sawFinishReason = false;
+
+  constructor(
+    private readonly publicModel: string,
+    private readonly callerWantsUsage: boolean,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  transform(data: string): StreamStep {
+    if (data === '[DONE]') return { kind: 'done' };
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return { kind: 'error', error: upstreamError('The upstream provider sent a malformed stream event.', 'bad_response') };
+    }
+    const parsed = OpenAiStreamEventSchema.safeParse(json);
+    if (!parsed.success) {
+      return { kind: 'error', error: upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response') };
+    }
+    const event = parsed.data;
+    if (event.error !== undefined) return { kind: 'error', error: mapOpenAiStreamError(event.error, this.secrets) };
+
+    if (event.usage) {
+      this.usage = { promptTokens: event.usage.prompt_tokens, completionTokens: event.usage.completion_tokens };
+    }
+    const choices = event.choices ?? [];
+    for (const choice of choices) {
+      if (choice.finish_reason) this.sawFinishReason = true;
+      const delta = choice.delta;
+      if (!delta) continue;
+      this.deliveredChars += delta.content?.length ?? 0;
+      for (const call of delta.tool_calls ?? []) this.deliveredChars += call.function?.arguments?.length ?? 0;
+    }
+
+    const out: Record<string, unknown> = { ...event, model: this.publicModel };
+    if (!this.callerWantsUsage) {
+      if (choices.length === 0 && event.usage) return { kind: 'skip' };
+      delete out['usage'];
+    }
+    return { kind: 'chunk', json: JSON.stringify(out) };
+  }
+}

@@ -1,0 +1,87 @@
+import type { ChannelRecord, ChannelStore } from '../storage/types';
+import { isGlob, matchesModelPattern } from './model-pattern';
+
+/** A channel as routing sees it, with its key rotation cursor. */
+export class LiveChannel {
+  readonly id: number;
+  readonly priority: number;
+  readonly weight: number;
+  private keyCursor = 0;
+
+  constructor(readonly record: ChannelRecord) {
+    this.id = record.id;
+    this.priority = record.priority;
+    this.weight = record.weight;
+  }
+
+  serves(model: string): boolean {
+    if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model)) return true;
+    return this.record.models.some((pattern) => matchesModelPattern(pattern, model));
+  }
+
+  /** The model name sent upstream: the mapping's target, or the name as asked. */
+  upstreamModel(model: string): string {
+    return Object.prototype.hasOwnProperty.call(this.record.modelMapping, model)
+      ? (this.record.modelMapping[model] ?? model)
+      : model;
+  }
+
+  /** Keys are used in rotation. */
+  nextKey(): string {
+    const keys = this.record.keys;
+    const key = keys[this.keyCursor % keys.length];
+    this.keyCursor = (this.keyCursor + 1) % keys.length;
+    if (key === undefined) throw new Error(`channel ${this.id} has no key`);
+    return key;
+  }
+
+  /** Names a caller can list: plain model names and mapping keys, not globs. */
+  listableModels(): string[] {
+    return [...this.record.models.filter((model) => !isGlob(model)), ...Object.keys(this.record.modelMapping)];
+  }
+}
+
+/**
+ * Channels held in memory for routing, so the hot path reads no database. Every channel write
+ * in this process calls `invalidate()`; the next request reloads.
+ */
+export class ChannelRegistry {
+  private channels: LiveChannel[] | undefined;
+  /** Kept across reloads so unchanged channels keep their key rotation. */
+  private lastLoaded: LiveChannel[] = [];
+  private loading: Promise<LiveChannel[]> | undefined;
+  private generation = 0;
+
+  constructor(private readonly store: ChannelStore) {}
+
+  invalidate(): void {
+    this.generation += 1;
+    this.channels = undefined;
+    this.loading = undefined;
+  }
+
+  async all(): Promise<LiveChannel[]> {
+    if (this.channels) return this.channels;
+    if (!this.loading) {
+      const generation = this.generation;
+      const previous = new Map(this.lastLoaded.map((channel) => [channel.id, channel]));
+      this.loading = this.store.listAll().then((records) => {
+        const live = records.map((record) => {
+          const old = previous.get(record.id);
+          return old && old.record.updatedAt === record.updatedAt ? old : new LiveChannel(record);
+        });
+        if (generation === this.generation) {
+          this.channels = live;
+          this.lastLoaded = live;
+        }
+        return live;
+      });
+    }
+    return this.loading;
+  }
+
+  /** Enabled channels that serve `model` (by name, glob or mapping). */
+  async candidatesFor(model: string): Promise<LiveChannel[]> {
+    return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model));
+  }
+}

@@ -1,0 +1,36 @@
+export interface Weighted {
+  id: number;
+  priority: number;
+  weight: number;
+}
+
+/**
+ * Routing choice (SPEC §6): among candidates not yet tried and available, the highest
+ * priority tier wins, and inside it one is drawn at random in proportion to its weight.
+ */
+export function pickChannel<T extends Weighted>(
+  candidates: readonly T[],
+  tried: ReadonlySet<number>,
+  isAvailable: (id: number) => boolean,
+  random: () => number = Math.random,
+): T | undefined {
+  let tier: T[] = [];
+  let tierPriority = -Infinity;
+  for (const candidate of candidates) {
+    if (tried.has(candidate.id) || !isAvailable(candidate.id)) continue;
+    if (candidate.priority > tierPriority) {
+      tier = [candidate];
+      tierPriority = candidate.priority;
+    } else if (candidate.priority === tierPriority) {
+      tier.push(candidate);
+    }
+  }
+  if (tier.length <= 1) return tier[0];
+  const totalWeight = tier.reduce((sum, candidate) => sum + candidate.weight, 0);
+  let draw = random() * totalWeight;
+  for (const candidate of tier) {
+    draw -= candidate.weight;
+    if (draw < 0) return candidate;
+  }
+  return tier[tier.length - 1];
+}

@@ -1,0 +1,164 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import type { Readable } from 'node:stream';
+import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } from '../errors/relay-error';
+import type { Logger } from '../logger';
+import { convertOpenAiResponse, type ReportedUsage } from '../providers/openai/convert-openai-response';
+import { convertToOpenAiRequest } from '../providers/openai/convert-to-openai-request';
+import { mapOpenAiErrorResponse, type UpstreamFailure } from '../providers/openai/openai-error';
+import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
+import type { ChannelHealth } from './channel-health';
+import type { ChannelRegistry, LiveChannel } from './channel-registry';
+import { estimatePromptTokens, estimateTokensFromChars } from './estimate-usage';
+import { pickChannel } from './pick-channel';
+import { pumpSseStream } from './pump-sse-stream';
+import type { RelayTrace } from './request-context';
+import { transportFailure } from './transport-failure';
+import type { UpstreamClient } from './upstream-client';
+
+export interface ChatRelayDeps {
+  registry: ChannelRegistry;
+  health: ChannelHealth;
+  upstream: UpstreamClient;
+  maxRetries: number;
+  logger: Logger;
+}
+
+export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | { kind: 'stream'; body: Readable };
+
+type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false } & UpstreamFailure);
+
+/**
+ * The hot path after auth: pick a channel for the model, send, and on a retryable failure
+ * before anything reached the caller try another channel, up to `maxRetries` times (SPEC §6).
+ */
+export async function relayChatCompletion(
+  deps: ChatRelayDeps,
+  request: ChatCompletionRequest,
+  trace: RelayTrace,
+  signal: AbortSignal,
+): Promise<ChatRelayResult> {
+  const candidates = await deps.registry.candidatesFor(request.model);
+  if (candidates.length === 0) throw modelNotFound(request.model);
+
+  const tried = new Set<number>();
+  let lastFailure: RelayError | undefined;
+  for (let attempt = 0; attempt <= deps.maxRetries; attempt++) {
+    const channel = pickChannel(candidates, tried, (id) => deps.health.isAvailable(id));
+    if (!channel) break;
+    tried.add(channel.id);
+    const outcome = await attemptChannel(deps, channel, request, trace, signal);
+    if (outcome.ok) return outcome.result;
+    if (outcome.channelFault) deps.health.recordFailure(channel.id);
+    lastFailure = outcome.error;
+    deps.logger.warn(
+      { requestId: trace.requestId, channelId: channel.id, status: outcome.error.status, code: outcome.error.code },
+      'upstream attempt failed',
+    );
+    if (!outcome.retryable || signal.aborted) throw outcome.error;
+  }
+  throw lastFailure ?? noAvailableChannel(request.model);
+}
+
+async function attemptChannel(
+  deps: ChatRelayDeps,
+  channel: LiveChannel,
+  request: ChatCompletionRequest,
+  trace: RelayTrace,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
+  const key = channel.nextKey();
+  const upstreamModel = channel.upstreamModel(request.model);
+  trace.channelId = channel.id;
+  trace.upstreamModel = upstreamModel;
+  trace.attempts += 1;
+  deps.health.markAttempt(channel.id);
+
+  let response;
+  try {
+    response = await deps.upstream.post({
+      channel: channel.record,
+      url: `${channel.record.baseUrl}/chat/completions`,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: request.stream ? 'text/event-stream' : 'application/json',
+      },
+      body: JSON.stringify(convertToOpenAiRequest(request, upstreamModel)),
+      signal,
+    });
+  } catch (error) {
+    return { ok: false, ...transportFailure(error) };
+  }
+
+  try {
+    if (response.statusCode >= 400) {
+      const text = await response.body.text();
+      return { ok: false, ...mapOpenAiErrorResponse(response.statusCode, text, channel.record.keys) };
+    }
+    if (!request.stream) {
+      const converted = convertOpenAiResponse(await response.body.text(), request.model);
+      if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
+      deps.health.recordSuccess(channel.id);
+      recordUsage(trace, request, converted.usage, converted.deliveredChars);
+      return { ok: true, result: { kind: 'json', body: converted.body } };
+    }
+  } catch (error) {
+    return { ok: false, ...transportFailure(error) };
+  }
+
+  // Streams commit only once the upstream has sent its first bytes: until then, another
+  // channel can still be tried without the caller noticing.
+  const upstream = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await upstream.next();
+  } catch (error) {
+    return { ok: false, ...transportFailure(error) };
+  }
+  if (first.done) {
+    const error = upstreamError('The upstream provider closed the stream before sending anything.', 'empty_stream');
+    return { ok: false, error, retryable: true, channelFault: true };
+  }
+  deps.health.recordSuccess(channel.id);
+  const transformer = new OpenAiStreamTransformer(
+    request.model,
+    request.stream_options?.include_usage === true,
+    channel.record.keys,
+  );
+  let settle: () => void = () => undefined;
+  trace.settled = new Promise((resolve) => (settle = resolve));
+  const body = pumpSseStream({
+    upstream,
+    first: first.value,
+    transformer,
+    trace,
+    signal,
+    logger: deps.logger,
+    onEnd: (failure) => {
+      if (failure) {
+        trace.errorCode = failure.code ?? failure.type;
+        if (failure.status === 499) trace.statusOverride = 499;
+        else deps.health.recordFailure(channel.id);
+      }
+      recordUsage(trace, request, transformer.usage, transformer.deliveredChars);
+      settle();
+    },
+  });
+  return { ok: true, result: { kind: 'stream', body } };
+}
+
+function recordUsage(
+  trace: RelayTrace,
+  request: ChatCompletionRequest,
+  usage: ReportedUsage | undefined,
+  deliveredChars: number,
+): void {
+  if (usage) {
+    trace.promptTokens = usage.promptTokens;
+    trace.completionTokens = usage.completionTokens;
+    return;
+  }
+  trace.usageEstimated = true;
+  trace.promptTokens = estimatePromptTokens(request);
+  trace.completionTokens = estimateTokensFromChars(deliveredChars);
+}

@@ -1,0 +1,17 @@
+import type { ErrorBody } from '@chat-relay/contract';
+
+/** The only place that writes SSE framing. */
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Tells nginx-style proxies in front of the relay not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
+export const sseData = (json: string): string => `data: ${json}\n\n`;
+
+export const SSE_DONE = 'data: [DONE]\n\n';
+
+export const sseError = (error: ErrorBody): string => sseData(JSON.stringify({ error }));

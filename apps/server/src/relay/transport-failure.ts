@@ -1,0 +1,28 @@
+import { RelayError, upstreamError, upstreamTimeout } from '../errors/relay-error';
+import type { UpstreamFailure } from '../providers/openai/openai-error';
+import { classifyTransportError } from './upstream-client';
+
+export const clientClosed = () =>
+  new RelayError({ status: 499, type: 'client_closed', code: 'client_closed', message: 'The client closed the request.' });
+
+/** A failure to reach or hear from an upstream, as a routing outcome. */
+export function transportFailure(error: unknown): UpstreamFailure {
+  switch (classifyTransportError(error)) {
+    case 'aborted':
+      return { error: clientClosed(), retryable: false, channelFault: false };
+    case 'timeout':
+      return { error: upstreamTimeout(), retryable: true, channelFault: true };
+    case 'unreachable':
+      return {
+        error: upstreamError('Could not connect to the upstream provider.', 'upstream_unreachable'),
+        retryable: true,
+        channelFault: true,
+      };
+    case 'connection':
+      return {
+        error: upstreamError('The connection to the upstream provider failed.', 'upstream_connection_error'),
+        retryable: true,
+        channelFault: true,
+      };
+  }
+}

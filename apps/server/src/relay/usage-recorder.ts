@@ -1,0 +1,68 @@
+import type { Logger } from '../logger';
+import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
+
+export interface UsageRecorderOptions {
+  flushIntervalMs?: number;
+  maxBatch?: number;
+}
+
+/**
+ * Keeps the hot path free of database writes: entries are queued in memory and written in one
+ * transaction every `flushIntervalMs` (or sooner when `maxBatch` is reached). `close()` drains
+ * the queue, so a clean shutdown loses nothing.
+ */
+export class UsageRecorder {
+  private queue: UsageLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly flushIntervalMs: number;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly usageLog: UsageLogStore,
+    private readonly tokens: TokenStore,
+    private readonly logger: Logger,
+    options: UsageRecorderOptions = {},
+  ) {
+    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    this.maxBatch = options.maxBatch ?? 500;
+  }
+
+  record(entry: UsageLogEntry): void {
+    this.queue.push(entry);
+    if (this.queue.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs);
+  }
+
+  /** Writes everything queued so far; resolves when it is on disk. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.flushing.then(() => (batch.length ? this.write(batch) : undefined));
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  private async write(batch: UsageLogEntry[]): Promise<void> {
+    try {
+      await this.usageLog.insertBatch(batch);
+      const lastUsed = new Map<number, string>();
+      for (const entry of batch) {
+        if (entry.tokenId !== null) lastUsed.set(entry.tokenId, entry.createdAt);
+      }
+      if (lastUsed.size) await this.tokens.touchLastUsed(lastUsed);
+    } catch (error) {
+      // Keep the entries for the next flush rather than lose them.
+      this.queue.unshift(...batch);
+      this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
+      this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs * 4);
+    }
+  }
+}

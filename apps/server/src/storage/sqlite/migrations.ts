@@ -1,0 +1,108 @@
+import type Database from 'better-sqlite3';
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: a shipped migration never changes; a new version follows it. */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, tokens, channels, usage log',
+    sql: `
+      CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'user')),
+        access_key_digest TEXT UNIQUE,
+        status TEXT NOT NULL DEFAULT 'active',
+        quota_limit INTEGER,
+        quota_used INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE tokens (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        key_digest TEXT NOT NULL UNIQUE,
+        key_hint TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active',
+        expires_at TEXT,
+        quota_limit INTEGER,
+        quota_used INTEGER NOT NULL DEFAULT 0,
+        models TEXT,
+        allowed_ips TEXT,
+        rate_limit TEXT,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT
+      );
+      CREATE INDEX tokens_account ON tokens(account_id);
+      CREATE TABLE channels (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        keys TEXT NOT NULL,
+        models TEXT NOT NULL,
+        model_mapping TEXT NOT NULL DEFAULT '{}',
+        priority INTEGER NOT NULL DEFAULT 0,
+        weight INTEGER NOT NULL DEFAULT 1,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        timeouts TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE usage_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        token_id INTEGER,
+        account_id INTEGER,
+        requested_model TEXT,
+        upstream_model TEXT,
+        channel_id INTEGER,
+        assistant_id TEXT,
+        stream INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        error_code TEXT,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        usage_estimated INTEGER NOT NULL,
+        cost INTEGER NOT NULL,
+        latency_ms INTEGER NOT NULL,
+        ttfb_ms INTEGER,
+        client_ip TEXT,
+        attempts INTEGER NOT NULL
+      );
+      CREATE INDEX usage_log_created ON usage_log(created_at);
+      CREATE INDEX usage_log_token ON usage_log(token_id, created_at);
+    `,
+  },
+];
+
+/** Applies every migration newer than the database, each in its own transaction. */
+export function migrate(db: Database.Database): number[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT)');
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .all()
+      .map((row) => (row as { version: number }).version),
+  );
+  const ran: number[] = [];
+  for (const migration of migrations) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    })();
+    ran.push(migration.version);
+  }
+  return ran;
+}

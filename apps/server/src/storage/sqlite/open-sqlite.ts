@@ -1,0 +1,34 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Storage } from '../types';
+import { migrate } from './migrations';
+import { SqliteAccountStore } from './sqlite-account-store';
+import { SqliteChannelStore } from './sqlite-channel-store';
+import { SqliteTokenStore } from './sqlite-token-store';
+import { SqliteUsageLogStore } from './sqlite-usage-log-store';
+
+export const SQLITE_FILE_NAME = 'relay.db';
+
+/** Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date. */
+export function openSqliteStorage(dataDir: string): Storage {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, SQLITE_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return {
+    accounts: new SqliteAccountStore(db),
+    tokens: new SqliteTokenStore(db),
+    channels: new SqliteChannelStore(db),
+    usageLog: new SqliteUsageLogStore(db),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type Database from 'better-sqlite3';
+import type { ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest } from '../types';
+
+interface ChannelRow {
+  id: number;
+  name: string;
+  type: ChannelRecord['type'];
+  base_url: string;
+  keys: string;
+  models: string;
+  model_mapping: string;
+  priority: number;
+  weight: number;
+  enabled: number;
+  timeouts: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const toRecord = (row: ChannelRow): ChannelRecord => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  baseUrl: row.base_url,
+  keys: JSON.parse(row.keys) as string[],
+  models: JSON.parse(row.models) as string[],
+  modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
+  priority: row.priority,
+  weight: row.weight,
+  enabled: row.enabled === 1,
+  timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toColumns = (channel: NewChannel) => ({
+  name: channel.name,
+  type: channel.type,
+  base_url: channel.baseUrl,
+  keys: JSON.stringify(channel.keys),
+  models: JSON.stringify(channel.models),
+  model_mapping: JSON.stringify(channel.modelMapping),
+  priority: channel.priority,
+  weight: channel.weight,
+  enabled: channel.enabled ? 1 : 0,
+  timeouts: JSON.stringify(channel.timeouts),
+});
+
+export class SqliteChannelStore implements ChannelStore {
+  constructor(private readonly db: Database.Database) {}
+
+  async create(input: NewChannel): Promise<ChannelRecord> {
+    const now = new Date().toISOString();
+    const row = this.db
+      .prepare(
+        `INSERT INTO channels (name, type, base_url, keys, models, model_mapping, priority, weight, enabled, timeouts, created_at, updated_at)
+         VALUES (:name, :type, :base_url, :keys, :models, :model_mapping, :priority, :weight, :enabled, :timeouts, :now, :now)
+         RETURNING *`,
+      )
+      .get({ ...toColumns(input), now }) as ChannelRow;
+    return toRecord(row);
+  }
+
+  async get(id: number): Promise<ChannelRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM channels WHERE id = ?').get(id) as ChannelRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(request: PageRequest): Promise<Page<ChannelRecord>> {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM channels').get() as { n: number }).n;
+    const rows = this.db
+      .prepare('SELECT * FROM channels ORDER BY id LIMIT ? OFFSET ?')
+      .all(request.perPage, (request.page - 1) * request.perPage) as ChannelRow[];
+    return { rows: rows.map(toRecord), total };
+  }
+
+  async listAll(): Promise<ChannelRecord[]> {
+    return (this.db.prepare('SELECT * FROM channels ORDER BY id').all() as ChannelRow[]).map(toRecord);
+  }
+
+  async update(id: number, patch: ChannelPatch): Promise<ChannelRecord | undefined> {
+    return this.db.transaction(() => {
+      const current = this.db.prepare('SELECT * FROM channels WHERE id = ?').get(id) as ChannelRow | undefined;
+      if (!current) return undefined;
+      const merged: NewChannel = { ...toRecord(current), ...patch };
+      const row = this.db
+        .prepare(
+          `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, models = :models,
+             model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
+             timeouts = :timeouts, updated_at = :now
+           WHERE id = :id RETURNING *`,
+        )
+        .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as ChannelRow;
+      return toRecord(row);
+    })();
+  }
+
+  async delete(id: number): Promise<boolean> {
+    return this.db.prepare('DELETE FROM channels WHERE id = ?').run(id).changes > 0;
+  }
+
+  async count(): Promise<number> {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM channels').get() as { n: number }).n;
+  }
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { createApp } from '../app';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { createServices, type RelayServices } from '../services';
+import { bootstrapStorage } from '../storage/bootstrap';
+import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
+import type { Storage } from '../storage/types';
+import type { Express } from 'express';
+
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface TestRelay {
+  app: Express;
+  storage: Storage;
+  services: RelayServices;
+  dataDir: string;
+  adminKey: string;
+  close(): Promise<void>;
+}
+
+export interface TestRelayOptions {
+  maxBodyBytes?: number;
+  maxRetries?: number;
+  env?: Record<string, string>;
+}
+
+/** A real relay on a real SQLite file in a temporary directory, as `main.ts` wires it. */
+export async function createTestRelay(options: TestRelayOptions = {}): Promise<TestRelay> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-relay-test-'));
+  const config = loadConfig({
+    RELAY_DATA_DIR: dataDir,
+    RELAY_ADMIN_KEY: TEST_ADMIN_KEY,
+    RELAY_LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const logger = createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
+  const storage = openSqliteStorage(dataDir);
+  await bootstrapStorage(storage, config, logger);
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 } });
+  const app = createApp({
+    storage,
+    services,
+    logger,
+    maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
+    maxRetries: options.maxRetries ?? config.maxRetries,
+    version: 'test',
+  });
+  return {
+    app,
+    storage,
+    services,
+    dataDir,
+    adminKey: TEST_ADMIN_KEY,
+    close: async () => {
+      await services.close();
+      await storage.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Listens on 127.0.0.1, port 0; returns the base URL (no trailing slash). */
+export async function listen(app: Express): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = await new Promise<Server>((resolve) => {
+    const started = app.listen(0, '127.0.0.1', () => resolve(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
