@@ -5,10 +5,17 @@ import { invalidRequest, requestTooLarge, RelayError } from '../errors/relay-err
  * JSON bodies up to `limitBytes`. Runs after authentication, so an unauthenticated caller
  * cannot make the relay parse a large body. Parser failures become OpenAI-shaped errors.
  */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
-  return (req, res, next) =>
+  const parse = express.json({ limit: limitBytes, strict: false, type: JSON_TYPES });
+  return (req, res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+    if (hasBody && !req.is(JSON_TYPES)) {
+      return next(invalidRequest('Send the request body as JSON with Content-Type: application/json.', null, 'invalid_json'));
+    }
     parse(req, res, (error?: unknown) => (error ? next(mapBodyParserError(error, limitBytes)) : next()));
+  };
 }
 
 export function mapBodyParserError(error: unknown, limitBytes: number): RelayError | unknown {

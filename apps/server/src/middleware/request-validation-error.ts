@@ -10,21 +10,14 @@ import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod
  */
 export function requestValidationErrorHandler(
   error: RequestValidationError,
-  req: Request,
+  _req: Request,
   _res: Response,
   next: NextFunction,
 ): void {
-  next(toRelayError(error, req));
+  next(toRelayError(error));
 }
 
-export function toRelayError(error: RequestValidationError, req: Request): RelayError {
-  if (error.body && req.body === undefined) {
-    return invalidRequest(
-      'The request needs a JSON body sent with Content-Type: application/json.',
-      null,
-      'invalid_json',
-    );
-  }
+export function toRelayError(error: RequestValidationError): RelayError {
   const zodError: ZodError | null = error.pathParams ?? error.query ?? error.body ?? error.headers;
   if (!zodError) return invalidRequest('The request is invalid.');
   const issue = mostSpecificIssue(zodError);

@@ -1,0 +1,62 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('runs with nothing configured', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      logLevel: 'info',
+      maxBodyBytes: 20 * 1024 * 1024,
+      maxRetries: 2,
+      adminKey: undefined,
+      envChannels: {},
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      RELAY_DATA_DIR: '/tmp/x',
+      RELAY_ADMIN_KEY: 'a-long-enough-admin-key',
+      RELAY_LOG_LEVEL: 'debug',
+      RELAY_MAX_BODY_BYTES: '2048',
+      RELAY_MAX_RETRIES: '0',
+      OPENAI_API_KEY: 'sk-env',
+      OPENAI_BASE_URL: 'http://localhost:11434/v1/',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/tmp/x',
+      adminKey: 'a-long-enough-admin-key',
+      logLevel: 'debug',
+      maxBodyBytes: 2048,
+      maxRetries: 0,
+      envChannels: { openai: { apiKey: 'sk-env', baseUrl: 'http://localhost:11434/v1' } },
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['RELAY_MAX_RETRIES', '-1'],
+    ['RELAY_MAX_BODY_BYTES', '1.5'],
+    ['RELAY_LOG_LEVEL', 'loud'],
+    ['RELAY_ADMIN_KEY', 'short'],
+    ['OPENAI_BASE_URL', 'not a url'],
+    ['DATABASE_URL', 'postgres://localhost/x'],
+  ])('a bad %s stops start-up with a message naming it', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
+  });
+
+  it('notes provider keys it cannot use yet', () => {
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'x', GEMINI_API_KEY: 'y' }).ignoredProviderKeys).toEqual([
+      'ANTHROPIC_API_KEY',
+      'GEMINI_API_KEY',
+    ]);
+  });
+});

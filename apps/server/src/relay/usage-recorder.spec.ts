@@ -1,0 +1,94 @@
+import { createLogger } from '../logger';
+import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
+import { UsageRecorder } from './usage-recorder';
+
+const entry = (requestId: string, tokenId: number | null = 1, createdAt = '2026-01-01T00:00:00.000Z'): UsageLogEntry => ({
+  createdAt,
+  requestId,
+  tokenId,
+  accountId: 1,
+  requestedModel: 'm',
+  upstreamModel: 'm',
+  channelId: 1,
+  assistantId: null,
+  stream: false,
+  status: 200,
+  errorCode: null,
+  promptTokens: 1,
+  completionTokens: 1,
+  usageEstimated: false,
+  cost: 0,
+  latencyMs: 1,
+  ttfbMs: 1,
+  clientIp: null,
+  attempts: 1,
+});
+
+function fakeStores(failFirst = false) {
+  const batches: UsageLogEntry[][] = [];
+  const touched: Array<Map<number, string>> = [];
+  let failures = failFirst ? 1 : 0;
+  const usageLog: UsageLogStore = {
+    insertBatch: async (entries) => {
+      if (failures-- > 0) throw new Error('disk full');
+      batches.push([...entries]);
+    },
+    recent: async () => [],
+  };
+  const tokens = { touchLastUsed: async (map: ReadonlyMap<number, string>) => void touched.push(new Map(map)) } as unknown as TokenStore;
+  return { usageLog, tokens, batches, touched };
+}
+
+describe('UsageRecorder', () => {
+  const logger = createLogger('silent');
+
+  it('writes nothing per request: entries go out together on the timer', async () => {
+    const stores = fakeStores();
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 30 });
+    recorder.record(entry('a'));
+    recorder.record(entry('b'));
+    expect(stores.batches).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(stores.batches.map((batch) => batch.map((row) => row.requestId))).toEqual([['a', 'b']]);
+    await recorder.close();
+  });
+
+  it('flushes early when the batch is full', async () => {
+    const stores = fakeStores();
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000, maxBatch: 3 });
+    for (const id of ['a', 'b', 'c', 'd']) recorder.record(entry(id));
+    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stores.batches[0]?.map((row) => row.requestId)).toEqual(['a', 'b', 'c']);
+    await recorder.close();
+    expect(stores.batches.flat()).toHaveLength(4);
+  });
+
+  it('close() drains everything queued, so a clean shutdown loses nothing', async () => {
+    const stores = fakeStores();
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
+    for (let i = 0; i < 50; i++) recorder.record(entry(`r${i}`));
+    await recorder.close();
+    expect(stores.batches.flat()).toHaveLength(50);
+  });
+
+  it('keeps a failed batch and writes it on the next flush', async () => {
+    const stores = fakeStores(true);
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
+    recorder.record(entry('kept'));
+    await recorder.flush();
+    expect(stores.batches).toHaveLength(0);
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['kept']);
+  });
+
+  it('updates last_used_at once per token per batch with the latest time', async () => {
+    const stores = fakeStores();
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
+    recorder.record(entry('a', 7, '2026-01-01T00:00:01.000Z'));
+    recorder.record(entry('b', 7, '2026-01-01T00:00:02.000Z'));
+    recorder.record(entry('c', null));
+    await recorder.close();
+    expect(stores.touched).toEqual([new Map([[7, '2026-01-01T00:00:02.000Z']])]);
+  });
+});
