@@ -26,5 +26,6 @@ export function convertOpenAiResponse(text: string, publicModel: string): Conver
     ? { promptTokens: parsed.data.usage.prompt_tokens, completionTokens: parsed.data.usage.completion_tokens }
     : undefined;
   const deliveredChars = usage ? 0 : JSON.stringify(parsed.data.choices).length;
-  return { ok: true, body: { ...parsed.data, model: publicModel }, usage, deliveredChars };
+  // Spread the upstream's own object, not zod's copy, so its field order is kept as sent.
+  return { ok: true, body: { ...(json as Record<string, unknown>), model: publicModel }, usage, deliveredChars };
 }

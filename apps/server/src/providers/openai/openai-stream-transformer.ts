@@ -54,7 +54,9 @@ export class OpenAiStreamTransformer {
       for (const call of delta.tool_calls ?? []) this.deliveredChars += call.function?.arguments?.length ?? 0;
     }
 
-    const out: Record<string, unknown> = { ...event, model: this.publicModel };
+    // Edit the upstream's own object, not zod's copy, so its field order is kept as sent.
+    const out = json as Record<string, unknown>;
+    out['model'] = this.publicModel;
     if (!this.callerWantsUsage) {
       if (choices.length === 0 && event.usage) return { kind: 'skip' };
       delete out['usage'];

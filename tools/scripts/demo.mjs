@@ -1,0 +1,121 @@
+// `npm run demo`: the relay in front of the upstream simulator, seeded with a channel and a
+// token, answering one tool-calling request, then left running with a curl line to paste.
+// Ports: PORT (relay, default 3000) and SIM_PORT (simulator, default 4010). Ctrl-C stops both.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const relayPort = Number(process.env.PORT ?? 3000);
+const simPort = Number(process.env.SIM_PORT ?? 4010);
+const relayUrl = `http://127.0.0.1:${relayPort}`;
+const adminKey = `demo-admin-${randomBytes(12).toString('hex')}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chat-relay-demo-'));
+const children = [];
+
+function start(name, script, env) {
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.on('data', (data) => process.env.DEMO_VERBOSE && process.stdout.write(`[${name}] ${data}`));
+  child.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`${name} exited (${code}); stopping the demo`);
+      stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  }, 300);
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function waitFor(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function api(method, route, body) {
+  const response = await fetch(`${relayUrl}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+start('upstream-sim', 'dist/tools/upstream-sim/main.js', { PORT: String(simPort), HOST: '127.0.0.1' });
+start('relay', 'dist/apps/server/main.js', {
+  PORT: String(relayPort),
+  HOST: '127.0.0.1',
+  RELAY_DATA_DIR: dataDir,
+  RELAY_ADMIN_KEY: adminKey,
+  RELAY_LOG_LEVEL: process.env.RELAY_LOG_LEVEL ?? 'warn',
+});
+
+try {
+  await waitFor(`http://127.0.0.1:${simPort}/v1/models`);
+  await waitFor(`${relayUrl}/healthz`);
+  await api('POST', '/api/channels', {
+    name: 'simulator',
+    type: 'openai',
+    base_url: `http://127.0.0.1:${simPort}/v1`,
+    keys: ['sk-simulator'],
+    models: ['gpt-4o', 'gpt-4o-mini'],
+  });
+  const token = await api('POST', '/api/tokens', { name: 'demo' });
+  const request = {
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Current weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ],
+  };
+  const answer = await fetch(`${relayUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  }).then((response) => response.json());
+  const call = answer.choices?.[0]?.message?.tool_calls?.[0];
+  console.log(`\nchat-relay demo: relay ${relayUrl}, simulator http://127.0.0.1:${simPort}/v1`);
+  console.log(`admin key: ${adminKey}   API token: ${token.key}`);
+  console.log(`first answer: finish_reason=${answer.choices?.[0]?.finish_reason}, tool call ${call?.function?.name}(${call?.function?.arguments})\n`);
+  console.log('Try it (add "stream": true to stream):\n');
+  console.log(
+    `curl ${relayUrl}/v1/chat/completions -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(request)}'\n`,
+  );
+  console.log('Ctrl-C stops the demo.');
+} catch (error) {
+  console.error(`demo failed: ${error.message}`);
+  stop(1);
+}
