@@ -92,11 +92,10 @@ export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2e
   };
 }
 
+export type E2eRelayWithSim = E2eRelay & { sim: UpstreamSim; channel: Channel };
+
 /** A relay with one simulator behind one channel serving `gpt-4o` (plus `input`). */
-export async function startRelayWithSim(
-  input: ChannelInput = {},
-  options: TestRelayOptions = {},
-): Promise<E2eRelay & { sim: UpstreamSim; channel: Channel }> {
+export async function startRelayWithSim(input: ChannelInput = {}, options: TestRelayOptions = {}): Promise<E2eRelayWithSim> {
   const e2e = await startE2eRelay(options);
   const sim = await e2e.startSim();
   const channel = await e2e.addChannel(sim.baseUrl, input);

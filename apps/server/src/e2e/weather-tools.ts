@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 
 type ChatCompletionChunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type ChatCompletionTool = OpenAI.Chat.Completions.ChatCompletionTool;
+type ChatCompletionMessageToolCall = OpenAI.Chat.Completions.ChatCompletionMessageToolCall;
 
 /** Two tools; the simulator calls every tool whose name's words all appear in the user's text. */
 export const weatherTools: ChatCompletionTool[] = [
@@ -76,6 +77,16 @@ export function reassembleToolCalls(chunks: readonly ChatCompletionChunk[]): Str
     }
   }
   return [...calls.values()].sort((a, b) => a.index - b.index);
+}
+
+/** Function calls as plain `{ id, name, arguments }`, to compare calls that came different ways. */
+export function functionCalls(
+  calls: readonly ChatCompletionMessageToolCall[] | undefined,
+): { id: string | undefined; name: string | undefined; arguments: string }[] {
+  return (calls ?? []).map((call) => {
+    if (call.type !== 'function') throw new Error(`expected a function call, got ${call.type}`);
+    return { id: call.id, name: call.function.name, arguments: call.function.arguments };
+  });
 }
 
 /** Drains an SDK stream into its chunks. */
