@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
 import { systemContract } from './system.contract';
@@ -11,6 +12,7 @@ export const relayContract = c.router({
   chat: chatContract,
   channels: channelsContract,
   tokens: tokensContract,
+  assistants: assistantsContract,
   system: systemContract,
 });
 export type RelayContract = typeof relayContract;
