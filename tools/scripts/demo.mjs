@@ -87,6 +87,13 @@ try {
     models: ['gpt-4o', 'gpt-4o-mini'],
   });
   const token = await api('POST', '/api/tokens', { name: 'demo' });
+  await api('POST', '/api/assistants', {
+    id: 'g-pirate1',
+    name: 'Pirate',
+    instructions: 'Answer like a pirate.',
+    models: ['gpt-4o', 'gpt-4o-mini'],
+    visibility: 'public',
+  });
   const request = {
     model: 'gpt-4o',
     messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
@@ -113,6 +120,11 @@ try {
   console.log('Try it (add "stream": true to stream):\n');
   console.log(
     `curl ${relayUrl}/v1/chat/completions -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(request)}'\n`,
+  );
+  const gizmo = { model: 'gpt-4o-gizmo-g-pirate1', messages: [{ role: 'user', content: 'Where is the gold?' }] };
+  console.log('The seeded custom assistant g-pirate1, through the same channel:\n');
+  console.log(
+    `curl ${relayUrl}/v1/chat/completions -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(gizmo)}'\n`,
   );
   console.log('Ctrl-C stops the demo.');
 } catch (error) {

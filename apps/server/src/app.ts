@@ -8,6 +8,7 @@ import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
 import { usageLog } from './middleware/usage-log';
+import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { systemRouter } from './routes/system.route';
@@ -35,9 +36,10 @@ export function createApp(deps: AppDeps): Express {
 
   const s = initServer();
   const router = s.router(relayContract, {
-    chat: chatRouter({ ...services, maxRetries: deps.maxRetries, logger }),
+    chat: chatRouter({ ...services, assistants: storage.assistants, maxRetries: deps.maxRetries, logger }),
     channels: channelsRouter({ channels: storage.channels, registry: services.registry, health: services.health }),
     tokens: tokensRouter({ tokens: storage.tokens }),
+    assistants: assistantsRouter({ assistants: storage.assistants }),
     system: systemRouter({ storage, version: deps.version, startedAt: deps.startedAt ?? Date.now() }),
   });
   createExpressEndpoints(relayContract, router, app, {

@@ -26,7 +26,7 @@ export function usageLog(recorder: UsageRecorder): RequestHandler {
         requestedModel: trace.requestedModel,
         upstreamModel: trace.upstreamModel,
         channelId: trace.channelId,
-        assistantId: null,
+        assistantId: trace.assistantId,
         stream: trace.stream,
         status: clientGone ? 499 : (trace.statusOverride ?? res.statusCode),
         errorCode: clientGone ? (trace.errorCode ?? 'client_closed') : trace.errorCode,

@@ -25,6 +25,12 @@ export interface ChatRelayDeps {
 
 export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | { kind: 'stream'; body: Readable };
 
+/** The request to send (its `model` is what routing looks up) and the name the caller used. */
+export interface RelayedRequest {
+  request: ChatCompletionRequest;
+  publicModel: string;
+}
+
 type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false } & UpstreamFailure);
 
 /**
@@ -33,10 +39,11 @@ type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false } & U
  */
 export async function relayChatCompletion(
   deps: ChatRelayDeps,
-  request: ChatCompletionRequest,
+  relayed: RelayedRequest,
   trace: RelayTrace,
   signal: AbortSignal,
 ): Promise<ChatRelayResult> {
+  const { request } = relayed;
   const candidates = await deps.registry.candidatesFor(request.model);
   if (candidates.length === 0) throw modelNotFound(request.model);
 
@@ -46,7 +53,7 @@ export async function relayChatCompletion(
     const channel = pickChannel(candidates, tried, (id) => deps.health.isAvailable(id));
     if (!channel) break;
     tried.add(channel.id);
-    const outcome = await attemptChannel(deps, channel, request, trace, signal);
+    const outcome = await attemptChannel(deps, channel, relayed, trace, signal);
     if (outcome.ok) return outcome.result;
     if (outcome.channelFault) deps.health.recordFailure(channel.id);
     lastFailure = outcome.error;
@@ -62,7 +69,7 @@ export async function relayChatCompletion(
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  request: ChatCompletionRequest,
+  { request, publicModel }: RelayedRequest,
   trace: RelayTrace,
   signal: AbortSignal,
 ): Promise<AttemptOutcome> {
@@ -96,7 +103,7 @@ async function attemptChannel(
       return { ok: false, ...mapOpenAiErrorResponse(response.statusCode, text, channel.record.keys) };
     }
     if (!request.stream) {
-      const converted = convertOpenAiResponse(await response.body.text(), request.model);
+      const converted = convertOpenAiResponse(await response.body.text(), publicModel);
       if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
       recordUsage(trace, request, converted.usage, converted.deliveredChars);
@@ -121,7 +128,7 @@ async function attemptChannel(
   }
   deps.health.recordSuccess(channel.id);
   const transformer = new OpenAiStreamTransformer(
-    request.model,
+    publicModel,
     request.stream_options?.include_usage === true,
     channel.record.keys,
   );

@@ -13,6 +13,7 @@ export interface RelayTrace {
   requestedModel: string | null;
   upstreamModel: string | null;
   channelId: number | null;
+  assistantId: string | null;
   stream: boolean;
   attempts: number;
   promptTokens: number;
@@ -32,6 +33,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   requestedModel: null,
   upstreamModel: null,
   channelId: null,
+  assistantId: null,
   stream: false,
   attempts: 0,
   promptTokens: 0,

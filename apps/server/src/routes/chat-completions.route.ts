@@ -1,14 +1,23 @@
 import type { ChatCompletion } from '@chat-relay/contract';
-import { chatContract } from '@chat-relay/contract';
+import { chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, modelNotFound } from '../errors/relay-error';
-import type { ChannelRegistry } from '../relay/channel-registry';
+import { listModels } from '../relay/list-models';
 import { relayChatCompletion, type ChatRelayDeps } from '../relay/relay-chat-completion';
+import { familyAllowed, resolveModel, usableBy } from '../relay/resolve-model';
+import type { Caller } from '../relay/request-context';
 import { SSE_HEADERS } from '../relay/sse';
+import type { AssistantStore } from '../storage/types';
 
 export interface ChatRouteDeps extends ChatRelayDeps {
-  registry: ChannelRegistry;
+  assistants: AssistantStore;
+}
+
+function callerAccountId(caller: Caller | undefined): number {
+  if (caller?.kind === 'token') return caller.token.accountId;
+  if (caller?.kind === 'admin') return caller.account.id;
+  throw new Error('chat route reached without a caller');
 }
 
 /** `POST /v1/chat/completions` and the model list (API token). */
@@ -24,11 +33,19 @@ export function chatRouter(deps: ChatRouteDeps) {
         throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
       }
 
+      const resolved = await resolveModel(deps, body, callerAccountId(res.locals.caller));
+      trace.assistantId = resolved.assistantId;
+
       const abort = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) abort.abort();
       });
-      const result = await relayChatCompletion(deps, body, trace, abort.signal);
+      const result = await relayChatCompletion(
+        deps,
+        { request: resolved.request, publicModel: body.model },
+        trace,
+        abort.signal,
+      );
       if (result.kind === 'json') {
         trace.ttfbMs = performance.now() - trace.startedAt;
         return { status: 200, body: result.body as ChatCompletion };
@@ -38,27 +55,31 @@ export function chatRouter(deps: ChatRouteDeps) {
       return { status: 200, body: result.body as unknown as ChatCompletion };
     },
 
-    listModels: async () => {
-      const channels = (await deps.registry.all()).filter((channel) => channel.record.enabled);
-      const seen = new Map<string, { created: number; ownedBy: string }>();
-      for (const channel of channels) {
-        for (const id of channel.listableModels()) {
-          if (!seen.has(id)) {
-            seen.set(id, { created: Math.floor(Date.parse(channel.record.createdAt) / 1000), ownedBy: channel.record.type });
-          }
-        }
-      }
-      const data = [...seen.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([id, info]) => ({ id, object: 'model' as const, created: info.created, owned_by: info.ownedBy }));
+    listModels: async ({ res }) => {
+      const assistants = await deps.assistants.listUsableBy(callerAccountId(res.locals.caller));
+      const data = listModels(await deps.registry.all(), assistants);
       return { status: 200, body: { object: 'list' as const, data } };
     },
 
-    retrieveModel: async ({ params }) => {
-      const [channel] = await deps.registry.candidatesFor(params.model);
-      if (!channel) throw modelNotFound(params.model);
+    retrieveModel: async ({ params, res }) => {
+      const model = params.model;
+      const gizmo = parseGizmoModel(model);
+      if (gizmo) {
+        const assistant = await deps.assistants.get(gizmo.assistantId);
+        const usable =
+          assistant &&
+          usableBy(assistant, callerAccountId(res.locals.caller)) &&
+          familyAllowed(assistant, gizmo.family) &&
+          (await deps.registry.candidatesFor(gizmo.family)).length > 0;
+        if (assistant && usable) {
+          const created = Math.floor(Date.parse(assistant.createdAt) / 1000);
+          return { status: 200, body: { id: model, object: 'model' as const, created, owned_by: 'chat-relay' } };
+        }
+      }
+      const [channel] = await deps.registry.candidatesFor(model);
+      if (!channel) throw modelNotFound(model);
       const created = Math.floor(Date.parse(channel.record.createdAt) / 1000);
-      return { status: 200, body: { id: params.model, object: 'model' as const, created, owned_by: channel.record.type } };
+      return { status: 200, body: { id: model, object: 'model' as const, created, owned_by: channel.record.type } };
     },
   });
 }

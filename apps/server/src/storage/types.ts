@@ -1,4 +1,4 @@
-import type { ChannelType, TokenStatus } from '@chat-relay/contract';
+import type { AssistantVisibility, ChannelType, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 
 /**
  * Store interfaces: the server depends on these only. They are async so that a PostgreSQL
@@ -25,6 +25,8 @@ export interface AccountRecord {
   createdAt: string;
 }
 export interface AccountStore {
+  /** A plain user account (the accounts API comes later; tests and bootstrap use this). */
+  createUser(name: string): Promise<AccountRecord>;
   findByKeyDigest(digest: string): Promise<AccountRecord | undefined>;
   findAdmin(): Promise<AccountRecord | undefined>;
   createAdmin(keyDigest: string): Promise<AccountRecord>;
@@ -101,6 +103,43 @@ export interface ChannelStore {
   count(): Promise<number>;
 }
 
+export interface AssistantRecord {
+  id: string;
+  accountId: number;
+  name: string;
+  description: string;
+  instructions: string;
+  tools: Tool[];
+  temperature: number | null;
+  topP: number | null;
+  maxTokens: number | null;
+  responseFormat: ResponseFormat | null;
+  models: string[] | null;
+  visibility: AssistantVisibility;
+  createdAt: string;
+  updatedAt: string;
+}
+export type NewAssistant = Omit<AssistantRecord, 'createdAt' | 'updatedAt'>;
+export type AssistantPatch = Partial<Omit<NewAssistant, 'id' | 'accountId'>>;
+export interface AssistantUsageTotals {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+export interface AssistantStore {
+  /** Fails with `AlreadyExistsError` when the id is taken. */
+  create(input: NewAssistant): Promise<AssistantRecord>;
+  get(id: string): Promise<AssistantRecord | undefined>;
+  list(request: PageRequest): Promise<Page<AssistantRecord>>;
+  /** Every assistant an account may use: its own and the public ones. */
+  listUsableBy(accountId: number): Promise<AssistantRecord[]>;
+  update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
+  delete(id: string): Promise<boolean>;
+  usageSince(id: string, sinceIso: string): Promise<AssistantUsageTotals>;
+}
+
+export class AlreadyExistsError extends Error {}
+
 /** One row per relayed request (SPEC §8). Prompts and answers are never stored. */
 export interface UsageLogEntry {
   createdAt: string;
@@ -134,6 +173,7 @@ export interface Storage {
   accounts: AccountStore;
   tokens: TokenStore;
   channels: ChannelStore;
+  assistants: AssistantStore;
   usageLog: UsageLogStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;

@@ -98,6 +98,43 @@ describe('the typed ts-rest api over axios', () => {
     expect(server.requests[1]).toMatchObject({ method: 'DELETE', url: '/api/tokens/7' });
   });
 
+  it('assistant CRUD comes from the contract: createAssistant posts, getAssistant reads with usage', async () => {
+    const assistant = {
+      id: 'g-pirate1',
+      object: 'assistant',
+      account_id: 1,
+      name: 'Pirate',
+      description: '',
+      instructions: 'Arr.',
+      tools: [],
+      temperature: null,
+      top_p: null,
+      max_tokens: null,
+      response_format: null,
+      models: null,
+      visibility: 'public',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    server.handle((req, res) =>
+      req.method === 'POST'
+        ? sendJson(res, 201, assistant)
+        : sendJson(res, 200, { ...assistant, usage: { requests_30d: 3, prompt_tokens_30d: 9, completion_tokens_30d: 4 } }),
+    );
+
+    const created = await client.api.assistants.createAssistant({
+      body: { id: 'g-pirate1', name: 'Pirate', instructions: 'Arr.', visibility: 'public' },
+    });
+    const fetched = await client.api.assistants.getAssistant({ params: { id: 'g-pirate1' } });
+
+    expect(created.status).toBe(201);
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/api/assistants' });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({ id: 'g-pirate1', name: 'Pirate', instructions: 'Arr.', visibility: 'public' });
+    if (fetched.status !== 200) throw new Error('narrowing');
+    expect(fetched.body.usage.requests_30d).toBe(3);
+    expect(server.requests[1]).toMatchObject({ method: 'GET', url: '/api/assistants/g-pirate1' });
+  });
+
   it('a status the contract does not list throws UnknownStatusError', async () => {
     server.handle((_req, res) => sendJson(res, 418, { teapot: true }));
 

@@ -80,6 +80,30 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX usage_log_token ON usage_log(token_id, created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'custom assistants',
+    sql: `
+      CREATE TABLE assistants (
+        id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        instructions TEXT NOT NULL DEFAULT '',
+        tools TEXT NOT NULL DEFAULT '[]',
+        temperature REAL,
+        top_p REAL,
+        max_tokens INTEGER,
+        response_format TEXT,
+        models TEXT,
+        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'public')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX assistants_account ON assistants(account_id);
+      CREATE INDEX usage_log_assistant ON usage_log(assistant_id, created_at);
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

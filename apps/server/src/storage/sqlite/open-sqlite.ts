@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Storage } from '../types';
 import { migrate } from './migrations';
 import { SqliteAccountStore } from './sqlite-account-store';
+import { SqliteAssistantStore } from './sqlite-assistant-store';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqliteTokenStore } from './sqlite-token-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
@@ -23,6 +24,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     accounts: new SqliteAccountStore(db),
     tokens: new SqliteTokenStore(db),
     channels: new SqliteChannelStore(db),
+    assistants: new SqliteAssistantStore(db),
     usageLog: new SqliteUsageLogStore(db),
     ping: async () => {
       db.prepare('SELECT 1').get();

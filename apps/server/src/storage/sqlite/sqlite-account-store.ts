@@ -33,6 +33,13 @@ export class SqliteAccountStore implements AccountStore {
     return row ? toRecord(row) : undefined;
   }
 
+  async createUser(name: string): Promise<AccountRecord> {
+    const row = this.db
+      .prepare("INSERT INTO accounts (name, role, created_at) VALUES (?, 'user', ?) RETURNING *")
+      .get(name, new Date().toISOString()) as AccountRow;
+    return toRecord(row);
+  }
+
   async findAdmin(): Promise<AccountRecord | undefined> {
     const row = this.db.prepare("SELECT * FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1").get() as
       | AccountRow

@@ -1,0 +1,58 @@
+import { parseGizmoModel, type ChatCompletionRequest } from '@chat-relay/contract';
+import { invalidRequest, notFound } from '../errors/relay-error';
+import type { AssistantRecord, AssistantStore } from '../storage/types';
+import { applyAssistant } from './apply-assistant';
+import type { ChannelRegistry } from './channel-registry';
+import { matchesModelPattern } from './model-pattern';
+
+export interface ResolvedModel {
+  /** What goes upstream (for an assistant: family model, instructions, merged tools). */
+  request: ChatCompletionRequest;
+  /** The assistant applied, if any. */
+  assistantId: string | null;
+}
+
+export interface ResolveDeps {
+  assistants: AssistantStore;
+  registry: ChannelRegistry;
+}
+
+/** Private assistants exist only for their own account; public ones for everybody. */
+export const usableBy = (assistant: AssistantRecord, accountId: number): boolean =>
+  assistant.visibility === 'public' || assistant.accountId === accountId;
+
+export const familyAllowed = (assistant: AssistantRecord, family: string): boolean =>
+  assistant.models === null || assistant.models.some((pattern) => matchesModelPattern(pattern, family));
+
+/**
+ * Model name → what to relay (SPEC §5). A plain name passes as it is. A gizmo name selects a
+ * stored assistant; when none exists for the caller but a channel serves the full gizmo name
+ * (a `*-gizmo-*` pattern), the request goes there unchanged: relay chaining.
+ */
+export async function resolveModel(
+  deps: ResolveDeps,
+  request: ChatCompletionRequest,
+  accountId: number,
+): Promise<ResolvedModel> {
+  const gizmo = parseGizmoModel(request.model);
+  if (!gizmo) return { request, assistantId: null };
+
+  const stored = await deps.assistants.get(gizmo.assistantId);
+  const assistant = stored && usableBy(stored, accountId) ? stored : undefined;
+  if (!assistant) {
+    if ((await deps.registry.candidatesFor(request.model)).length > 0) return { request, assistantId: null };
+    throw notFound(
+      'model_not_found',
+      `The model '${request.model}' does not exist: there is no custom assistant '${gizmo.assistantId}'.`,
+      'model',
+    );
+  }
+  if (!familyAllowed(assistant, gizmo.family)) {
+    throw invalidRequest(
+      `The custom assistant '${assistant.id}' cannot be used with '${gizmo.family}'; it allows ${assistant.models?.join(', ')}.`,
+      'model',
+      'model_not_allowed',
+    );
+  }
+  return { request: applyAssistant(assistant, request, gizmo.family), assistantId: assistant.id };
+}

@@ -1,0 +1,140 @@
+import type Database from 'better-sqlite3';
+import {
+  AlreadyExistsError,
+  type AssistantPatch,
+  type AssistantRecord,
+  type AssistantStore,
+  type AssistantUsageTotals,
+  type NewAssistant,
+  type Page,
+  type PageRequest,
+} from '../types';
+import { fromJsonColumn, toJsonColumn } from './json-column';
+
+interface AssistantRow {
+  id: string;
+  account_id: number;
+  name: string;
+  description: string;
+  instructions: string;
+  tools: string;
+  temperature: number | null;
+  top_p: number | null;
+  max_tokens: number | null;
+  response_format: string | null;
+  models: string | null;
+  visibility: AssistantRecord['visibility'];
+  created_at: string;
+  updated_at: string;
+}
+
+const toRecord = (row: AssistantRow): AssistantRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  description: row.description,
+  instructions: row.instructions,
+  tools: JSON.parse(row.tools) as AssistantRecord['tools'],
+  temperature: row.temperature,
+  topP: row.top_p,
+  maxTokens: row.max_tokens,
+  responseFormat: fromJsonColumn<NonNullable<AssistantRecord['responseFormat']>>(row.response_format),
+  models: fromJsonColumn<string[]>(row.models),
+  visibility: row.visibility,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toColumns = (assistant: Omit<NewAssistant, 'id' | 'accountId'>) => ({
+  name: assistant.name,
+  description: assistant.description,
+  instructions: assistant.instructions,
+  tools: JSON.stringify(assistant.tools),
+  temperature: assistant.temperature,
+  top_p: assistant.topP,
+  max_tokens: assistant.maxTokens,
+  response_format: toJsonColumn(assistant.responseFormat),
+  models: toJsonColumn(assistant.models),
+  visibility: assistant.visibility,
+});
+
+const isUniqueViolation = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+
+export class SqliteAssistantStore implements AssistantStore {
+  private readonly byId: Database.Statement<[string], AssistantRow>;
+
+  constructor(private readonly db: Database.Database) {
+    this.byId = db.prepare('SELECT * FROM assistants WHERE id = ?');
+  }
+
+  async create(input: NewAssistant): Promise<AssistantRecord> {
+    const now = new Date().toISOString();
+    try {
+      const row = this.db
+        .prepare(
+          `INSERT INTO assistants (id, account_id, name, description, instructions, tools, temperature, top_p,
+             max_tokens, response_format, models, visibility, created_at, updated_at)
+           VALUES (:id, :account_id, :name, :description, :instructions, :tools, :temperature, :top_p,
+             :max_tokens, :response_format, :models, :visibility, :now, :now)
+           RETURNING *`,
+        )
+        .get({ ...toColumns(input), id: input.id, account_id: input.accountId, now }) as AssistantRow;
+      return toRecord(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyExistsError(`assistant ${input.id} exists`);
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<AssistantRecord | undefined> {
+    const row = this.byId.get(id);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(request: PageRequest): Promise<Page<AssistantRecord>> {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM assistants').get() as { n: number }).n;
+    const rows = this.db
+      .prepare('SELECT * FROM assistants ORDER BY created_at, id LIMIT ? OFFSET ?')
+      .all(request.perPage, (request.page - 1) * request.perPage) as AssistantRow[];
+    return { rows: rows.map(toRecord), total };
+  }
+
+  async listUsableBy(accountId: number): Promise<AssistantRecord[]> {
+    const rows = this.db
+      .prepare("SELECT * FROM assistants WHERE visibility = 'public' OR account_id = ? ORDER BY id")
+      .all(accountId) as AssistantRow[];
+    return rows.map(toRecord);
+  }
+
+  async update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
+    return this.db.transaction(() => {
+      const current = this.byId.get(id);
+      if (!current) return undefined;
+      const merged = { ...toRecord(current), ...patch };
+      const row = this.db
+        .prepare(
+          `UPDATE assistants SET name = :name, description = :description, instructions = :instructions,
+             tools = :tools, temperature = :temperature, top_p = :top_p, max_tokens = :max_tokens,
+             response_format = :response_format, models = :models, visibility = :visibility, updated_at = :now
+           WHERE id = :id RETURNING *`,
+        )
+        .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as AssistantRow;
+      return toRecord(row);
+    })();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM assistants WHERE id = ?').run(id).changes > 0;
+  }
+
+  async usageSince(id: string, sinceIso: string): Promise<AssistantUsageTotals> {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion
+         FROM usage_log WHERE assistant_id = ? AND created_at >= ?`,
+      )
+      .get(id, sinceIso) as { requests: number; prompt: number; completion: number };
+    return { requests: row.requests, promptTokens: row.prompt, completionTokens: row.completion };
+  }
+}
