@@ -22,7 +22,7 @@ async function pump(text: string, options: { size?: number; failWith?: Error; wa
   const out: Readable = pumpSseStream({
     upstream,
     first: first.value as Buffer,
-    transformer: new OpenAiStreamTransformer('public-name', options.wantsUsage ?? false, []),
+    transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: options.wantsUsage ?? false, secrets: [] }),
     trace,
     signal: new AbortController().signal,
     logger: createLogger('silent'),

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
 import type { Logger } from '../logger';
-import type { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
+import type { StreamTransformer } from '../providers/provider-adapter';
 import type { RelayTrace } from './request-context';
 import { SSE_DONE, sseData, sseError } from './sse';
 import { transportFailure } from './transport-failure';
@@ -13,7 +13,7 @@ export interface PumpInput {
   /** The upstream body, its first piece already read (the stream is committed). */
   upstream: AsyncIterator<Buffer>;
   first: Buffer;
-  transformer: OpenAiStreamTransformer;
+  transformer: StreamTransformer;
   trace: RelayTrace;
   signal: AbortSignal;
   logger: Logger;
@@ -41,10 +41,9 @@ export function pumpSseStream(input: PumpInput): Readable {
 async function run(input: PumpInput, out: Readable, setWaiter: (waiter: () => void) => void): Promise<void> {
   const { transformer, trace, signal } = input;
   const decoder = new TextDecoder();
-  const events: string[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event.data) });
+  const events: Array<{ event?: string; data: string }> = [];
+  const parser = createParser({ onEvent: ({ event, data }) => events.push(event ? { event, data } : { data }) });
   let ended = false;
-  let sawDone = false;
   let failure: RelayError | undefined;
 
   const push = (frame: string): boolean => {
@@ -61,11 +60,12 @@ async function run(input: PumpInput, out: Readable, setWaiter: (waiter: () => vo
     for (let piece: Buffer | undefined = input.first; piece && !ended; ) {
       parser.feed(decoder.decode(piece, { stream: true }));
       let wantsMore = true;
-      for (const data of events.splice(0)) {
-        const step = transformer.transform(data);
-        if (step.kind === 'chunk') wantsMore = push(sseData(step.json));
-        else if (step.kind === 'done') sawDone = ended = true;
-        else if (step.kind === 'error') fail(step.error);
+      for (const event of events.splice(0)) {
+        for (const step of transformer.transform(event)) {
+          if (step.kind === 'chunk') wantsMore = push(sseData(step.json));
+          else fail(step.error);
+          if (ended) break;
+        }
         if (ended) break;
       }
       if (ended) break;
@@ -73,7 +73,13 @@ async function run(input: PumpInput, out: Readable, setWaiter: (waiter: () => vo
       const next = await input.upstream.next();
       piece = next.done ? undefined : next.value;
     }
-    if (!ended && !sawDone && !transformer.sawFinishReason) {
+    if (!ended) {
+      for (const step of transformer.finish()) {
+        if (step.kind === 'chunk') push(sseData(step.json));
+        else fail(step.error);
+      }
+    }
+    if (!ended && !transformer.complete) {
       fail(upstreamError('The upstream provider ended the stream before it was complete.', 'stream_truncated'));
     }
   } catch (error) {

@@ -2,10 +2,8 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { Readable } from 'node:stream';
 import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } from '../errors/relay-error';
 import type { Logger } from '../logger';
-import { convertOpenAiResponse, type ReportedUsage } from '../providers/openai/convert-openai-response';
-import { convertToOpenAiRequest } from '../providers/openai/convert-to-openai-request';
-import { mapOpenAiErrorResponse, type UpstreamFailure } from '../providers/openai/openai-error';
-import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
+import { adapterFor } from '../providers/adapter-for';
+import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapter';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { estimatePromptTokens, estimateTokensFromChars } from './estimate-usage';
@@ -73,26 +71,19 @@ async function attemptChannel(
   trace: RelayTrace,
   signal: AbortSignal,
 ): Promise<AttemptOutcome> {
+  const adapter = adapterFor(channel.record.type);
   const key = channel.nextKey();
   const upstreamModel = channel.upstreamModel(request.model);
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
+  // A request the provider cannot express is the caller's error (400), whichever channel.
+  const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request, upstreamModel });
   trace.attempts += 1;
   deps.health.markAttempt(channel.id);
 
   let response;
   try {
-    response = await deps.upstream.post({
-      channel: channel.record,
-      url: `${channel.record.baseUrl}/chat/completions`,
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: request.stream ? 'text/event-stream' : 'application/json',
-      },
-      body: JSON.stringify(convertToOpenAiRequest(request, upstreamModel)),
-      signal,
-    });
+    response = await deps.upstream.post({ channel: channel.record, ...upstreamRequest, signal });
   } catch (error) {
     return { ok: false, ...transportFailure(error) };
   }
@@ -100,10 +91,10 @@ async function attemptChannel(
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
-      return { ok: false, ...mapOpenAiErrorResponse(response.statusCode, text, channel.record.keys) };
+      return { ok: false, ...adapter.mapErrorResponse(response.statusCode, text, channel.record.keys) };
     }
     if (!request.stream) {
-      const converted = convertOpenAiResponse(await response.body.text(), publicModel);
+      const converted = adapter.convertResponse(await response.body.text(), publicModel);
       if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
       recordUsage(trace, request, converted.usage, converted.deliveredChars);
@@ -127,11 +118,11 @@ async function attemptChannel(
     return { ok: false, error, retryable: true, channelFault: true };
   }
   deps.health.recordSuccess(channel.id);
-  const transformer = new OpenAiStreamTransformer(
+  const transformer = adapter.createStreamTransformer({
     publicModel,
-    request.stream_options?.include_usage === true,
-    channel.record.keys,
-  );
+    callerWantsUsage: request.stream_options?.include_usage === true,
+    secrets: channel.record.keys,
+  });
   let settle: () => void = () => undefined;
   trace.settled = new Promise((resolve) => (settle = resolve));
   const body = pumpSseStream({

@@ -1,5 +1,5 @@
 import { RelayError, upstreamError, upstreamTimeout } from '../errors/relay-error';
-import type { UpstreamFailure } from '../providers/openai/openai-error';
+import type { UpstreamFailure } from '../providers/provider-adapter';
 import { classifyTransportError } from './upstream-client';
 
 export const clientClosed = () =>

@@ -1,14 +1,7 @@
-import { upstreamError, type RelayError } from '../../errors/relay-error';
+import { upstreamError } from '../../errors/relay-error';
+import type { ConvertedCompletion } from '../provider-adapter';
 import { OpenAiCompletionEnvelopeSchema } from './openai-api';
 
-export interface ReportedUsage {
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export type ConvertedCompletion =
-  | { ok: true; body: Record<string, unknown>; usage: ReportedUsage | undefined; deliveredChars: number }
-  | { ok: false; error: RelayError };
 
 /** A non-streamed upstream answer, with `model` set to the name the caller sent. */
 export function convertOpenAiResponse(text: string, publicModel: string): ConvertedCompletion {

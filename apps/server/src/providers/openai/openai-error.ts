@@ -1,14 +1,8 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
+import type { UpstreamFailure } from '../provider-adapter';
 import { OpenAiErrorBodySchema } from './openai-api';
 import { redactSecrets } from './redact-secrets';
 
-export interface UpstreamFailure {
-  error: RelayError;
-  /** Another channel may succeed: the failure is the channel's, not the request's. */
-  retryable: boolean;
-  /** Counts against the channel's health. */
-  channelFault: boolean;
-}
 
 interface ParsedError {
   message: string;

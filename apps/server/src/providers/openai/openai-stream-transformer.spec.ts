@@ -11,16 +11,20 @@ function sseDataOf(text: string): string[] {
   return events;
 }
 
+const transformerFor = (publicModel: string, callerWantsUsage: boolean, secrets: string[] = []) =>
+  new OpenAiStreamTransformer({ publicModel, callerWantsUsage, secrets });
+
 function run(fixture: string, callerWantsUsage: boolean) {
-  const transformer = new OpenAiStreamTransformer('my-model', callerWantsUsage, ['sk-secret']);
-  const steps = sseDataOf(readFixture(fixture)).map((data) => transformer.transform(data));
-  const chunks = steps.flatMap((step) => (step.kind === 'chunk' ? [JSON.parse(step.json)] : []));
-  return { transformer, steps, chunks };
+  const transformer = transformerFor('my-model', callerWantsUsage, ['sk-secret']);
+  const data = sseDataOf(readFixture(fixture));
+  const steps = data.map((payload) => transformer.transform({ data: payload }));
+  const chunks = steps.flat().flatMap((step) => (step.kind === 'chunk' ? [JSON.parse(step.json)] : []));
+  return { transformer, steps, chunks, events: data.length };
 }
 
 describe('OpenAiStreamTransformer on recorded OpenAI streams', () => {
   it('keeps parallel tool calls apart by index and rewrites the model', () => {
-    const { chunks, steps } = run('openai/chat-stream-parallel-tool-calls.sse', true);
+    const { chunks, steps, transformer } = run('openai/chat-stream-parallel-tool-calls.sse', true);
     for (const chunk of chunks) {
       expect(ChatCompletionChunkSchema.safeParse(chunk).success).toBe(true);
       expect(chunk.model).toBe('my-model');
@@ -40,7 +44,9 @@ describe('OpenAiStreamTransformer on recorded OpenAI streams', () => {
       expect(call.id).toMatch(/^call_/);
       expect(() => JSON.parse(call.args)).not.toThrow();
     }
-    expect(steps.at(-1)).toEqual({ kind: 'done' });
+    expect(steps.at(-1)).toEqual([]);
+    expect(transformer.sawDone).toBe(true);
+    expect(transformer.complete).toBe(true);
   });
 
   it('passes the usage chunk through when the caller asked for it', () => {
@@ -55,10 +61,11 @@ describe('OpenAiStreamTransformer on recorded OpenAI streams', () => {
   });
 
   it('removes the usage chunk and usage fields when the caller did not ask, but still counts usage', () => {
-    const { chunks, steps, transformer } = run('openai/chat-stream-text.sse', false);
+    const { chunks, events, transformer } = run('openai/chat-stream-text.sse', false);
     expect(chunks.every((chunk) => chunk.choices.length > 0)).toBe(true);
     expect(chunks.every((chunk) => !('usage' in chunk))).toBe(true);
-    expect(steps.filter((step) => step.kind === 'skip')).toHaveLength(1);
+    // Every event but [DONE] and the usage chunk reaches the caller.
+    expect(chunks).toHaveLength(events - 2);
     expect(transformer.usage?.completionTokens).toBeGreaterThan(0);
   });
 
@@ -70,18 +77,18 @@ describe('OpenAiStreamTransformer on recorded OpenAI streams', () => {
   });
 
   it('turns an in-stream error into one error step with secrets redacted', () => {
-    const transformer = new OpenAiStreamTransformer('m', false, ['sk-secret']);
-    const step = transformer.transform(
-      JSON.stringify({ error: { message: 'bad key sk-secret used', type: 'server_error', code: 'oops', param: null } }),
-    );
-    expect(step.kind).toBe('error');
-    if (step.kind !== 'error') return;
+    const transformer = transformerFor('m', false, ['sk-secret']);
+    const [step] = transformer.transform({
+      data: JSON.stringify({ error: { message: 'bad key sk-secret used', type: 'server_error', code: 'oops', param: null } }),
+    });
+    expect(step?.kind).toBe('error');
+    if (step?.kind !== 'error') return;
     expect(step.error.message).not.toContain('sk-secret');
     expect(step.error.toBody().error).toMatchObject({ type: 'server_error', code: 'oops' });
   });
 
   it('reports malformed events as bad_response', () => {
-    const step = new OpenAiStreamTransformer('m', false, []).transform('{not json');
-    expect(step.kind === 'error' && step.error.code).toBe('bad_response');
+    const [step] = transformerFor('m', false).transform({ data: '{not json' });
+    expect(step?.kind === 'error' && step.error.code).toBe('bad_response');
   });
 });

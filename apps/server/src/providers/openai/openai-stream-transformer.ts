@@ -1,34 +1,47 @@
-import type { RelayError } from '../../errors/relay-error';
 import { upstreamError } from '../../errors/relay-error';
-import type { ReportedUsage } from './convert-openai-response';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../provider-adapter';
 import { OpenAiStreamEventSchema } from './openai-api';
 import { mapOpenAiStreamError } from './openai-error';
-
-export type StreamStep =
-  | { kind: 'chunk'; json: string }
-  | { kind: 'skip' }
-  | { kind: 'done' }
-  | { kind: 'error'; error: RelayError };
 
 /**
  * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
  * usage captured for accounting and removed when the caller did not ask for it, an in-stream
  * error turned into one error step. Framing is the caller's job (relay/sse.ts).
  */
-export class OpenAiStreamTransformer {
+export class OpenAiStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
-  /** Characters of content and tool arguments delivered, for an estimate when no usage comes. */
   deliveredChars = 0;
   sawFinishReason = false;
+  sawDone = false;
+  private readonly publicModel: string;
+  private readonly callerWantsUsage: boolean;
+  private readonly secrets: readonly string[];
 
-  constructor(
-    private readonly publicModel: string,
-    private readonly callerWantsUsage: boolean,
-    private readonly secrets: readonly string[],
-  ) {}
+  constructor(options: StreamTransformerOptions) {
+    this.publicModel = options.publicModel;
+    this.callerWantsUsage = options.callerWantsUsage;
+    this.secrets = options.secrets;
+  }
 
-  transform(data: string): StreamStep {
-    if (data === '[DONE]') return { kind: 'done' };
+  /** Some OpenAI-compatible servers end without [DONE]; a finish reason is as good. */
+  get complete(): boolean {
+    return this.sawDone || this.sawFinishReason;
+  }
+
+  transform(event: SseEvent): StreamStep[] {
+    const step = this.transformData(event.data);
+    return step ? [step] : [];
+  }
+
+  finish(): StreamStep[] {
+    return [];
+  }
+
+  private transformData(data: string): StreamStep | undefined {
+    if (data === '[DONE]') {
+      this.sawDone = true;
+      return undefined;
+    }
     let json: unknown;
     try {
       json = JSON.parse(data);
@@ -58,7 +71,7 @@ export class OpenAiStreamTransformer {
     const out = json as Record<string, unknown>;
     out['model'] = this.publicModel;
     if (!this.callerWantsUsage) {
-      if (choices.length === 0 && event.usage) return { kind: 'skip' };
+      if (choices.length === 0 && event.usage) return undefined;
       delete out['usage'];
     }
     return { kind: 'chunk', json: JSON.stringify(out) };
