@@ -1,5 +1,6 @@
 import type { ChannelType } from '@chat-relay/contract';
 import { RelayError } from '../errors/relay-error';
+import { anthropicAdapter } from './anthropic';
 import { openAiAdapter } from './openai/openai-adapter';
 import type { ProviderAdapter } from './provider-adapter';
 
@@ -9,6 +10,7 @@ export function adapterFor(type: ChannelType): ProviderAdapter {
     case 'openai':
       return openAiAdapter;
     case 'anthropic':
+      return anthropicAdapter;
     case 'gemini':
       throw new RelayError({
         status: 501,

@@ -1,0 +1,1 @@
+export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-adapter';
