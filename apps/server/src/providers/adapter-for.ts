@@ -1,6 +1,6 @@
 import type { ChannelType } from '@chat-relay/contract';
-import { RelayError } from '../errors/relay-error';
 import { anthropicAdapter } from './anthropic';
+import { geminiAdapter } from './gemini';
 import { openAiAdapter } from './openai/openai-adapter';
 import type { ProviderAdapter } from './provider-adapter';
 
@@ -12,12 +12,7 @@ export function adapterFor(type: ChannelType): ProviderAdapter {
     case 'anthropic':
       return anthropicAdapter;
     case 'gemini':
-      throw new RelayError({
-        status: 501,
-        type: 'server_error',
-        code: 'channel_type_unavailable',
-        message: `Channel type '${type}' is not available in this build.`,
-      });
+      return geminiAdapter;
     default: {
       const unknownType: never = type;
       throw new Error(`unknown channel type ${String(unknownType)}`);

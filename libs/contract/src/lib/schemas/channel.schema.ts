@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
 
-export const ChannelTypeSchema = z.enum(['openai']);
+export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini']);
 export type ChannelType = z.infer<typeof ChannelTypeSchema>;
 
 /** A model name or a glob (`gpt-4o*`, `*-gizmo-*`): `*` any run of characters, `?` one. */
