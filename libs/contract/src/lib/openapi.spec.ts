@@ -18,6 +18,8 @@ describe('buildOpenApiDocument', () => {
         '/api/channels/{id}',
         '/api/tokens',
         '/api/tokens/{id}',
+        '/api/assistants',
+        '/api/assistants/{id}',
         '/healthz',
         '/openapi.json',
       ].sort(),
