@@ -1,6 +1,6 @@
 import type { ChatCompletion, ChatCompletionChunk, FunctionToolCall } from '@chat-relay/contract';
 import type { AnswerPlan } from './decide-answer';
-import { splitIntoStreamTokens } from './tokens';
+import { splitIntoPieces, splitIntoStreamTokens } from './tokens';
 
 export type AnswerContent = Exclude<AnswerPlan, { kind: 'invalid' }>;
 
@@ -12,14 +12,15 @@ export interface CompletionMeta {
 }
 
 const systemFingerprint = 'fp_sim';
-const argumentsPieceLength = 8;
+/** Characters per streamed tool-argument fragment (OpenAI and Anthropic streams alike). */
+export const argumentsPieceLength = 8;
 
 /** The non-streamed `chat.completion` for a plan. */
 export function buildChatCompletion(plan: AnswerContent, meta: CompletionMeta): ChatCompletion {
   const message =
     plan.kind === 'text'
       ? { role: 'assistant' as const, content: plan.content, refusal: null }
-      : { role: 'assistant' as const, content: null, refusal: null, tool_calls: plan.toolCalls };
+      : { role: 'assistant' as const, content: plan.preamble ?? null, refusal: null, tool_calls: plan.toolCalls };
   return {
     id: meta.id,
     object: 'chat.completion',
@@ -33,14 +34,6 @@ export function buildChatCompletion(plan: AnswerContent, meta: CompletionMeta): 
   };
 }
 
-function splitArguments(argumentsJson: string): string[] {
-  const pieces: string[] = [];
-  for (let start = 0; start < argumentsJson.length; start += argumentsPieceLength) {
-    pieces.push(argumentsJson.slice(start, start + argumentsPieceLength));
-  }
-  return pieces;
-}
-
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
 function toolCallDeltas(toolCalls: FunctionToolCall[]): Delta[] {
@@ -50,10 +43,18 @@ function toolCallDeltas(toolCalls: FunctionToolCall[]): Delta[] {
         { index, id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: '' } },
       ],
     },
-    ...splitArguments(call.function.arguments).map((piece) => ({
+    ...splitIntoPieces(call.function.arguments, argumentsPieceLength).map((piece) => ({
       tool_calls: [{ index, function: { arguments: piece } }],
     })),
   ]);
+}
+
+/** The role delta (content '' before text, null before bare tool calls), text tokens, tool-call fragments. */
+function answerDeltas(plan: AnswerContent): Delta[] {
+  const text = plan.kind === 'text' ? plan.content : plan.preamble;
+  const textDeltas: Delta[] = text === undefined ? [] : splitIntoStreamTokens(text).map((token) => ({ content: token }));
+  const toolDeltas = plan.kind === 'tool_calls' ? toolCallDeltas(plan.toolCalls) : [];
+  return [{ role: 'assistant', content: text === undefined ? null : '' }, ...textDeltas, ...toolDeltas];
 }
 
 /**
@@ -62,10 +63,7 @@ function toolCallDeltas(toolCalls: FunctionToolCall[]): Delta[] {
  * chunk with no choices carrying the usage (every earlier chunk then has `usage: null`).
  */
 export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, includeUsage: boolean): ChatCompletionChunk[] {
-  const deltas: Delta[] =
-    plan.kind === 'text'
-      ? [{ role: 'assistant', content: '' }, ...splitIntoStreamTokens(plan.content).map((token) => ({ content: token }))]
-      : [{ role: 'assistant', content: null }, ...toolCallDeltas(plan.toolCalls)];
+  const deltas = answerDeltas(plan);
   const finishReason = plan.kind === 'text' ? plan.finishReason : 'tool_calls';
   const usageField = includeUsage ? { usage: null } : {};
   const chunkOf = (delta: Delta, finish: typeof finishReason | null): ChatCompletionChunk => ({

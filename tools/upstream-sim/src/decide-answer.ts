@@ -7,7 +7,7 @@ import { countTokens, splitIntoStreamTokens } from './tokens';
 
 export type AnswerPlan =
   | { kind: 'text'; content: string; finishReason: 'stop' | 'length'; usage: Usage }
-  | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage }
+  | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage; preamble?: string }
   | { kind: 'invalid'; param: string; message: string };
 
 /** A stable digest of what the model "sees", so the same request always gets the same ids. */
@@ -107,4 +107,19 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
   }
   const userText = stripSimMarkers(lastUserText(request.messages));
   return textPlan(request, userText.length > 0 ? `You said: ${userText}` : 'You said nothing.', promptTokens);
+}
+
+/**
+ * The same tool calls, preceded by a short text naming them (`[sim:preamble=on]`): a text
+ * block before `tool_use` blocks is where block and tool indexes part ways.
+ */
+export function withToolPreamble(plan: AnswerPlan): AnswerPlan {
+  if (plan.kind !== 'tool_calls') return plan;
+  const preamble = `Let me call ${plan.toolCalls.map((call) => call.function.name).join(' and ')}.`;
+  const preambleTokens = splitIntoStreamTokens(preamble).length;
+  return {
+    ...plan,
+    preamble,
+    usage: usageOf(plan.usage.prompt_tokens, plan.usage.completion_tokens + preambleTokens),
+  };
 }

@@ -2,10 +2,12 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { lastUserText } from './message-text';
 import type { SimFault } from './sim-types';
 
-/** How one request asked to be treated: a fault to play and a latency override. */
+/** How one request asked to be treated: a fault to play, a latency override, a tool preamble. */
 export interface RequestDirectives {
   fault: SimFault | undefined;
   latencyMsPerToken: number | undefined;
+  /** Say a short text before calling tools (what Claude often does), so mixed answers are testable. */
+  toolPreamble?: boolean | undefined;
 }
 
 export type DirectivesResult =
@@ -13,7 +15,7 @@ export type DirectivesResult =
   | { kind: 'invalid'; param: string; message: string };
 
 const faultSyntax = '"status:<400-599>", "timeout", "cut", "malformed" or "stream-error"';
-const markerPattern = /\[sim:(fault|latency)=([^\]\s]*)\]/gi;
+const markerPattern = /\[sim:(fault|latency|preamble)=([^\]\s]*)\]/gi;
 
 /** Reads `status:503`, `timeout`, `cut`, `malformed` or `stream-error`; undefined otherwise. */
 export function parseFaultSpec(spec: string): SimFault | undefined {
@@ -30,6 +32,14 @@ export function parseFaultSpec(spec: string): SimFault | undefined {
   return code >= 400 && code <= 599 ? { kind: 'status', status: code } : undefined;
 }
 
+function parsePreamble(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (word === 'on' || word === 'true') return true;
+  if (word === 'off' || word === 'false') return false;
+  return undefined;
+}
+
 function parseLatency(value: unknown): number | undefined {
   const latency = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof latency === 'number' && Number.isFinite(latency) && latency >= 0 ? latency : undefined;
@@ -39,13 +49,17 @@ function invalid(param: string, message: string): DirectivesResult {
   return { kind: 'invalid', param, message };
 }
 
-/** `[sim:fault=status:500]` and `[sim:latency=50]` in the last user message. */
+/** `[sim:fault=status:500]`, `[sim:latency=50]` and `[sim:preamble=on]` in the last user message. */
 function directivesFromMarkers(request: ChatCompletionRequest): DirectivesResult {
   const directives: RequestDirectives = { fault: undefined, latencyMsPerToken: undefined };
   for (const [, name, value = ''] of lastUserText(request.messages).matchAll(markerPattern)) {
-    if (name?.toLowerCase() === 'fault') {
+    const kind = name?.toLowerCase();
+    if (kind === 'fault') {
       directives.fault = parseFaultSpec(value);
       if (!directives.fault) return invalid('messages', `Unknown [sim:fault=${value}]; use ${faultSyntax}.`);
+    } else if (kind === 'preamble') {
+      directives.toolPreamble = parsePreamble(value);
+      if (directives.toolPreamble === undefined) return invalid('messages', `[sim:preamble=${value}] must be on or off.`);
     } else {
       directives.latencyMsPerToken = parseLatency(value);
       if (directives.latencyMsPerToken === undefined) {
@@ -56,7 +70,7 @@ function directivesFromMarkers(request: ChatCompletionRequest): DirectivesResult
   return { kind: 'directives', directives };
 }
 
-/** `"x_sim": {"fault": "status:503", "latency_ms_per_token": 50}`, a body field the relay forwards. */
+/** `"x_sim": {"fault": "status:503", "latency_ms_per_token": 50, "preamble": true}`, a body field. */
 function directivesFromBody(xSim: unknown): DirectivesResult {
   const directives: RequestDirectives = { fault: undefined, latencyMsPerToken: undefined };
   if (xSim === undefined) return { kind: 'directives', directives };
@@ -75,6 +89,11 @@ function directivesFromBody(xSim: unknown): DirectivesResult {
       return invalid('x_sim.latency_ms_per_token', 'x_sim.latency_ms_per_token must be a non-negative number.');
     }
   }
+  const preamble: unknown = 'preamble' in xSim ? xSim.preamble : undefined;
+  if (preamble !== undefined && preamble !== null) {
+    directives.toolPreamble = parsePreamble(preamble);
+    if (directives.toolPreamble === undefined) return invalid('x_sim.preamble', 'x_sim.preamble must be a boolean.');
+  }
   return { kind: 'directives', directives };
 }
 
@@ -89,6 +108,7 @@ export function readDirectives(request: ChatCompletionRequest): DirectivesResult
     directives: {
       fault: fromBody.directives.fault ?? fromMarkers.directives.fault,
       latencyMsPerToken: fromBody.directives.latencyMsPerToken ?? fromMarkers.directives.latencyMsPerToken,
+      toolPreamble: fromBody.directives.toolPreamble ?? fromMarkers.directives.toolPreamble,
     },
   };
 }

@@ -1,20 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type ChatCompletionRequest, ChatCompletionRequestSchema } from '@chat-relay/contract';
 import type { ZodIssue } from 'zod';
-import { buildChatChunks, buildChatCompletion, type AnswerContent } from './build-chat-completion';
-import { decideAnswer, requestDigest } from './decide-answer';
-import { readDirectives } from './faults';
-import { sendError, signalOnClose, writeFlushed } from './http-io';
+import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
+import { requestDigest } from './decide-answer';
+import { sendError, signalOnClose } from './http-io';
 import { errorForStatus, openAiError } from './openai-error';
-import type { SimFault } from './sim-types';
+import { planProviderAnswer, type ChatContext } from './plan-provider-answer';
+import { sendJsonAnswer } from './send-json-answer';
 import { writeChatStream } from './write-chat-stream';
 
-export interface ChatContext {
-  defaultLatencyMsPerToken: number;
-  /** The next fault queued with `failNext`, removed from the queue. */
-  takeQueuedFault(): SimFault | undefined;
-}
+export type { ChatContext } from './plan-provider-answer';
 
 /** `messages[0].role` from `['messages', 0, 'role']`. */
 function paramOf(path: ZodIssue['path']): string {
@@ -44,51 +39,16 @@ function parseChatRequest(res: ServerResponse, rawBody: string): ChatCompletionR
   return undefined;
 }
 
-async function sendCompletion(
-  res: ServerResponse,
-  plan: AnswerContent,
-  meta: { id: string; created: number; model: string },
-  fault: SimFault | undefined,
-  latencyMsPerToken: number,
-): Promise<void> {
-  const signal = signalOnClose(res);
-  if (latencyMsPerToken > 0) {
-    await sleep(latencyMsPerToken * plan.usage.completion_tokens, undefined, { signal }).catch(() => undefined);
-    if (signal.aborted) return;
-  }
-  const body = JSON.stringify(buildChatCompletion(plan, meta));
-  if (fault?.kind === 'malformed') {
-    const broken = body.slice(0, Math.floor(body.length / 2));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(broken) });
-    res.end(broken);
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  if (fault?.kind === 'cut') {
-    await writeFlushed(res, body.slice(0, Math.floor(body.length / 2)), signal);
-    res.destroy();
-    return;
-  }
-  res.end(body);
-}
-
 /** POST /v1/chat/completions: validate, pick the fault, decide the answer, send it. */
 export async function handleChatCompletion(res: ServerResponse, rawBody: string, context: ChatContext): Promise<void> {
   const request = parseChatRequest(res, rawBody);
   if (!request) return;
-  const directives = readDirectives(request);
-  if (directives.kind === 'invalid') {
-    sendError(res, 400, openAiError(directives.message, 'invalid_request_error', directives.param));
+  const answer = planProviderAnswer(request, context);
+  if (answer.kind === 'invalid') {
+    sendError(res, 400, openAiError(answer.message, 'invalid_request_error', answer.param));
     return;
   }
-  const plan = decideAnswer(request);
-  if (plan.kind === 'invalid') {
-    sendError(res, 400, openAiError(plan.message, 'invalid_request_error', plan.param));
-    return;
-  }
-
-  const fault = context.takeQueuedFault() ?? directives.directives.fault;
-  const latencyMsPerToken = directives.directives.latencyMsPerToken ?? context.defaultLatencyMsPerToken;
+  const { plan, fault, latencyMsPerToken } = answer;
   if (fault?.kind === 'status') {
     sendError(res, fault.status, errorForStatus(fault.status));
     return;
@@ -106,7 +66,8 @@ export async function handleChatCompletion(res: ServerResponse, rawBody: string,
       sendError(res, 500, errorForStatus(500));
       return;
     }
-    await sendCompletion(res, plan, meta, fault, latencyMsPerToken);
+    const body = JSON.stringify(buildChatCompletion(plan, meta));
+    await sendJsonAnswer(res, body, { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
     return;
   }
   const includeUsage = request.stream_options?.include_usage === true;

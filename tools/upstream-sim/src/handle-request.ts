@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleChatCompletion, type ChatContext } from './handle-chat-completion';
+import { handleAnthropicMessages } from './anthropic/handle-messages';
+import { geminiError, sendGeminiError } from './gemini/gemini-error';
+import { handleGenerateContent } from './gemini/handle-generate-content';
+import { handleChatCompletion } from './handle-chat-completion';
 import { readBody, sendError, sendJson } from './http-io';
 import { openAiError } from './openai-error';
+import type { ChatContext } from './plan-provider-answer';
 import type { RecordedRequest } from './sim-types';
 
 export interface SimContext extends ChatContext {
@@ -44,12 +48,45 @@ function modelEntry(id: string): { id: string; object: 'model'; created: number;
   return { id, object: 'model', created: modelsCreated, owned_by: 'upstream-sim' };
 }
 
-/** Routes one request: records it, then chat completions, the model list, or 404. */
+const geminiRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+/** The Anthropic and Gemini routes; false when `path` is neither's. */
+async function handleProviderRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: { method: string; path: string; query: string; rawBody: string },
+  context: SimContext,
+): Promise<boolean> {
+  const { method, path, query, rawBody } = request;
+  if (method === 'POST' && path === '/v1/messages') {
+    await handleAnthropicMessages(req.headers, res, rawBody, context);
+    return true;
+  }
+  const gemini = geminiRoute.exec(path);
+  if (method === 'POST' && gemini) {
+    const call = {
+      model: decodeURIComponent(gemini[1] ?? ''),
+      stream: gemini[2] === 'streamGenerateContent',
+      query: new URLSearchParams(query),
+      headers: req.headers,
+    };
+    await handleGenerateContent(call, res, rawBody, context);
+    return true;
+  }
+  if (path.startsWith('/v1beta/')) {
+    sendGeminiError(res, geminiError(404, 'NOT_FOUND', `The simulator does not serve ${method} ${path}.`));
+    return true;
+  }
+  return false;
+}
+
+/** Routes one request: records it, then OpenAI, Anthropic or Gemini routes, or 404. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
   const method = req.method ?? 'GET';
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const [path = '/', query = ''] = (req.url ?? '/').split('?');
   const rawBody = await readBody(req);
-  context.record({ method, path, headers: { ...req.headers }, body: parsedOrRaw(rawBody) });
+  context.record({ method, path, query, headers: { ...req.headers }, body: parsedOrRaw(rawBody) });
+  if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
   const isChat = method === 'POST' && path === '/v1/chat/completions';

@@ -1,6 +1,11 @@
 export { startUpstreamSim } from './sim-server';
 export type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
-export { decideAnswer, countPromptTokens, trailingToolResults, type AnswerPlan } from './decide-answer';
+export { decideAnswer, countPromptTokens, trailingToolResults, withToolPreamble, type AnswerPlan } from './decide-answer';
+export { anthropicToInternalRequest } from './anthropic/to-internal-request';
+export type { AnthropicMessageResponse, AnthropicStreamEvent, MessagesRequest } from './anthropic/anthropic-api';
+export { geminiToInternalRequest } from './gemini/to-internal-request';
+export { thoughtSignatureFor } from './gemini/thought-signature';
+export type { GenerateContentRequest, GenerateContentResponse } from './gemini/gemini-api';
 export { selectTools, toolFitsText, type ToolSelection } from './select-tools';
 export { argumentsFromSchema, argumentsJsonFromSchema } from './args-from-schema';
 export { buildChatChunks, buildChatCompletion, type AnswerContent, type CompletionMeta } from './build-chat-completion';

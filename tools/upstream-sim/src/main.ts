@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     port: readNumber('PORT', 4010, (port) => Number.isInteger(port) && port >= 0 && port <= 65535),
     latencyMsPerToken: readNumber('SIM_LATENCY_MS_PER_TOKEN', 0, (ms) => Number.isFinite(ms) && ms >= 0),
   });
-  console.log(`upstream-sim listening on ${sim.baseUrl}`);
+  console.log(`upstream-sim listening: OpenAI ${sim.baseUrl}, Anthropic ${sim.anthropicBaseUrl}, Gemini ${sim.geminiBaseUrl}`);
   const stop = (): void => {
     sim.close().then(
       () => process.exit(0),

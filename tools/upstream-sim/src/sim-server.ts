@@ -31,7 +31,7 @@ function answerUnexpectedError(res: ServerResponse, error: unknown): void {
   sendError(res, 500, errorForStatus(500));
 }
 
-/** Starts the OpenAI-compatible upstream simulator (SPEC §10) on a real port. */
+/** Starts the upstream simulator (SPEC §10) — OpenAI, Anthropic and Gemini formats — on a real port. */
 export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promise<UpstreamSim> {
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
@@ -51,8 +51,11 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
+  const origin = `http://${urlHost}:${port}`;
   return {
-    baseUrl: `http://${urlHost}:${port}/v1`,
+    baseUrl: `${origin}/v1`,
+    anthropicBaseUrl: `${origin}/v1`,
+    geminiBaseUrl: `${origin}/v1beta`,
     port,
     requests,
     failNext(fault: SimFault, times = 1): void {

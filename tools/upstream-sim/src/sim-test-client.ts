@@ -1,4 +1,5 @@
 // Helpers for the HTTP specs: a real fetch client and an SSE splitter (not exported by index.ts).
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { UpstreamSim } from './sim-types';
 
 export const testKey = 'sk-test-upstream-sim';
@@ -34,4 +35,52 @@ export function sseData(text: string): string[] {
     .split('\n\n')
     .filter((event) => event.length > 0)
     .map((event) => event.replace(/^data: /, ''));
+}
+
+export const anthropicVersion = '2023-06-01';
+
+/** `POST {anthropicBaseUrl}/messages` with `x-api-key` and `anthropic-version` (each omitted when ''). */
+export function postAnthropic(
+  sim: UpstreamSim,
+  body: unknown,
+  init: { key?: string; version?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const key = init.key ?? testKey;
+  const version = init.version ?? anthropicVersion;
+  if (key) headers['x-api-key'] = key;
+  if (version) headers['anthropic-version'] = version;
+  return fetch(`${sim.anthropicBaseUrl}/messages`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: init.signal,
+  });
+}
+
+/** `POST {geminiBaseUrl}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse`. */
+export function postGemini(
+  sim: UpstreamSim,
+  body: unknown,
+  init: { model?: string; stream?: boolean; key?: string; query?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const key = init.key ?? testKey;
+  if (key) headers['x-goog-api-key'] = key;
+  const model = init.model ?? 'gemini-2.5-flash';
+  const path = init.stream ? `:streamGenerateContent?${init.query ?? 'alt=sse'}` : ':generateContent';
+  return fetch(`${sim.geminiBaseUrl}/models/${model}${path}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: init.signal,
+  });
+}
+
+/** The events of an SSE body, parsed by a real parser (names where the server sent `event:`). */
+export function parseSse(text: string): EventSourceMessage[] {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  parser.feed(text);
+  return events;
 }

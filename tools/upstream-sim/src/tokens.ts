@@ -10,3 +10,10 @@ export function splitIntoStreamTokens(text: string): string[] {
 export function countTokens(text: string): number {
   return text.match(countTokenPattern)?.length ?? 0;
 }
+
+/** `text` cut into pieces of `size` characters (the last may be shorter); [] for ''. */
+export function splitIntoPieces(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+  return pieces;
+}

@@ -1,0 +1,123 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { requestDigest } from '../decide-answer';
+import { signalOnClose } from '../http-io';
+import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
+import { sendJsonAnswer } from '../send-json-answer';
+import { firstIssue, protoPath } from '../zod-issues';
+import { buildGenerateContentEvents, buildGenerateContentResponse } from './build-gemini-response';
+import { checkGeminiRequest } from './check-gemini-request';
+import { GenerateContentRequestSchema, type GenerateContentRequest } from './gemini-api';
+import { geminiError, geminiErrorForStatus, geminiOverloaded, invalidArgument, sendGeminiError } from './gemini-error';
+import { findThoughtSignatureProblem, thoughtSignatureFor } from './thought-signature';
+import { geminiToInternalRequest } from './to-internal-request';
+import { writeGeminiStream } from './write-gemini-stream';
+
+export interface GeminiContext extends ChatContext {
+  acceptedKeys: ReadonlySet<string> | undefined;
+}
+
+export interface GenerateContentCall {
+  /** The `{model}` of `/v1beta/models/{model}:…`, decoded. */
+  model: string;
+  stream: boolean;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}
+
+function checkApiKey(call: GenerateContentCall, res: ServerResponse, acceptedKeys: ReadonlySet<string> | undefined): boolean {
+  const header = call.headers['x-goog-api-key'];
+  const key = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!key) {
+    const message =
+      "Method doesn't allow unregistered callers (callers without established identity). " +
+      'Please use API Key or other form of API consumer identity to call this API.';
+    sendGeminiError(res, geminiError(403, 'PERMISSION_DENIED', message));
+    return false;
+  }
+  if (acceptedKeys && !acceptedKeys.has(key)) {
+    const body = geminiError(403, 'PERMISSION_DENIED', 'API key not valid. Please pass a valid API key.');
+    body.error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }];
+    sendGeminiError(res, body);
+    return false;
+  }
+  return true;
+}
+
+function parseGenerateContentRequest(res: ServerResponse, rawBody: string, model: string): GenerateContentRequest | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    sendGeminiError(res, invalidArgument('Invalid JSON payload received. The body is not valid JSON.'));
+    return undefined;
+  }
+  const parsed = GenerateContentRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error);
+    const message = issue.message === 'Required' ? 'required field is not set.' : issue.message;
+    sendGeminiError(res, invalidArgument(`* GenerateContentRequest.${protoPath(issue.path)}: ${message}`));
+    return undefined;
+  }
+  const problem = checkGeminiRequest(parsed.data) ?? findThoughtSignatureProblem(parsed.data, model);
+  if (problem) {
+    sendGeminiError(res, invalidArgument(problem));
+    return undefined;
+  }
+  return parsed.data;
+}
+
+/** The thinking the request asked for: a positive `thinkingBudget` is reported as spent. */
+function thoughtsTokenCount(request: GenerateContentRequest): number | undefined {
+  const budget = request.generationConfig?.thinkingConfig?.thinkingBudget;
+  return budget !== undefined && budget > 0 ? budget : undefined;
+}
+
+/** POST /v1beta/models/{model}:generateContent and :streamGenerateContent?alt=sse */
+export async function handleGenerateContent(
+  call: GenerateContentCall,
+  res: ServerResponse,
+  rawBody: string,
+  context: GeminiContext,
+): Promise<void> {
+  if (!checkApiKey(call, res, context.acceptedKeys)) return;
+  if (call.stream && call.query.get('alt') !== 'sse') {
+    sendGeminiError(res, invalidArgument('The simulator streams streamGenerateContent only as server-sent events: add ?alt=sse.'));
+    return;
+  }
+  const request = parseGenerateContentRequest(res, rawBody, call.model);
+  if (!request) return;
+  const internal = geminiToInternalRequest(request, call.model);
+  const answer = planProviderAnswer(internal, context);
+  if (answer.kind === 'invalid') {
+    sendGeminiError(res, invalidArgument(`${answer.param}: ${answer.message}`));
+    return;
+  }
+  const { plan, fault, latencyMsPerToken } = answer;
+  if (fault?.kind === 'status') {
+    sendGeminiError(res, geminiErrorForStatus(fault.status));
+    return;
+  }
+  // Never answer; the socket stays open until the client gives up (no timer to leak).
+  if (fault?.kind === 'timeout') return;
+
+  const meta = {
+    model: call.model,
+    responseId: `sim${requestDigest(internal).slice(0, 20)}`,
+    thoughtSignature: thoughtSignatureFor(internal),
+    thoughtsTokenCount: thoughtsTokenCount(request),
+  };
+  if (!call.stream) {
+    if (fault?.kind === 'stream-error') {
+      sendGeminiError(res, geminiOverloaded);
+      return;
+    }
+    const body = JSON.stringify(buildGenerateContentResponse(plan, meta));
+    await sendJsonAnswer(res, body, { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
+    return;
+  }
+  await writeGeminiStream(res, buildGenerateContentEvents(plan, meta), {
+    latencyMsPerToken,
+    fault,
+    signal: signalOnClose(res),
+  });
+}
