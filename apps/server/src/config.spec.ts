@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       maxBodyBytes: 20 * 1024 * 1024,
       maxRetries: 2,
       adminKey: undefined,
-      envChannels: {},
+      envChannels: [],
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
@@ -35,7 +35,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       maxBodyBytes: 2048,
       maxRetries: 0,
-      envChannels: { openai: { apiKey: 'sk-env', baseUrl: 'http://localhost:11434/v1' } },
+      envChannels: [{ type: 'openai', apiKey: 'sk-env', baseUrl: 'http://localhost:11434/v1', models: ['*'] }],
     });
   });
 
@@ -53,10 +53,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
   });
 
-  it('notes provider keys it cannot use yet', () => {
-    expect(loadConfig({ ANTHROPIC_API_KEY: 'x', GEMINI_API_KEY: 'y' }).ignoredProviderKeys).toEqual([
-      'ANTHROPIC_API_KEY',
-      'GEMINI_API_KEY',
+  it('makes a channel of each provider whose key is set, with its default base URL', () => {
+    expect(loadConfig({ ANTHROPIC_API_KEY: 'sk-ant', GEMINI_API_KEY: 'AIza', GEMINI_BASE_URL: 'http://127.0.0.1:9/v1beta/' }).envChannels).toEqual([
+      { type: 'anthropic', apiKey: 'sk-ant', baseUrl: 'https://api.anthropic.com/v1', models: ['claude-*'] },
+      { type: 'gemini', apiKey: 'AIza', baseUrl: 'http://127.0.0.1:9/v1beta', models: ['gemini-*'] },
     ]);
   });
 });

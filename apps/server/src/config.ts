@@ -38,8 +38,22 @@ const EnvSchema = z.object({
     .url('must be a URL such as https://api.openai.com/v1')
     .default('https://api.openai.com/v1'),
   ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: z.string().trim().url('must be a URL such as https://api.anthropic.com/v1').default('https://api.anthropic.com/v1'),
   GEMINI_API_KEY: optionalText,
+  GEMINI_BASE_URL: z
+    .string()
+    .trim()
+    .url('must be a URL such as https://generativelanguage.googleapis.com/v1beta')
+    .default('https://generativelanguage.googleapis.com/v1beta'),
 });
+
+/** A channel created from the environment on first start (SPEC §3). */
+export interface EnvChannel {
+  type: 'openai' | 'anthropic' | 'gemini';
+  apiKey: string;
+  baseUrl: string;
+  models: string[];
+}
 
 export interface Config {
   port: number;
@@ -49,10 +63,7 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
   maxBodyBytes: number;
   maxRetries: number;
-  /** Channels created from the environment on first start (SPEC §3). */
-  envChannels: { openai?: { apiKey: string; baseUrl: string } };
-  /** Set provider keys this version cannot use yet, so start-up can say so. */
-  ignoredProviderKeys: string[];
+  envChannels: EnvChannel[];
 }
 
 export class ConfigError extends Error {}
@@ -73,12 +84,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxRetries: values.RELAY_MAX_RETRIES,
-    envChannels: values.OPENAI_API_KEY
-      ? { openai: { apiKey: values.OPENAI_API_KEY, baseUrl: values.OPENAI_BASE_URL.replace(/\/+$/, '') } }
-      : {},
-    ignoredProviderKeys: [
-      ...(values.ANTHROPIC_API_KEY ? ['ANTHROPIC_API_KEY'] : []),
-      ...(values.GEMINI_API_KEY ? ['GEMINI_API_KEY'] : []),
-    ],
+    envChannels: envChannels(values),
   };
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+function envChannels(values: z.infer<typeof EnvSchema>): EnvChannel[] {
+  const channels: EnvChannel[] = [];
+  if (values.OPENAI_API_KEY) {
+    // Any model: an OpenAI-compatible server (OpenAI, Ollama, vLLM) knows its own names.
+    channels.push({ type: 'openai', apiKey: values.OPENAI_API_KEY, baseUrl: trimSlash(values.OPENAI_BASE_URL), models: ['*'] });
+  }
+  if (values.ANTHROPIC_API_KEY) {
+    channels.push({ type: 'anthropic', apiKey: values.ANTHROPIC_API_KEY, baseUrl: trimSlash(values.ANTHROPIC_BASE_URL), models: ['claude-*'] });
+  }
+  if (values.GEMINI_API_KEY) {
+    channels.push({ type: 'gemini', apiKey: values.GEMINI_API_KEY, baseUrl: trimSlash(values.GEMINI_BASE_URL), models: ['gemini-*'] });
+  }
+  return channels;
 }

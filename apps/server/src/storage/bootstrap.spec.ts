@@ -59,14 +59,15 @@ describe('bootstrapStorage (first start)', () => {
     await second.storage.close();
   });
 
-  it('creates a catch-all OpenAI channel from OPENAI_API_KEY once', async () => {
-    const env = { OPENAI_API_KEY: 'sk-from-env', OPENAI_BASE_URL: 'http://localhost:11434/v1' };
+  it('creates channels from provider keys in the environment, once', async () => {
+    const env = { OPENAI_API_KEY: 'sk-from-env', OPENAI_BASE_URL: 'http://localhost:11434/v1', ANTHROPIC_API_KEY: 'sk-ant-env' };
     const first = await start(env);
     await first.storage.close();
     const second = await start(env);
     const channels = await second.storage.channels.listAll();
-    expect(channels).toHaveLength(1);
-    expect(channels[0]).toMatchObject({ baseUrl: 'http://localhost:11434/v1', keys: ['sk-from-env'], models: ['*'] });
+    expect(channels).toHaveLength(2);
+    expect(channels[0]).toMatchObject({ type: 'openai', baseUrl: 'http://localhost:11434/v1', keys: ['sk-from-env'], models: ['*'] });
+    expect(channels[1]).toMatchObject({ type: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keys: ['sk-ant-env'], models: ['claude-*'] });
     await second.storage.close();
   });
 

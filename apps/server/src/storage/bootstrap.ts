@@ -30,22 +30,21 @@ export async function bootstrapStorage(storage: Storage, config: Config, logger:
     logger.info({ keyFile }, `admin account created; its key is in ${keyFile}`);
   }
 
-  if (config.envChannels.openai && (await storage.channels.count()) === 0) {
-    await storage.channels.create({
-      name: 'openai (from environment)',
-      type: 'openai',
-      baseUrl: config.envChannels.openai.baseUrl,
-      keys: [config.envChannels.openai.apiKey],
-      models: ['*'],
-      modelMapping: {},
-      priority: 0,
-      weight: 1,
-      enabled: true,
-      timeouts: DEFAULT_CHANNEL_TIMEOUTS,
-    });
-    logger.info({ baseUrl: config.envChannels.openai.baseUrl }, 'channel created from OPENAI_API_KEY');
-  }
-  for (const variable of config.ignoredProviderKeys) {
-    logger.warn(`${variable} is set, but this version has no channel type for it yet; ignored`);
+  if (config.envChannels.length > 0 && (await storage.channels.count()) === 0) {
+    for (const channel of config.envChannels) {
+      await storage.channels.create({
+        name: `${channel.type} (from environment)`,
+        type: channel.type,
+        baseUrl: channel.baseUrl,
+        keys: [channel.apiKey],
+        models: channel.models,
+        modelMapping: {},
+        priority: 0,
+        weight: 1,
+        enabled: true,
+        timeouts: DEFAULT_CHANNEL_TIMEOUTS,
+      });
+      logger.info({ type: channel.type, baseUrl: channel.baseUrl }, 'channel created from the environment');
+    }
   }
 }
