@@ -34,6 +34,8 @@ export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
+  warnings?: string[];
 }
 
 export interface ReportedUsage {

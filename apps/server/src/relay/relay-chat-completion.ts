@@ -78,12 +78,16 @@ async function attemptChannel(
   trace.upstreamModel = upstreamModel;
   // A request the provider cannot express is the caller's error (400), whichever channel.
   const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request, upstreamModel });
+  if (upstreamRequest.warnings) {
+    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: upstreamRequest.warnings }, 'request translated with warnings');
+  }
   trace.attempts += 1;
   deps.health.markAttempt(channel.id);
 
   let response;
   try {
-    response = await deps.upstream.post({ channel: channel.record, ...upstreamRequest, signal });
+    const { url, headers, body } = upstreamRequest;
+    response = await deps.upstream.post({ channel: channel.record, url, headers, body, signal });
   } catch (error) {
     return { ok: false, ...transportFailure(error) };
   }

@@ -15,8 +15,7 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  */
 export const anthropicAdapter: ProviderAdapter = {
   buildRequest({ channel, key, request, upstreamModel }) {
-    // Warnings (accepted but not enforceable, e.g. `strict`) have no channel in UpstreamRequest yet.
-    const { request: body } = convertToAnthropicRequest({ request, upstreamModel });
+    const { request: body, warnings } = convertToAnthropicRequest({ request, upstreamModel });
     return {
       url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`,
       headers: {
@@ -25,6 +24,7 @@ export const anthropicAdapter: ProviderAdapter = {
         'content-type': 'application/json',
       },
       body: JSON.stringify(body),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   },
   convertResponse: (text, publicModel) => convertAnthropicResponse({ text, publicModel, created: nowSeconds() }),
