@@ -12,7 +12,8 @@ import {
 import { PageQuerySchema } from './schemas/common.schema';
 
 const c = initContract();
-const admin = meta({ auth: 'admin' });
+// The admin key reaches every assistant; an account's access key only its own.
+const admin = meta({ auth: 'management' });
 const AssistantIdParamSchema = z.object({ id: AssistantIdSchema });
 
 /** Custom assistants (SPEC §5), chatted with as `<family>-gizmo-<id>`. */

@@ -15,8 +15,14 @@ export const commonResponses = {
   504: ErrorResponseSchema,
 } as const;
 
-/** Who may call a route; read by the server's auth middleware from the route's metadata. */
-export type RouteAuth = 'none' | 'token' | 'admin';
+/**
+ * Who may call a route; read by the server's auth middleware from the route's metadata.
+ * - `token`: an API token (`/v1/*`);
+ * - `self`: an API token or a management key, about the caller itself (account, models, billing);
+ * - `management`: the admin key (everything) or an account's access key (its own records);
+ * - `admin`: the admin key only.
+ */
+export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin';
 export interface RouteMetadata {
   auth: RouteAuth;
   /** The route may answer with `text/event-stream` (when the request asks for it). */

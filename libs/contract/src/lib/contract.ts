@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { accountsContract } from './accounts.contract';
 import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
@@ -13,6 +14,7 @@ export const relayContract = c.router({
   channels: channelsContract,
   tokens: tokensContract,
   assistants: assistantsContract,
+  accounts: accountsContract,
   system: systemContract,
 });
 export type RelayContract = typeof relayContract;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { pageOf, PageQuerySchema, TimestampSchema } from './common.schema';
+import { UsdStringSchema } from './money.schema';
+
+/** One relayed request (SPEC §8). Prompts and answers are never stored. */
+export const LogEntrySchema = z.object({
+  id: z.number().int(),
+  created_at: TimestampSchema,
+  request_id: z.string(),
+  token_id: z.number().int().nullable(),
+  account_id: z.number().int().nullable(),
+  requested_model: z.string().nullable(),
+  upstream_model: z.string().nullable(),
+  channel_id: z.number().int().nullable(),
+  assistant_id: z.string().nullable(),
+  stream: z.boolean(),
+  status: z.number().int(),
+  error_code: z.string().nullable(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  usage_estimated: z.boolean(),
+  cost: z.number().int(),
+  cost_usd: UsdStringSchema,
+  latency_ms: z.number().int(),
+  ttfb_ms: z.number().int().nullable(),
+  client_ip: z.string().nullable(),
+  attempts: z.number().int(),
+});
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+export const LogQuerySchema = PageQuerySchema.extend({
+  token_id: z.coerce.number().int().min(1).optional(),
+  account_id: z.coerce.number().int().min(1).optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+  status: z.coerce.number().int().min(100).max(599).optional(),
+  from: TimestampSchema.optional(),
+  to: TimestampSchema.optional(),
+}).strict();
+export type LogQuery = z.infer<typeof LogQuerySchema>;
+
+export const LogPageSchema = pageOf(LogEntrySchema);
