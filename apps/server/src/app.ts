@@ -8,6 +8,7 @@ import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
 import { usageLog } from './middleware/usage-log';
+import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
@@ -24,6 +25,8 @@ export interface AppDeps {
   maxRetries: number;
   version: string;
   startedAt?: number;
+  /** Express `trust proxy` (RELAY_TRUST_PROXY): whose X-Forwarded-For sets `req.ip`. */
+  trustProxy?: string | readonly string[];
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -32,14 +35,29 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
 
   const s = initServer();
   const router = s.router(relayContract, {
-    chat: chatRouter({ ...services, assistants: storage.assistants, maxRetries: deps.maxRetries, logger }),
+    chat: chatRouter({
+      ...services,
+      assistants: storage.assistants,
+      quota: storage.quota,
+      maxRetries: deps.maxRetries,
+      logger,
+    }),
     channels: channelsRouter({ channels: storage.channels, registry: services.registry, health: services.health }),
-    tokens: tokensRouter({ tokens: storage.tokens }),
+    tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
+    accounts: accountsRouter({
+      accounts: storage.accounts,
+      assistants: storage.assistants,
+      usageLog: storage.usageLog,
+      prices: storage.prices,
+      priceBook: services.prices,
+      registry: services.registry,
+    }),
     system: systemRouter({ storage, version: deps.version, startedAt: deps.startedAt ?? Date.now() }),
   });
   createExpressEndpoints(relayContract, router, app, {
@@ -48,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
     responseValidation: false,
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
-      usageLog(services.recorder),
+      usageLog(services.recorder, services.prices, services.rateLimiter),
       bearerAuth({ tokens: storage.tokens, accounts: storage.accounts }),
       jsonBody(deps.maxBodyBytes),
     ],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { TrustProxyEnvSchema } from './policy/trust-proxy';
 
 const MIB = 1024 * 1024;
 
@@ -31,6 +32,7 @@ const EnvSchema = z.object({
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
+  RELAY_TRUST_PROXY: TrustProxyEnvSchema,
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -63,6 +65,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
   maxBodyBytes: number;
   maxRetries: number;
+  /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
+  trustProxy: string[] | undefined;
   envChannels: EnvChannel[];
 }
 
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxRetries: values.RELAY_MAX_RETRIES,
+    trustProxy: values.RELAY_TRUST_PROXY,
     envChannels: envChannels(values),
   };
 }

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     logger,
     maxBodyBytes: config.maxBodyBytes,
     maxRetries: config.maxRetries,
+    trustProxy: config.trustProxy,
     version: RELAY_VERSION,
   });
 
@@ -48,7 +49,11 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, draining requests');
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
+    // Keep-alive sockets become idle as their last response ends: close each as soon as it does.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    sweep.unref();
     server.close(() => {
+      clearInterval(sweep);
       void services
         .close()
         .then(() => storage.close())

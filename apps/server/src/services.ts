@@ -1,6 +1,8 @@
 import type { Logger } from './logger';
+import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
+import { PriceBook } from './relay/price-book';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
 import type { Storage } from './storage/types';
@@ -11,6 +13,9 @@ export interface RelayServices {
   health: ChannelHealth;
   upstream: UpstreamClient;
   recorder: UsageRecorder;
+  /** Per-token rpm/tpm windows (SPEC §4); in memory, one relay instance. */
+  rateLimiter: RateLimiter;
+  prices: PriceBook;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -18,6 +23,7 @@ export interface RelayServices {
 export interface ServiceOptions {
   usage?: UsageRecorderOptions;
   circuit?: CircuitOptions;
+  rateLimiter?: RateLimiter;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -28,6 +34,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     health: new ChannelHealth(options.circuit),
     upstream,
     recorder,
+    rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
+    prices: new PriceBook(storage.prices),
     close: async () => {
       await recorder.close();
       await upstream.close();

@@ -1,7 +1,7 @@
 import type { Channel, ChannelCreate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim, type UpstreamSimOptions } from '@chat-relay/upstream-sim';
 import OpenAI, { type ClientOptions } from 'openai';
-import type { UsageLogEntry } from '../storage/types';
+import type { StoredUsageLogEntry } from '../storage/types';
 import { createTestRelay, listen, type TestRelay, type TestRelayOptions } from '../testing/test-relay';
 
 /** The only key the simulators accept: the channel's, never the relay token. */
@@ -28,7 +28,7 @@ export interface E2eRelay {
   /** `POST /v1/chat/completions` with fetch, for the raw status, headers and bytes. */
   postChat(body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Waits until the usage log holds `count` rows (flushing it), then returns them oldest first. */
-  usageRows(count: number): Promise<UsageLogEntry[]>;
+  usageRows(count: number): Promise<StoredUsageLogEntry[]>;
   close(): Promise<void>;
 }
 
@@ -48,7 +48,7 @@ export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2e
   const sims: UpstreamSim[] = [];
   const { key: token } = await adminPost<{ key: string }>(http.url, relay.adminKey, '/api/tokens', { name: 'e2e' });
 
-  const usageRows = async (count: number): Promise<UsageLogEntry[]> => {
+  const usageRows = async (count: number): Promise<StoredUsageLogEntry[]> => {
     const deadline = Date.now() + 3000;
     for (;;) {
       await relay.services.recorder.flush();

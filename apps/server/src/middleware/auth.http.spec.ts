@@ -47,9 +47,9 @@ describe('authentication', () => {
       .expect(401);
   });
 
-  it('an API token may not call admin routes (403), the admin key may', async () => {
+  it('an API token may not call management routes (403), the admin key may', async () => {
     const response = await request(relay.app).get('/api/tokens').set('authorization', `Bearer ${tokenKey}`).expect(403);
-    expect(expectError(response.body, 403, 'admin_key_required').type).toBe('permission_error');
+    expect(expectError(response.body, 403, 'management_key_required').type).toBe('permission_error');
     await request(relay.app).get('/api/tokens').set('authorization', `Bearer ${relay.adminKey}`).expect(200);
   });
 

@@ -1,7 +1,9 @@
+import type { RouteAuth } from '@chat-relay/contract';
 import type { RequestHandler } from 'express';
-import { authenticationError, permissionError, RelayError } from '../errors/relay-error';
+import { authenticationError, permissionError } from '../errors/relay-error';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
+import type { Caller } from '../relay/request-context';
 import { routeMetadata } from './route-metadata';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -29,8 +31,7 @@ export function bearerAuth(deps: AuthDeps): RequestHandler {
       );
     }
     const digest = digestKey(match[1]);
-    const check = required === 'token' ? authenticateToken(deps, digest) : authenticateAdmin(deps, digest);
-    check.then(
+    authenticate(deps, required, digest).then(
       (caller) => {
         res.locals.caller = caller;
         next();
@@ -42,29 +43,44 @@ export function bearerAuth(deps: AuthDeps): RequestHandler {
 
 const incorrectKey = () => authenticationError('invalid_api_key', 'Incorrect API key provided.');
 
-async function authenticateToken(deps: AuthDeps, digest: string) {
+async function authenticateToken(deps: AuthDeps, digest: string): Promise<Caller> {
   const token = await deps.tokens.findByKeyDigest(digest);
   if (!token) throw incorrectKey();
   if (token.status === 'disabled') throw authenticationError('token_disabled', 'This API key has been disabled.');
   if (token.expiresAt !== null && token.expiresAt <= new Date().toISOString()) {
     throw authenticationError('token_expired', 'This API key has expired.');
   }
-  if (token.status === 'exhausted') {
-    throw new RelayError({
-      status: 429,
-      type: 'insufficient_quota',
-      code: 'insufficient_quota',
-      message: 'This API key has no quota left.',
-    });
-  }
-  return { kind: 'token' as const, token };
+  return { kind: 'token', token };
 }
 
-async function authenticateAdmin(deps: AuthDeps, digest: string) {
+function authenticate(deps: AuthDeps, required: Exclude<RouteAuth, 'none'>, digest: string): Promise<Caller> {
+  switch (required) {
+    case 'token':
+      return authenticateToken(deps, digest);
+    case 'self':
+      // A management key, or else an API token asking about itself.
+      return deps.accounts
+        .findByKeyDigest(digest)
+        .then((account) => (account ? authenticateManagement(deps, digest) : authenticateToken(deps, digest)));
+    case 'management':
+      return authenticateManagement(deps, digest);
+    case 'admin':
+      return authenticateManagement(deps, digest).then((caller) => {
+        if (caller.kind !== 'admin') throw permissionError('admin_key_required', 'This route needs the admin key.');
+        return caller;
+      });
+  }
+}
+
+/** The admin key, or an active account's access key (which reaches only its own records). */
+async function authenticateManagement(deps: AuthDeps, digest: string): Promise<Caller> {
   const account = await deps.accounts.findByKeyDigest(digest);
-  if (account?.role === 'admin' && account.status === 'active') return { kind: 'admin' as const, account };
-  if (account || (await deps.tokens.findByKeyDigest(digest))) {
-    throw permissionError('admin_key_required', 'This route needs the admin key.');
+  if (account) {
+    if (account.status !== 'active') throw authenticationError('account_disabled', 'This account has been disabled.');
+    return account.role === 'admin' ? { kind: 'admin', account } : { kind: 'account', account };
+  }
+  if (await deps.tokens.findByKeyDigest(digest)) {
+    throw permissionError('management_key_required', 'This route needs a management key (admin or account key), not an API token.');
   }
   throw incorrectKey();
 }

@@ -1,5 +1,8 @@
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
+import { recordCallerTokens } from '../policy/enforce-token-policy';
+import type { RateLimiter } from '../policy/rate-limiter';
+import { costOf, type PriceBook } from '../relay/price-book';
 import { newTrace } from '../relay/request-context';
 import type { UsageRecorder } from '../relay/usage-recorder';
 import { routeMetadata } from './route-metadata';
@@ -9,12 +12,18 @@ import { routeMetadata } from './route-metadata';
  * validation, failed upstream, streamed, or abandoned by the client — written when the
  * response closes (SPEC §8).
  */
-export function usageLog(recorder: UsageRecorder): RequestHandler {
+export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter): RequestHandler {
   return (req, res, next) => {
     if (!routeMetadata(req)?.streaming) return next();
     const trace = newTrace(res.locals.requestId, performance.now());
     res.locals.trace = trace;
-    res.once('close', () => void (trace.settled ?? Promise.resolve()).then(() => {
+    // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4).
+    res.once('close', () => void Promise.resolve(trace.settled).then(() => recordCallerTokens(rateLimiter, res.locals.caller, trace)));
+    const settled = async () => {
+      await trace.settled;
+      return trace.pricedModel ? prices.priceOf(trace.pricedModel) : undefined;
+    };
+    res.once('close', () => void settled().then((price) => {
       const caller = res.locals.caller;
       const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
@@ -33,7 +42,9 @@ export function usageLog(recorder: UsageRecorder): RequestHandler {
         promptTokens: trace.promptTokens,
         completionTokens: trace.completionTokens,
         usageEstimated: trace.usageEstimated,
-        cost: 0,
+        // Aborted and failed streams too: what was delivered (and its prompt) is charged.
+        cost: costOf(price, trace.promptTokens, trace.completionTokens),
+        quotaReserved: trace.quotaReserved,
         latencyMs: performance.now() - trace.startedAt,
         ttfbMs: trace.ttfbMs,
         clientIp: req.ip ?? req.socket.remoteAddress ?? null,

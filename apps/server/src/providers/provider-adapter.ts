@@ -83,6 +83,8 @@ export interface StreamTransformer {
   readonly complete: boolean;
   /** Usage the upstream reported, once known. */
   readonly usage: ReportedUsage | undefined;
-  /** Characters of content and tool arguments delivered, for an estimate when no usage comes. */
+  /** Characters of content and tool arguments delivered. */
   readonly deliveredChars: number;
+  /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
+  readonly deliveredText: string;
 }

@@ -6,7 +6,7 @@ import { adapterFor } from '../providers/adapter-for';
 import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapter';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
-import { estimatePromptTokens, estimateTokensFromChars } from './estimate-usage';
+import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
 import { pickChannel } from './pick-channel';
 import { pumpSseStream } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
@@ -101,7 +101,7 @@ async function attemptChannel(
       const converted = adapter.convertResponse(await response.body.text(), publicModel);
       if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
-      recordUsage(trace, request, converted.usage, converted.deliveredChars);
+      await recordUsage(trace, request, converted.usage, () => completionTextOf(converted.body));
       return { ok: true, result: { kind: 'json', body: converted.body } };
     }
   } catch (error) {
@@ -142,25 +142,25 @@ async function attemptChannel(
         if (failure.status === 499) trace.statusOverride = 499;
         else deps.health.recordFailure(channel.id);
       }
-      recordUsage(trace, request, transformer.usage, transformer.deliveredChars);
-      settle();
+      void recordUsage(trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
     },
   });
   return { ok: true, result: { kind: 'stream', body } };
 }
 
-function recordUsage(
+/** Usage as the upstream reported it, or counted with a tokenizer and marked estimated. */
+async function recordUsage(
   trace: RelayTrace,
   request: ChatCompletionRequest,
   usage: ReportedUsage | undefined,
-  deliveredChars: number,
-): void {
+  deliveredText: () => string,
+): Promise<void> {
   if (usage) {
     trace.promptTokens = usage.promptTokens;
     trace.completionTokens = usage.completionTokens;
     return;
   }
   trace.usageEstimated = true;
-  trace.promptTokens = estimatePromptTokens(request);
-  trace.completionTokens = estimateTokensFromChars(deliveredChars);
+  trace.promptTokens = await countPromptTokens(request);
+  trace.completionTokens = await countCompletionTokens(deliveredText());
 }

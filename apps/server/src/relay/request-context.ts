@@ -1,7 +1,14 @@
 import type { AccountRecord, TokenRecord } from '../storage/types';
 
 /** Who is calling, set by the auth middleware. */
-export type Caller = { kind: 'token'; token: TokenRecord } | { kind: 'admin'; account: AccountRecord };
+/**
+ * Who is calling, set by the auth middleware: an API token, or a management key — the admin's
+ * (`kind: 'admin'`) or an account's (`kind: 'account'`, its own records only).
+ */
+export type Caller =
+  | { kind: 'token'; token: TokenRecord }
+  | { kind: 'admin'; account: AccountRecord }
+  | { kind: 'account'; account: AccountRecord };
 
 /**
  * What a relayed request did, filled in along the way and written as one usage log row when
@@ -11,6 +18,8 @@ export interface RelayTrace {
   requestId: string;
   startedAt: number;
   requestedModel: string | null;
+  /** The name prices are looked up by: the model routed (a gizmo name's family). */
+  pricedModel: string | null;
   upstreamModel: string | null;
   channelId: number | null;
   assistantId: string | null;
@@ -19,6 +28,8 @@ export interface RelayTrace {
   promptTokens: number;
   completionTokens: number;
   usageEstimated: boolean;
+  /** Micro-USD taken from the quota before the upstream call, settled against the cost. */
+  quotaReserved: number;
   ttfbMs: number | null;
   /** Set when the answer failed after its status was sent (a broken stream) or was never sent. */
   errorCode: string | null;
@@ -31,6 +42,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   requestId,
   startedAt,
   requestedModel: null,
+  pricedModel: null,
   upstreamModel: null,
   channelId: null,
   assistantId: null,
@@ -39,6 +51,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   promptTokens: 0,
   completionTokens: 0,
   usageEstimated: false,
+  quotaReserved: 0,
   ttfbMs: null,
   errorCode: null,
   statusOverride: null,

@@ -18,6 +18,7 @@ const entry = (requestId: string, tokenId: number | null = 1, createdAt = '2026-
   completionTokens: 1,
   usageEstimated: false,
   cost: 0,
+  quotaReserved: 0,
   latencyMs: 1,
   ttfbMs: 1,
   clientIp: null,
@@ -34,6 +35,8 @@ function fakeStores(failFirst = false) {
       batches.push([...entries]);
     },
     recent: async () => [],
+    query: async () => ({ rows: [], total: 0 }),
+    aggregate: async () => [],
   };
   const tokens = { touchLastUsed: async (map: ReadonlyMap<number, string>) => void touched.push(new Map(map)) } as unknown as TokenStore;
   return { usageLog, tokens, batches, touched };

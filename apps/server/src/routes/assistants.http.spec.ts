@@ -129,6 +129,7 @@ describe('custom assistant admin API', () => {
       completionTokens: 5,
       usageEstimated: false,
       cost: 0,
+      quotaReserved: 0,
       latencyMs: 1,
       ttfbMs: 1,
       clientIp: null,

@@ -1,9 +1,9 @@
 import { assistantsContract, type Assistant, type AssistantUpdate } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { notFound, RelayError } from '../errors/relay-error';
-import type { Caller } from '../relay/request-context';
 import { randomBase62 } from '../security/keys';
 import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore } from '../storage/types';
+import { callerAccountId, managedAccountId, reaches } from './caller-scope';
 import { assertPageInRange } from './paging';
 
 const USAGE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,17 +43,24 @@ function patchFrom(update: AssistantUpdate): AssistantPatch {
 
 const assistantNotFound = (id: string) => notFound('assistant_not_found', `No custom assistant '${id}'.`, 'id');
 
-function ownerOf(caller: Caller | undefined): number {
-  if (caller?.kind !== 'admin') throw new Error('assistant admin reached without an admin caller');
-  return caller.account.id;
-}
-
-/** Custom assistant administration (SPEC §5). */
+/**
+ * Custom assistant administration (SPEC §5). The admin key reaches every assistant; an
+ * account's access key only its own (another's answers 404) and creates them owned by itself.
+ */
 export function assistantsRouter(deps: { assistants: AssistantStore }) {
   const s = initServer();
+
+  /** The assistant when the caller reaches it; 404 otherwise, never revealing that it exists. */
+  async function reachableAssistant(scope: number | undefined, id: string): Promise<AssistantRecord> {
+    const assistant = await deps.assistants.get(id);
+    if (!assistant || !reaches(scope, assistant.accountId)) throw assistantNotFound(id);
+    return assistant;
+  }
+
   return s.router(assistantsContract, {
-    listAssistants: async ({ query }) => {
-      const { rows, total } = await deps.assistants.list({ page: query.page, perPage: query.per_page });
+    listAssistants: async ({ query, res }) => {
+      const accountId = managedAccountId(res.locals.caller);
+      const { rows, total } = await deps.assistants.list({ page: query.page, perPage: query.per_page, accountId });
       assertPageInRange(query.page, query.per_page, total);
       return { status: 200, body: { data: rows.map(assistantView), total, page: query.page, per_page: query.per_page } };
     },
@@ -62,7 +69,7 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
       try {
         const assistant = await deps.assistants.create({
           id,
-          accountId: ownerOf(res.locals.caller),
+          accountId: callerAccountId(res.locals.caller),
           name: body.name,
           description: body.description ?? '',
           instructions: body.instructions ?? '',
@@ -86,9 +93,8 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
         });
       }
     },
-    getAssistant: async ({ params }) => {
-      const assistant = await deps.assistants.get(params.id);
-      if (!assistant) throw assistantNotFound(params.id);
+    getAssistant: async ({ params, res }) => {
+      const assistant = await reachableAssistant(managedAccountId(res.locals.caller), params.id);
       const usage = await deps.assistants.usageSince(assistant.id, new Date(Date.now() - USAGE_WINDOW_MS).toISOString());
       return {
         status: 200,
@@ -102,12 +108,14 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
         },
       };
     },
-    updateAssistant: async ({ params, body }) => {
+    updateAssistant: async ({ params, body, res }) => {
+      await reachableAssistant(managedAccountId(res.locals.caller), params.id);
       const assistant = await deps.assistants.update(params.id, patchFrom(body));
       if (!assistant) throw assistantNotFound(params.id);
       return { status: 200, body: assistantView(assistant) };
     },
-    deleteAssistant: async ({ params }) => {
+    deleteAssistant: async ({ params, res }) => {
+      await reachableAssistant(managedAccountId(res.locals.caller), params.id);
       if (!(await deps.assistants.delete(params.id))) throw assistantNotFound(params.id);
       return { status: 204, body: undefined };
     },

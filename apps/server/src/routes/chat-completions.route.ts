@@ -3,15 +3,20 @@ import { chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, modelNotFound } from '../errors/relay-error';
+import { enforceCallerPolicy } from '../policy/enforce-token-policy';
+import type { RateLimiter } from '../policy/rate-limiter';
+import { isModelAllowed } from '../policy/model-allow-list';
 import { listModels } from '../relay/list-models';
 import { relayChatCompletion, type ChatRelayDeps } from '../relay/relay-chat-completion';
+import { reserveQuota, type ReserveDeps } from '../relay/reserve-quota';
 import { familyAllowed, resolveModel, usableBy } from '../relay/resolve-model';
 import type { Caller } from '../relay/request-context';
 import { SSE_HEADERS } from '../relay/sse';
 import type { AssistantStore } from '../storage/types';
 
-export interface ChatRouteDeps extends ChatRelayDeps {
+export interface ChatRouteDeps extends ChatRelayDeps, ReserveDeps {
   assistants: AssistantStore;
+  rateLimiter: RateLimiter;
 }
 
 function callerAccountId(caller: Caller | undefined): number {
@@ -24,17 +29,25 @@ function callerAccountId(caller: Caller | undefined): number {
 export function chatRouter(deps: ChatRouteDeps) {
   const s = initServer();
   return s.router(chatContract, {
-    createChatCompletion: async ({ body, res }) => {
+    createChatCompletion: async ({ body, req, res }) => {
       const trace = res.locals.trace;
       if (!trace) throw new Error('usage log middleware missing on the chat route');
       trace.requestedModel = body.model;
       trace.stream = body.stream === true;
+      // IP and model allow-lists and rate limits (SPEC §4) before anything is reserved or sent.
+      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip, model: body.model }));
       if (body.stream_options && !body.stream) {
         throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
       }
 
       const resolved = await resolveModel(deps, body, callerAccountId(res.locals.caller));
       trace.assistantId = resolved.assistantId;
+      trace.pricedModel = resolved.request.model;
+      const caller = res.locals.caller;
+      if (caller?.kind === 'token') {
+        const bodyBytes = Number(req.headers['content-length']) || JSON.stringify(body.messages).length;
+        trace.quotaReserved = await reserveQuota(deps, caller.token, resolved.request, bodyBytes);
+      }
 
       const abort = new AbortController();
       res.once('close', () => {
@@ -55,13 +68,18 @@ export function chatRouter(deps: ChatRouteDeps) {
       return { status: 200, body: result.body as unknown as ChatCompletion };
     },
 
-    listModels: async ({ res }) => {
+    listModels: async ({ req, res }) => {
+      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip }));
       const assistants = await deps.assistants.listUsableBy(callerAccountId(res.locals.caller));
-      const data = listModels(await deps.registry.all(), assistants);
+      const caller = res.locals.caller;
+      const allowList = caller?.kind === 'token' ? caller.token.models : null;
+      // Only what this key may use: what the channels serve ∩ the token's allow-list.
+      const data = listModels(await deps.registry.all(), assistants).filter((model) => isModelAllowed(allowList, model.id));
       return { status: 200, body: { object: 'list' as const, data } };
     },
 
-    retrieveModel: async ({ params, res }) => {
+    retrieveModel: async ({ params, req, res }) => {
+      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip }));
       const model = params.model;
       const gizmo = parseGizmoModel(model);
       if (gizmo) {

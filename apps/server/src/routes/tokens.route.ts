@@ -1,44 +1,169 @@
-import { tokensContract } from '@chat-relay/contract';
+import { microUsdToUsd, tokensContract, type TokenUpdate, type UsageBucket } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '../errors/relay-error';
 import { digestKey, generateTokenKey, keyHint } from '../security/keys';
-import type { TokenStore } from '../storage/types';
+import type { AccountStore, TokenPatch, TokenRecord, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
+import { assertMayNameAccount, callerAccountId, managedAccountId, reaches } from './caller-scope';
 import { assertPageInRange } from './paging';
+import { timeRange } from './time-range';
 import { tokenView } from './views';
 
 export interface TokenRouteDeps {
   tokens: TokenStore;
+  accounts: AccountStore;
+  usageLog: UsageLogStore;
 }
+
+const USAGE_DEFAULT_DAYS = 30;
 
 const tokenNotFound = (id: number) => notFound('token_not_found', `No token with id ${id}.`, 'id');
 
-/** Token administration (admin key). The key is generated here, shown once, stored as a digest. */
+/** Stored as `toISOString()` so that expiry compares as a string with "now" everywhere. */
+const normaliseTime = (iso: string | null): string | null => (iso === null ? null : new Date(iso).toISOString());
+
+/** A PATCH body (or a batch's `update`) → the store's patch; absent fields stay as they are. */
+export function tokenPatchFrom(update: TokenUpdate): TokenPatch {
+  const patch: TokenPatch = {};
+  if (update.name !== undefined) patch.name = update.name;
+  if (update.status !== undefined) patch.status = update.status;
+  if (update.expires_at !== undefined) patch.expiresAt = normaliseTime(update.expires_at);
+  if (update.quota_limit !== undefined) patch.quotaLimit = update.quota_limit;
+  if (update.quota_used !== undefined) patch.quotaUsed = update.quota_used;
+  if (update.models !== undefined) patch.models = update.models;
+  if (update.allowed_ips !== undefined) patch.allowedIps = update.allowed_ips;
+  if (update.rate_limit !== undefined) patch.rateLimit = update.rate_limit;
+  return patch;
+}
+
+const totalsView = (totals: UsageTotals): Omit<UsageBucket, 'key'> => ({
+  requests: totals.requests,
+  prompt_tokens: totals.promptTokens,
+  completion_tokens: totals.completionTokens,
+  cost: totals.cost,
+  cost_usd: microUsdToUsd(totals.cost),
+});
+
+/**
+ * Token administration (SPEC §4). The admin key reaches every token; an account's access key
+ * only its own — another account's token answers 404, as if it did not exist. The key is
+ * generated here, shown once, and stored as a digest.
+ */
 export function tokensRouter(deps: TokenRouteDeps) {
   const s = initServer();
+
+  /** The token when the caller reaches it; 404 otherwise, never revealing that it exists. */
+  async function reachableToken(scope: number | undefined, id: number): Promise<TokenRecord> {
+    const token = await deps.tokens.get(id);
+    if (!token || !reaches(scope, token.accountId)) throw tokenNotFound(id);
+    return token;
+  }
+
   return s.router(tokensContract, {
-    listTokens: async ({ query }) => {
+    listTokens: async ({ query, res }) => {
+      const scope = managedAccountId(res.locals.caller);
+      assertMayNameAccount(scope, query.account_id);
       const now = new Date().toISOString();
-      const { rows, total } = await deps.tokens.list({ page: query.page, perPage: query.per_page, status: query.status, now });
+      const { rows, total } = await deps.tokens.list({
+        page: query.page,
+        perPage: query.per_page,
+        status: query.status,
+        accountId: query.account_id ?? scope,
+        now,
+      });
       assertPageInRange(query.page, query.per_page, total);
       return {
         status: 200,
         body: { data: rows.map((token) => tokenView(token, now)), total, page: query.page, per_page: query.per_page },
       };
     },
+
     createToken: async ({ body, res }) => {
+      const scope = managedAccountId(res.locals.caller);
+      assertMayNameAccount(scope, body.account_id);
+      const accountId = body.account_id ?? callerAccountId(res.locals.caller);
+      if (body.account_id !== undefined && !(await deps.accounts.get(body.account_id))) {
+        throw invalidRequest(`No account with id ${body.account_id}.`, 'account_id', 'account_not_found');
+      }
       const key = generateTokenKey();
-      const caller = res.locals.caller;
-      if (caller?.kind !== 'admin') throw new Error('createToken reached without an admin caller');
-      const accountId = caller.account.id;
-      const token = await deps.tokens.create({ accountId, name: body.name, keyDigest: digestKey(key), keyHint: keyHint(key) });
+      const token = await deps.tokens.create({
+        accountId,
+        name: body.name,
+        keyDigest: digestKey(key),
+        keyHint: keyHint(key),
+        status: body.status,
+        expiresAt: body.expires_at === undefined ? undefined : normaliseTime(body.expires_at),
+        quotaLimit: body.quota_limit,
+        models: body.models,
+        allowedIps: body.allowed_ips,
+        rateLimit: body.rate_limit,
+      });
       return { status: 201, body: { ...tokenView(token, new Date().toISOString()), key } };
     },
-    getToken: async ({ params }) => {
-      const token = await deps.tokens.get(params.id);
+
+    searchTokens: async ({ query, res }) => {
+      const scope = managedAccountId(res.locals.caller);
+      const now = new Date().toISOString();
+      const { rows, total } = await deps.tokens.search({ page: query.page, perPage: query.per_page, q: query.q, accountId: scope });
+      assertPageInRange(query.page, query.per_page, total);
+      return {
+        status: 200,
+        body: { data: rows.map((token) => tokenView(token, now)), total, page: query.page, per_page: query.per_page },
+      };
+    },
+
+    batchTokens: async ({ body, res }) => {
+      const scope = managedAccountId(res.locals.caller);
+      const patch = body.update === undefined ? undefined : tokenPatchFrom(body.update);
+      const outcomes = await deps.tokens.batch(body.ids, body.action, patch, scope);
+      const now = new Date().toISOString();
+      const results = outcomes.map((outcome) => ({
+        id: outcome.id,
+        status: outcome.status,
+        ...(outcome.token ? { token: tokenView(outcome.token, now) } : {}),
+      }));
+      return { status: 200, body: { action: body.action, results } };
+    },
+
+    getTokenUsage: async ({ params, query, res }) => {
+      const token = await reachableToken(managedAccountId(res.locals.caller), params.id);
+      const range = timeRange(query.from, query.to, USAGE_DEFAULT_DAYS);
+      const rows = await deps.usageLog.aggregate({ tokenId: token.id }, range.from, range.to, query.group_by);
+      const total = rows.reduce<UsageTotals>(
+        (sum, row) => ({
+          requests: sum.requests + row.requests,
+          promptTokens: sum.promptTokens + row.promptTokens,
+          completionTokens: sum.completionTokens + row.completionTokens,
+          cost: sum.cost + row.cost,
+        }),
+        { requests: 0, promptTokens: 0, completionTokens: 0, cost: 0 },
+      );
+      return {
+        status: 200,
+        body: {
+          token_id: token.id,
+          from: range.from,
+          to: range.to,
+          group_by: query.group_by,
+          data: rows.map((row) => ({ key: row.key, ...totalsView(row) })),
+          total: totalsView(total),
+        },
+      };
+    },
+
+    updateToken: async ({ params, body, res }) => {
+      await reachableToken(managedAccountId(res.locals.caller), params.id);
+      const token = await deps.tokens.update(params.id, tokenPatchFrom(body));
       if (!token) throw tokenNotFound(params.id);
       return { status: 200, body: tokenView(token, new Date().toISOString()) };
     },
-    deleteToken: async ({ params }) => {
+
+    getToken: async ({ params, res }) => {
+      const token = await reachableToken(managedAccountId(res.locals.caller), params.id);
+      return { status: 200, body: tokenView(token, new Date().toISOString()) };
+    },
+
+    deleteToken: async ({ params, res }) => {
+      await reachableToken(managedAccountId(res.locals.caller), params.id);
       if (!(await deps.tokens.delete(params.id))) throw tokenNotFound(params.id);
       return { status: 204, body: undefined };
     },

@@ -1,6 +1,6 @@
-import type { Channel, Token } from '@chat-relay/contract';
+import { microUsdToUsd, type Account, type Channel, type Token } from '@chat-relay/contract';
 import { keyHint } from '../security/keys';
-import type { ChannelRecord, TokenRecord } from '../storage/types';
+import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
 
@@ -24,18 +24,41 @@ export const channelView = (channel: ChannelRecord): Channel => ({
   updated_at: channel.updatedAt,
 });
 
+/** The status a token shows: disabled, then expired, then exhausted, else active. */
+export function shownTokenStatus(token: TokenRecord, nowIso: string): Token['status'] {
+  if (token.status === 'disabled') return 'disabled';
+  if (token.expiresAt !== null && token.expiresAt <= nowIso) return 'expired';
+  if (token.quotaLimit !== null && token.quotaUsed >= token.quotaLimit) return 'exhausted';
+  return 'active';
+}
+
 export const tokenView = (token: TokenRecord, nowIso: string): Token => ({
   id: token.id,
   account_id: token.accountId,
   name: token.name,
-  status: token.expiresAt !== null && token.expiresAt <= nowIso ? 'expired' : token.status,
+  status: shownTokenStatus(token, nowIso),
   key_hint: token.keyHint,
   expires_at: token.expiresAt,
   quota_limit: token.quotaLimit,
   quota_used: token.quotaUsed,
+  quota_limit_usd: token.quotaLimit === null ? null : microUsdToUsd(token.quotaLimit),
+  quota_used_usd: microUsdToUsd(token.quotaUsed),
   models: token.models,
   allowed_ips: token.allowedIps,
   rate_limit: token.rateLimit,
   created_at: token.createdAt,
   last_used_at: token.lastUsedAt,
+});
+
+export const accountView = (account: AccountRecord): Account => ({
+  id: account.id,
+  name: account.name,
+  role: account.role,
+  status: account.status,
+  quota_limit: account.quotaLimit,
+  quota_used: account.quotaUsed,
+  quota_limit_usd: account.quotaLimit === null ? null : microUsdToUsd(account.quotaLimit),
+  quota_used_usd: microUsdToUsd(account.quotaUsed),
+  key_hint: account.keyHint,
+  created_at: account.createdAt,
 });

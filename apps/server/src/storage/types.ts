@@ -22,11 +22,27 @@ export interface AccountRecord {
   status: 'active' | 'disabled';
   quotaLimit: number | null;
   quotaUsed: number;
+  keyHint: string | null;
   createdAt: string;
 }
+export interface NewAccount {
+  name: string;
+  role: AccountRole;
+  status: AccountRecord['status'];
+  quotaLimit: number | null;
+  keyDigest: string;
+  keyHint: string;
+}
+export type AccountPatch = Partial<Pick<AccountRecord, 'name' | 'role' | 'status' | 'quotaLimit' | 'quotaUsed'>>;
 export interface AccountStore {
-  /** A plain user account (the accounts API comes later; tests and bootstrap use this). */
+  /** A plain user account without an access key (tests use this). */
   createUser(name: string): Promise<AccountRecord>;
+  create(input: NewAccount): Promise<AccountRecord>;
+  get(id: number): Promise<AccountRecord | undefined>;
+  list(request: PageRequest): Promise<Page<AccountRecord>>;
+  update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined>;
+  /** Deletes the account with its tokens and assistants. */
+  delete(id: number): Promise<boolean>;
   findByKeyDigest(digest: string): Promise<AccountRecord | undefined>;
   findAdmin(): Promise<AccountRecord | undefined>;
   createAdmin(keyDigest: string): Promise<AccountRecord>;
@@ -50,17 +66,48 @@ export interface TokenRecord {
   createdAt: string;
   lastUsedAt: string | null;
 }
-export interface NewToken {
+/** The policy a token carries, as set on create or PATCH. */
+export interface TokenPolicy {
+  name: string;
+  status: StoredTokenStatus;
+  expiresAt: string | null;
+  quotaLimit: number | null;
+  models: string[] | null;
+  allowedIps: string[] | null;
+  rateLimit: { rpm: number | null; tpm: number | null } | null;
+}
+export interface NewToken extends Partial<Omit<TokenPolicy, 'name'>> {
   accountId: number;
   name: string;
   keyDigest: string;
   keyHint: string;
 }
+export type TokenPatch = Partial<TokenPolicy> & { quotaUsed?: number };
+export type TokenBatchAction = 'enable' | 'disable' | 'delete' | 'update';
+export interface TokenBatchOutcome {
+  id: number;
+  status: 'ok' | 'not_found';
+  token?: TokenRecord;
+}
+export interface TokenListRequest extends PageRequest {
+  status?: TokenStatus;
+  now: string;
+  /** Only this account's tokens (account keys see their own only). */
+  accountId?: number;
+}
 export interface TokenStore {
   create(input: NewToken): Promise<TokenRecord>;
   get(id: number): Promise<TokenRecord | undefined>;
   findByKeyDigest(digest: string): Promise<TokenRecord | undefined>;
-  list(request: PageRequest & { status?: TokenStatus; now: string }): Promise<Page<TokenRecord>>;
+  list(request: TokenListRequest): Promise<Page<TokenRecord>>;
+  /** Name or key hint contains `q` (case-insensitive). */
+  search(request: PageRequest & { q: string; accountId?: number }): Promise<Page<TokenRecord>>;
+  update(id: number, patch: TokenPatch): Promise<TokenRecord | undefined>;
+  /**
+   * One transaction for all ids; ids that do not exist (or belong to another account when
+   * `accountId` is given) are reported `not_found`, not fatal.
+   */
+  batch(ids: readonly number[], action: TokenBatchAction, patch: TokenPatch | undefined, accountId?: number): Promise<TokenBatchOutcome[]>;
   delete(id: number): Promise<boolean>;
   /** Batched from the usage log flush, never written per request. */
   touchLastUsed(lastUsed: ReadonlyMap<number, string>): Promise<void>;
@@ -130,7 +177,8 @@ export interface AssistantStore {
   /** Fails with `AlreadyExistsError` when the id is taken. */
   create(input: NewAssistant): Promise<AssistantRecord>;
   get(id: string): Promise<AssistantRecord | undefined>;
-  list(request: PageRequest): Promise<Page<AssistantRecord>>;
+  /** Only this account's assistants when `accountId` is given (account keys see their own only). */
+  list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>>;
   /** Every assistant an account may use: its own and the public ones. */
   listUsableBy(accountId: number): Promise<AssistantRecord[]>;
   update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
@@ -158,15 +206,67 @@ export interface UsageLogEntry {
   usageEstimated: boolean;
   /** Micro-USD. */
   cost: number;
+  /**
+   * Quota reserved before the upstream call (micro-USD). Not stored: when the entry is written,
+   * `cost - quotaReserved` settles the token's and the account's `quota_used` in the same
+   * transaction, so the log and the quota never disagree.
+   */
+  quotaReserved: number;
   latencyMs: number;
   ttfbMs: number | null;
   clientIp: string | null;
   attempts: number;
 }
+export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved'> {
+  id: number;
+}
+export interface UsageLogQuery extends PageRequest {
+  tokenId?: number;
+  accountId?: number;
+  model?: string;
+  status?: number;
+  from?: string;
+  to?: string;
+}
+export interface UsageTotals {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+}
 export interface UsageLogStore {
+  /** Writes the entries and settles their quota, in one transaction. */
   insertBatch(entries: readonly UsageLogEntry[]): Promise<void>;
-  /** Newest first; for tests and the later logs API. */
-  recent(limit: number): Promise<UsageLogEntry[]>;
+  /** Newest first. */
+  recent(limit: number): Promise<StoredUsageLogEntry[]>;
+  query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>>;
+  /** Totals per UTC day (`YYYY-MM-DD`) or per requested model, for one token or account. */
+  aggregate(scope: { tokenId?: number; accountId?: number }, from: string, to: string, groupBy: 'day' | 'model'): Promise<Array<UsageTotals & { key: string }>>;
+}
+
+export interface QuotaReservation {
+  tokenId: number;
+  accountId: number;
+  amount: number;
+}
+export type ReserveOutcome = { ok: true } | { ok: false; exhausted: 'token' | 'account' };
+export interface QuotaStore {
+  /**
+   * Atomically: when the token and its account each have quota left (used < limit, or no
+   * limit), add `amount` to both and answer ok. So concurrent requests can overshoot a limit
+   * by at most one reservation.
+   */
+  reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
+}
+
+export interface PriceRecord {
+  model: string;
+  input: number;
+  output: number;
+}
+export interface PriceStore {
+  list(): Promise<PriceRecord[]>;
+  replace(prices: readonly PriceRecord[]): Promise<void>;
 }
 
 export interface Storage {
@@ -174,6 +274,8 @@ export interface Storage {
   tokens: TokenStore;
   channels: ChannelStore;
   assistants: AssistantStore;
+  quota: QuotaStore;
+  prices: PriceStore;
   usageLog: UsageLogStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;

@@ -26,6 +26,8 @@ export interface TestRelay {
 export interface TestRelayOptions {
   maxBodyBytes?: number;
   maxRetries?: number;
+  /** Express `trust proxy`, e.g. `'loopback'`; defaults to RELAY_TRUST_PROXY from `env`. */
+  trustProxy?: string | string[];
   env?: Record<string, string>;
 }
 
@@ -48,6 +50,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     logger,
     maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
+    trustProxy: options.trustProxy ?? config.trustProxy,
     version: 'test',
   });
   return {

@@ -56,6 +56,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   private startUsage: AnthropicUsage | undefined;
   private finalUsage: AnthropicUsage | undefined;
   private delivered = 0;
+  private readonly deliveredParts: string[] = [];
   private readonly blocks = new Map<number, Block>();
 
   constructor(private readonly options: AnthropicStreamTransformerOptions) {}
@@ -70,6 +71,10 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   get deliveredChars(): number {
     return this.delivered;
+  }
+
+  get deliveredText(): string {
+    return this.deliveredParts.join('');
   }
 
   transform(sse: SseEvent): StreamStep[] {
@@ -209,11 +214,13 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   private content(text: string): StreamStep[] {
     this.delivered += text.length;
+    this.deliveredParts.push(text);
     return this.emit({ content: text });
   }
 
   private toolArguments(index: number, fragment: string): StreamStep[] {
     this.delivered += fragment.length;
+    this.deliveredParts.push(fragment);
     return this.emit({ tool_calls: [{ index, function: { arguments: fragment } }] });
   }
 

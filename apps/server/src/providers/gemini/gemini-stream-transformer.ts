@@ -32,6 +32,11 @@ type Delta = Record<string, unknown>;
 export class GeminiStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
   deliveredChars = 0;
+  private readonly deliveredParts: string[] = [];
+
+  get deliveredText(): string {
+    return this.deliveredParts.join('');
+  }
   private openAiUsage: OpenAiUsage | undefined;
   private responseId: string | undefined;
   private failed = false;
@@ -95,10 +100,12 @@ export class GeminiStreamTransformer implements StreamTransformer {
       if (isFunctionCallPart(part)) {
         const call = convertGeminiFunctionCall(part, `${this.responseId}:${index}:${choice.toolCalls}`);
         this.deliveredChars += call.function.arguments.length;
+        this.deliveredParts.push(call.function.arguments);
         steps.push(this.chunk(index, { tool_calls: [{ index: choice.toolCalls, ...call }] }));
         choice.toolCalls += 1;
       } else if (isAnswerText(part) && part.text !== '') {
         this.deliveredChars += part.text.length;
+        this.deliveredParts.push(part.text);
         steps.push(this.chunk(index, { content: part.text }));
       }
     }

@@ -13,6 +13,16 @@ export class OpenAiStreamTransformer implements StreamTransformer {
   deliveredChars = 0;
   sawFinishReason = false;
   sawDone = false;
+  private readonly deliveredParts: string[] = [];
+
+  get deliveredText(): string {
+    return this.deliveredParts.join('');
+  }
+
+  private deliver(text: string): void {
+    this.deliveredChars += text.length;
+    this.deliveredParts.push(text);
+  }
   private readonly publicModel: string;
   private readonly callerWantsUsage: boolean;
   private readonly secrets: readonly string[];
@@ -63,8 +73,8 @@ export class OpenAiStreamTransformer implements StreamTransformer {
       if (choice.finish_reason) this.sawFinishReason = true;
       const delta = choice.delta;
       if (!delta) continue;
-      this.deliveredChars += delta.content?.length ?? 0;
-      for (const call of delta.tool_calls ?? []) this.deliveredChars += call.function?.arguments?.length ?? 0;
+      if (delta.content) this.deliver(delta.content);
+      for (const call of delta.tool_calls ?? []) if (call.function?.arguments) this.deliver(call.function.arguments);
     }
 
     // Edit the upstream's own object, not zod's copy, so its field order is kept as sent.

@@ -104,6 +104,34 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX usage_log_assistant ON usage_log(assistant_id, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'account keys, prices, usage queries',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN key_hint TEXT;
+      CREATE TABLE prices (
+        position INTEGER NOT NULL,
+        model TEXT NOT NULL UNIQUE,
+        input INTEGER NOT NULL,
+        output INTEGER NOT NULL
+      );
+      -- Micro-USD per million tokens: list prices of a few well-known models, editable by the admin.
+      INSERT INTO prices (position, model, input, output) VALUES
+        (1, 'gpt-4o-mini*', 150000, 600000),
+        (2, 'gpt-4o*', 2500000, 10000000),
+        (3, 'gpt-4.1-mini*', 400000, 1600000),
+        (4, 'gpt-4.1*', 2000000, 8000000),
+        (5, 'o3-mini*', 1100000, 4400000),
+        (6, 'o3*', 2000000, 8000000),
+        (7, 'claude-haiku-4-5*', 1000000, 5000000),
+        (8, 'claude-sonnet-4*', 3000000, 15000000),
+        (9, 'claude-opus-4*', 15000000, 75000000),
+        (10, 'gemini-2.5-flash*', 300000, 2500000),
+        (11, 'gemini-2.5-pro*', 1250000, 10000000);
+      CREATE INDEX usage_log_account ON usage_log(account_id, created_at);
+      CREATE INDEX usage_log_request ON usage_log(request_id);
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

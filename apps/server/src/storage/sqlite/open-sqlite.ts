@@ -6,6 +6,8 @@ import { migrate } from './migrations';
 import { SqliteAccountStore } from './sqlite-account-store';
 import { SqliteAssistantStore } from './sqlite-assistant-store';
 import { SqliteChannelStore } from './sqlite-channel-store';
+import { SqlitePriceStore } from './sqlite-price-store';
+import { SqliteQuotaStore } from './sqlite-quota-store';
 import { SqliteTokenStore } from './sqlite-token-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
 
@@ -25,6 +27,8 @@ export function openSqliteStorage(dataDir: string): Storage {
     tokens: new SqliteTokenStore(db),
     channels: new SqliteChannelStore(db),
     assistants: new SqliteAssistantStore(db),
+    quota: new SqliteQuotaStore(db),
+    prices: new SqlitePriceStore(db),
     usageLog: new SqliteUsageLogStore(db),
     ping: async () => {
       db.prepare('SELECT 1').get();

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccountRecord, AccountStore } from '../types';
+import type { AccountPatch, AccountRecord, AccountStore, NewAccount, Page, PageRequest } from '../types';
 
 interface AccountRow {
   id: number;
@@ -8,6 +8,7 @@ interface AccountRow {
   status: AccountRecord['status'];
   quota_limit: number | null;
   quota_used: number;
+  key_hint: string | null;
   created_at: string;
 }
 
@@ -18,6 +19,7 @@ const toRecord = (row: AccountRow): AccountRecord => ({
   status: row.status,
   quotaLimit: row.quota_limit,
   quotaUsed: row.quota_used,
+  keyHint: row.key_hint,
   createdAt: row.created_at,
 });
 
@@ -38,6 +40,49 @@ export class SqliteAccountStore implements AccountStore {
       .prepare("INSERT INTO accounts (name, role, created_at) VALUES (?, 'user', ?) RETURNING *")
       .get(name, new Date().toISOString()) as AccountRow;
     return toRecord(row);
+  }
+
+  async create(input: NewAccount): Promise<AccountRecord> {
+    const row = this.db
+      .prepare(
+        `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      )
+      .get(input.name, input.role, input.status, input.quotaLimit, input.keyDigest, input.keyHint, new Date().toISOString()) as AccountRow;
+    return toRecord(row);
+  }
+
+  async get(id: number): Promise<AccountRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(request: PageRequest): Promise<Page<AccountRecord>> {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n;
+    const rows = this.db
+      .prepare('SELECT * FROM accounts ORDER BY id LIMIT ? OFFSET ?')
+      .all(request.perPage, (request.page - 1) * request.perPage) as AccountRow[];
+    return { rows: rows.map(toRecord), total };
+  }
+
+  async update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined> {
+    return this.db.transaction(() => {
+      const current = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+      if (!current) return undefined;
+      const merged = { ...toRecord(current), ...patch };
+      const row = this.db
+        .prepare('UPDATE accounts SET name = ?, role = ?, status = ?, quota_limit = ?, quota_used = ? WHERE id = ? RETURNING *')
+        .get(merged.name, merged.role, merged.status, merged.quotaLimit, merged.quotaUsed, id) as AccountRow;
+      return toRecord(row);
+    })();
+  }
+
+  async delete(id: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM assistants WHERE account_id = ?').run(id);
+      this.db.prepare('DELETE FROM tokens WHERE account_id = ?').run(id);
+      return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
+    })();
   }
 
   async findAdmin(): Promise<AccountRecord | undefined> {

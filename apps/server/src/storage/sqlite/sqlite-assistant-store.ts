@@ -92,11 +92,13 @@ export class SqliteAssistantStore implements AssistantStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async list(request: PageRequest): Promise<Page<AssistantRecord>> {
-    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM assistants').get() as { n: number }).n;
+  async list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>> {
+    const where = request.accountId === undefined ? '1 = 1' : 'account_id = :account';
+    const params = request.accountId === undefined ? {} : { account: request.accountId };
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM assistants WHERE ${where}`).get(params) as { n: number }).n;
     const rows = this.db
-      .prepare('SELECT * FROM assistants ORDER BY created_at, id LIMIT ? OFFSET ?')
-      .all(request.perPage, (request.page - 1) * request.perPage) as AssistantRow[];
+      .prepare(`SELECT * FROM assistants WHERE ${where} ORDER BY created_at, id LIMIT :limit OFFSET :offset`)
+      .all({ ...params, limit: request.perPage, offset: (request.page - 1) * request.perPage }) as AssistantRow[];
     return { rows: rows.map(toRecord), total };
   }
 

@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
-import type { UsageLogEntry, UsageLogStore } from '../types';
+import type {
+  Page,
+  StoredUsageLogEntry,
+  UsageLogEntry,
+  UsageLogQuery,
+  UsageLogStore,
+  UsageTotals,
+} from '../types';
 
 interface UsageRow {
+  id?: number;
   created_at: string;
   request_id: string;
   token_id: number | null;
@@ -45,7 +53,8 @@ const toRow = (entry: UsageLogEntry): UsageRow => ({
   attempts: entry.attempts,
 });
 
-const toEntry = (row: UsageRow): UsageLogEntry => ({
+const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
+  id: row.id ?? 0,
   createdAt: row.created_at,
   requestId: row.request_id,
   tokenId: row.token_id,
@@ -69,8 +78,12 @@ const toEntry = (row: UsageRow): UsageLogEntry => ({
 
 export class SqliteUsageLogStore implements UsageLogStore {
   private readonly insert: Database.Statement<[UsageRow]>;
+  private readonly settleToken: Database.Statement<[number, number]>;
+  private readonly settleAccount: Database.Statement<[number, number]>;
 
   constructor(private readonly db: Database.Database) {
+    this.settleToken = db.prepare('UPDATE tokens SET quota_used = MAX(0, quota_used + ?) WHERE id = ?');
+    this.settleAccount = db.prepare('UPDATE accounts SET quota_used = MAX(0, quota_used + ?) WHERE id = ?');
     this.insert = db.prepare(
       `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
          channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, usage_estimated,
@@ -83,12 +96,62 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async insertBatch(entries: readonly UsageLogEntry[]): Promise<void> {
     this.db.transaction(() => {
-      for (const entry of entries) this.insert.run(toRow(entry));
+      for (const entry of entries) {
+        this.insert.run(toRow(entry));
+        // Settle: the reservation taken before the call becomes the actual cost.
+        const delta = entry.cost - entry.quotaReserved;
+        if (delta !== 0 && entry.tokenId !== null) this.settleToken.run(delta, entry.tokenId);
+        if (delta !== 0 && entry.accountId !== null && entry.tokenId !== null) this.settleAccount.run(delta, entry.accountId);
+      }
     })();
   }
 
-  async recent(limit: number): Promise<UsageLogEntry[]> {
+  async recent(limit: number): Promise<StoredUsageLogEntry[]> {
     const rows = this.db.prepare('SELECT * FROM usage_log ORDER BY id DESC LIMIT ?').all(limit) as UsageRow[];
     return rows.map(toEntry);
   }
+
+  async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
+    const { where, params } = filters(query);
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM usage_log WHERE ${where}`).get(params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM usage_log WHERE ${where} ORDER BY id DESC LIMIT :limit OFFSET :offset`)
+      .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage }) as UsageRow[];
+    return { rows: rows.map(toEntry), total };
+  }
+
+  async aggregate(
+    scope: { tokenId?: number; accountId?: number },
+    from: string,
+    to: string,
+    groupBy: 'day' | 'model',
+  ): Promise<Array<UsageTotals & { key: string }>> {
+    const { where, params } = filters({ ...scope, from, to, page: 1, perPage: 1 });
+    const key = groupBy === 'day' ? 'substr(created_at, 1, 10)' : "COALESCE(requested_model, '')";
+    return this.db
+      .prepare(
+        `SELECT ${key} AS key, COUNT(*) AS requests, SUM(prompt_tokens) AS promptTokens,
+           SUM(completion_tokens) AS completionTokens, SUM(cost) AS cost
+         FROM usage_log WHERE ${where} GROUP BY ${key} ORDER BY ${key}`,
+      )
+      .all(params) as Array<UsageTotals & { key: string }>;
+  }
+}
+
+/** WHERE clause and named parameters of a usage query; `to` is exclusive. */
+function filters(query: UsageLogQuery): { where: string; params: Record<string, string | number> } {
+  const clauses: string[] = [];
+  const params: Record<string, string | number> = {};
+  const add = (clause: string, name: string, value: string | number | undefined) => {
+    if (value === undefined) return;
+    clauses.push(clause);
+    params[name] = value;
+  };
+  add('token_id = :token', 'token', query.tokenId);
+  add('account_id = :account', 'account', query.accountId);
+  add('requested_model = :model', 'model', query.model);
+  add('status = :status', 'status', query.status);
+  add('created_at >= :from', 'from', query.from);
+  add('created_at < :to', 'to', query.to);
+  return { where: clauses.length ? clauses.join(' AND ') : '1 = 1', params };
 }

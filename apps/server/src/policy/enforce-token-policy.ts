@@ -1,0 +1,87 @@
+import { permissionError, RelayError } from '../errors/relay-error';
+import type { Caller } from '../relay/request-context';
+import type { TokenRecord } from '../storage/types';
+import { isIpAllowed } from './ip-allow-list';
+import { isModelAllowed } from './model-allow-list';
+import type { RateLimitDecision, RateLimiter, RateLimitHeaders, RateLimitKind } from './rate-limiter';
+
+export type PolicyToken = Pick<TokenRecord, 'id' | 'models' | 'allowedIps' | 'rateLimit'>;
+
+export interface TokenPolicyRequest {
+  token: PolicyToken;
+  /** `req.ip`: the socket's address, or the forwarded one when `RELAY_TRUST_PROXY` names the proxy. */
+  clientIp: string | undefined;
+  /** The model name the caller sent; omitted on routes that name no model (`GET /v1/models`). */
+  model?: string;
+}
+
+/**
+ * The per-token policy every `/v1` request passes (SPEC §4, errors per §9), after the key's
+ * status and expiry (checked by `bearer-auth`): client IP, then model, then rate limits — last,
+ * so that requests refused by the allow-lists do not use up the token's rpm. Returns the
+ * `x-ratelimit-*` headers for the successful response.
+ */
+export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPolicyRequest): Promise<RateLimitHeaders> {
+  const { token, clientIp, model } = request;
+  if (!isIpAllowed(token.allowedIps, clientIp)) {
+    throw permissionError('ip_not_allowed', `Requests from ${clientIp ?? 'an unknown address'} are not allowed for this API key.`);
+  }
+  if (model !== undefined && !isModelAllowed(token.models, model)) {
+    throw new RelayError({
+      status: 403,
+      type: 'permission_error',
+      code: 'model_not_allowed',
+      message: `This API key is not allowed to use the model '${model}'.`,
+      param: 'model',
+    });
+  }
+  if (!token.rateLimit) return {};
+  const decision = await limiter.checkRequest(token.id, token.rateLimit);
+  if (!decision.allowed) throw rateLimitExceeded(token, decision);
+  return decision.headers;
+}
+
+/** The policy for whoever `bearer-auth` let in: API tokens have one, management keys none. */
+export function enforceCallerPolicy(
+  limiter: RateLimiter,
+  caller: Caller | undefined,
+  request: Omit<TokenPolicyRequest, 'token'>,
+): Promise<RateLimitHeaders> {
+  if (caller?.kind !== 'token') return Promise.resolve({});
+  return enforceTokenPolicy(limiter, { ...request, token: caller.token });
+}
+
+/** Counts a completed request's tokens towards `tpm`, for tokens that have one. */
+export function recordTokenUsage(limiter: RateLimiter, token: PolicyToken, tokens: number): Promise<void> {
+  if (!token.rateLimit?.tpm || tokens <= 0) return Promise.resolve();
+  return limiter.recordTokens(token.id, tokens);
+}
+
+/**
+ * What the usage log calls once a relayed request has ended: its prompt and completion tokens
+ * count towards the caller's `tpm`. Never rejects — the answer has already been sent.
+ */
+export function recordCallerTokens(
+  limiter: RateLimiter,
+  caller: Caller | undefined,
+  usage: { promptTokens: number; completionTokens: number },
+): Promise<void> {
+  if (caller?.kind !== 'token') return Promise.resolve();
+  return recordTokenUsage(limiter, caller.token, usage.promptTokens + usage.completionTokens).catch(() => undefined);
+}
+
+const LIMIT_NAMES: Record<RateLimitKind, string> = { requests: 'requests per minute (rpm)', tokens: 'tokens per minute (tpm)' };
+
+function rateLimitExceeded(token: PolicyToken, decision: Extract<RateLimitDecision, { allowed: false }>): RelayError {
+  const reached = decision.exceeded
+    .map((kind) => `${LIMIT_NAMES[kind]}: limit ${kind === 'requests' ? token.rateLimit?.rpm : token.rateLimit?.tpm}`)
+    .join(', ');
+  const seconds = decision.retryAfterSeconds;
+  return new RelayError({
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'rate_limit_exceeded',
+    message: `Rate limit reached for this API key on ${reached}. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    headers: decision.headers,
+  });
+}

@@ -1,0 +1,35 @@
+import type { PriceRecord, PriceStore } from '../storage/types';
+import { matchesModelPattern } from './model-pattern';
+
+/** Micro-USD for a request: tokens × price per million, rounded up to a whole micro-USD. */
+export function costOf(price: PriceRecord | undefined, promptTokens: number, completionTokens: number): number {
+  if (!price) return 0;
+  return Math.ceil((promptTokens * price.input + completionTokens * price.output) / 1_000_000);
+}
+
+/**
+ * The price table held in memory (the hot path reads no database); `invalidate()` after every
+ * write. A model's price is the first entry whose name equals it, else the first glob matching it.
+ */
+export class PriceBook {
+  private prices: PriceRecord[] | undefined;
+  private loading: Promise<PriceRecord[]> | undefined;
+
+  constructor(private readonly store: PriceStore) {}
+
+  invalidate(): void {
+    this.prices = undefined;
+    this.loading = undefined;
+  }
+
+  async priceOf(model: string): Promise<PriceRecord | undefined> {
+    const prices = await this.all();
+    return prices.find((price) => price.model === model) ?? prices.find((price) => matchesModelPattern(price.model, model));
+  }
+
+  private async all(): Promise<PriceRecord[]> {
+    if (this.prices) return this.prices;
+    this.loading ??= this.store.list().then((prices) => (this.prices = prices));
+    return this.loading;
+  }
+}

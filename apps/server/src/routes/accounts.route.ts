@@ -1,0 +1,97 @@
+import { accountsContract, type AccountUpdate } from '@chat-relay/contract';
+import { initServer } from '@ts-rest/express';
+import { invalidRequest, notFound } from '../errors/relay-error';
+import type { PriceBook } from '../relay/price-book';
+import { digestKey, keyHint, randomBase62 } from '../security/keys';
+import type { AccountPatch, AccountStore, PriceStore } from '../storage/types';
+import { callerAccountId } from './caller-scope';
+import { logHandlers, type LogRouteDeps } from './logs.route';
+import { assertPageInRange } from './paging';
+import { selfServiceHandlers, type SelfServiceDeps } from './self-service.route';
+import { accountView } from './views';
+
+export interface AccountsRouteDeps extends LogRouteDeps, SelfServiceDeps {
+  accounts: AccountStore;
+  prices: PriceStore;
+  /** The in-memory price table of the hot path, reloaded after a PUT. */
+  priceBook: PriceBook;
+}
+
+/** An account's access key for `/api/*`: shown once on create, stored as a digest. */
+export const generateAccountKey = (): string => `sk-acct-${randomBase62(40)}`;
+
+const accountNotFound = (id: number) => notFound('account_not_found', `No account with id ${id}.`, 'id');
+
+function patchFrom(update: AccountUpdate): AccountPatch {
+  const patch: AccountPatch = {};
+  if (update.name !== undefined) patch.name = update.name;
+  if (update.role !== undefined) patch.role = update.role;
+  if (update.status !== undefined) patch.status = update.status;
+  if (update.quota_limit !== undefined) patch.quotaLimit = update.quota_limit;
+  if (update.quota_used !== undefined) patch.quotaUsed = update.quota_used;
+  return patch;
+}
+
+/**
+ * `accountsContract` (SPEC §4, §8): account CRUD and the price table here (admin key only),
+ * the request log (scoped to the caller's account) and the caller's own view beside it.
+ */
+export function accountsRouter(deps: AccountsRouteDeps) {
+  const s = initServer();
+  return s.router(accountsContract, {
+    listAccounts: async ({ query }) => {
+      const { rows, total } = await deps.accounts.list({ page: query.page, perPage: query.per_page });
+      assertPageInRange(query.page, query.per_page, total);
+      return { status: 200, body: { data: rows.map(accountView), total, page: query.page, per_page: query.per_page } };
+    },
+
+    createAccount: async ({ body }) => {
+      const accessKey = generateAccountKey();
+      const account = await deps.accounts.create({
+        name: body.name,
+        role: body.role ?? 'user',
+        status: body.status ?? 'active',
+        quotaLimit: body.quota_limit ?? null,
+        keyDigest: digestKey(accessKey),
+        keyHint: keyHint(accessKey),
+      });
+      return { status: 201, body: { ...accountView(account), access_key: accessKey } };
+    },
+
+    getAccount: async ({ params }) => {
+      const account = await deps.accounts.get(params.id);
+      if (!account) throw accountNotFound(params.id);
+      return { status: 200, body: accountView(account) };
+    },
+
+    updateAccount: async ({ params, body, res }) => {
+      // The admin cannot lock itself out: no demoting or disabling its own account.
+      if (params.id === callerAccountId(res.locals.caller)) {
+        if (body.role === 'user') throw invalidRequest('You cannot demote your own account.', 'role', 'cannot_modify_self');
+        if (body.status === 'disabled') throw invalidRequest('You cannot disable your own account.', 'status', 'cannot_modify_self');
+      }
+      const account = await deps.accounts.update(params.id, patchFrom(body));
+      if (!account) throw accountNotFound(params.id);
+      return { status: 200, body: accountView(account) };
+    },
+
+    deleteAccount: async ({ params, res }) => {
+      if (params.id === callerAccountId(res.locals.caller)) {
+        throw invalidRequest('You cannot delete your own account.', 'id', 'cannot_delete_self');
+      }
+      if (!(await deps.accounts.delete(params.id))) throw accountNotFound(params.id);
+      return { status: 204, body: undefined };
+    },
+
+    getPrices: async () => ({ status: 200, body: { data: await deps.prices.list() } }),
+
+    putPrices: async ({ body }) => {
+      await deps.prices.replace(body.data);
+      deps.priceBook.invalidate();
+      return { status: 200, body: { data: await deps.prices.list() } };
+    },
+
+    ...logHandlers(deps),
+    ...selfServiceHandlers(deps),
+  });
+}

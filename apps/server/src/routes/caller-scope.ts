@@ -1,0 +1,44 @@
+import { permissionError } from '../errors/relay-error';
+import type { Caller } from '../relay/request-context';
+
+/**
+ * The account a management caller is confined to: an account's access key reaches only its
+ * own records; `undefined` means the admin key, which reaches everything (SPEC §4).
+ */
+export function managedAccountId(caller: Caller | undefined): number | undefined {
+  switch (caller?.kind) {
+    case 'admin':
+      return undefined;
+    case 'account':
+      return caller.account.id;
+    default:
+      throw new Error('management route reached without a management caller');
+  }
+}
+
+/** The account that owns what a management caller creates: its own. */
+export function callerAccountId(caller: Caller | undefined): number {
+  switch (caller?.kind) {
+    case 'admin':
+    case 'account':
+      return caller.account.id;
+    case 'token':
+      return caller.token.accountId;
+    default:
+      throw new Error('route reached without a caller');
+  }
+}
+
+/** Does a caller confined to `scope` reach a record of `accountId`? */
+export const reaches = (scope: number | undefined, accountId: number): boolean =>
+  scope === undefined || scope === accountId;
+
+/**
+ * An `account_id` the caller names in a filter or a body. The admin may name any account; an
+ * account key only its own — naming another is refused (403) rather than answered empty, so a
+ * client mistake is not mistaken for "no records".
+ */
+export function assertMayNameAccount(scope: number | undefined, accountId: number | undefined): void {
+  if (accountId === undefined || reaches(scope, accountId)) return;
+  throw permissionError('account_forbidden', "An account's access key reaches only its own account's records.");
+}
