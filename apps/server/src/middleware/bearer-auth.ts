@@ -47,6 +47,9 @@ async function authenticateToken(deps: AuthDeps, digest: string): Promise<Caller
   const token = await deps.tokens.findByKeyDigest(digest);
   if (!token) throw incorrectKey();
   if (token.status === 'disabled') throw authenticationError('token_disabled', 'This API key has been disabled.');
+  if (token.account?.status === 'disabled') {
+    throw authenticationError('account_disabled', 'The account of this API key has been disabled.');
+  }
   if (token.expiresAt !== null && token.expiresAt <= new Date().toISOString()) {
     throw authenticationError('token_expired', 'This API key has expired.');
   }

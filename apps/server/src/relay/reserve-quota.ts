@@ -26,6 +26,9 @@ export async function reserveQuota(
   request: ChatCompletionRequest,
   bodyBytes: number,
 ): Promise<number> {
+  // Nothing to guard when neither the token nor its account has a limit: the cost is still
+  // added to both when the usage row is written, without a write on the hot path.
+  if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const price = await deps.prices.priceOf(request.model);
   const completionLimit = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_COMPLETION_RESERVATION;
   const amount = costOf(price, estimateTokensFromChars(bodyBytes), completionLimit);

@@ -65,6 +65,8 @@ export interface TokenRecord {
   rateLimit: { rpm: number | null; tpm: number | null } | null;
   createdAt: string;
   lastUsedAt: string | null;
+  /** The owning account's state, read with the token by `findByKeyDigest` (the auth path). */
+  account?: { status: AccountRecord['status']; quotaLimit: number | null };
 }
 /** The policy a token carries, as set on create or PATCH. */
 export interface TokenPolicy {

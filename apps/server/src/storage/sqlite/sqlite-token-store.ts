@@ -29,6 +29,11 @@ interface TokenRow {
   last_used_at: string | null;
 }
 
+interface AccountColumns {
+  account_status: 'active' | 'disabled';
+  account_quota_limit: number | null;
+}
+
 const COLUMNS =
   'id, account_id, name, key_hint, status, expires_at, quota_limit, quota_used, models, allowed_ips, rate_limit, created_at, last_used_at';
 
@@ -74,11 +79,16 @@ function statusFilter(status: TokenStatus | undefined): string {
 }
 
 export class SqliteTokenStore implements TokenStore {
-  private readonly byDigest: Database.Statement<[string], TokenRow>;
+  private readonly byDigest: Database.Statement<[string], TokenRow & AccountColumns>;
   private readonly byId: Database.Statement<[number], TokenRow>;
 
   constructor(private readonly db: Database.Database) {
-    this.byDigest = db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE key_digest = ?`);
+    // One read on the auth path: the token and what policy needs of its account.
+    this.byDigest = db.prepare(
+      `SELECT ${COLUMNS.split(', ').map((column) => `t.${column}`).join(', ')},
+         a.status AS account_status, a.quota_limit AS account_quota_limit
+       FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = ?`,
+    );
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`);
   }
 
@@ -178,7 +188,9 @@ export class SqliteTokenStore implements TokenStore {
 
   async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
     const row = this.byDigest.get(digest);
-    return row ? toRecord(row) : undefined;
+    return row
+      ? { ...toRecord(row), account: { status: row.account_status, quotaLimit: row.account_quota_limit } }
+      : undefined;
   }
 
   async list(request: TokenListRequest): Promise<Page<TokenRecord>> {
