@@ -1,0 +1,70 @@
+export interface BenchOptions {
+  quick: boolean;
+  json: boolean;
+  peers: boolean;
+  /** Seconds of measured load per row. */
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** Sequential stream requests of the time-to-first-byte probe, per target. */
+  ttfbRequests: number;
+  /** Concurrent slow streams through the relay; 0 skips the check. */
+  slowStreams: number;
+  /** Directory for the relay's `--cpu-prof` profile, when asked for. */
+  cpuProfileDir: string | undefined;
+}
+
+export const usage = `usage: npm run bench -- [options]
+  --quick              short loads (1 s after 0.5 s warm-up), 200 slow streams: a smoke test (~1 min)
+  --json               print the report as JSON on stdout (progress stays on stderr)
+  --peers              also install @portkey-ai/gateway into a temp folder and measure it
+  --duration=<s>       seconds of measured load per row (default 5, quick 1)
+  --slow-streams=<n>   concurrent slow streams through the relay (default 2000, quick 200; 0 = skip)
+  --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles)`;
+
+function positiveNumber(name: string, raw: string, allowZero: boolean): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new Error(`${name}=${raw}: expected a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
+  return value;
+}
+
+/** Parses the command line; throws with a message naming the bad argument. */
+export function parseBenchOptions(args: readonly string[]): BenchOptions {
+  const quick = args.includes('--quick');
+  const options: BenchOptions = {
+    quick,
+    json: false,
+    peers: false,
+    durationSeconds: quick ? 1 : 5,
+    warmupSeconds: quick ? 0.5 : 1,
+    ttfbRequests: quick ? 50 : 200,
+    slowStreams: quick ? 200 : 2000,
+    cpuProfileDir: undefined,
+  };
+  for (const arg of args) {
+    const [name = '', value] = arg.split(/=(.*)/s, 2);
+    switch (name) {
+      case '--quick':
+        break;
+      case '--json':
+        options.json = true;
+        break;
+      case '--peers':
+        options.peers = true;
+        break;
+      case '--duration':
+        options.durationSeconds = positiveNumber(name, value ?? '', false);
+        break;
+      case '--slow-streams':
+        options.slowStreams = Math.floor(positiveNumber(name, value ?? '', true));
+        break;
+      case '--cpu-prof':
+        options.cpuProfileDir = value || 'tmp/bench-profiles';
+        break;
+      default:
+        throw new Error(`unknown argument ${arg}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,82 @@
+import autocannon from 'autocannon';
+import { benchmarkPids } from './processes';
+import { clockTicksPerSecond, foreignCpuShare, readCpuTicks, RssPeakSampler, snapshotCpu, waitUntilIdle } from './proc-stats';
+import type { LoadMeasurement, Mode, TargetId } from './report';
+import { cpuMicrosPerRequest, difference, latencyPercentiles } from './stats';
+
+/** Where a target listens, what it needs in headers, and which process does its work. */
+export interface Target {
+  id: TargetId;
+  url: string;
+  headers: Record<string, string>;
+  /** The process whose CPU and memory the row reports. */
+  pid: number;
+}
+
+export interface LoadPlan {
+  mode: Mode;
+  body: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+function fire(target: Target, plan: LoadPlan, duration: number): autocannon.Instance {
+  return autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: plan.body,
+    connections: plan.connections,
+    duration,
+    timeout: 10,
+    // autocannon checks for the end of `duration` only when it samples (every second by
+    // default), so a 0.3 s warm-up would run a whole second.
+    sampleInt: 100,
+  });
+}
+
+/**
+ * One load against one target: a warm-up (not measured), then the measured window. Latencies
+ * come from autocannon's per-response event in fractional milliseconds, because its own
+ * histogram keeps whole milliseconds — too coarse for sub-millisecond added latency. CPU is the
+ * target process's utime + stime across the window, read once it has gone idle afterwards.
+ */
+export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
+  if (plan.warmupSeconds > 0) await fire(target, plan, plan.warmupSeconds);
+  await waitUntilIdle(target.pid);
+
+  const latencies: number[] = [];
+  const ticksBefore = readCpuTicks(target.pid);
+  const cpuBefore = snapshotCpu(benchmarkPids());
+  const rssSampler = new RssPeakSampler(target.pid);
+  const started = process.hrtime.bigint();
+  const instance = fire(target, plan, plan.durationSeconds);
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (Number(statusCode) >= 200 && Number(statusCode) < 300) latencies.push(responseTime);
+  });
+  const result = await instance;
+  const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const peakRssBytes = rssSampler.stop();
+  const cpuAfter = snapshotCpu(benchmarkPids());
+  await waitUntilIdle(target.pid);
+  const ticks = difference(readCpuTicks(target.pid), ticksBefore);
+
+  const { p50, p99 } = latencyPercentiles(latencies);
+  const answered = result['2xx'] + result.non2xx;
+  return {
+    target: target.id,
+    mode: plan.mode,
+    connections: plan.connections,
+    requests: latencies.length,
+    rps: latencies.length / elapsedSeconds,
+    p50Ms: p50,
+    p99Ms: p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    cpuMicrosPerRequest: cpuMicrosPerRequest(ticks, clockTicksPerSecond(), answered),
+    peakRssBytes,
+    foreignCpuShare: foreignCpuShare(cpuBefore, cpuAfter),
+  };
+}

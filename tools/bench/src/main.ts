@@ -1,0 +1,105 @@
+// `npm run bench`: the relay against the simulator alone, a node:http + undici floor and bare
+// Express, in one run on this machine. Never fails a build: exit 0 with a report, 1 only when it
+// could not run at all, 2 on a bad argument.
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseBenchOptions, usage, type BenchOptions } from './cli-options';
+import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
+import { killAllChildrenNow, stopAllChildren } from './processes';
+import { buildReportRows, type BenchReport } from './report';
+import { runBench } from './run-bench';
+import { startStack } from './stack';
+import { formatReport } from './table';
+
+// The bundle sits at dist/tools/bench/main.js.
+const root = path.resolve(__dirname, '../../..');
+const tempDirs: string[] = [];
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function cleanUp(): Promise<void> {
+  await stopAllChildren();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+async function machine(): Promise<BenchReport['machine']> {
+  const cpus = os.cpus();
+  const busyBeforeRun = await measureSystemBusy();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown CPU',
+    node: process.versions.node,
+    loadAverageAtStart: os.loadavg().map((load) => load.toFixed(2)).join(' '),
+    busyBeforeRun,
+    clockTicksPerSecond: clockTicksPerSecond(),
+  };
+}
+
+async function run(options: BenchOptions): Promise<BenchReport> {
+  const machineAtStart = await machine();
+  const started = Date.now();
+  const stack = await startStack(root, options, log);
+  tempDirs.push(...stack.tempDirs);
+  const results = await runBench(stack, options, log);
+  const notes = [...results.notes];
+  const [oneMinuteLoad = 0] = os.loadavg();
+  const busy = machineAtStart.busyBeforeRun;
+  if (busy !== undefined && busy > 0.1) {
+    notes.push(`other processes kept the CPUs ${Math.round(busy * 100)} % busy just before the run: figures are noisier`);
+  }
+  if (options.cpuProfileDir) notes.push(`relay CPU profile in ${path.resolve(root, options.cpuProfileDir)} once the relay has stopped`);
+  log(`done in ${Math.round((Date.now() - started) / 1000)} s (load average now ${oneMinuteLoad.toFixed(2)})`);
+  return {
+    machine: machineAtStart,
+    settings: {
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      ttfbRequests: options.ttfbRequests,
+      quick: options.quick,
+      peers: options.peers,
+    },
+    rows: buildReportRows(results.measurements, results.ttfbs),
+    ttfb: results.ttfbs,
+    slowStreams: results.slowStreams,
+    notes,
+  };
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage);
+    return 0;
+  }
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(args);
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    return 2;
+  }
+  try {
+    const report = await run(options);
+    await cleanUp();
+    // undefined → null, so every field is present for machines.
+    console.log(options.json ? JSON.stringify(report, (_key, value: unknown) => value ?? null, 2) : formatReport(report));
+    return 0;
+  } catch (error) {
+    console.error(`bench: could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    await cleanUp();
+    return 1;
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the children`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+process.once('exit', killAllChildrenNow);
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findFreePort, startNode, waitUntilAnswering, type Child } from './processes';
+
+export interface StartedRelay {
+  child: Child;
+  origin: string;
+  dataDir: string;
+  /** The API token the load uses, its policy switched on. */
+  tokenKey: string;
+}
+
+async function adminCall(origin: string, adminKey: string, method: string, route: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${origin}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && name in value ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * Starts the relay bundle on a fresh SQLite data directory, with one channel to the simulator
+ * and one token whose policy is on — model allow-list, address allow-list, an rpm limit far
+ * above the load — so the measured path is the full one. The seeded price table prices gpt-4o,
+ * so every request is costed and settled; the quota stays unlimited.
+ */
+export async function startRelay(
+  bundle: string,
+  simulatorBaseUrl: string,
+  nodeArgs: readonly string[],
+): Promise<StartedRelay> {
+  const port = await findFreePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const adminKey = `bench-admin-${randomBytes(12).toString('hex')}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chat-relay-bench-'));
+  const child = startNode('relay', [...nodeArgs, bundle], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RELAY_DATA_DIR: dataDir,
+    RELAY_ADMIN_KEY: adminKey,
+    RELAY_LOG_LEVEL: 'warn',
+  });
+  await waitUntilAnswering(child, `${origin}/healthz`);
+
+  await adminCall(origin, adminKey, 'POST', '/api/channels', {
+    name: 'simulator',
+    type: 'openai',
+    base_url: simulatorBaseUrl,
+    keys: ['sk-simulator'],
+    models: ['gpt-4o', 'gpt-4o-mini'],
+  });
+  const token = await adminCall(origin, adminKey, 'POST', '/api/tokens', { name: 'bench' });
+  const id = field(token, 'id');
+  const key = field(token, 'key');
+  if (typeof id !== 'number' || typeof key !== 'string') throw new Error(`POST /api/tokens answered ${JSON.stringify(token)}`);
+  await adminCall(origin, adminKey, 'PATCH', `/api/tokens/${id}`, {
+    models: ['gpt-4o*'],
+    allowed_ips: ['127.0.0.1/32', '::1'],
+    // The contract's ceiling; about 16,700 requests a second, never reached here.
+    rate_limit: { rpm: 1_000_000, tpm: null },
+  });
+  return { child, origin, dataDir, tokenKey: key };
+}

@@ -1,0 +1,100 @@
+import { difference, ratio } from './stats';
+
+export type Mode = 'non-stream' | 'stream' | '64k';
+export type TargetId = 'direct' | 'floor' | 'express' | 'relay' | 'portkey';
+
+/** One target under one load (mode × connections), as the load runner measured it. */
+export interface LoadMeasurement {
+  target: TargetId;
+  mode: Mode;
+  connections: number;
+  /** 2xx responses completed during the measured window. */
+  requests: number;
+  rps: number;
+  p50Ms: number | undefined;
+  p99Ms: number | undefined;
+  /** Connection errors, timeouts included (autocannon counts them in both). */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** CPU of the target's own process (the simulator's for `direct`). */
+  cpuMicrosPerRequest: number | undefined;
+  peakRssBytes: number | undefined;
+  /** Share of all CPUs used by processes outside the benchmark during the load: noise. */
+  foreignCpuShare: number | undefined;
+}
+
+/** Time to the first body chunk of a stream, sequential requests on one connection. */
+export interface TtfbMeasurement {
+  target: TargetId;
+  samples: number;
+  failures: number;
+  p50Ms: number | undefined;
+  p99Ms: number | undefined;
+}
+
+export interface ReportRow extends LoadMeasurement {
+  /** p50 minus the simulator's own p50 under the same load. */
+  addedP50Ms: number | undefined;
+  /** Only on stream rows at 1 connection, where the probe's conditions match. */
+  ttfbP50Ms: number | undefined;
+  addedTtfbP50Ms: number | undefined;
+  ratioToFloor: number | undefined;
+  ratioToExpress: number | undefined;
+}
+
+export interface SlowStreamsResult {
+  requested: number;
+  completed: number;
+  failed: number;
+  /** Most streams open (headers received, not yet ended) at one moment. */
+  peakOpen: number;
+  msPerToken: number;
+  chunksPerStream: number;
+  seconds: number;
+  rssBeforeBytes: number | undefined;
+  rssPeakBytes: number | undefined;
+  growthPerStreamBytes: number | undefined;
+  firstFailure: string | undefined;
+}
+
+export interface BenchReport {
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    loadAverageAtStart: string;
+    /** Share of all CPUs busy in the second before the run started (0–1). */
+    busyBeforeRun: number | undefined;
+    clockTicksPerSecond: number;
+  };
+  settings: { durationSeconds: number; warmupSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean };
+  rows: ReportRow[];
+  ttfb: TtfbMeasurement[];
+  slowStreams: SlowStreamsResult | undefined;
+  notes: string[];
+}
+
+/** Adds what needs the other rows of the same mode and concurrency: added latency and the ratios. */
+export function buildReportRows(measurements: readonly LoadMeasurement[], ttfbs: readonly TtfbMeasurement[]): ReportRow[] {
+  const find = (target: TargetId, like: LoadMeasurement): LoadMeasurement | undefined =>
+    measurements.find((m) => m.target === target && m.mode === like.mode && m.connections === like.connections);
+  const ttfbOf = (target: TargetId): number | undefined => ttfbs.find((t) => t.target === target)?.p50Ms;
+
+  return measurements.map((measurement) => {
+    const direct = find('direct', measurement);
+    const floor = find('floor', measurement);
+    const express = find('express', measurement);
+    const isDirect = measurement.target === 'direct';
+    const showsTtfb = measurement.mode === 'stream' && measurement.connections === 1;
+    const ttfb = showsTtfb ? ttfbOf(measurement.target) : undefined;
+    return {
+      ...measurement,
+      addedP50Ms: isDirect ? undefined : difference(measurement.p50Ms, direct?.p50Ms),
+      ttfbP50Ms: ttfb,
+      addedTtfbP50Ms: showsTtfb && !isDirect ? difference(ttfb, ttfbOf('direct')) : undefined,
+      ratioToFloor: ratio(measurement.rps, floor?.rps),
+      ratioToExpress: ratio(measurement.rps, express?.rps),
+    };
+  });
+}

@@ -1,0 +1,150 @@
+import type { BenchOptions } from './cli-options';
+import { runLoad, type Target } from './load-runner';
+import { preflight } from './preflight';
+import type { LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
+import { runSlowStreams } from './slow-streams';
+import type { Stack } from './stack';
+import { formatNumber, formatSlowStreams } from './table';
+import { probeTimeToFirstByte } from './ttfb-probe';
+import { buildWorkloads, countStreamChunks, expectedStreamChunks, model, slowStreamBody, slowUserText } from './workloads';
+
+/** Each mode at 1 and 32 connections; non-stream also at 128, for throughput. */
+export const loadCases: readonly { mode: Mode; connections: number }[] = [
+  { mode: 'non-stream', connections: 1 },
+  { mode: 'non-stream', connections: 32 },
+  { mode: 'non-stream', connections: 128 },
+  { mode: 'stream', connections: 1 },
+  { mode: 'stream', connections: 32 },
+  { mode: '64k', connections: 1 },
+  { mode: '64k', connections: 32 },
+];
+
+export interface BenchResults {
+  measurements: LoadMeasurement[];
+  ttfbs: TtfbMeasurement[];
+  slowStreams: SlowStreamsResult | undefined;
+  notes: string[];
+}
+
+/** The chunks of a whole slow stream, counted once from the simulator at full speed. */
+async function countSlowStreamChunks(direct: Target): Promise<number> {
+  const response = await fetch(direct.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...direct.headers },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: slowUserText }] }),
+  });
+  return countStreamChunks(await response.text()).chunks;
+}
+
+/** Drops targets that do not answer correctly (with a note); the simulator itself must. */
+async function checkTargets(targets: readonly Target[], notes: string[], log: (line: string) => void): Promise<Target[]> {
+  const workloads = buildWorkloads();
+  const usable: Target[] = [];
+  for (const target of targets) {
+    const { problems, streamChunks } = await preflight(target, workloads, expectedStreamChunks);
+    if (target.id === 'direct' && problems.length > 0) {
+      throw new Error(`the simulator does not answer as the benchmark expects: ${problems.join('; ')}`);
+    }
+    if (problems.length > 0) {
+      notes.push(`${target.id} left out, its answers are wrong: ${problems.join('; ')}`);
+      log(`${target.id}: left out — ${problems.join('; ')}`);
+    } else {
+      log(`${target.id}: answers correctly (stream of ${streamChunks} chunks + [DONE])`);
+      usable.push(target);
+    }
+  }
+  return usable;
+}
+
+/**
+ * Runs last, on a fresh relay: on the loaded one, a heap the loads already grew would hide what
+ * the streams cost, and the streams would inflate the peak RSS of the load rows that follow.
+ */
+async function slowStreamsCheck(
+  stack: Stack,
+  targets: readonly Target[],
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<SlowStreamsResult | undefined> {
+  const direct = targets.find((target) => target.id === 'direct');
+  if (options.slowStreams <= 0 || !direct || !targets.some((target) => target.id === 'relay')) return undefined;
+  const expectedChunks = await countSlowStreamChunks(direct);
+  const relay = await stack.startFreshRelay();
+  try {
+    log(`slow streams: ${options.slowStreams} through the fresh relay, ${expectedChunks} chunks each at 100 ms per token`);
+    const result = await runSlowStreams(relay.target, {
+      streams: options.slowStreams,
+      body: slowStreamBody(),
+      expectedChunks,
+      batch: 250,
+      timeoutMs: 60_000,
+    });
+    log(formatSlowStreams(result));
+    return result;
+  } finally {
+    await relay.close();
+  }
+}
+
+export async function runBench(stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
+  const notes = [...stack.notes];
+  const targets = await checkTargets(stack.targets, notes, log);
+  const workloads = buildWorkloads();
+  log(`64k body: ${workloads['64k'].body.length} bytes`);
+
+  const measurements: LoadMeasurement[] = [];
+  const total = loadCases.length * targets.length;
+  for (const { mode, connections } of loadCases) {
+    for (const target of targets) {
+      const plan = {
+        mode,
+        body: workloads[mode].body,
+        connections,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+      };
+      const measurement = await runLoad(target, plan);
+      measurements.push(measurement);
+      const failed = measurement.errors + measurement.non2xx;
+      log(
+        `[${String(measurements.length).padStart(2)}/${total}] ${mode} c=${connections} ${target.id}: ` +
+          `${formatNumber(measurement.rps, 0)} rps, p50 ${formatNumber(measurement.p50Ms, 2)} ms` +
+          (failed > 0 ? `, ${measurement.errors} errors, ${measurement.non2xx} non-2xx` : ''),
+      );
+      const foreign = measurement.foreignCpuShare ?? 0;
+      if (foreign > 0.05) {
+        const share = Math.round(foreign * 100);
+        notes.push(`${target.id} ${mode} c=${connections}: other processes used ${share} % of the CPUs during the load`);
+      }
+      if (failed > 0) {
+        notes.push(
+          `${target.id} ${mode} c=${connections}: ${measurement.errors} errors ` +
+            `(${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`,
+        );
+      }
+    }
+  }
+
+  const ttfbs: TtfbMeasurement[] = [];
+  for (const target of targets) {
+    const ttfb = await probeTimeToFirstByte(target, workloads.stream.body, options.ttfbRequests);
+    ttfbs.push(ttfb);
+    log(`TTFB ${target.id}: p50 ${formatNumber(ttfb.p50Ms, 2)} ms, p99 ${formatNumber(ttfb.p99Ms, 2)} ms`);
+    if (ttfb.failures > 0) notes.push(`TTFB probe of ${target.id}: ${ttfb.failures} failed requests`);
+  }
+
+  let slowStreams: SlowStreamsResult | undefined;
+  try {
+    slowStreams = await slowStreamsCheck(stack, targets, options, log);
+  } catch (error) {
+    // The load rows are measured already: report them with the reason rather than nothing.
+    notes.push(`slow streams: could not run: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (slowStreams && slowStreams.peakOpen < slowStreams.requested) {
+    notes.push(
+      `slow streams: only ${slowStreams.peakOpen} of ${slowStreams.requested} were streaming at once; the others waited ` +
+        'for their headers (queued in the relay or its upstream pool), so RSS per stream counts waiting requests too',
+    );
+  }
+  return { measurements, ttfbs, slowStreams, notes };
+}

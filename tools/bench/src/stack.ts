@@ -1,0 +1,130 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchOptions } from './cli-options';
+import type { Target } from './load-runner';
+import { startPortkey } from './peers';
+import { findFreePort, startNode, stopChild, waitUntilAnswering, type Child } from './processes';
+import { startRelay } from './relay-setup';
+
+/** Bundles, relative to the workspace root (`npm run bench` builds them first). */
+export const bundles = {
+  /** The upstream simulator, minus its request log (see reference/simulator.ts). */
+  simulator: 'dist/tools/bench/simulator.js',
+  relay: 'dist/apps/server/main.js',
+  floor: 'dist/tools/bench/floor-proxy.js',
+  express: 'dist/tools/bench/express-proxy.js',
+};
+
+export interface FreshRelay {
+  target: Target;
+  /** Stops it and removes its data directory. */
+  close(): Promise<void>;
+}
+
+export interface Stack {
+  /** In table order: direct (the simulator itself), floor, express, relay, then peers. */
+  targets: Target[];
+  /**
+   * Another relay on the same simulator that nothing has loaded yet: memory measured on it is not
+   * hidden by a heap the loads already grew, and does not inflate the load rows either.
+   */
+  startFreshRelay(): Promise<FreshRelay>;
+  /** Directories to remove at the end. */
+  tempDirs: string[];
+  notes: string[];
+}
+
+const chatPath = '/v1/chat/completions';
+
+function requireBundles(root: string): void {
+  const missing = Object.values(bundles).filter((bundle) => !existsSync(path.join(root, bundle)));
+  if (missing.length > 0) {
+    throw new Error(`missing ${missing.join(', ')}: run \`npx nx run-many -t build -p server upstream-sim bench\` (npm run bench does)`);
+  }
+}
+
+async function startReferenceProxy(
+  root: string,
+  name: 'floor' | 'express',
+  simulatorOrigin: string,
+): Promise<{ child: Child; port: number }> {
+  const port = await findFreePort();
+  const child = startNode(`${name}-proxy`, [path.join(root, bundles[name])], {
+    PORT: String(port),
+    UPSTREAM_ORIGIN: simulatorOrigin,
+  });
+  // Any answer proves it listens; GET is not routed by the proxies and gets a 404 or a 502.
+  await waitUntilAnswering(child, `http://127.0.0.1:${port}/ready`);
+  return { child, port };
+}
+
+/** Starts the simulator, the relay, both reference proxies and (with --peers) Portkey, all on 127.0.0.1. */
+export async function startStack(root: string, options: BenchOptions, log: (line: string) => void): Promise<Stack> {
+  requireBundles(root);
+  const notes: string[] = [];
+
+  const simulatorPort = await findFreePort();
+  const simulatorOrigin = `http://127.0.0.1:${simulatorPort}`;
+  const simulatorBaseUrl = `${simulatorOrigin}/v1`;
+  const simulator = startNode('upstream-sim', [path.join(root, bundles.simulator)], {
+    PORT: String(simulatorPort),
+    HOST: '127.0.0.1',
+    SIM_LATENCY_MS_PER_TOKEN: '0',
+  });
+  await waitUntilAnswering(simulator, `${simulatorBaseUrl}/models`);
+  log(`simulator on ${simulatorOrigin} (pid ${simulator.pid})`);
+
+  const relayNodeArgs = options.cpuProfileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(root, options.cpuProfileDir)}`]
+    : [];
+  const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, relayNodeArgs);
+  log(`relay on ${relay.origin} (pid ${relay.child.pid}), data in ${relay.dataDir}`);
+
+  const floor = await startReferenceProxy(root, 'floor', simulatorOrigin);
+  const express = await startReferenceProxy(root, 'express', simulatorOrigin);
+
+  const auth = { authorization: `Bearer ${relay.tokenKey}` };
+  const targetOf = (id: Target['id'], child: Child, port: number): Target => ({
+    id,
+    url: `http://127.0.0.1:${port}${chatPath}`,
+    headers: auth,
+    pid: child.pid,
+  });
+  const relayTarget: Target = { id: 'relay', url: `${relay.origin}${chatPath}`, headers: auth, pid: relay.child.pid };
+  const targets: Target[] = [
+    targetOf('direct', simulator, simulatorPort),
+    targetOf('floor', floor.child, floor.port),
+    targetOf('express', express.child, express.port),
+    relayTarget,
+  ];
+
+  if (options.peers) {
+    const peer = await startPortkey(simulatorBaseUrl, relay.tokenKey, log);
+    if ('failed' in peer) {
+      notes.push(`--peers: ${peer.failed}`);
+      log(`peers: ${peer.failed}; carrying on without it`);
+    } else {
+      targets.push(peer.target);
+      log(`portkey on ${new URL(peer.target.url).origin} (pid ${peer.child.pid})`);
+    }
+  }
+  const tempDirs = [relay.dataDir];
+  const startFreshRelay = async (): Promise<FreshRelay> => {
+    const fresh = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, []);
+    tempDirs.push(fresh.dataDir);
+    log(`fresh relay on ${fresh.origin} (pid ${fresh.child.pid})`);
+    return {
+      target: {
+        id: 'relay',
+        url: `${fresh.origin}${chatPath}`,
+        headers: { authorization: `Bearer ${fresh.tokenKey}` },
+        pid: fresh.child.pid,
+      },
+      close: async () => {
+        await stopChild(fresh.child);
+        rmSync(fresh.dataDir, { recursive: true, force: true });
+      },
+    };
+  };
+  return { targets, startFreshRelay, tempDirs, notes };
+}

@@ -1,0 +1,89 @@
+import type { BenchReport, ReportRow } from './report';
+import { formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams } from './table';
+
+const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow> = {}): ReportRow => ({
+  target,
+  mode: 'non-stream',
+  connections: 32,
+  requests: rps * 5,
+  rps,
+  p50Ms: 1.234,
+  p99Ms: 9.876,
+  errors: 0,
+  timeouts: 0,
+  non2xx: 0,
+  cpuMicrosPerRequest: 51.4,
+  peakRssBytes: 64 * 1024 * 1024,
+  foreignCpuShare: 0,
+  addedP50Ms: 0.21,
+  ttfbP50Ms: undefined,
+  addedTtfbP50Ms: undefined,
+  ratioToFloor: 1,
+  ratioToExpress: 3.84,
+  ...extra,
+});
+
+describe('number formatting', () => {
+  it('uses separators, fixed decimals, and a dash for what was not measured', () => {
+    expect(formatNumber(20123.4, 0)).toBe('20,123');
+    expect(formatNumber(0.5, 2)).toBe('0.50');
+    expect(formatNumber(undefined, 2)).toBe('—');
+    expect(formatNumber(Number.NaN, 2)).toBe('—');
+  });
+
+  it('signs added latencies, negative ones included', () => {
+    expect(formatSigned(0.21, 2)).toBe('+0.21');
+    expect(formatSigned(-0.05, 2)).toBe('-0.05');
+    expect(formatSigned(undefined, 2)).toBe('—');
+  });
+});
+
+describe('formatRows', () => {
+  it('aligns every column under its header: names left, numbers right', () => {
+    const lines = formatRows([row('floor', 20123), row('relay', 987, { ratioToFloor: 0.049, non2xx: 3, errors: 2 })]);
+    expect(lines[0]).toMatch(/^target\s+RPS\s+p50 ms/);
+    expect(lines[1]).toMatch(/^-+$/);
+    expect(lines[2]).toMatch(/^floor\s+20,123\s+1\.23\s+9\.88\s+\+0\.21\s+—\s+—\s+51\s+64\.0\s+1\.00×\s+3\.84×\s+0$/);
+    expect(lines[3]).toMatch(/^relay\s+987 .* 0\.05×\s+3\.84×\s+5$/);
+    const widths = new Set(lines.map((line) => line.length));
+    expect(widths.size).toBe(1);
+  });
+});
+
+describe('formatReport', () => {
+  it('groups rows by mode, then by connections, and ends with the slow streams', () => {
+    const report: BenchReport = {
+      machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
+      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false },
+      rows: [row('relay', 1, { mode: '64k', connections: 1 }), row('relay', 2, { connections: 128 }), row('relay', 3, { connections: 1 })],
+      ttfb: [],
+      slowStreams: undefined,
+      notes: ['a note'],
+    };
+    const text = formatReport(report);
+    const order = ['non-stream · 1 connection', 'non-stream · 128 connections', '64k · 1 connection', 'slow streams: not run', '- a note'];
+    const positions = order.map((heading) => text.indexOf(heading));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('states how many slow streams came back whole and the RSS each cost', () => {
+    const line = formatSlowStreams({
+      requested: 2000,
+      completed: 1998,
+      failed: 2,
+      peakOpen: 2000,
+      msPerToken: 100,
+      chunksPerStream: 44,
+      seconds: 6.04,
+      rssBeforeBytes: 80 * 1024 * 1024,
+      rssPeakBytes: 180 * 1024 * 1024,
+      growthPerStreamBytes: 51.2 * 1024,
+      firstFailure: 'status 502',
+    });
+    expect(line).toBe(
+      'slow streams: 1998/2000 completed through the relay, 2 failed (first: status 502); peak 2000 open at once ' +
+        '(100 ms/token × 44 chunks, 6.0 s); relay RSS 80.0 → 180.0 MB, 51.2 KB per stream',
+    );
+  });
+});
