@@ -44,7 +44,8 @@ export class UpstreamClient {
     if (existing) void existing.agent.close();
     const agent = new Agent({
       connect: { timeout: channel.timeouts.connectMs },
-      connections: 512,
+      // No cap per origin: every concurrent caller stream needs its own upstream socket.
+      connections: null,
       pipelining: 1,
     });
     this.agents.set(channel.id, { agent, version });
