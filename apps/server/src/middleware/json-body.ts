@@ -18,7 +18,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
   };
 }
 
-export function mapBodyParserError(error: unknown, limitBytes: number): RelayError | unknown {
+function mapBodyParserError(error: unknown, limitBytes: number): RelayError | unknown {
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
     case 'entity.too.large':

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -26,10 +26,3 @@ export const digestKey = (key: string): string => createHash('sha256').update(ke
 /** What the API shows of a key: its last four characters. */
 export const keyHint = (key: string): string => `...${key.slice(-4)}`;
 
-export function digestsEqual(left: string, right: string): boolean {
-  const a = Buffer.from(left, 'hex');
-  const b = Buffer.from(right, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export const TOKEN_KEY_PATTERN = /^sk-[0-9A-Za-z]{48}$/;
