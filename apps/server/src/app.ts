@@ -52,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
     assistants: assistantsRouter({ assistants: storage.assistants }),
     accounts: accountsRouter({
       accounts: storage.accounts,
+      tokens: storage.tokens,
       assistants: storage.assistants,
       usageLog: storage.usageLog,
       prices: storage.prices,

@@ -5,11 +5,12 @@ import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
 import { listModels } from '../relay/list-models';
 import { isGlob, matchesModelPattern } from '../relay/model-pattern';
 import type { Caller } from '../relay/request-context';
-import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, UsageLogStore } from '../storage/types';
+import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
 import { accountView, tokenView } from './views';
 
 export interface SelfServiceDeps {
   accounts: AccountStore;
+  tokens: TokenStore;
   assistants: AssistantStore;
   registry: ChannelRegistry;
   usageLog: UsageLogStore;
@@ -25,14 +26,20 @@ const left = (limit: number | null, used: number): number | null => (limit === n
 const smallest = (amounts: ReadonlyArray<number | null>): number | null =>
   amounts.reduce<number | null>((min, amount) => (amount === null ? min : min === null ? amount : Math.min(min, amount)), null);
 
-/** The caller's account and, for an API token, the token itself. */
-async function whoIsCalling(accounts: AccountStore, caller: Caller | undefined): Promise<{ account: AccountRecord; token: TokenRecord | null }> {
+/**
+ * The caller's account and, for an API token, the token itself — both read afresh, since the
+ * token authentication found may be a cached copy whose `quotaUsed` has moved on since.
+ */
+async function whoIsCalling(
+  deps: Pick<SelfServiceDeps, 'accounts' | 'tokens'>,
+  caller: Caller | undefined,
+): Promise<{ account: AccountRecord; token: TokenRecord | null }> {
   if (!caller) throw new Error('self-service route reached without a caller');
   if (caller.kind !== 'token') return { account: caller.account, token: null };
-  const account = await accounts.get(caller.token.accountId);
+  const [account, token] = await Promise.all([deps.accounts.get(caller.token.accountId), deps.tokens.get(caller.token.id)]);
   // Deleting an account deletes its tokens, so a live token always has one.
   if (!account) throw new Error(`token ${caller.token.id} has no account ${caller.token.accountId}`);
-  return { account, token: caller.token };
+  return { account, token: token ?? caller.token };
 }
 
 /** `YYYY-MM-DD` → midnight UTC, refusing days that do not exist (`2025-02-30`). */
@@ -68,7 +75,7 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
   const s = initServer();
   return {
     getAccountInfo: s.route(accountsContract.getAccountInfo, async ({ res }) => {
-      const { account, token } = await whoIsCalling(deps.accounts, res.locals.caller);
+      const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const accountLeft = left(account.quotaLimit, account.quotaUsed);
       const quotaRemaining = token ? smallest([left(token.quotaLimit, token.quotaUsed), accountLeft]) : accountLeft;
       return {
@@ -82,7 +89,7 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
     }),
 
     listCallerModels: s.route(accountsContract.listCallerModels, async ({ res }) => {
-      const { account, token } = await whoIsCalling(deps.accounts, res.locals.caller);
+      const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const channels = await deps.registry.all();
       const served = listModels(channels, await deps.assistants.listUsableBy(account.id));
       const allowList = token?.models ?? null;
@@ -92,7 +99,7 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
     }),
 
     getBillingSubscription: s.route(accountsContract.getBillingSubscription, async ({ res }) => {
-      const { account, token } = await whoIsCalling(deps.accounts, res.locals.caller);
+      const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const limit = token?.quotaLimit ?? account.quotaLimit;
       const limitUsd = limit === null ? UNLIMITED_USD : limit / 1_000_000;
       const expiresAt = token?.expiresAt ?? null;
@@ -110,7 +117,7 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
     }),
 
     getBillingUsage: s.route(accountsContract.getBillingUsage, async ({ query, res }) => {
-      const { account, token } = await whoIsCalling(deps.accounts, res.locals.caller);
+      const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const now = new Date();
       const start = query.start_date ? parseDay(query.start_date, 'start_date') : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const end = query.end_date ? parseDay(query.end_date, 'end_date') : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

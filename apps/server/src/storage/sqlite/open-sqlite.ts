@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage } from '../types';
 import { migrate } from './migrations';
 import { SqliteAccountStore } from './sqlite-account-store';
@@ -13,8 +14,11 @@ import { SqliteUsageLogStore } from './sqlite-usage-log-store';
 
 export const SQLITE_FILE_NAME = 'relay.db';
 
-/** Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date. */
-export function openSqliteStorage(dataDir: string): Storage {
+/**
+ * Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date.
+ * Token lookups by key are served from memory (token-key-cache.ts).
+ */
+export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOptions = {}): Storage {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, SQLITE_FILE_NAME));
   db.pragma('journal_mode = WAL');
@@ -22,7 +26,7 @@ export function openSqliteStorage(dataDir: string): Storage {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  return {
+  return withTokenKeyCache({
     accounts: new SqliteAccountStore(db),
     tokens: new SqliteTokenStore(db),
     channels: new SqliteChannelStore(db),
@@ -36,5 +40,5 @@ export function openSqliteStorage(dataDir: string): Storage {
     close: async () => {
       db.close();
     },
-  };
+  }, keyCache);
 }
