@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import type { TokenUpdate } from '@chat-relay/contract';
 import OpenAI from 'openai';
-import { setTokenPolicy, type TokenPolicyPatch } from '../policy/testing/set-token-policy';
-import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
+import { patchToken, tokenIdOf } from '../testing/patch-token';
+import { startRelayWithSim, type E2eRelay, type E2eRelayWithSim } from './e2e-relay';
 import { createAssistant } from './gizmo-assistants';
 
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -20,15 +21,19 @@ async function sdkError(client: OpenAI, body: CreateParams = hello()): Promise<I
   throw new Error('expected the request to fail');
 }
 
+/** Sets the policy of `target`'s token as an operator would: `PATCH /api/tokens/{id}` with the admin key. */
+async function setPolicyOf(target: E2eRelay, update: TokenUpdate): Promise<void> {
+  await patchToken(target.relay, await tokenIdOf(target.relay, target.token), update);
+}
+
 /**
  * Token policy end to end through the official `openai` package (SPEC §4, §9). The policy
- * fields are written straight into SQLite by `setTokenPolicy` until `PATCH /api/tokens/{id}`
- * lands; then these tests should set them through the API.
+ * fields are set through the admin API, `PATCH /api/tokens/{id}`, as an operator would set them.
  */
 describe('e2e: token policy through the openai SDK', () => {
   let e2e: E2eRelayWithSim;
   let client: OpenAI;
-  const setPolicy = (policy: TokenPolicyPatch) => setTokenPolicy(e2e.relay.dataDir, e2e.token, policy);
+  const setPolicy = (update: TokenUpdate) => setPolicyOf(e2e, update);
 
   beforeEach(async () => {
     e2e = await startRelayWithSim({ models: ['gpt-4o', 'gpt-4o-mini'] });
@@ -38,7 +43,8 @@ describe('e2e: token policy through the openai SDK', () => {
 
   describe('status and expiry', () => {
     it('an expired token: 401 token_expired, AuthenticationError, the upstream never called', async () => {
-      setPolicy({ expiresAt: new Date(Date.now() - 1000).toISOString() });
+      // PATCH accepts an expiry already past (tokens-policy.http.spec covers it): expired at once, no waiting.
+      await setPolicy({ expires_at: new Date(Date.now() - 1000).toISOString() });
       const error = await sdkError(client);
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
       expect(error).toMatchObject({ status: 401, type: 'authentication_error', code: 'token_expired' });
@@ -46,12 +52,12 @@ describe('e2e: token policy through the openai SDK', () => {
     });
 
     it('a token expiring later still works', async () => {
-      setPolicy({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+      await setPolicy({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });
       await expect(client.chat.completions.create(hello())).resolves.toMatchObject({ object: 'chat.completion' });
     });
 
     it('a disabled token: 401 token_disabled', async () => {
-      setPolicy({ status: 'disabled' });
+      await setPolicy({ status: 'disabled' });
       const error = await sdkError(client);
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
       expect(error).toMatchObject({ status: 401, code: 'token_disabled' });
@@ -63,7 +69,7 @@ describe('e2e: token policy through the openai SDK', () => {
       const chunks = stream[Symbol.asyncIterator]();
       expect((await chunks.next()).done).toBe(false);
 
-      setPolicy({ status: 'disabled' });
+      await setPolicy({ status: 'disabled' });
       const error = await sdkError(client);
       expect(error).toMatchObject({ status: 401, code: 'token_disabled' });
       await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
@@ -72,14 +78,14 @@ describe('e2e: token policy through the openai SDK', () => {
       for (let next = await chunks.next(); !next.done; next = await chunks.next()) rest++;
       expect(rest).toBeGreaterThan(0);
 
-      setPolicy({ status: 'active' });
+      await setPolicy({ status: 'active' });
       await expect(client.chat.completions.create(hello())).resolves.toMatchObject({ object: 'chat.completion' });
     });
   });
 
   describe('IP allow-list', () => {
     it('a token allowing only 10.0.0.0/8: 403 ip_not_allowed from 127.0.0.1, PermissionDeniedError', async () => {
-      setPolicy({ allowedIps: ['10.0.0.0/8'] });
+      await setPolicy({ allowed_ips: ['10.0.0.0/8'] });
       const error = await sdkError(client);
       expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
       expect(error).toMatchObject({ status: 403, type: 'permission_error', code: 'ip_not_allowed' });
@@ -89,12 +95,12 @@ describe('e2e: token policy through the openai SDK', () => {
     });
 
     it('allowing 127.0.0.1/32: 200', async () => {
-      setPolicy({ allowedIps: ['127.0.0.1/32'] });
+      await setPolicy({ allowed_ips: ['127.0.0.1/32'] });
       await expect(client.chat.completions.create(hello())).resolves.toMatchObject({ object: 'chat.completion' });
     });
 
     it('allowing ::1: 200 for a client on ::1, 403 for one on 127.0.0.1', async () => {
-      setPolicy({ allowedIps: ['::1'] });
+      await setPolicy({ allowed_ips: ['::1'] });
       const server = e2e.relay.app.listen(0, '::1');
       await new Promise((resolve) => server.once('listening', resolve));
       try {
@@ -109,7 +115,7 @@ describe('e2e: token policy through the openai SDK', () => {
     });
 
     it('X-Forwarded-For is not honoured without RELAY_TRUST_PROXY', async () => {
-      setPolicy({ allowedIps: ['10.0.0.0/8'] });
+      await setPolicy({ allowed_ips: ['10.0.0.0/8'] });
       const forwarded = e2e.client({ defaultHeaders: { 'X-Forwarded-For': '10.1.2.3' } });
       expect(await sdkError(forwarded)).toMatchObject({ status: 403, code: 'ip_not_allowed' });
     });
@@ -117,7 +123,7 @@ describe('e2e: token policy through the openai SDK', () => {
     it("with trustProxy 'loopback', X-Forwarded-For from the local proxy is the client address", async () => {
       const proxied = await startRelayWithSim({}, { trustProxy: 'loopback' });
       try {
-        setTokenPolicy(proxied.relay.dataDir, proxied.token, { allowedIps: ['10.0.0.0/8'] });
+        await setPolicyOf(proxied, { allowed_ips: ['10.0.0.0/8'] });
         const behindProxy = proxied.client({ defaultHeaders: { 'X-Forwarded-For': '10.1.2.3' } });
         await expect(behindProxy.chat.completions.create(hello())).resolves.toMatchObject({ object: 'chat.completion' });
         const outsider = proxied.client({ defaultHeaders: { 'X-Forwarded-For': '192.0.2.7' } });
@@ -136,7 +142,7 @@ describe('e2e: token policy through the openai SDK', () => {
   describe('model allow-list', () => {
     it("['gpt-4o-mini', '*-gizmo-*']: gpt-4o is refused with PermissionDeniedError, the others answer", async () => {
       await createAssistant(e2e, { id: 'g-helper', name: 'Helper', instructions: 'Be brief.' });
-      setPolicy({ models: ['gpt-4o-mini', '*-gizmo-*'] });
+      await setPolicy({ models: ['gpt-4o-mini', '*-gizmo-*'] });
 
       const error = await sdkError(client, hello('gpt-4o'));
       expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
@@ -152,14 +158,14 @@ describe('e2e: token policy through the openai SDK', () => {
 
     it('the plain family does not allow its gizmo names', async () => {
       await createAssistant(e2e, { id: 'g-helper', name: 'Helper', instructions: 'Be brief.' });
-      setPolicy({ models: ['gpt-4o'] });
+      await setPolicy({ models: ['gpt-4o'] });
       expect(await sdkError(client, hello('gpt-4o-gizmo-g-helper'))).toMatchObject({ status: 403, code: 'model_not_allowed' });
     });
   });
 
   describe('rate limits', () => {
     it('rpm 5: the sixth request in a minute is a RateLimitError with Retry-After and the x-ratelimit-* headers', async () => {
-      setPolicy({ rateLimit: { rpm: 5, tpm: null } });
+      await setPolicy({ rate_limit: { rpm: 5, tpm: null } });
       for (let i = 0; i < 5; i++) {
         const { response } = await client.chat.completions.create(hello()).withResponse();
         expect(response.headers.get('x-ratelimit-limit-requests')).toBe('5');
@@ -184,7 +190,7 @@ describe('e2e: token policy through the openai SDK', () => {
     });
 
     it('tpm: once the tokens used in the window reach the limit, RateLimitError with the -tokens headers', async () => {
-      setPolicy({ rateLimit: { rpm: null, tpm: 5 } });
+      await setPolicy({ rate_limit: { rpm: null, tpm: 5 } });
       const { data, response } = await client.chat.completions.create(hello()).withResponse();
       expect(response.headers.get('x-ratelimit-limit-tokens')).toBe('5');
       expect(data.usage?.total_tokens).toBeGreaterThanOrEqual(5);

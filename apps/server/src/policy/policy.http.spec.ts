@@ -1,9 +1,10 @@
-import { ErrorResponseSchema } from '@chat-relay/contract';
+import { ErrorResponseSchema, type TokenUpdate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { patchToken } from '../testing/patch-token';
+import { createToken } from '../testing/system-api';
 import { createTestRelay, type TestRelay } from '../testing/test-relay';
-import { setTokenPolicy, type TokenPolicyPatch } from './testing/set-token-policy';
 
 const SIM_KEY = 'sk-sim-key';
 const RATE_LIMIT_HEADERS = [
@@ -37,20 +38,16 @@ describe('token policy over HTTP', () => {
     await sim.close();
   });
 
-  /** A fresh token (rate limits are per token) with `policy` written into the database. */
-  async function tokenWith(policy: TokenPolicyPatch, target: TestRelay = relay): Promise<string> {
-    const { body } = await request(target.app)
-      .post('/api/tokens')
-      .set('authorization', `Bearer ${target.adminKey}`)
-      .send({ name: 'policy' })
-      .expect(201);
-    setTokenPolicy(target.dataDir, body.key, policy);
-    return body.key as string;
+  /** A fresh token (rate limits are per token) with `policy` set by `PATCH /api/tokens/{id}`. */
+  async function tokenWith(policy: TokenUpdate, target: TestRelay = relay): Promise<string> {
+    const token = await createToken(target, { name: 'policy' });
+    await patchToken(target, token.id, policy);
+    return token.key;
   }
 
   describe('IP allow-list', () => {
     it('403 ip_not_allowed naming the address when the client is outside the list', async () => {
-      const key = await tokenWith({ allowedIps: ['10.0.0.0/8'] });
+      const key = await tokenWith({ allowed_ips: ['10.0.0.0/8'] });
       const response = await request(relay.app).get('/v1/models').set('authorization', `Bearer ${key}`).expect(403);
       const error = errorOf(response.body);
       expect(error).toMatchObject({ type: 'permission_error', code: 'ip_not_allowed' });
@@ -62,13 +59,13 @@ describe('token policy over HTTP', () => {
     });
 
     it('an IPv4 rule admits the IPv4-mapped address a dual-stack socket reports', async () => {
-      const key = await tokenWith({ allowedIps: ['127.0.0.1/32'] });
+      const key = await tokenWith({ allowed_ips: ['127.0.0.1/32'] });
       await request(relay.app).get('/v1/models').set('authorization', `Bearer ${key}`).expect(200);
       await request(relay.app).post('/v1/chat/completions').set('authorization', `Bearer ${key}`).send(chat('gpt-4o')).expect(200);
     });
 
     it('an IPv6 rule admits a client on ::1', async () => {
-      const key = await tokenWith({ allowedIps: ['::1'] });
+      const key = await tokenWith({ allowed_ips: ['::1'] });
       const server = relay.app.listen(0, '::1');
       await new Promise((resolve) => server.once('listening', resolve));
       try {
@@ -84,7 +81,7 @@ describe('token policy over HTTP', () => {
     });
 
     it('X-Forwarded-For is ignored unless RELAY_TRUST_PROXY names the proxy', async () => {
-      const key = await tokenWith({ allowedIps: ['10.0.0.0/8'] });
+      const key = await tokenWith({ allowed_ips: ['10.0.0.0/8'] });
       const response = await request(relay.app)
         .get('/v1/models')
         .set('authorization', `Bearer ${key}`)
@@ -96,7 +93,7 @@ describe('token policy over HTTP', () => {
     it('behind a trusted proxy, the forwarded client address is the one checked', async () => {
       const proxied = await createTestRelay({ env: { RELAY_TRUST_PROXY: 'loopback' } });
       try {
-        const key = await tokenWith({ allowedIps: ['10.0.0.0/8'] }, proxied);
+        const key = await tokenWith({ allowed_ips: ['10.0.0.0/8'] }, proxied);
         const call = (forwardedFor: string) =>
           request(proxied.app).get('/v1/models').set('authorization', `Bearer ${key}`).set('x-forwarded-for', forwardedFor);
         await call('10.1.2.3').expect(200);
@@ -142,7 +139,7 @@ describe('token policy over HTTP', () => {
 
   describe('rate limits', () => {
     it('rpm 5: five answers with the headers, the sixth 429 with Retry-After', async () => {
-      const key = await tokenWith({ rateLimit: { rpm: 5, tpm: null } });
+      const key = await tokenWith({ rate_limit: { rpm: 5, tpm: null } });
       for (let i = 0; i < 5; i++) {
         const path = i % 2 === 0 ? '/v1/models' : '/v1/chat/completions';
         const call = i % 2 === 0 ? request(relay.app).get(path) : request(relay.app).post(path).send(chat('gpt-4o'));
@@ -166,12 +163,12 @@ describe('token policy over HTTP', () => {
       expect(sixth.headers['x-request-id']).toBeDefined();
 
       // Another token is not affected.
-      const other = await tokenWith({ rateLimit: { rpm: 5, tpm: null } });
+      const other = await tokenWith({ rate_limit: { rpm: 5, tpm: null } });
       await request(relay.app).get('/v1/models').set('authorization', `Bearer ${other}`).expect(200);
     });
 
     it('tpm: the tokens of a completed request count, and the next one is refused once they reach the limit', async () => {
-      const key = await tokenWith({ rateLimit: { rpm: null, tpm: 5 } });
+      const key = await tokenWith({ rate_limit: { rpm: null, tpm: 5 } });
       const first = await request(relay.app)
         .post('/v1/chat/completions')
         .set('authorization', `Bearer ${key}`)
@@ -198,7 +195,7 @@ describe('token policy over HTTP', () => {
     });
 
     it('policy refusals do not count towards rpm', async () => {
-      const key = await tokenWith({ models: ['gpt-4o-mini'], rateLimit: { rpm: 1, tpm: null } });
+      const key = await tokenWith({ models: ['gpt-4o-mini'], rate_limit: { rpm: 1, tpm: null } });
       for (let i = 0; i < 3; i++) {
         await request(relay.app).post('/v1/chat/completions').set('authorization', `Bearer ${key}`).send(chat('gpt-4o')).expect(403);
       }
@@ -208,8 +205,8 @@ describe('token policy over HTTP', () => {
 
   describe('status and expiry (bearer-auth) come first', () => {
     it('401 token_disabled and token_expired, before any other policy', async () => {
-      const disabled = await tokenWith({ status: 'disabled', allowedIps: ['10.0.0.0/8'] });
-      const expired = await tokenWith({ expiresAt: '2000-01-01T00:00:00.000Z', models: [] });
+      const disabled = await tokenWith({ status: 'disabled', allowed_ips: ['10.0.0.0/8'] });
+      const expired = await tokenWith({ expires_at: '2000-01-01T00:00:00.000Z', models: [] });
       const a = await request(relay.app).get('/v1/models').set('authorization', `Bearer ${disabled}`).expect(401);
       expect(errorOf(a.body)).toMatchObject({ type: 'authentication_error', code: 'token_disabled' });
       const b = await request(relay.app).post('/v1/chat/completions').set('authorization', `Bearer ${expired}`).send(chat('gpt-4o')).expect(401);
