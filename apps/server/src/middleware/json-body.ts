@@ -1,21 +1,102 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { invalidRequest, requestTooLarge, RelayError } from '../errors/relay-error';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+/** `application/json`, optionally with `charset=utf-8`: the body every OpenAI client sends. */
+const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The request body exactly as received, when it came as plain UTF-8 JSON. */
+    rawBody?: Buffer;
+  }
+}
 
 /**
  * JSON bodies up to `limitBytes`. Runs after authentication, so an unauthenticated caller
  * cannot make the relay parse a large body. Parser failures become OpenAI-shaped errors.
+ *
+ * Plain uncompressed UTF-8 JSON — what clients send — is read straight off the socket and
+ * parsed once, its bytes kept in `res.locals.rawBody` so the relay can forward them untouched;
+ * anything else (compressed, another charset, `+json` types) goes through `express.json()`.
  */
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
 export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: false, type: JSON_TYPES });
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-    if (hasBody && !req.is(JSON_TYPES)) {
+    if (!hasBody) {
+      req.body = {};
+      return next();
+    }
+    if (isPlainJson(req)) {
+      return readPlainJson(req, limitBytes, (error, raw) => {
+        if (error || !raw) return next(error);
+        const parsed = parseJson(raw);
+        if (parsed instanceof RelayError) return next(parsed);
+        req.body = parsed;
+        res.locals.rawBody = raw;
+        next();
+      });
+    }
+    if (!req.is(JSON_TYPES)) {
       return next(invalidRequest('Send the request body as JSON with Content-Type: application/json.', null, 'invalid_json'));
     }
     parse(req, res, (error?: unknown) => (error ? next(mapBodyParserError(error, limitBytes)) : next()));
   };
+}
+
+function isPlainJson(req: Request): boolean {
+  const encoding = req.headers['content-encoding'];
+  return (encoding === undefined || encoding === 'identity') && PLAIN_JSON.test(req.headers['content-type'] ?? '');
+}
+
+/** The whole body, or the error to answer with; never more than `limitBytes` held in memory. */
+function readPlainJson(req: Request, limitBytes: number, done: (error: RelayError | undefined, raw?: Buffer) => void): void {
+  const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  if (declared !== undefined && declared > limitBytes) {
+    req.resume();
+    return done(requestTooLarge(limitBytes));
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let finished = false;
+  const finish = (error: RelayError | undefined, raw?: Buffer) => {
+    if (finished) return;
+    finished = true;
+    req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+    if (error) req.resume();
+    done(error, raw);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limitBytes) return finish(requestTooLarge(limitBytes));
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    if (declared !== undefined && received !== declared) return finish(incomplete());
+    finish(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+  };
+  const onAbort = () => finish(incomplete());
+  req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
+}
+
+const incomplete = () => invalidRequest('The request body was not received completely.', null, 'request_aborted');
+
+const unparsable = () =>
+  invalidRequest(
+    'We could not parse the JSON body of your request. Send valid JSON with Content-Type: application/json.',
+    null,
+    'invalid_json',
+  );
+
+function parseJson(raw: Buffer): unknown {
+  // A byte-order mark is not JSON, but body-parser accepted it; so do we.
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return unparsable();
+  }
 }
 
 function mapBodyParserError(error: unknown, limitBytes: number): RelayError | unknown {
@@ -24,11 +105,7 @@ function mapBodyParserError(error: unknown, limitBytes: number): RelayError | un
     case 'entity.too.large':
       return requestTooLarge(limitBytes);
     case 'entity.parse.failed':
-      return invalidRequest(
-        'We could not parse the JSON body of your request. Send valid JSON with Content-Type: application/json.',
-        null,
-        'invalid_json',
-      );
+      return unparsable();
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new RelayError({
@@ -38,7 +115,7 @@ function mapBodyParserError(error: unknown, limitBytes: number): RelayError | un
         message: 'The request body encoding or charset is not supported; send UTF-8 JSON.',
       });
     case 'request.aborted':
-      return invalidRequest('The request body was not received completely.', null, 'request_aborted');
+      return incomplete();
     default:
       return error;
   }

@@ -28,12 +28,17 @@ export interface BuildRequestArgs {
   request: ChatCompletionRequest;
   /** The model name to send upstream (after the channel's mapping). */
   upstreamModel: string;
+  /**
+   * The caller's body exactly as received, given only when `request` is what it parsed to (no
+   * assistant applied): an adapter that needs no translation may forward these bytes as they are.
+   */
+  rawBody?: Buffer;
 }
 
 export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
   /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
   warnings?: string[];
 }

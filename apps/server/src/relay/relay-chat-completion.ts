@@ -27,6 +27,8 @@ export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | 
 export interface RelayedRequest {
   request: ChatCompletionRequest;
   publicModel: string;
+  /** The caller's bytes, when `request` is exactly what they parsed to (see BuildRequestArgs). */
+  rawBody?: Buffer;
 }
 
 type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false } & UpstreamFailure);
@@ -67,7 +69,7 @@ export async function relayChatCompletion(
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  { request, publicModel }: RelayedRequest,
+  { request, publicModel, rawBody }: RelayedRequest,
   trace: RelayTrace,
   signal: AbortSignal,
 ): Promise<AttemptOutcome> {
@@ -77,7 +79,7 @@ async function attemptChannel(
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
   // A request the provider cannot express is the caller's error (400), whichever channel.
-  const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request, upstreamModel });
+  const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request, upstreamModel, rawBody });
   if (upstreamRequest.warnings) {
     deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: upstreamRequest.warnings }, 'request translated with warnings');
   }
@@ -110,7 +112,7 @@ async function attemptChannel(
 
   // Streams commit only once the upstream has sent its first bytes: until then, another
   // channel can still be tried without the caller noticing.
-  const upstream = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const upstream = response.body;
   let first: IteratorResult<Buffer>;
   try {
     first = await upstream.next();

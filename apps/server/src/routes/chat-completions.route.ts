@@ -55,7 +55,12 @@ export function chatRouter(deps: ChatRouteDeps) {
       });
       const result = await relayChatCompletion(
         deps,
-        { request: resolved.request, publicModel: body.model },
+        {
+          request: resolved.request,
+          publicModel: body.model,
+          // Unchanged by an assistant: the caller's own bytes may be forwarded.
+          rawBody: resolved.request === body ? res.locals.rawBody : undefined,
+        },
         trace,
         abort.signal,
       );

@@ -29,7 +29,7 @@ describe('anthropicAdapter', () => {
       'anthropic-version': '2023-06-01',
       'content-type': 'application/json',
     });
-    expect(JSON.parse(upstream.body)).toEqual({
+    expect(JSON.parse(upstream.body.toString())).toEqual({
       model: 'claude-sonnet-4-5',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
       max_tokens: 64000,

@@ -1,19 +1,19 @@
 import type { ProviderAdapter } from '../provider-adapter';
 import { convertOpenAiResponse } from './convert-openai-response';
-import { convertToOpenAiRequest } from './convert-to-openai-request';
+import { openAiRequestBody } from './convert-to-openai-request';
 import { mapOpenAiErrorResponse } from './openai-error';
 import { OpenAiStreamTransformer } from './openai-stream-transformer';
 
 /** Any OpenAI-compatible server: the request passes through with unknown fields intact. */
 export const openAiAdapter: ProviderAdapter = {
-  buildRequest: ({ channel, key, request, upstreamModel }) => ({
+  buildRequest: ({ channel, key, request, upstreamModel, rawBody }) => ({
     url: `${channel.baseUrl}/chat/completions`,
     headers: {
       authorization: `Bearer ${key}`,
       'content-type': 'application/json',
       accept: request.stream ? 'text/event-stream' : 'application/json',
     },
-    body: JSON.stringify(convertToOpenAiRequest(request, upstreamModel)),
+    body: openAiRequestBody(request, upstreamModel, rawBody),
   }),
   convertResponse: convertOpenAiResponse,
   createStreamTransformer: (options) => new OpenAiStreamTransformer(options),

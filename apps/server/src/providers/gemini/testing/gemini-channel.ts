@@ -25,7 +25,7 @@ export const GEMINI_CHANNEL: ChannelRecord = {
 export function buildGeminiCall(fields: Record<string, unknown>, upstreamModel: string) {
   const request: ChatCompletionRequest = ChatCompletionRequestSchema.parse({ model: 'my-gemini', ...fields });
   const built = geminiAdapter.buildRequest({ channel: GEMINI_CHANNEL, key: 'AIzaTestKey', request, upstreamModel });
-  return { ...built, json: JSON.parse(built.body) as GenerateContentRequest };
+  return { ...built, json: JSON.parse(built.body.toString()) as GenerateContentRequest };
 }
 
 export interface AccumulatedCall {
