@@ -87,21 +87,38 @@ export function compileIpAllowList(rules: readonly string[]): IpAllowList {
       // Unparseable despite the contract (e.g. written straight into the database): skip it.
     }
   }
+  // Callers come from few addresses: remember the answer per address (BlockList.check is not free).
+  const answers = new Map<string, boolean>();
+  const check = (clientIp: string): boolean => {
+    const client = normalizeAddress(clientIp);
+    if (!client) return false;
+    return (client.family === 'ipv4' ? compiled.v4 : compiled.v6).check(client.address, client.family);
+  };
   return {
     allows: (clientIp) => {
-      const client = clientIp === undefined ? undefined : normalizeAddress(clientIp);
-      if (!client) return false;
-      return (client.family === 'ipv4' ? compiled.v4 : compiled.v6).check(client.address, client.family);
+      if (clientIp === undefined) return false;
+      let allowed = answers.get(clientIp);
+      if (allowed === undefined) {
+        allowed = check(clientIp);
+        if (answers.size >= ANSWERS_LIMIT) answers.clear();
+        answers.set(clientIp, allowed);
+      }
+      return allowed;
     },
   };
 }
 
-/** Compiled lists by their rules' text: tokens are read afresh on every request. */
+const ANSWERS_LIMIT = 256;
+
+/** Compiled lists by their rules' text, and by the very array a cached token carries. */
 const cache = new Map<string, IpAllowList>();
+const byRules = new WeakMap<readonly string[], IpAllowList>();
 const CACHE_LIMIT = 1000;
 
 /** The allow-list for a token's `allowed_ips`, compiled once per distinct list. */
 export function ipAllowListFor(rules: readonly string[]): IpAllowList {
+  const known = byRules.get(rules);
+  if (known) return known;
   const key = rules.join('\n');
   let list = cache.get(key);
   if (!list) {
@@ -110,6 +127,7 @@ export function ipAllowListFor(rules: readonly string[]): IpAllowList {
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(key, list);
   }
+  byRules.set(rules, list);
   return list;
 }
 
