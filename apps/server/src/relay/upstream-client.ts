@@ -1,33 +1,98 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, errors, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../storage/types';
+import { UpstreamBody } from './upstream-body';
 
 export interface UpstreamCall {
   channel: ChannelRecord;
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
   signal: AbortSignal;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+export interface UpstreamResponse {
+  statusCode: number;
+  body: UpstreamBody;
+}
+
+/** `origin` and `path` of a URL, parsed once per distinct URL (channels have a handful). */
+const targets = new Map<string, { origin: string; path: string }>();
+
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (targets.size >= 1000) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
 
 /**
  * Keep-alive connection pools to upstreams: one undici Agent per channel (so each channel's
  * connect timeout applies), reused across requests, replaced when the channel changes.
+ *
+ * Requests go through undici's `dispatch` with a handler of our own rather than `request()`:
+ * no Readable, AsyncResource or URL object per call — the answer's bytes land in an
+ * UpstreamBody queue as they arrive.
  */
 export class UpstreamClient {
   private readonly agents = new Map<number, { agent: Agent; version: string }>();
 
-  async post(call: UpstreamCall): Promise<UpstreamResponse> {
-    const { channel } = call;
-    return request(call.url, {
-      method: 'POST',
-      headers: call.headers,
-      body: call.body,
-      signal: call.signal,
-      dispatcher: this.agentFor(channel),
-      headersTimeout: channel.timeouts.firstByteMs,
-      bodyTimeout: channel.timeouts.idleMs,
+  post(call: UpstreamCall): Promise<UpstreamResponse> {
+    const { channel, signal } = call;
+    const { origin, path } = targetOf(call.url);
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new errors.RequestAbortedError());
+      let abortCall: ((error: Error) => void) | undefined;
+      let pendingAbort: Error | undefined;
+      let resumeUpstream: () => void = noop;
+      let body: UpstreamBody | undefined;
+      const abort = (error: Error) => {
+        if (abortCall) abortCall(error);
+        else pendingAbort = error;
+      };
+      const onSignal = () => abort(new errors.RequestAbortedError());
+      signal.addEventListener('abort', onSignal, { once: true });
+      const settled = () => signal.removeEventListener('abort', onSignal);
+
+      const handler: Dispatcher.DispatchHandler = {
+        onConnect: (abortRequest) => {
+          abortCall = abortRequest;
+          if (pendingAbort) abortRequest(pendingAbort);
+        },
+        onHeaders: (statusCode, _headers, resume) => {
+          // 1xx informational answers carry no body; the final status follows.
+          if (statusCode < 200) return true;
+          resumeUpstream = resume;
+          body = new UpstreamBody(abort);
+          resolve({ statusCode, body });
+          return true;
+        },
+        onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,
+        onComplete: () => {
+          settled();
+          body?.end();
+        },
+        onError: (error) => {
+          settled();
+          if (body) body.fail(error);
+          else reject(error);
+        },
+      };
+      this.agentFor(channel).dispatch(
+        {
+          origin,
+          path,
+          method: 'POST',
+          headers: call.headers,
+          body: call.body,
+          headersTimeout: channel.timeouts.firstByteMs,
+          bodyTimeout: channel.timeouts.idleMs,
+        },
+        handler,
+      );
     });
   }
 
@@ -52,6 +117,8 @@ export class UpstreamClient {
     return agent;
   }
 }
+
+const noop = () => undefined;
 
 /** What went wrong on the way to an upstream, in routing terms. */
 export type TransportFailure = 'timeout' | 'unreachable' | 'connection' | 'aborted';

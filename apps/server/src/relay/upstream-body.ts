@@ -1,0 +1,97 @@
+/** Bytes held for a slow reader before the upstream socket is paused. */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * An upstream answer's body as undici delivers it, for exactly one reader: whole (`text()`) or
+ * piece by piece (async iteration). A plain queue rather than a Readable: one object and at
+ * most one promise per piece on the hot path. Back-pressure reaches the socket: past
+ * `HIGH_WATER_BYTES` unread the upstream is paused until the reader catches up.
+ */
+export class UpstreamBody implements AsyncIterator<Buffer> {
+  private readonly pieces: Buffer[] = [];
+  private queuedBytes = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  private waiter: { resolve(result: IteratorResult<Buffer>): void; reject(error: Error): void } | undefined;
+  private resumeUpstream: (() => void) | undefined;
+
+  /** `abort` stops the upstream call (the reader gave up). */
+  constructor(private readonly abort: (error: Error) => void) {}
+
+  /** From the undici handler: false asks undici to pause until `resume` is called. */
+  push(piece: Buffer, resume: () => void): boolean {
+    if (this.waiter) {
+      const { resolve } = this.waiter;
+      this.waiter = undefined;
+      resolve({ value: piece, done: false });
+      return true;
+    }
+    this.pieces.push(piece);
+    this.queuedBytes += piece.length;
+    if (this.queuedBytes < HIGH_WATER_BYTES) return true;
+    this.resumeUpstream = resume;
+    return false;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.settleWaiter();
+  }
+
+  fail(error: Error): void {
+    if (this.ended) return;
+    this.failure = error;
+    this.ended = true;
+    this.settleWaiter();
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    const piece = this.pieces.shift();
+    if (piece) {
+      this.queuedBytes -= piece.length;
+      if (this.resumeUpstream && this.queuedBytes < HIGH_WATER_BYTES) {
+        const resume = this.resumeUpstream;
+        this.resumeUpstream = undefined;
+        resume();
+      }
+      return Promise.resolve({ value: piece, done: false });
+    }
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  /** The reader stops early: the rest of the answer is not wanted. */
+  async return(): Promise<IteratorResult<Buffer>> {
+    if (!this.ended) {
+      this.abort(new UpstreamBodyAbandoned());
+      this.ended = true;
+    }
+    this.pieces.length = 0;
+    return { value: undefined, done: true };
+  }
+
+  /** The whole body as UTF-8 text. */
+  async text(): Promise<string> {
+    const pieces: Buffer[] = [];
+    for (let next = await this.next(); !next.done; next = await this.next()) pieces.push(next.value);
+    return pieces.length === 1 ? (pieces[0] as Buffer).toString('utf8') : Buffer.concat(pieces).toString('utf8');
+  }
+
+  private settleWaiter(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = undefined;
+    if (this.failure) waiter.reject(this.failure);
+    else waiter.resolve({ value: undefined, done: true });
+  }
+}
+
+/** The reason given to undici when a reader abandons a body. */
+export class UpstreamBodyAbandoned extends Error {
+  readonly code = 'UND_ERR_ABORTED';
+  constructor() {
+    super('The relay stopped reading the upstream answer.');
+    this.name = 'AbortError';
+  }
+}
