@@ -11,6 +11,8 @@ export interface BenchOptions {
   slowStreams: number;
   /** Directory for the relay's `--cpu-prof` profile, when asked for. */
   cpuProfileDir: string | undefined;
+  /** Only summarise this `.cpuprofile` (or the newest in this directory); no benchmark run. */
+  summarizeProfile: string | undefined;
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -19,7 +21,11 @@ export const usage = `usage: npm run bench -- [options]
   --peers              also install @portkey-ai/gateway into a temp folder and measure it
   --duration=<s>       seconds of measured load per row (default 5, quick 1)
   --slow-streams=<n>   concurrent slow streams through the relay (default 2000, quick 200; 0 = skip)
-  --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles)`;
+  --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles),
+                       summarised on stderr after the run (and as "profile" in --json)
+  --summarize-profile=<file|dir>
+                       only summarise an existing .cpuprofile (the newest in <dir>), no run;
+                       with --json, as JSON`;
 
 function positiveNumber(name: string, raw: string, allowZero: boolean): number {
   const value = Number(raw);
@@ -41,6 +47,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     ttfbRequests: quick ? 50 : 200,
     slowStreams: quick ? 200 : 2000,
     cpuProfileDir: undefined,
+    summarizeProfile: undefined,
   };
   for (const arg of args) {
     const [name = '', value] = arg.split(/=(.*)/s, 2);
@@ -61,6 +68,10 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
         break;
       case '--cpu-prof':
         options.cpuProfileDir = value || 'tmp/bench-profiles';
+        break;
+      case '--summarize-profile':
+        if (!value) throw new Error('--summarize-profile=<file|dir>: name a .cpuprofile or a directory');
+        options.summarizeProfile = value;
         break;
       default:
         throw new Error(`unknown argument ${arg}`);

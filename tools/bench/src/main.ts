@@ -5,6 +5,8 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBenchOptions, usage, type BenchOptions } from './cli-options';
+import { formatProfileSummary } from './cpu-profile';
+import { resolveProfileArgument, summarizeProfileFile, waitForProfile } from './cpu-profile-files';
 import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
 import { killAllChildrenNow, stopAllChildren } from './processes';
 import { buildReportRows, type BenchReport } from './report';
@@ -50,7 +52,6 @@ async function run(options: BenchOptions): Promise<BenchReport> {
   if (busy !== undefined && busy > 0.1) {
     notes.push(`other processes kept the CPUs ${Math.round(busy * 100)} % busy just before the run: figures are noisier`);
   }
-  if (options.cpuProfileDir) notes.push(`relay CPU profile in ${path.resolve(root, options.cpuProfileDir)} once the relay has stopped`);
   log(`done in ${Math.round((Date.now() - started) / 1000)} s (load average now ${oneMinuteLoad.toFixed(2)})`);
   return {
     machine: machineAtStart,
@@ -64,8 +65,41 @@ async function run(options: BenchOptions): Promise<BenchReport> {
     rows: buildReportRows(results.measurements, results.ttfbs),
     ttfb: results.ttfbs,
     slowStreams: results.slowStreams,
+    profile: undefined,
     notes,
   };
+}
+
+/** JSON with undefined → null, so every field is present for machines. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => field ?? null, 2);
+}
+
+/** Once the relay has stopped: its profile (newest since the run began) summarised on stderr and into the report. */
+async function withProfile(report: BenchReport, profileDir: string, sinceMs: number): Promise<BenchReport> {
+  const file = await waitForProfile(profileDir, sinceMs);
+  if (!file) return { ...report, notes: [...report.notes, `--cpu-prof: no .cpuprofile appeared in ${profileDir}`] };
+  try {
+    const profile = summarizeProfileFile(file, root);
+    process.stderr.write(`${formatProfileSummary(profile, `relay CPU profile ${file}`).join('\n')}\n`);
+    return { ...report, profile, notes: [...report.notes, `relay CPU profile: ${file}`] };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...report, notes: [...report.notes, `relay CPU profile ${file}: could not summarise it: ${reason}`] };
+  }
+}
+
+/** `--summarize-profile`: an existing profile's summary on stdout, nothing run. */
+function summarizeOnly(target: string, json: boolean): number {
+  try {
+    const file = resolveProfileArgument(target);
+    const profile = summarizeProfileFile(file, root);
+    console.log(json ? toJson(profile) : formatProfileSummary(profile, file).join('\n'));
+    return 0;
+  } catch (error) {
+    console.error(`bench: could not summarise ${target}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }
 
 async function main(): Promise<number> {
@@ -81,11 +115,13 @@ async function main(): Promise<number> {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
     return 2;
   }
+  if (options.summarizeProfile) return summarizeOnly(options.summarizeProfile, options.json);
   try {
-    const report = await run(options);
+    const started = Date.now();
+    let report = await run(options);
     await cleanUp();
-    // undefined → null, so every field is present for machines.
-    console.log(options.json ? JSON.stringify(report, (_key, value: unknown) => value ?? null, 2) : formatReport(report));
+    if (options.cpuProfileDir) report = await withProfile(report, path.resolve(root, options.cpuProfileDir), started);
+    console.log(options.json ? toJson(report) : formatReport(report));
     return 0;
   } catch (error) {
     console.error(`bench: could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);

@@ -1,3 +1,4 @@
+import type { ProfileReport } from './cpu-profile-files';
 import { difference, ratio } from './stats';
 
 export type Mode = 'non-stream' | 'stream' | '64k';
@@ -72,6 +73,8 @@ export interface BenchReport {
   rows: ReportRow[];
   ttfb: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;
+  /** The relay's CPU profile, summarised, with --cpu-prof. */
+  profile: ProfileReport | undefined;
   notes: string[];
 }
 

@@ -58,6 +58,7 @@ describe('formatReport', () => {
       rows: [row('relay', 1, { mode: '64k', connections: 1 }), row('relay', 2, { connections: 128 }), row('relay', 3, { connections: 1 })],
       ttfb: [],
       slowStreams: undefined,
+      profile: undefined,
       notes: ['a note'],
     };
     const text = formatReport(report);

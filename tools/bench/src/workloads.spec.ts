@@ -37,4 +37,14 @@ describe('parseBenchOptions', () => {
     expect(() => parseBenchOptions(['--duration=0'])).toThrow('--duration=0');
     expect(() => parseBenchOptions(['--fast'])).toThrow('unknown argument --fast');
   });
+
+  it('takes a profile directory for --cpu-prof and a file or directory to summarise alone', () => {
+    expect(parseBenchOptions(['--cpu-prof']).cpuProfileDir).toBe('tmp/bench-profiles');
+    expect(parseBenchOptions(['--cpu-prof=/tmp/p']).cpuProfileDir).toBe('/tmp/p');
+    expect(parseBenchOptions(['--summarize-profile=/tmp/p/x.cpuprofile', '--json'])).toMatchObject({
+      summarizeProfile: '/tmp/p/x.cpuprofile',
+      json: true,
+    });
+    expect(() => parseBenchOptions(['--summarize-profile'])).toThrow('--summarize-profile=<file|dir>');
+  });
 });
