@@ -31,10 +31,17 @@ export function jsonBody(limitBytes: number): RequestHandler {
     if (isPlainJson(req)) {
       return readPlainJson(req, limitBytes, (error, raw) => {
         if (error || !raw) return next(error);
-        const parsed = parseJson(raw);
+        // An empty body is no body, as express.json() has it.
+        if (raw.length === 0) {
+          req.body = {};
+          return next();
+        }
+        // A byte-order mark is not JSON (body-parser accepted it; so do we), and is not forwarded.
+        const json = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw;
+        const parsed = parseJson(json);
         if (parsed instanceof RelayError) return next(parsed);
         req.body = parsed;
-        res.locals.rawBody = raw;
+        res.locals.rawBody = json;
         next();
       });
     }
@@ -90,10 +97,8 @@ const unparsable = () =>
   );
 
 function parseJson(raw: Buffer): unknown {
-  // A byte-order mark is not JSON, but body-parser accepted it; so do we.
-  const text = raw.toString('utf8');
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     return unparsable();
   }
@@ -116,7 +121,10 @@ function mapBodyParserError(error: unknown, limitBytes: number): RelayError | un
       });
     case 'request.aborted':
       return incomplete();
-    default:
-      return error;
+    default: {
+      // A body that does not inflate (bad gzip) is the caller's error, not ours.
+      const status = (error as { status?: unknown } | null)?.status;
+      return typeof status === 'number' && status >= 400 && status < 500 ? unparsable() : error;
+    }
   }
 }

@@ -61,6 +61,10 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
   }
 
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    return this;
+  }
+
   /** The reader stops early: the rest of the answer is not wanted. */
   async return(): Promise<IteratorResult<Buffer>> {
     if (!this.ended) {
