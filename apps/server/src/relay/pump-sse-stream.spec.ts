@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { createLogger } from '../logger';
 import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
 import { readFixture } from '../testing/fixtures';
@@ -19,7 +19,7 @@ async function pump(text: string, options: { size?: number; failWith?: Error; wa
   const first = await upstream.next();
   const trace = newTrace('req_test', 0);
   let ended: RelayError | undefined | 'not-called' = 'not-called';
-  const out: Readable = pumpSseStream({
+  const out = pumpSseStream({
     upstream,
     first: first.value as Buffer,
     transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: options.wantsUsage ?? false, secrets: [] }),
@@ -29,7 +29,7 @@ async function pump(text: string, options: { size?: number; failWith?: Error; wa
     onEnd: (failure) => (ended = failure),
   });
   let body = '';
-  for await (const chunk of out) body += String(chunk);
+  for await (const chunk of out.pipe(new PassThrough())) body += String(chunk);
   return { body, trace, ended };
 }
 

@@ -1,5 +1,4 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import type { Readable } from 'node:stream';
 import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } from '../errors/relay-error';
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
@@ -8,7 +7,7 @@ import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
 import { pickChannel } from './pick-channel';
-import { pumpSseStream } from './pump-sse-stream';
+import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import { transportFailure } from './transport-failure';
 import type { UpstreamClient } from './upstream-client';
@@ -21,7 +20,7 @@ export interface ChatRelayDeps {
   logger: Logger;
 }
 
-export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | { kind: 'stream'; body: Readable };
+export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | { kind: 'stream'; body: SseBody };
 
 /** The request to send (its `model` is what routing looks up) and the name the caller used. */
 export interface RelayedRequest {

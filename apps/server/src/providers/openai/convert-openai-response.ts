@@ -1,7 +1,6 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { ConvertedCompletion } from '../provider-adapter';
-import { OpenAiCompletionEnvelopeSchema } from './openai-api';
-
+import { readUsage } from './read-openai-chunk';
 
 /** A non-streamed upstream answer, with `model` set to the name the caller sent. */
 export function convertOpenAiResponse(text: string, publicModel: string): ConvertedCompletion {
@@ -11,14 +10,13 @@ export function convertOpenAiResponse(text: string, publicModel: string): Conver
   } catch {
     return { ok: false, error: upstreamError('The upstream provider sent a response that is not JSON.', 'bad_response') };
   }
-  const parsed = OpenAiCompletionEnvelopeSchema.safeParse(json);
-  if (!parsed.success) {
+  // The least the relay needs — choices, and usage when given — checked without copying the answer.
+  const completion = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  const usage = completion && Array.isArray(completion['choices']) ? readUsage(completion['usage']) : false;
+  if (!completion || usage === false || !(completion['model'] === undefined || typeof completion['model'] === 'string')) {
     return { ok: false, error: upstreamError('The upstream provider sent a malformed completion.', 'bad_response') };
   }
-  const usage = parsed.data.usage
-    ? { promptTokens: parsed.data.usage.prompt_tokens, completionTokens: parsed.data.usage.completion_tokens }
-    : undefined;
-  const deliveredChars = usage ? 0 : JSON.stringify(parsed.data.choices).length;
-  // Spread the upstream's own object, not zod's copy, so its field order is kept as sent.
-  return { ok: true, body: { ...(json as Record<string, unknown>), model: publicModel }, usage, deliveredChars };
+  const deliveredChars = usage ? 0 : JSON.stringify(completion['choices']).length;
+  // The upstream's own object, so its field order is kept as sent.
+  return { ok: true, body: { ...completion, model: publicModel }, usage: usage ?? undefined, deliveredChars };
 }

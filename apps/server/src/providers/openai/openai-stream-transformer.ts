@@ -1,7 +1,8 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../provider-adapter';
-import { OpenAiStreamEventSchema } from './openai-api';
+import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';
+import { readOpenAiChunk } from './read-openai-chunk';
 
 /**
  * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
@@ -19,10 +20,10 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     return this.deliveredParts.join('');
   }
 
-  private deliver(text: string): void {
+  private readonly deliver = (text: string): void => {
     this.deliveredChars += text.length;
     this.deliveredParts.push(text);
-  }
+  };
   private readonly publicModel: string;
   private readonly callerWantsUsage: boolean;
   private readonly secrets: readonly string[];
@@ -58,32 +59,16 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     } catch {
       return { kind: 'error', error: upstreamError('The upstream provider sent a malformed stream event.', 'bad_response') };
     }
-    const parsed = OpenAiStreamEventSchema.safeParse(json);
-    if (!parsed.success) {
+    const chunk = readOpenAiChunk(json, this.deliver);
+    if (!chunk) {
       return { kind: 'error', error: upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response') };
     }
-    const event = parsed.data;
-    if (event.error !== undefined) return { kind: 'error', error: mapOpenAiStreamError(event.error, this.secrets) };
-
-    if (event.usage) {
-      this.usage = { promptTokens: event.usage.prompt_tokens, completionTokens: event.usage.completion_tokens };
-    }
-    const choices = event.choices ?? [];
-    for (const choice of choices) {
-      if (choice.finish_reason) this.sawFinishReason = true;
-      const delta = choice.delta;
-      if (!delta) continue;
-      if (delta.content) this.deliver(delta.content);
-      for (const call of delta.tool_calls ?? []) if (call.function?.arguments) this.deliver(call.function.arguments);
-    }
-
-    // Edit the upstream's own object, not zod's copy, so its field order is kept as sent.
-    const out = json as Record<string, unknown>;
-    out['model'] = this.publicModel;
-    if (!this.callerWantsUsage) {
-      if (choices.length === 0 && event.usage) return undefined;
-      delete out['usage'];
-    }
-    return { kind: 'chunk', json: JSON.stringify(out) };
+    if (chunk.error !== undefined) return { kind: 'error', error: mapOpenAiStreamError(chunk.error, this.secrets) };
+    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.finished) this.sawFinishReason = true;
+    if (!this.callerWantsUsage && chunk.choiceCount === 0 && chunk.usage) return undefined;
+    // The upstream's own text, edited in place where needed: its field order is kept as sent.
+    const edits = { model: this.publicModel, dropUsage: !this.callerWantsUsage };
+    return { kind: 'chunk', json: editChunkText(data, json as Record<string, unknown>, edits) };
   }
 }
