@@ -17,13 +17,9 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
     if (!routeMetadata(req)?.streaming) return next();
     const trace = newTrace(res.locals.requestId, performance.now());
     res.locals.trace = trace;
-    // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4).
-    res.once('close', () => void Promise.resolve(trace.settled).then(() => recordCallerTokens(rateLimiter, res.locals.caller, trace)));
-    const settled = async () => {
-      await trace.settled;
-      return trace.pricedModel ? prices.priceOf(trace.pricedModel) : undefined;
-    };
-    res.once('close', () => void settled().then((price) => {
+    const write = async () => {
+      if (trace.settled) await trace.settled;
+      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
       const caller = res.locals.caller;
       const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
@@ -47,10 +43,18 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
         quotaReserved: trace.quotaReserved,
         latencyMs: performance.now() - trace.startedAt,
         ttfbMs: trace.ttfbMs,
-        clientIp: req.ip ?? req.socket.remoteAddress ?? null,
+        clientIp: trace.clientIp ?? req.ip ?? req.socket.remoteAddress ?? null,
         attempts: trace.attempts,
       });
-    }));
+      // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4).
+      await recordCallerTokens(rateLimiter, caller, trace);
+    };
+    // One listener does it all: a caller gone before the end aborts the upstream call, and
+    // the row is written once the answer (streamed or not) has settled.
+    res.once('close', () => {
+      if (!res.writableFinished) trace.abort?.abort();
+      void write();
+    });
     next();
   };
 }

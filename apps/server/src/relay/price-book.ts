@@ -17,14 +17,23 @@ export class PriceBook {
 
   constructor(private readonly store: PriceStore) {}
 
+  /** Answers by model name: every request asks, and the table rarely changes. */
+  private readonly byModel = new Map<string, PriceRecord | undefined>();
+
   invalidate(): void {
     this.prices = undefined;
     this.loading = undefined;
+    this.byModel.clear();
   }
 
   async priceOf(model: string): Promise<PriceRecord | undefined> {
+    if (this.byModel.has(model)) return this.byModel.get(model);
     const prices = await this.all();
-    return prices.find((price) => price.model === model) ?? prices.find((price) => matchesModelPattern(price.model, model));
+    const price = prices.find((entry) => entry.model === model) ?? prices.find((entry) => matchesModelPattern(entry.model, model));
+    // Bounded: callers choose model names, so forget them all past a generous number.
+    if (this.byModel.size >= 10_000) this.byModel.clear();
+    if (this.prices === prices) this.byModel.set(model, price);
+    return price;
   }
 
   private async all(): Promise<PriceRecord[]> {

@@ -36,6 +36,10 @@ export interface RelayTrace {
   statusOverride: number | null;
   /** Resolves once a streamed answer has ended and its usage is known. */
   settled: Promise<void> | null;
+  /** Aborted when the caller goes away before the answer is complete. */
+  abort: AbortController | null;
+  /** The caller's address as policy saw it (`req.ip`), worked out once. */
+  clientIp: string | null;
 }
 
 export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
@@ -56,6 +60,8 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   errorCode: null,
   statusOverride: null,
   settled: null,
+  abort: null,
+  clientIp: null,
 });
 
 declare module 'express-serve-static-core' {

@@ -35,7 +35,9 @@ export function chatRouter(deps: ChatRouteDeps) {
       trace.requestedModel = body.model;
       trace.stream = body.stream === true;
       // IP and model allow-lists and rate limits (SPEC §4) before anything is reserved or sent.
-      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip, model: body.model }));
+      const clientIp = req.ip;
+      trace.clientIp = clientIp ?? null;
+      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp, model: body.model }));
       if (body.stream_options && !body.stream) {
         throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
       }
@@ -49,10 +51,9 @@ export function chatRouter(deps: ChatRouteDeps) {
         trace.quotaReserved = await reserveQuota(deps, caller.token, resolved.request, bodyBytes);
       }
 
-      const abort = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
+      // The usage log's close listener aborts it when the caller goes away first.
+      const abort = (trace.abort = new AbortController());
+      if (res.destroyed) abort.abort();
       const result = await relayChatCompletion(
         deps,
         {
