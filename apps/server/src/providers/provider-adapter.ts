@@ -49,7 +49,14 @@ export interface ReportedUsage {
 }
 
 export type ConvertedCompletion =
-  | { ok: true; body: Record<string, unknown>; usage: ReportedUsage | undefined; deliveredChars: number }
+  | {
+      ok: true;
+      body: Record<string, unknown>;
+      /** `body` already serialised, when the adapter has it (an upstream's own text): sent as is. */
+      text?: string;
+      usage: ReportedUsage | undefined;
+      deliveredChars: number;
+    }
   | { ok: false; error: RelayError };
 
 export interface UpstreamFailure {

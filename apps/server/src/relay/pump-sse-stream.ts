@@ -5,6 +5,7 @@ import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
 import type { Logger } from '../logger';
 import type { StreamTransformer } from '../providers/provider-adapter';
+import type { AbortLike } from './caller-gone';
 import type { RelayTrace } from './request-context';
 import { SSE_DONE, sseData, sseError } from './sse';
 import { transportFailure } from './transport-failure';
@@ -15,7 +16,7 @@ export interface PumpInput {
   first: Buffer;
   transformer: StreamTransformer;
   trace: RelayTrace;
-  signal: AbortSignal;
+  signal: AbortLike;
   logger: Logger;
   /** Called once with how the stream ended: undefined for a clean end. */
   onEnd(error: RelayError | undefined): void;
@@ -118,7 +119,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
 }
 
 /** Resolves once the destination has room again, or the caller has gone. */
-function drained(destination: Destination, signal: AbortSignal): Promise<void> {
+function drained(destination: Destination, signal: AbortLike): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {

@@ -3,6 +3,7 @@ import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } fro
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
 import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapter';
+import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
@@ -20,7 +21,9 @@ export interface ChatRelayDeps {
   logger: Logger;
 }
 
-export type ChatRelayResult = { kind: 'json'; body: Record<string, unknown> } | { kind: 'stream'; body: SseBody };
+export type ChatRelayResult =
+  | { kind: 'json'; body: Record<string, unknown>; text?: string }
+  | { kind: 'stream'; body: SseBody };
 
 /** The request to send (its `model` is what routing looks up) and the name the caller used. */
 export interface RelayedRequest {
@@ -40,7 +43,7 @@ export async function relayChatCompletion(
   deps: ChatRelayDeps,
   relayed: RelayedRequest,
   trace: RelayTrace,
-  signal: AbortSignal,
+  signal: AbortLike,
 ): Promise<ChatRelayResult> {
   const { request } = relayed;
   const candidates = await deps.registry.candidatesFor(request.model);
@@ -70,7 +73,7 @@ async function attemptChannel(
   channel: LiveChannel,
   { request, publicModel, rawBody }: RelayedRequest,
   trace: RelayTrace,
-  signal: AbortSignal,
+  signal: AbortLike,
 ): Promise<AttemptOutcome> {
   const adapter = adapterFor(channel.record.type);
   const key = channel.nextKey();
@@ -103,7 +106,7 @@ async function attemptChannel(
       if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
       await recordUsage(trace, request, converted.usage, () => completionTextOf(converted.body));
-      return { ok: true, result: { kind: 'json', body: converted.body } };
+      return { ok: true, result: { kind: 'json', body: converted.body, text: converted.text } };
     }
   } catch (error) {
     return { ok: false, ...transportFailure(error) };

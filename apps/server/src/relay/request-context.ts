@@ -1,4 +1,5 @@
 import type { AccountRecord, TokenRecord } from '../storage/types';
+import type { CallerGone } from './caller-gone';
 
 /** Who is calling, set by the auth middleware. */
 /**
@@ -37,7 +38,7 @@ export interface RelayTrace {
   /** Resolves once a streamed answer has ended and its usage is known. */
   settled: Promise<void> | null;
   /** Aborted when the caller goes away before the answer is complete. */
-  abort: AbortController | null;
+  abort: CallerGone | null;
   /** The caller's address as policy saw it (`req.ip`), worked out once. */
   clientIp: string | null;
 }

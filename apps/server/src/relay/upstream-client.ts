@@ -1,5 +1,6 @@
 import { Agent, errors, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../storage/types';
+import type { AbortLike } from './caller-gone';
 import { UpstreamBody } from './upstream-body';
 
 export interface UpstreamCall {
@@ -7,7 +8,7 @@ export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
   body: string | Buffer;
-  signal: AbortSignal;
+  signal: AbortLike;
 }
 
 export interface UpstreamResponse {

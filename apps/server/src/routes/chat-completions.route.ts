@@ -6,6 +6,7 @@ import { invalidRequest, modelNotFound } from '../errors/relay-error';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { isModelAllowed } from '../policy/model-allow-list';
+import { CallerGone } from '../relay/caller-gone';
 import { listModels } from '../relay/list-models';
 import { relayChatCompletion, type ChatRelayDeps } from '../relay/relay-chat-completion';
 import { reserveQuota, type ReserveDeps } from '../relay/reserve-quota';
@@ -52,8 +53,8 @@ export function chatRouter(deps: ChatRouteDeps) {
       }
 
       // The usage log's close listener aborts it when the caller goes away first.
-      const abort = (trace.abort = new AbortController());
-      if (res.destroyed) abort.abort();
+      const gone = (trace.abort = new CallerGone());
+      if (res.destroyed) gone.abort();
       const result = await relayChatCompletion(
         deps,
         {
@@ -63,11 +64,14 @@ export function chatRouter(deps: ChatRouteDeps) {
           rawBody: resolved.request === body ? res.locals.rawBody : undefined,
         },
         trace,
-        abort.signal,
+        gone,
       );
       if (result.kind === 'json') {
         trace.ttfbMs = performance.now() - trace.startedAt;
-        return { status: 200, body: result.body as ChatCompletion };
+        // Text already serialised goes out as bytes (the contract declares this answer with an
+        // explicit content type, so ts-rest sends it without serialising it again).
+        const body = result.text === undefined ? result.body : Buffer.from(result.text);
+        return { status: 200, body: body as unknown as ChatCompletion };
       }
       for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
       // ts-rest pipes a stream body to the response as it comes; the contract types the JSON form.

@@ -13,7 +13,9 @@ export const chatContract = c.router(
       path: '/v1/chat/completions',
       summary: 'Create a chat completion (streamed as text/event-stream when `stream` is true)',
       body: ChatCompletionRequestSchema,
-      responses: { 200: ChatCompletionSchema },
+      // Declared as JSON with an explicit content type so the server may send an answer that is
+      // already serialised (an upstream's bytes) as it is; the body is still a ChatCompletion.
+      responses: { 200: c.otherResponse({ contentType: 'application/json', body: ChatCompletionSchema }) },
       metadata: meta({ auth: 'token', streaming: true }),
     },
     listModels: {

@@ -45,6 +45,11 @@ describe('buildOpenApiDocument', () => {
     expect(operation.operationId).toBe('createChatCompletion');
   });
 
+  it('documents the chat completion answer, though the server may send it pre-serialised', () => {
+    const schema = document.paths['/v1/chat/completions'].post.responses['200'].content['application/json'].schema;
+    expect(schema.properties).toEqual(expect.objectContaining({ id: expect.any(Object), choices: expect.any(Object), model: expect.any(Object) }));
+  });
+
   it('documents the OpenAI error shape for error statuses', () => {
     const errorSchema = document.paths['/v1/chat/completions'].post.responses['400'].content['application/json'].schema;
     expect(errorSchema.properties.error.required).toEqual(expect.arrayContaining(['message', 'type', 'param', 'code']));

@@ -1,5 +1,27 @@
+import { isAppRoute, isAppRouteOtherResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { relayContract } from './contract';
+
+/**
+ * The contract as the OpenAPI generator should see it: a response declared with
+ * `c.otherResponse` (JSON sent pre-serialised) documented by its body schema, which the
+ * generator would otherwise leave out.
+ */
+function documentedRoutes(router: AppRouter): AppRouter {
+  const out: AppRouter = {};
+  for (const [key, entry] of Object.entries(router)) {
+    if (!isAppRoute(entry)) {
+      out[key] = documentedRoutes(entry);
+      continue;
+    }
+    const responses: AppRoute['responses'] = {};
+    for (const [status, response] of Object.entries(entry.responses)) {
+      responses[Number(status)] = isAppRouteOtherResponse(response) && response.contentType === 'application/json' ? response.body : response;
+    }
+    out[key] = { ...entry, responses };
+  }
+  return out;
+}
 
 const cache = new Map<string, Record<string, unknown>>();
 
@@ -8,7 +30,7 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
   const cached = cache.get(version);
   if (cached) return cached;
   const document = generateOpenApi(
-    relayContract,
+    documentedRoutes(relayContract),
     {
       info: {
         title: 'chat-relay',

@@ -1,5 +1,6 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { ConvertedCompletion } from '../provider-adapter';
+import { editChunkText } from './edit-chunk-text';
 import { readUsage } from './read-openai-chunk';
 
 /** A non-streamed upstream answer, with `model` set to the name the caller sent. */
@@ -17,6 +18,9 @@ export function convertOpenAiResponse(text: string, publicModel: string): Conver
     return { ok: false, error: upstreamError('The upstream provider sent a malformed completion.', 'bad_response') };
   }
   const deliveredChars = usage ? 0 : JSON.stringify(completion['choices']).length;
-  // The upstream's own object, so its field order is kept as sent.
-  return { ok: true, body: { ...completion, model: publicModel }, usage: usage ?? undefined, deliveredChars };
+  // The upstream's own text with `model` edited in place (its bytes and field order kept), and
+  // its parsed object to match.
+  const edited = editChunkText(text, completion, { model: publicModel });
+  completion['model'] = publicModel;
+  return { ok: true, body: completion, text: edited, usage: usage ?? undefined, deliveredChars };
 }
