@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { performance } from 'node:perf_hooks';
 import { Stream } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
 import type { Logger } from '../logger';
@@ -57,7 +58,8 @@ export function pumpSseStream(input: PumpInput): SseBody {
 
 async function run(input: PumpInput, destination: Destination): Promise<void> {
   const { transformer, trace, signal } = input;
-  const decoder = new TextDecoder();
+  // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
+  const decoder = new StringDecoder('utf8');
   const events: Array<{ event?: string; data: string }> = [];
   const parser = createParser({ onEvent: ({ event, data }) => events.push(event ? { event, data } : { data }) });
   let ended = false;
@@ -83,7 +85,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
 
   try {
     for (let piece: Buffer | undefined = input.first; piece && !ended; ) {
-      parser.feed(decoder.decode(piece, { stream: true }));
+      parser.feed(decoder.write(piece));
       for (const event of events.splice(0)) {
         for (const step of transformer.transform(event)) {
           if (step.kind === 'chunk') push(sseData(step.json));
