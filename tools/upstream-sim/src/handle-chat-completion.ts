@@ -3,7 +3,7 @@ import { type ChatCompletionRequest, ChatCompletionRequestSchema } from '@chat-r
 import type { ZodIssue } from 'zod';
 import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
 import { requestDigest } from './decide-answer';
-import { sendError, signalOnClose } from './http-io';
+import { sendError } from './http-io';
 import { errorForStatus, openAiError } from './openai-error';
 import { planProviderAnswer, type ChatContext } from './plan-provider-answer';
 import { sendJsonAnswer } from './send-json-answer';
@@ -71,9 +71,5 @@ export async function handleChatCompletion(res: ServerResponse, rawBody: string,
     return;
   }
   const includeUsage = request.stream_options?.include_usage === true;
-  await writeChatStream(res, buildChatChunks(plan, meta, includeUsage), {
-    latencyMsPerToken,
-    fault,
-    signal: signalOnClose(res),
-  });
+  await writeChatStream(res, buildChatChunks(plan, meta, includeUsage), { latencyMsPerToken, fault });
 }

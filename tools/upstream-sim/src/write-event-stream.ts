@@ -1,6 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { writeFlushed } from './http-io';
 import type { SimFault } from './sim-types';
 
 /** Faults that change how a started stream ends. */
@@ -9,8 +7,6 @@ export type StreamFault = Extract<SimFault, { kind: 'cut' | 'malformed' | 'strea
 export interface StreamOptions {
   latencyMsPerToken: number;
   fault: StreamFault | undefined;
-  /** Fires when the client goes away: stops writing and clears the latency timer. */
-  signal: AbortSignal;
 }
 
 /** One provider's stream, already framed: its events and how each ending is written. */
@@ -32,29 +28,8 @@ export function clampGoodFrames(wanted: number, total: number): number {
   return Math.max(1, Math.min(wanted, total - 1));
 }
 
-async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch {
-    // Aborted because the client went away; the caller checks the signal.
-  }
-}
-
-/**
- * Writes the frames of `stream` as server-sent events, each flushed on its own,
- * `latencyMsPerToken` apart — or plays `fault` after the first few frames.
- */
-export async function writeEventStream(res: ServerResponse, stream: FramedStream, options: StreamOptions): Promise<void> {
-  const { latencyMsPerToken, fault, signal } = options;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.flushHeaders();
-  const goodCount = fault ? stream.goodFramesBeforeFault(fault) : stream.frames.length;
-  for (const [index, frame] of stream.frames.slice(0, goodCount).entries()) {
-    if (index > 0 && latencyMsPerToken > 0) await pause(latencyMsPerToken, signal);
-    if (signal.aborted) return;
-    await writeFlushed(res, frame, signal);
-  }
-  if (signal.aborted) return;
+/** Writes what follows the good frames: the normal ending, or the fault's. */
+function writeEnding(res: ServerResponse, stream: FramedStream, fault: StreamFault | undefined): void {
   switch (fault?.kind) {
     case undefined:
       res.end(stream.endFrame ?? '');
@@ -74,4 +49,104 @@ export async function writeEventStream(res: ServerResponse, stream: FramedStream
       throw new Error(`unhandled stream fault ${JSON.stringify(unexpected)}`);
     }
   }
+}
+
+interface Playback {
+  goodCount: number;
+  options: StreamOptions;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Plays one stream on plain callbacks: a promise, a timer and abort listeners per event were
+ * the simulator's main cost with thousands of slow streams open at once. Each frame is written
+ * once the previous one has been handed to the socket (so it goes out on its own, and a slow
+ * reader holds the stream back), `latencyMsPerToken` later on one timer that is re-armed
+ * rather than re-created.
+ */
+class FramePlayer {
+  private next = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private finished = false;
+  // Bound once per stream: no closure per event.
+  private readonly onFlushed = (error?: Error | null): void => {
+    if (error) this.stop();
+    else this.afterFlush();
+  };
+  private readonly onTimer = (): void => this.writeNext();
+  private readonly onClose = (): void => this.stop();
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly stream: FramedStream,
+    private readonly playback: Playback,
+  ) {}
+
+  start(): void {
+    this.res.on('close', this.onClose);
+    this.writeNext();
+  }
+
+  private writeNext(): void {
+    if (this.finished) return;
+    const frame = this.next < this.playback.goodCount ? this.stream.frames[this.next] : undefined;
+    if (frame === undefined) {
+      this.end();
+      return;
+    }
+    this.next += 1;
+    this.res.write(frame, this.onFlushed);
+  }
+
+  /** The ending follows the last frame at once, as every frame does without latency. */
+  private afterFlush(): void {
+    if (this.finished) return;
+    const latency = this.playback.options.latencyMsPerToken;
+    if (latency <= 0 || this.next >= this.playback.goodCount) {
+      this.writeNext();
+      return;
+    }
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(this.onTimer, latency);
+  }
+
+  private end(): void {
+    this.detach();
+    try {
+      writeEnding(this.res, this.stream, this.playback.options.fault);
+      this.playback.resolve();
+    } catch (error) {
+      this.playback.reject(error);
+    }
+  }
+
+  /** The client went away (or the socket failed): no more writes, no timer left behind. */
+  private stop(): void {
+    if (this.finished) return;
+    this.detach();
+    this.playback.resolve();
+  }
+
+  private detach(): void {
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.res.off('close', this.onClose);
+  }
+}
+
+/**
+ * Writes the frames of `stream` as server-sent events, each flushed on its own,
+ * `latencyMsPerToken` apart — or plays `fault` after the first few frames.
+ */
+export function writeEventStream(res: ServerResponse, stream: FramedStream, options: StreamOptions): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  // The client may have gone between reading the request and answering it.
+  if (res.closed) return Promise.resolve();
+  const total = stream.frames.length;
+  const goodCount = options.fault ? Math.min(stream.goodFramesBeforeFault(options.fault), total) : total;
+  return new Promise((resolve, reject) => {
+    new FramePlayer(res, stream, { goodCount, options, resolve, reject }).start();
+  });
 }

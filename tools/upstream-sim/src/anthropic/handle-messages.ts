@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { requestDigest } from '../decide-answer';
-import { signalOnClose } from '../http-io';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import { dottedPath, firstIssue } from '../zod-issues';
@@ -93,9 +92,5 @@ export async function handleAnthropicMessages(
     await sendJsonAnswer(res, body, { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
     return;
   }
-  await writeAnthropicStream(res, buildAnthropicEvents(plan, meta), {
-    latencyMsPerToken,
-    fault,
-    signal: signalOnClose(res),
-  });
+  await writeAnthropicStream(res, buildAnthropicEvents(plan, meta), { latencyMsPerToken, fault });
 }

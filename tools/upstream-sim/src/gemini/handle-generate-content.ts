@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { requestDigest } from '../decide-answer';
-import { signalOnClose } from '../http-io';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import { firstIssue, protoPath } from '../zod-issues';
@@ -115,9 +114,5 @@ export async function handleGenerateContent(
     await sendJsonAnswer(res, body, { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
     return;
   }
-  await writeGeminiStream(res, buildGenerateContentEvents(plan, meta), {
-    latencyMsPerToken,
-    fault,
-    signal: signalOnClose(res),
-  });
+  await writeGeminiStream(res, buildGenerateContentEvents(plan, meta), { latencyMsPerToken, fault });
 }
