@@ -19,6 +19,8 @@ export interface E2eRelay {
   url: string;
   /** The API key of a token created through `POST /api/tokens`. */
   token: string;
+  /** That token's id, for the admin API (`PATCH /api/tokens/{id}`). */
+  tokenId: number;
   /** An SDK client on the relay's `/v1`; SDK retries off unless asked for. */
   client(options?: Partial<ClientOptions>): OpenAI;
   /** Starts a simulator that accepts only {@link SIM_KEY}; closed with the relay. */
@@ -46,7 +48,7 @@ export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2e
   const relay = await createTestRelay(options);
   const http = await listen(relay.app);
   const sims: UpstreamSim[] = [];
-  const { key: token } = await adminPost<{ key: string }>(http.url, relay.adminKey, '/api/tokens', { name: 'e2e' });
+  const { key: token, id: tokenId } = await adminPost<{ key: string; id: number }>(http.url, relay.adminKey, '/api/tokens', { name: 'e2e' });
 
   const usageRows = async (count: number): Promise<StoredUsageLogEntry[]> => {
     const deadline = Date.now() + 3000;
@@ -62,6 +64,7 @@ export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2e
     relay,
     url: http.url,
     token,
+    tokenId,
     client: (clientOptions = {}) => new OpenAI({ apiKey: token, baseURL: `${http.url}/v1`, maxRetries: 0, ...clientOptions }),
     startSim: async (simOptions = {}) => {
       const sim = await startUpstreamSim({ acceptedKeys: [SIM_KEY], ...simOptions });

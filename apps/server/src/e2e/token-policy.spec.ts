@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { TokenUpdate } from '@chat-relay/contract';
 import OpenAI from 'openai';
-import { patchToken, tokenIdOf } from '../testing/patch-token';
+import { patchToken } from '../testing/patch-token';
 import { startRelayWithSim, type E2eRelay, type E2eRelayWithSim } from './e2e-relay';
 import { createAssistant } from './gizmo-assistants';
 
@@ -23,7 +23,7 @@ async function sdkError(client: OpenAI, body: CreateParams = hello()): Promise<I
 
 /** Sets the policy of `target`'s token as an operator would: `PATCH /api/tokens/{id}` with the admin key. */
 async function setPolicyOf(target: E2eRelay, update: TokenUpdate): Promise<void> {
-  await patchToken(target.relay, await tokenIdOf(target.relay, target.token), update);
+  await patchToken(target.relay, target.tokenId, update);
 }
 
 /**
