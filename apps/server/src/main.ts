@@ -1,11 +1,8 @@
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { WorkerUsageSink } from './relay/worker-usage-sink';
 import { createServices } from './services';
-import { storeUsageSink } from './storage/usage-sink';
 import { bootstrapStorage } from './storage/bootstrap';
 import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
@@ -25,14 +22,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
-  // Usage rows are written by a thread of their own (its bundle sits beside this one).
-  const usageSink = new WorkerUsageSink(
-    path.join(__dirname, 'usage-writer.worker.js'),
-    config.dataDir,
-    storeUsageSink(storage.usageLog, storage.tokens),
-    logger,
-  );
-  const services = createServices(storage, logger, { usageSink });
+  const services = createServices(storage, logger);
   const app = createApp({
     storage,
     services,

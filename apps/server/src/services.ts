@@ -5,7 +5,6 @@ import { ChannelRegistry } from './relay/channel-registry';
 import { PriceBook } from './relay/price-book';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
-import { storeUsageSink, type UsageSink } from './storage/usage-sink';
 import type { Storage } from './storage/types';
 
 /** The long-lived parts the routes share: routing cache, circuit breakers, pools, usage writer. */
@@ -25,14 +24,11 @@ export interface ServiceOptions {
   usage?: UsageRecorderOptions;
   circuit?: CircuitOptions;
   rateLimiter?: RateLimiter;
-  /** Where usage batches are written; the storage's own stores, in this thread, by default. */
-  usageSink?: UsageSink;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const upstream = new UpstreamClient();
-  const sink = options.usageSink ?? storeUsageSink(storage.usageLog, storage.tokens);
-  const recorder = new UsageRecorder(sink, logger, options.usage);
+  const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   return {
     registry: new ChannelRegistry(storage.channels),
     health: new ChannelHealth(options.circuit),

@@ -12,11 +12,10 @@ const ADMIN_KEY = 'shutdown-admin-key-0123456789';
 /** The real entry point, bundled the way `npm run build` does, run as its own process. */
 async function startRelayProcess(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   const outfile = path.join(dataDir, 'main.js');
-  // Both bundles of the server build: the relay and its usage writer thread beside it.
   await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'apps/server/src/main.ts', 'usage-writer.worker': 'apps/server/src/storage/sqlite/usage-writer.worker.ts' },
-    outdir: dataDir,
+    entryPoints: ['apps/server/src/main.ts'],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',

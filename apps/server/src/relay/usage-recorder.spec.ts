@@ -1,7 +1,6 @@
 import { createLogger } from '../logger';
 import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
 import { UsageRecorder } from './usage-recorder';
-import { storeUsageSink } from '../storage/usage-sink';
 
 const entry = (requestId: string, tokenId: number | null = 1, createdAt = '2026-01-01T00:00:00.000Z'): UsageLogEntry => ({
   createdAt,
@@ -48,7 +47,7 @@ describe('UsageRecorder', () => {
 
   it('writes nothing per request: entries go out together on the timer', async () => {
     const stores = fakeStores();
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 30 });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 30 });
     recorder.record(entry('a'));
     recorder.record(entry('b'));
     expect(stores.batches).toHaveLength(0);
@@ -59,7 +58,7 @@ describe('UsageRecorder', () => {
 
   it('flushes early when the batch is full', async () => {
     const stores = fakeStores();
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 60_000, maxBatch: 3 });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000, maxBatch: 3 });
     for (const id of ['a', 'b', 'c', 'd']) recorder.record(entry(id));
     await Promise.resolve();
     await new Promise((resolve) => setImmediate(resolve));
@@ -70,7 +69,7 @@ describe('UsageRecorder', () => {
 
   it('close() drains everything queued, so a clean shutdown loses nothing', async () => {
     const stores = fakeStores();
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 60_000 });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
     for (let i = 0; i < 50; i++) recorder.record(entry(`r${i}`));
     await recorder.close();
     expect(stores.batches.flat()).toHaveLength(50);
@@ -78,7 +77,7 @@ describe('UsageRecorder', () => {
 
   it('keeps a failed batch and writes it on the next flush', async () => {
     const stores = fakeStores(true);
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 60_000 });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
     recorder.record(entry('kept'));
     await recorder.flush();
     expect(stores.batches).toHaveLength(0);
@@ -86,17 +85,9 @@ describe('UsageRecorder', () => {
     expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['kept']);
   });
 
-  it('close() tries a batch that failed during the last flush once more, so shutdown loses nothing', async () => {
-    const stores = fakeStores(true);
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 60_000 });
-    recorder.record(entry('late'));
-    await recorder.close();
-    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['late']);
-  });
-
   it('updates last_used_at once per token per batch with the latest time', async () => {
     const stores = fakeStores();
-    const recorder = new UsageRecorder(storeUsageSink(stores.usageLog, stores.tokens), logger, { flushIntervalMs: 60_000 });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
     recorder.record(entry('a', 7, '2026-01-01T00:00:01.000Z'));
     recorder.record(entry('b', 7, '2026-01-01T00:00:02.000Z'));
     recorder.record(entry('c', null));

@@ -1,6 +1,5 @@
 import type { Logger } from '../logger';
-import type { UsageLogEntry } from '../storage/types';
-import type { UsageSink } from '../storage/usage-sink';
+import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
 
 export interface UsageRecorderOptions {
   flushIntervalMs?: number;
@@ -20,7 +19,8 @@ export class UsageRecorder {
   private readonly maxBatch: number;
 
   constructor(
-    private readonly sink: UsageSink,
+    private readonly usageLog: UsageLogStore,
+    private readonly tokens: TokenStore,
     private readonly logger: Logger,
     options: UsageRecorderOptions = {},
   ) {
@@ -48,17 +48,16 @@ export class UsageRecorder {
 
   async close(): Promise<void> {
     await this.flush();
-    // A batch that just failed is back in the queue: one more try before giving up the sink
-    // (a failed writer thread has handed over to its fallback by now).
-    if (this.queue.length > 0) await this.flush();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.sink.close();
   }
 
   private async write(batch: UsageLogEntry[]): Promise<void> {
     try {
-      await this.sink.write(batch);
+      await this.usageLog.insertBatch(batch);
+      const lastUsed = new Map<number, string>();
+      for (const entry of batch) {
+        if (entry.tokenId !== null) lastUsed.set(entry.tokenId, entry.createdAt);
+      }
+      if (lastUsed.size) await this.tokens.touchLastUsed(lastUsed);
     } catch (error) {
       // Keep the entries for the next flush rather than lose them.
       this.queue.unshift(...batch);
