@@ -85,6 +85,14 @@ describe('UsageRecorder', () => {
     expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['kept']);
   });
 
+  it('close() tries a batch that failed during the last flush once more, so shutdown loses nothing', async () => {
+    const stores = fakeStores(true);
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
+    recorder.record(entry('late'));
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['late']);
+  });
+
   it('updates last_used_at once per token per batch with the latest time', async () => {
     const stores = fakeStores();
     const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });

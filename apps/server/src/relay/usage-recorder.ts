@@ -48,6 +48,10 @@ export class UsageRecorder {
 
   async close(): Promise<void> {
     await this.flush();
+    // A batch that failed during that flush is back in the queue: one more try before shutdown.
+    if (this.queue.length > 0) await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private async write(batch: UsageLogEntry[]): Promise<void> {
