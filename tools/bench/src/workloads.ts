@@ -7,8 +7,11 @@ import type { Mode } from './report';
 export const shortUserText = 'Please relay this short message through the benchmark now';
 export const expectedStreamChunks = 13;
 
-/** Forty words at 100 ms per token: each slow stream stays open about 4 s, long enough to overlap. */
-export const slowUserText = Array.from({ length: 40 }, (_, index) => `word${index + 1}`).join(' ');
+/**
+ * A hundred words at 100 ms per token: each slow stream stays open about 10 s — longer than it
+ * takes a 2-core machine to get all 2,000 started, so they are all open at once.
+ */
+export const slowUserText = Array.from({ length: 100 }, (_, index) => `word${index + 1}`).join(' ');
 export const slowStreamMsPerToken = 100;
 
 export const model = 'gpt-4o';
