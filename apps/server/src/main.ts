@@ -7,6 +7,8 @@ import { bootstrapStorage } from './storage/bootstrap';
 import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
 
+const LISTEN_BACKLOG = 4096;
+
 /** config → storage → createApp(deps) → listen; and a clean drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   let config;
@@ -33,7 +35,9 @@ async function main(): Promise<void> {
     version: RELAY_VERSION,
   });
 
-  const server: Server = app.listen(config.port, config.host, () => {
+  // A deep accept queue (the kernel caps it at net.core.somaxconn): Node's default of 511 drops
+  // connections when thousands of streams open at once, and a dropped SYN costs the caller 1 s.
+  const server: Server = app.listen(config.port, config.host, LISTEN_BACKLOG, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ host: config.host, port, dataDir: config.dataDir, version: RELAY_VERSION }, `chat-relay listening on http://${config.host}:${port}`);

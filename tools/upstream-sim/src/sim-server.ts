@@ -5,10 +5,13 @@ import { errorForStatus } from './openai-error';
 import { sendError } from './http-io';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 
+/** Pending connections the kernel may queue (capped by net.core.somaxconn): bursts of thousands. */
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(port, host, LISTEN_BACKLOG, () => {
       server.off('error', reject);
       resolve();
     });

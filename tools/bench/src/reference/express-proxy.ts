@@ -28,6 +28,6 @@ app.post('/v1/chat/completions', express.json(), async (req, res, next) => {
   }
 });
 
-app.listen(port, '127.0.0.1', () => console.log(`express-proxy on ${port} → ${upstream}`));
+app.listen(port, '127.0.0.1', 4096, () => console.log(`express-proxy on ${port} → ${upstream}`));
 
 process.once('SIGTERM', () => process.exit(0));

@@ -34,6 +34,6 @@ createServer((req, res) => {
     if (res.headersSent) res.destroy();
     else res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
   });
-}).listen(port, '127.0.0.1', () => console.log(`floor-proxy on ${port} → ${upstream}`));
+}).listen(port, '127.0.0.1', 4096, () => console.log(`floor-proxy on ${port} → ${upstream}`));
 
 process.once('SIGTERM', () => process.exit(0));
