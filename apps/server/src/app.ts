@@ -1,4 +1,3 @@
-import { relayContract } from '@chat-relay/contract';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
@@ -13,6 +12,7 @@ import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { systemRouter } from './routes/system.route';
+import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
 
   const s = initServer();
-  const router = s.router(relayContract, {
+  const router = s.router(serverContract, {
     chat: chatRouter({
       ...services,
       assistants: storage.assistants,
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
     }),
     system: systemRouter({ storage, version: deps.version, startedAt: deps.startedAt ?? Date.now() }),
   });
-  createExpressEndpoints(relayContract, router, app, {
+  createExpressEndpoints(serverContract, router, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
