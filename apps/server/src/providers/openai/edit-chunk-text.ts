@@ -29,7 +29,14 @@ function replaceModel(text: string, from: string, to: string): string | undefine
 
 const NULL_USAGE = '"usage":null';
 
+/** Where OpenAI puts it: the last field. One scan then proves it is the only one. */
+const TRAILING_NULL_USAGE = `,${NULL_USAGE}}`;
+
 function removeNullUsage(text: string): string | undefined {
+  if (text.endsWith(TRAILING_NULL_USAGE)) {
+    const at = text.length - TRAILING_NULL_USAGE.length;
+    if (text.indexOf(NULL_USAGE) === at + 1) return `${text.slice(0, at)}}`;
+  }
   const at = occursOnce(text, NULL_USAGE);
   if (at === -1) return undefined;
   const end = at + NULL_USAGE.length;
