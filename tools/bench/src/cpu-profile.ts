@@ -50,7 +50,7 @@ export interface SourceLocation {
 /** Maps a frame of a bundled script back to its source, or undefined when it cannot. */
 export type Locator = (frame: CallFrame) => SourceLocation | undefined;
 
-/** A stage of the relay, timed inclusively: any sample with one of these functions on its stack. */
+/** A stage of the relay, timed inclusively — every sample with one of these functions on its stack. */
 export interface StageSpec {
   label: string;
   functionNames: readonly string[];

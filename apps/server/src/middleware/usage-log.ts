@@ -52,7 +52,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
     // One listener does it all: a caller gone before the end aborts the upstream call, and
     // the row is written once the answer (streamed or not) has settled.
     res.once('close', () => {
-      if (!res.writableFinished) trace.abort?.abort();
+      if (!res.writableFinished) trace.callerGone?.abort();
       void write();
     });
     next();

@@ -38,7 +38,7 @@ export interface RelayTrace {
   /** Resolves once a streamed answer has ended and its usage is known. */
   settled: Promise<void> | null;
   /** Aborted when the caller goes away before the answer is complete. */
-  abort: CallerGone | null;
+  callerGone: CallerGone | null;
   /** The caller's address as policy saw it (`req.ip`), worked out once. */
   clientIp: string | null;
 }
@@ -61,7 +61,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   errorCode: null,
   statusOverride: null,
   settled: null,
-  abort: null,
+  callerGone: null,
   clientIp: null,
 });
 

@@ -53,7 +53,7 @@ export function chatRouter(deps: ChatRouteDeps) {
       }
 
       // The usage log's close listener aborts it when the caller goes away first.
-      const gone = (trace.abort = new CallerGone());
+      const gone = (trace.callerGone = new CallerGone());
       if (res.destroyed) gone.abort();
       const result = await relayChatCompletion(
         deps,
