@@ -1,5 +1,5 @@
+import { formatProfileSummary } from './cpu-profile-format';
 import {
-  formatProfileSummary,
   groupOfUrl,
   parseCpuProfile,
   sampleWeights,

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBenchOptions, usage, type BenchOptions } from './cli-options';
-import { formatProfileSummary } from './cpu-profile';
+import { formatProfileSummary } from './cpu-profile-format';
 import { resolveProfileArgument, summarizeProfileFile, waitForProfile } from './cpu-profile-files';
 import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
 import { killAllChildrenNow, stopAllChildren } from './processes';
