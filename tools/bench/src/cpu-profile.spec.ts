@@ -1,6 +1,6 @@
 import { formatProfileSummary } from './cpu-profile-format';
+import { groupOfUrl } from './cpu-profile-labels';
 import {
-  groupOfUrl,
   parseCpuProfile,
   sampleWeights,
   summarizeCpuProfile,
