@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import { createLogger } from '../logger';
 import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
 import { readFixture } from '../testing/fixtures';
 import type { RelayError } from '../errors/relay-error';
@@ -25,7 +24,6 @@ async function pump(text: string, options: { size?: number; failWith?: Error; wa
     transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: options.wantsUsage ?? false, secrets: [] }),
     trace,
     signal: new AbortController().signal,
-    logger: createLogger('silent'),
     onEnd: (failure) => (ended = failure),
   });
   let body = '';

@@ -4,7 +4,6 @@ import { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
-import type { Logger } from '../logger';
 import type { StreamTransformer } from '../providers/provider-adapter';
 import type { AbortLike } from './caller-gone';
 import type { RelayTrace } from './request-context';
@@ -18,7 +17,6 @@ export interface PumpInput {
   transformer: StreamTransformer;
   trace: RelayTrace;
   signal: AbortLike;
-  logger: Logger;
   /** Called once with how the stream ended: undefined for a clean end. */
   onEnd(error: RelayError | undefined): void;
 }

@@ -139,7 +139,6 @@ async function attemptChannel(
     transformer,
     trace,
     signal,
-    logger: deps.logger,
     onEnd: (failure) => {
       if (failure) {
         trace.errorCode = failure.code ?? failure.type;

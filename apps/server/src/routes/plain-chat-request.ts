@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { isBoolean, isJsonObject, isNullable, isString } from '../validation/json-checks';
 
 /**
  * A hand check that vouches for the common chat request — text messages and simply typed
@@ -8,12 +9,6 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
  * know — tools, content parts, response formats, stop lists — it leaves to zod, which also
  * writes every error. `plain-chat-request.spec.ts` holds it to that against zod itself.
  */
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNullable = (value: unknown, check: (value: unknown) => boolean) => value === null || check(value);
-const isBoolean = (value: unknown) => typeof value === 'boolean';
-const isString = (value: unknown) => typeof value === 'string';
 const between = (min: number, max: number) => (value: unknown) => typeof value === 'number' && value >= min && value <= max;
 const integerBetween = (min: number, max: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 const positiveInteger = (value: unknown) => Number.isInteger(value) && (value as number) > 0;
@@ -47,7 +42,7 @@ const FIELD_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map(
 const LEFT_TO_ZOD = new Set(['tools', 'tool_choice', 'functions', 'function_call', 'response_format', 'stop', 'logit_bias', 'metadata']);
 
 function isPlainStreamOptions(value: unknown): boolean {
-  if (!isObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   const { include_usage: includeUsage, include_obfuscation: includeObfuscation } = value;
   return (includeUsage === undefined || isBoolean(includeUsage)) && (includeObfuscation === undefined || isBoolean(includeObfuscation));
 }
@@ -63,7 +58,7 @@ const MESSAGE_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** A message with text content and nothing else the schema would have to look into. */
 function isPlainMessage(message: unknown): boolean {
-  if (!isObject(message)) return false;
+  if (!isJsonObject(message)) return false;
   const role = message['role'];
   if (typeof role !== 'string' || !Object.hasOwn(MESSAGE_FIELDS, role)) return false;
   if (typeof message['content'] !== 'string') return false;
@@ -80,7 +75,7 @@ function isPlainMessage(message: unknown): boolean {
 }
 
 export function isPlainChatRequest(value: unknown): value is ChatCompletionRequest {
-  if (!isObject(value) || !Object.hasOwn(value, 'model') || !Object.hasOwn(value, 'messages')) return false;
+  if (!isJsonObject(value) || !Object.hasOwn(value, 'model') || !Object.hasOwn(value, 'messages')) return false;
   for (const key of Object.keys(value)) {
     if (LEFT_TO_ZOD.has(key)) return false;
     // zod would assign it, and so set the copy's prototype: not the same object any more.

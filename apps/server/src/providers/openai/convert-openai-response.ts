@@ -1,4 +1,5 @@
 import { upstreamError } from '../../errors/relay-error';
+import { isJsonObject } from '../../validation/json-checks';
 import type { ConvertedCompletion } from '../provider-adapter';
 import { editChunkText } from './edit-chunk-text';
 import { readUsage } from './read-openai-chunk';
@@ -12,7 +13,7 @@ export function convertOpenAiResponse(text: string, publicModel: string): Conver
     return { ok: false, error: upstreamError('The upstream provider sent a response that is not JSON.', 'bad_response') };
   }
   // The least the relay needs — choices, and usage when given — checked without copying the answer.
-  const completion = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  const completion = isJsonObject(json) ? json : undefined;
   const usage = completion && Array.isArray(completion['choices']) ? readUsage(completion['usage']) : false;
   if (!completion || usage === false || !(completion['model'] === undefined || typeof completion['model'] === 'string')) {
     return { ok: false, error: upstreamError('The upstream provider sent a malformed completion.', 'bad_response') };

@@ -1,3 +1,4 @@
+import { isJsonObject, isNumber, isOptional, isString } from '../../validation/json-checks';
 import type { ReportedUsage } from '../provider-adapter';
 
 /** What the relay needs to know of one streamed chunk; everything else passes through untouched. */
@@ -11,35 +12,30 @@ export interface OpenAiChunkFacts {
   error: unknown;
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isOptional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
-const isNullable = (value: unknown, check: (value: unknown) => boolean) => value === null || isOptional(value, check);
-const isString = (value: unknown) => typeof value === 'string';
-const isNumber = (value: unknown) => typeof value === 'number';
+/** Absent, `null`, or passes `check`: how OpenAI-compatible servers send optional fields. */
+const isLoose = (value: unknown, check: (value: unknown) => boolean) => value === null || value === undefined || check(value);
 
 /** `usage` of a chunk or completion: the two counts, as sent `null`/absent, or false when malformed. */
 export function readUsage(value: unknown): ReportedUsage | null | undefined | false {
   if (value === undefined || value === null) return value;
-  if (!isObject(value) || !isNumber(value['prompt_tokens']) || !isNumber(value['completion_tokens'])) return false;
+  if (!isJsonObject(value) || !isNumber(value['prompt_tokens']) || !isNumber(value['completion_tokens'])) return false;
   return { promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number };
 }
 
 /** Checks one delta and hands its content and tool-call argument text to `deliver`. */
 function readDelta(delta: unknown, deliver: (text: string) => void): boolean {
   if (delta === undefined) return true;
-  if (!isObject(delta) || !isNullable(delta['content'], isString)) return false;
+  if (!isJsonObject(delta) || !isLoose(delta['content'], isString)) return false;
   const content = delta['content'];
   if (typeof content === 'string' && content !== '') deliver(content);
   const calls = delta['tool_calls'];
   if (calls === undefined || calls === null) return true;
   if (!Array.isArray(calls)) return false;
   for (const call of calls) {
-    if (!isObject(call)) return false;
+    if (!isJsonObject(call)) return false;
     const fn = call['function'];
     if (fn === undefined) continue;
-    if (!isObject(fn) || !isOptional(fn['arguments'], isString)) return false;
+    if (!isJsonObject(fn) || !isOptional(fn['arguments'], isString)) return false;
     const args = fn['arguments'];
     if (typeof args === 'string' && args !== '') deliver(args);
   }
@@ -53,16 +49,16 @@ function readDelta(delta: unknown, deliver: (text: string) => void): boolean {
  * every stream, and needs neither a copy of the chunk nor the fields it does not read.
  */
 export function readOpenAiChunk(json: unknown, deliver: (text: string) => void): OpenAiChunkFacts | undefined {
-  if (!isObject(json)) return undefined;
+  if (!isJsonObject(json)) return undefined;
   const usage = readUsage(json['usage']);
   if (usage === false) return undefined;
   const error = json['error'];
-  if (error !== undefined && !isObject(error) && typeof error !== 'string') return undefined;
+  if (error !== undefined && !isJsonObject(error) && typeof error !== 'string') return undefined;
   const choices = json['choices'];
   if (choices !== undefined && !Array.isArray(choices)) return undefined;
   let finished = false;
   for (const choice of choices ?? []) {
-    if (!isObject(choice) || !isOptional(choice['index'], isNumber) || !isNullable(choice['finish_reason'], isString)) {
+    if (!isJsonObject(choice) || !isOptional(choice['index'], isNumber) || !isLoose(choice['finish_reason'], isString)) {
       return undefined;
     }
     if (choice['finish_reason']) finished = true;
