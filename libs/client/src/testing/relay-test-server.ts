@@ -4,8 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { setImmediate as nextTick } from 'node:timers/promises';
 
-/** `shared/` sits next to the repository checkout: <root>/../shared/fixtures/openai. */
-const OPENAI_FIXTURES = path.resolve(__dirname, '../../../../../shared/fixtures/openai');
+/** Recorded OpenAI answers in the repository's `test-fixtures/openai`. */
+const OPENAI_FIXTURES = path.resolve(__dirname, '../../../../test-fixtures/openai');
 
 export const readOpenAiFixture = (name: string): Buffer => readFileSync(path.join(OPENAI_FIXTURES, name));
 

@@ -1,6 +1,7 @@
 /**
- * Test-only access to the recorded fixtures in `../shared/` (beside the repository root,
- * outside the repo). The one place that knows where they live; read at run time, never imported.
+ * Test-only access to the recorded fixtures in the repository's `test-fixtures/` (SOURCES.md
+ * there gives each file's origin, licence and sha256). The one place that knows where they live;
+ * read at run time, never imported.
  *
  *   readSseEvents(fixturePath('openai', 'chat-stream-text.sse'))   → ['{"id":…}', …, '[DONE]']
  *   readCassette(fixturePath('openai', 'cassette-chat-…yaml'))      → VCR interactions
@@ -13,15 +14,11 @@ import { gunzipSync } from 'node:zlib';
 import { createParser } from 'eventsource-parser';
 import yaml from 'js-yaml';
 
-/** libs/contract/src/testing → repository root → its sibling `shared/`. */
-const sharedRoot = resolve(__dirname, '../../../..', '../shared');
-
-export function sharedPath(...segments: string[]): string {
-  return join(sharedRoot, ...segments);
-}
+/** libs/contract/src/testing → repository root → `test-fixtures/`. */
+const fixturesRoot = resolve(__dirname, '../../../..', 'test-fixtures');
 
 export function fixturePath(...segments: string[]): string {
-  return sharedPath('fixtures', ...segments);
+  return join(fixturesRoot, ...segments);
 }
 
 /** File names (not paths) in a fixture folder, sorted, e.g. `listFixtures('openai')`. */

@@ -1,6 +1,6 @@
 /**
  * Test-only: validate a value against a schema of the official OpenAI OpenAPI document
- * (`../shared/spec/openai-openapi.yaml`, OpenAPI 3.1, ~3 MB) with ajv.
+ * (`test-fixtures/spec/openai-openapi.yaml`, OpenAPI 3.1, ~3 MB) with ajv.
  *
  *   const openAiSpec = createOpenAiSpecValidator();  // load + prepare once per test file (~0.3 s)
  *   expect(openAiSpec.errorsFor('CreateChatCompletionResponse', body)).toEqual([]);
@@ -10,16 +10,16 @@
  * `discriminator`, `example` and `x-*` annotations are dropped, `$recursiveRef: "#"` points at
  * its own component, and the `unixtime` format means an integer. ajv runs with `strict: false`.
  *
- * Depends only on `./fixtures` (where `shared/` is), js-yaml, ajv and ajv-formats, so tests of
+ * Depends only on `./fixtures` (where `test-fixtures/` is), js-yaml, ajv and ajv-formats, so tests of
  * other projects can use it as is. Not exported from the package.
  */
 import { readFileSync } from 'node:fs';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
-import { sharedPath } from './fixtures';
+import { fixturePath } from './fixtures';
 
-export const openAiSpecPath = sharedPath('spec', 'openai-openapi.yaml');
+export const openAiSpecPath = fixturePath('spec', 'openai-openapi.yaml');
 
 type JsonSchema = Record<string, unknown>;
 export interface OpenApiDocument {

@@ -1,6 +1,6 @@
 /**
  * One spec per Anthropic trap of issue 5 ("Known traps"), each fed recorded traffic from
- * ../shared/fixtures. The exact outputs of every fixture are pinned in the converter and
+ * test-fixtures/. The exact outputs of every fixture are pinned in the converter and
  * transformer specs; these name the bug each guard prevents.
  */
 import { createOpenAiSpecValidator } from '@chat-relay/contract/testing';

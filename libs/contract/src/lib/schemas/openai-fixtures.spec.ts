@@ -14,7 +14,7 @@ import { ChatCompletionRequestSchema } from './chat-completion-request.schema';
 import { ChatCompletionSchema } from './chat-completion-response.schema';
 import { ErrorResponseSchema } from './error.schema';
 
-// Recorded OpenAI traffic (../shared/fixtures/openai, see SOURCES.md). The directory is
+// Recorded OpenAI traffic (test-fixtures/openai, see SOURCES.md). The directory is
 // iterated, so a new fixture is covered without touching this file.
 const openAi = (file: string) => fixturePath('openai', file);
 const files = listFixtures('openai');

@@ -5,7 +5,7 @@ import { ChatCompletionRequestSchema } from './chat-completion-request.schema';
 import { ChatCompletionSchema } from './chat-completion-response.schema';
 import { ErrorResponseSchema } from './error.schema';
 
-// What our schemas accept must also be what OpenAI's own spec (../shared/spec) calls valid,
+// What our schemas accept must also be what OpenAI's own spec (test-fixtures/spec) calls valid,
 // so an OpenAI SDK reading the relay's answers never meets a shape it does not know.
 const openAiSpec = createOpenAiSpecValidator();
 

@@ -1,6 +1,6 @@
 /**
- * Test-only: the recorded Anthropic answers in `../shared/fixtures/anthropic` (outside the
- * repository, read at run time; SOURCES.md there describes each file and the cassette format).
+ * Test-only: the recorded Anthropic answers in `test-fixtures/anthropic` (read at run time;
+ * SOURCES.md there describes each file and the cassette format).
  */
 import { createParser } from 'eventsource-parser';
 import yaml from 'js-yaml';

@@ -5,8 +5,8 @@ import { GeminiStreamTransformer } from '../gemini-stream-transformer';
 import type { StreamStep } from '../../provider-adapter';
 
 /*
- * Test-only readers for the recorded Gemini answers in ../shared/fixtures/gemini (read at run
- * time, never copied; SOURCES.md there says where each comes from).
+ * Test-only readers for the recorded Gemini answers in test-fixtures/gemini (read at run
+ * time; SOURCES.md there says where each comes from).
  */
 
 export interface GeminiInteraction {
