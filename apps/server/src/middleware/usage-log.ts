@@ -53,6 +53,8 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
     // the row is written once the answer (streamed or not) has settled.
     res.once('close', () => {
       if (!res.writableFinished) trace.callerGone?.abort();
+      trace.releaseSlot?.();
+      trace.releaseSlot = null;
       void write();
     });
     next();

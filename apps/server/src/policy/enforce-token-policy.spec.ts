@@ -67,7 +67,7 @@ describe('enforceTokenPolicy', () => {
   });
 
   it('429 rate_limit_error / rate_limit_exceeded with Retry-After and the x-ratelimit-* headers', async () => {
-    const policy = token({ rateLimit: { rpm: 2, tpm: null } });
+    const policy = token({ rateLimit: { rpm: 2, tpm: null, concurrency: null } });
     const first = await enforceTokenPolicy(limiter, { token: policy, clientIp: '::1' });
     expect(first).toMatchObject({ 'x-ratelimit-limit-requests': '2', 'x-ratelimit-remaining-requests': '1' });
     await enforceTokenPolicy(limiter, { token: policy, clientIp: '::1' });
@@ -85,7 +85,7 @@ describe('enforceTokenPolicy', () => {
   });
 
   it('refusals by the allow-lists do not use up the rpm', async () => {
-    const policy = token({ models: ['gpt-4o-mini'], rateLimit: { rpm: 1, tpm: null } });
+    const policy = token({ models: ['gpt-4o-mini'], rateLimit: { rpm: 1, tpm: null, concurrency: null } });
     for (let i = 0; i < 3; i++) {
       await rejection(enforceTokenPolicy(limiter, { token: policy, clientIp: '::1', model: 'gpt-4o' }));
     }
@@ -95,7 +95,7 @@ describe('enforceTokenPolicy', () => {
   });
 
   it('tpm: tokens recorded after a request count against the next ones', async () => {
-    const policy = token({ rateLimit: { rpm: null, tpm: 100 } });
+    const policy = token({ rateLimit: { rpm: null, tpm: 100, concurrency: null } });
     await enforceTokenPolicy(limiter, { token: policy, clientIp: '::1' });
     await recordTokenUsage(limiter, policy, 100);
     const error = await rejection(enforceTokenPolicy(limiter, { token: policy, clientIp: '::1' }));
@@ -104,7 +104,7 @@ describe('enforceTokenPolicy', () => {
   });
 
   it('records tokens only for tokens that have a tpm', async () => {
-    await recordTokenUsage(limiter, token({ rateLimit: { rpm: 5, tpm: null } }), 100);
+    await recordTokenUsage(limiter, token({ rateLimit: { rpm: 5, tpm: null, concurrency: null } }), 100);
     await recordTokenUsage(limiter, token(), 100);
     expect(limiter.trackedTokens).toBe(0);
   });

@@ -13,6 +13,15 @@ export interface TokenPolicyRequest {
   clientIp: string | undefined;
   /** The model name the caller sent; omitted on routes that name no model (`GET /v1/models`). */
   model?: string;
+  /**
+   * Given by relayed requests only: holds a `concurrency` slot for the request's lifetime, and
+   * receives the function that gives it back (the usage log calls it when the response closes).
+   */
+  slot?: InFlightSlot;
+}
+
+export interface InFlightSlot {
+  releaseSlot: (() => void) | null;
 }
 
 /**
@@ -35,9 +44,24 @@ export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPol
       param: 'model',
     });
   }
-  if (!token.rateLimit) return {};
-  const decision = await limiter.checkRequest(token.id, token.rateLimit);
-  if (!decision.allowed) throw rateLimitExceeded(token, decision);
+  const limits = token.rateLimit;
+  if (!limits) return {};
+  // A slot first (cheap to give back), so a request refused for concurrency does not use up rpm.
+  const concurrency = request.slot ? limits.concurrency : null;
+  if (concurrency !== null && !(await limiter.acquireSlot(token.id, concurrency))) throw concurrencyExceeded(concurrency);
+  const release = concurrency === null ? null : () => void limiter.releaseSlot(token.id);
+  let decision: RateLimitDecision;
+  try {
+    decision = await limiter.checkRequest(token.id, limits);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+  if (!decision.allowed) {
+    release?.();
+    throw rateLimitExceeded(token, decision);
+  }
+  if (release && request.slot) request.slot.releaseSlot = release;
   return decision.headers;
 }
 
@@ -68,6 +92,16 @@ export function recordCallerTokens(
 ): Promise<void> {
   if (caller?.kind !== 'token') return Promise.resolve();
   return recordTokenUsage(limiter, caller.token, usage.promptTokens + usage.completionTokens).catch(() => undefined);
+}
+
+function concurrencyExceeded(limit: number): RelayError {
+  return new RelayError({
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'concurrency_limit_exceeded',
+    message: `This API key already has ${limit} request${limit === 1 ? '' : 's'} in progress, its concurrency limit. Please retry when one has finished.`,
+    headers: { 'retry-after': '1' },
+  });
 }
 
 const LIMIT_NAMES: Record<RateLimitKind, string> = { requests: 'requests per minute (rpm)', tokens: 'tokens per minute (tpm)' };

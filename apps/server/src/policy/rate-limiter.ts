@@ -1,11 +1,11 @@
 import { formatOpenAiDuration } from './openai-duration';
+import type { RateLimits } from './rate-limits';
 import { SlidingWindow } from './sliding-window';
 
-/** A token's `rate_limit` (SPEC §4): per minute; null = no limit of that kind. */
-export interface RateLimits {
-  rpm: number | null;
-  tpm: number | null;
-}
+export type { RateLimits } from './rate-limits';
+
+/** The limits `checkRequest` looks at; `concurrency` has its own slots. */
+export type PerMinuteLimits = Pick<RateLimits, 'rpm' | 'tpm'>;
 
 /** Response headers, lower-case names as OpenAI sends them. */
 export type RateLimitHeaders = Record<string, string>;
@@ -39,8 +39,12 @@ export type RateLimitDecision =
  * `retry-after` (whole seconds, at least 1: when the request would be admitted).
  */
 export interface RateLimiter {
-  checkRequest(tokenId: number, limits: RateLimits, now?: number): Promise<RateLimitDecision>;
+  checkRequest(tokenId: number, limits: PerMinuteLimits, now?: number): Promise<RateLimitDecision>;
   recordTokens(tokenId: number, tokens: number, now?: number): Promise<void>;
+  /** Takes one of the token's `limit` in-flight slots (`concurrency`); false when all are taken. */
+  acquireSlot(tokenId: number, limit: number): Promise<boolean>;
+  /** Gives back a slot `acquireSlot` took; call exactly once per slot taken. */
+  releaseSlot(tokenId: number): Promise<void>;
 }
 
 export interface InMemoryRateLimiterOptions {
@@ -67,6 +71,8 @@ const MINUTE_MS = 60_000;
  */
 export class InMemoryRateLimiter implements RateLimiter {
   private readonly byToken = new Map<number, TokenWindows>();
+  /** Requests in flight per token that has a `concurrency` limit; absent = none. */
+  private readonly inFlight = new Map<number, number>();
   private readonly clock: () => number;
   private readonly windowMs: number;
   private readonly slotMs: number;
@@ -80,7 +86,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.sweepEveryMs = options.sweepEveryMs ?? this.windowMs;
   }
 
-  async checkRequest(tokenId: number, limits: RateLimits, now: number = this.clock()): Promise<RateLimitDecision> {
+  async checkRequest(tokenId: number, limits: PerMinuteLimits, now: number = this.clock()): Promise<RateLimitDecision> {
     return this.admit(tokenId, limits, now);
   }
 
@@ -88,6 +94,24 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.sweep(now);
     if (!Number.isFinite(tokens) || tokens <= 0) return;
     this.windowsFor(tokenId).tokens.add(now, tokens);
+  }
+
+  async acquireSlot(tokenId: number, limit: number): Promise<boolean> {
+    const current = this.inFlight.get(tokenId) ?? 0;
+    if (current >= limit) return false;
+    this.inFlight.set(tokenId, current + 1);
+    return true;
+  }
+
+  async releaseSlot(tokenId: number): Promise<void> {
+    const current = this.inFlight.get(tokenId) ?? 0;
+    if (current <= 1) this.inFlight.delete(tokenId);
+    else this.inFlight.set(tokenId, current - 1);
+  }
+
+  /** Requests of a token holding a concurrency slot right now (for tests and metrics). */
+  slotsInUse(tokenId: number): number {
+    return this.inFlight.get(tokenId) ?? 0;
   }
 
   /** How many tokens have state right now (for tests and metrics). */
@@ -101,7 +125,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     return windows ? [windows.requests.slotCount, windows.tokens.slotCount] : [0, 0];
   }
 
-  private admit(tokenId: number, { rpm, tpm }: RateLimits, now: number): RateLimitDecision {
+  private admit(tokenId: number, { rpm, tpm }: PerMinuteLimits, now: number): RateLimitDecision {
     this.sweep(now);
     if (rpm === null && tpm === null) return { allowed: true, headers: {} };
     const windows = this.windowsFor(tokenId);

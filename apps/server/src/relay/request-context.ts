@@ -41,6 +41,8 @@ export interface RelayTrace {
   callerGone: CallerGone | null;
   /** The caller's address as policy saw it (`req.ip`), worked out once. */
   clientIp: string | null;
+  /** Gives back the token's `concurrency` slot; the usage log calls it once, when the response closes. */
+  releaseSlot: (() => void) | null;
 }
 
 export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
@@ -63,6 +65,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   settled: null,
   callerGone: null,
   clientIp: null,
+  releaseSlot: null,
 });
 
 declare module 'express-serve-static-core' {

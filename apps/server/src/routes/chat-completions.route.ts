@@ -38,7 +38,7 @@ export function chatRouter(deps: ChatRouteDeps) {
       // IP and model allow-lists and rate limits (SPEC §4) before anything is reserved or sent.
       const clientIp = req.ip;
       trace.clientIp = clientIp ?? null;
-      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp, model: body.model }));
+      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp, model: body.model, slot: trace }));
       if (body.stream_options && !body.stream) {
         throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
       }

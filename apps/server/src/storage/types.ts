@@ -1,4 +1,5 @@
-import type { AssistantVisibility, ChannelType, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
+import type { AssistantVisibility, ChannelType, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
+import type { RateLimits } from '../policy/rate-limits';
 
 /**
  * Store interfaces: the server depends on these only. They are async so that a PostgreSQL
@@ -62,7 +63,7 @@ export interface TokenRecord {
   quotaUsed: number;
   models: string[] | null;
   allowedIps: string[] | null;
-  rateLimit: { rpm: number | null; tpm: number | null } | null;
+  rateLimit: RateLimits | null;
   createdAt: string;
   lastUsedAt: string | null;
   /** The owning account's state, read with the token by `findByKeyDigest` (the auth path). */
@@ -76,15 +77,18 @@ export interface TokenPolicy {
   quotaLimit: number | null;
   models: string[] | null;
   allowedIps: string[] | null;
-  rateLimit: { rpm: number | null; tpm: number | null } | null;
+  rateLimit: RateLimits | null;
 }
-export interface NewToken extends Partial<Omit<TokenPolicy, 'name'>> {
+export interface NewToken extends Partial<Omit<TokenPolicy, 'name' | 'rateLimit'>> {
+  /** Kinds left out are no limit. */
+  rateLimit?: RateLimitInput | null;
   accountId: number;
   name: string;
   keyDigest: string;
   keyHint: string;
 }
-export type TokenPatch = Partial<TokenPolicy> & { quotaUsed?: number };
+/** A change to a token; `rateLimit` is merged kind by kind into what it has (`mergeRateLimits`). */
+export type TokenPatch = Partial<Omit<TokenPolicy, 'rateLimit'>> & { quotaUsed?: number; rateLimit?: RateLimitInput | null };
 export type TokenBatchAction = 'enable' | 'disable' | 'delete' | 'update';
 export interface TokenBatchOutcome {
   id: number;

@@ -11,6 +11,7 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
+import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
 import { fromJsonColumn, toJsonColumn } from './json-column';
 
 interface TokenRow {
@@ -48,7 +49,7 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   quotaUsed: row.quota_used,
   models: fromJsonColumn<string[]>(row.models),
   allowedIps: fromJsonColumn<string[]>(row.allowed_ips),
-  rateLimit: fromJsonColumn<TokenRecord['rateLimit']>(row.rate_limit),
+  rateLimit: normaliseRateLimits(fromJsonColumn<Partial<RateLimits>>(row.rate_limit)),
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
 });
@@ -109,7 +110,7 @@ export class SqliteTokenStore implements TokenStore {
         input.quotaLimit ?? null,
         toJsonColumn(input.models),
         toJsonColumn(input.allowedIps),
-        toJsonColumn(input.rateLimit),
+        toJsonColumn(mergeRateLimits(null, input.rateLimit)),
         new Date().toISOString(),
       ) as TokenRow;
     return toRecord(row);
@@ -152,7 +153,8 @@ export class SqliteTokenStore implements TokenStore {
   private updateNow(id: number, patch: TokenPatch): TokenRecord | undefined {
     const current = this.byId.get(id);
     if (!current) return undefined;
-    const merged = { ...toRecord(current), ...patch };
+    const record = toRecord(current);
+    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
     const row = this.db
       .prepare(
         `UPDATE tokens SET name = ?, status = ?, expires_at = ?, quota_limit = ?, quota_used = ?, models = ?,

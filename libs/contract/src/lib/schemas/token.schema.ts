@@ -6,14 +6,31 @@ import { MicroUsdSchema, UsdStringSchema } from './money.schema';
 export const TokenStatusSchema = z.enum(['active', 'disabled', 'expired', 'exhausted']);
 export type TokenStatus = z.infer<typeof TokenStatusSchema>;
 
-export const RateLimitSchema = z
+const rateLimitFields = {
+  /** Requests per minute. */
+  rpm: z.number().int().positive().max(1_000_000).nullable(),
+  /** Tokens (prompt + completion) per minute. */
+  tpm: z.number().int().positive().max(1_000_000_000).nullable(),
+  /** Requests of this token in flight at once. */
+  concurrency: z.number().int().positive().max(100_000).nullable(),
+};
+
+/** A token's rate limits as shown: every kind present, null = no limit of that kind. */
+export const RateLimitSchema = z.object(rateLimitFields).strict();
+export type RateLimit = z.infer<typeof RateLimitSchema>;
+
+/**
+ * Rate limits as set on create, PATCH or batch update: each kind is optional. On create an absent
+ * kind is no limit; on update it keeps its current value, and null removes it.
+ */
+export const RateLimitInputSchema = z
   .object({
-    /** Requests per minute. */
-    rpm: z.number().int().positive().max(1_000_000).nullable(),
-    /** Tokens (prompt + completion) per minute. */
-    tpm: z.number().int().positive().max(1_000_000_000).nullable(),
+    rpm: rateLimitFields.rpm.optional(),
+    tpm: rateLimitFields.tpm.optional(),
+    concurrency: rateLimitFields.concurrency.optional(),
   })
   .strict();
+export type RateLimitInput = z.infer<typeof RateLimitInputSchema>;
 
 /** An API token as the system API shows it (SPEC §4); the key itself is shown once, on create. */
 export const TokenSchema = z.object({
@@ -46,7 +63,7 @@ const tokenPolicyFields = {
   models: z.array(z.string().trim().min(1).max(200)).max(1000).nullable(),
   /** Client addresses or CIDR ranges, IPv4 or IPv6; null = any. */
   allowed_ips: z.array(IpRangeSchema).min(1).max(1000).nullable(),
-  rate_limit: RateLimitSchema.nullable(),
+  rate_limit: RateLimitInputSchema.nullable(),
 };
 
 export const TokenCreateSchema = z
