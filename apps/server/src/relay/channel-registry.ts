@@ -1,5 +1,9 @@
+import { parseGizmoModel } from '@chat-relay/contract';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { isGlob, matchesModelPattern } from './model-pattern';
+
+/** A pattern that spells out the gizmo part (`*-gizmo-*`, `gpt-4o-gizmo-*`): relay chaining (SPEC §5). */
+const namesGizmo = (pattern: string): boolean => pattern.includes('-gizmo-');
 
 /** A channel as routing sees it, with its key rotation cursor. */
 export class LiveChannel {
@@ -14,9 +18,13 @@ export class LiveChannel {
     this.weight = record.weight;
   }
 
-  serves(model: string): boolean {
+  /**
+   * Whether the channel takes `model`. A gizmo name (`isGizmo`) is taken only by a pattern that
+   * names the gizmo part itself: a catch-all `*` must not swallow an unknown assistant.
+   */
+  serves(model: string, isGizmo = false): boolean {
     if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model)) return true;
-    return this.record.models.some((pattern) => matchesModelPattern(pattern, model));
+    return this.record.models.some((pattern) => (!isGizmo || namesGizmo(pattern)) && matchesModelPattern(pattern, model));
   }
 
   /** The model name sent upstream: the mapping's target, or the name as asked. */
@@ -82,6 +90,7 @@ export class ChannelRegistry {
 
   /** Enabled channels that serve `model` (by name, glob or mapping). */
   async candidatesFor(model: string): Promise<LiveChannel[]> {
-    return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model));
+    const isGizmo = parseGizmoModel(model) !== undefined;
+    return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model, isGizmo));
   }
 }
