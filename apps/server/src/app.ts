@@ -2,6 +2,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
 import { bearerAuth } from './middleware/bearer-auth';
+import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, unknownRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
@@ -27,6 +28,8 @@ export interface AppDeps {
   startedAt?: number;
   /** Express `trust proxy` (RELAY_TRUST_PROXY): whose X-Forwarded-For sets `req.ip`. */
   trustProxy?: string | readonly string[];
+  /** Browser origins (RELAY_CORS_ORIGINS, RELAY_CORS_API_ORIGINS); default: any for /v1, none for /api. */
+  cors?: CorsPolicy;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -37,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
+  app.use(cors(deps.cors ?? { v1: '*', api: [] }));
 
   const s = initServer();
   const router = s.router(serverContract, {
@@ -74,6 +78,10 @@ export function createApp(deps: AppDeps): Express {
     requestValidationErrorHandler,
   });
 
+  // Unknown paths: a caller without a valid key learns nothing about which routes exist.
+  const auth = { tokens: storage.tokens, accounts: storage.accounts };
+  app.use('/v1', bearerAuth(auth, 'token'));
+  app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return app;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCorsOrigins, type CorsOrigins } from './middleware/cors';
 import { TrustProxyEnvSchema } from './policy/trust-proxy';
 
 const MIB = 1024 * 1024;
@@ -15,6 +16,25 @@ const intFromEnv = (fallback: number, min: number, max: number) =>
     (value) => (value === undefined || value === '' ? fallback : Number(value)),
     z.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(min).max(max),
   );
+
+/** `*`, or origins such as `https://chat.example.com` separated by commas; empty = none. */
+const corsOriginsFromEnv = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text) => parseCorsOrigins(text))
+    .refine((origins) => origins === '*' || origins.every(isOrigin), {
+      message: 'must be * or a comma-separated list of origins such as https://chat.example.com',
+    });
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 const EnvSchema = z.object({
   PORT: intFromEnv(3000, 0, 65535),
@@ -33,6 +53,8 @@ const EnvSchema = z.object({
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
+  RELAY_CORS_ORIGINS: corsOriginsFromEnv('*'),
+  RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -67,6 +89,8 @@ export interface Config {
   maxRetries: number;
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
   trustProxy: string[] | undefined;
+  /** Origins browsers may call `/v1/*` and `/api/*` from. */
+  cors: { v1: CorsOrigins; api: CorsOrigins };
   envChannels: EnvChannel[];
 }
 
@@ -89,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxRetries: values.RELAY_MAX_RETRIES,
     trustProxy: values.RELAY_TRUST_PROXY,
+    cors: { v1: values.RELAY_CORS_ORIGINS, api: values.RELAY_CORS_API_ORIGINS },
     envChannels: envChannels(values),
   };
 }

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     maxBodyBytes: config.maxBodyBytes,
     maxRetries: config.maxRetries,
     trustProxy: config.trustProxy,
+    cors: config.cors,
     version: RELAY_VERSION,
   });
 

@@ -15,11 +15,13 @@ export interface AuthDeps {
 
 /**
  * Checks `Authorization: Bearer <key>` against what the route's contract metadata asks for
- * (SPEC §4). The key is read from the header only, hashed, and never logged or echoed.
+ * (SPEC §4), or against `fixed` where no contract route matched (unknown paths answer 401 before
+ * 404, so they do not tell a caller without a key which routes exist). The key is read from the
+ * header only, hashed, and never logged or echoed.
  */
-export function bearerAuth(deps: AuthDeps): RequestHandler {
+export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): RequestHandler {
   return (req, res, next) => {
-    const required = routeMetadata(req)?.auth ?? 'admin';
+    const required = fixed ?? routeMetadata(req)?.auth ?? 'admin';
     if (required === 'none') return next();
     const match = BEARER.exec(req.headers.authorization ?? '');
     if (!match?.[1]) {

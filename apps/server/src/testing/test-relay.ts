@@ -51,6 +51,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
     trustProxy: options.trustProxy ?? config.trustProxy,
+    cors: config.cors,
     version: 'test',
   });
   return {
