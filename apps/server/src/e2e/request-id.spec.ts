@@ -43,7 +43,11 @@ describe('e2e: x-request-id on every answer', () => {
       expect(failure).toBeInstanceOf(OpenAI.APIError);
       expect((failure as InstanceType<typeof OpenAI.APIError>).requestID).toMatch(GENERATED_ID);
     }
-    const unknownRoute = await fetch(`${e2e.url}/v1/nowhere`);
+    // Unknown paths: 401 before routing without a key, 404 with one; both carry the id.
+    const unauthenticated = await fetch(`${e2e.url}/v1/nowhere`);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('x-request-id')).toMatch(GENERATED_ID);
+    const unknownRoute = await fetch(`${e2e.url}/v1/nowhere`, { headers: { authorization: `Bearer ${e2e.token}` } });
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.headers.get('x-request-id')).toMatch(GENERATED_ID);
   });
