@@ -72,14 +72,14 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter),
-      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts }),
+      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
       jsonBody(deps.maxBodyBytes),
     ],
     requestValidationErrorHandler,
   });
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
-  const auth = { tokens: storage.tokens, accounts: storage.accounts };
+  const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);

@@ -1,4 +1,5 @@
 import type { Logger } from './logger';
+import { AuthFailureLog } from './middleware/auth-failure-log';
 import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
@@ -16,6 +17,8 @@ export interface RelayServices {
   /** Per-token rpm/tpm windows (SPEC §4); in memory, one relay instance. */
   rateLimiter: RateLimiter;
   prices: PriceBook;
+  /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
+  authFailures: AuthFailureLog;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     recorder,
     rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
     prices: new PriceBook(storage.prices),
+    authFailures: new AuthFailureLog(logger),
     close: async () => {
       await recorder.close();
       await upstream.close();

@@ -1,9 +1,10 @@
 import type { RouteAuth } from '@chat-relay/contract';
 import type { RequestHandler } from 'express';
-import { authenticationError, permissionError } from '../errors/relay-error';
+import { authenticationError, permissionError, RelayError } from '../errors/relay-error';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
 import type { Caller } from '../relay/request-context';
+import type { AuthFailureLog } from './auth-failure-log';
 import { routeMetadata } from './route-metadata';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -11,6 +12,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export interface AuthDeps {
   tokens: TokenStore;
   accounts: AccountStore;
+  /** Counts refusals (401) in place of usage rows. */
+  failures?: AuthFailureLog;
 }
 
 /**
@@ -23,9 +26,13 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
   return (req, res, next) => {
     const required = fixed ?? routeMetadata(req)?.auth ?? 'admin';
     if (required === 'none') return next();
+    const refuse = (error: unknown) => {
+      if (error instanceof RelayError && error.status === 401) deps.failures?.record(error.code ?? error.type, req.ip);
+      next(error);
+    };
     const match = BEARER.exec(req.headers.authorization ?? '');
     if (!match?.[1]) {
-      return next(
+      return refuse(
         authenticationError(
           'invalid_api_key',
           "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
@@ -33,13 +40,10 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
       );
     }
     const digest = digestKey(match[1]);
-    authenticate(deps, required, digest).then(
-      (caller) => {
-        res.locals.caller = caller;
-        next();
-      },
-      (error: unknown) => next(error),
-    );
+    authenticate(deps, required, digest).then((caller) => {
+      res.locals.caller = caller;
+      next();
+    }, refuse);
   };
 }
 

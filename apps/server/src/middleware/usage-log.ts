@@ -8,9 +8,9 @@ import type { UsageRecorder } from '../relay/usage-recorder';
 import { routeMetadata } from './route-metadata';
 
 /**
- * One usage log row per relayed request, whatever happened to it — rejected by auth or
- * validation, failed upstream, streamed, or abandoned by the client — written when the
- * response closes (SPEC §8).
+ * One usage log row per relayed request of a known key, whatever happened to it — refused by
+ * policy or validation, failed upstream, streamed, or abandoned by the client — written when the
+ * response closes (SPEC §8). Requests without a valid key are counted by bearer-auth instead.
  */
 export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter): RequestHandler {
   return (req, res, next) => {
@@ -18,6 +18,9 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
     const trace = newTrace(res.locals.requestId, performance.now());
     res.locals.trace = trace;
     const write = async () => {
+      // No row for a caller that never authenticated: anybody could grow the database with them
+      // (bearer-auth counts them instead).
+      if (res.locals.caller === undefined) return;
       if (trace.settled) await trace.settled;
       const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
       const caller = res.locals.caller;

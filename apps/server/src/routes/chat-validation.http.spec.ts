@@ -73,15 +73,16 @@ describe('chat completion request validation and transport errors', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^req_/);
   });
 
-  it('logs one usage row even for a rejected request, without a token for a 401', async () => {
+  it('logs one usage row for a rejected request of a known key; a 401 is counted, not written', async () => {
     await relay.services.recorder.flush();
     const before = (await relay.storage.usageLog.recent(1000)).length;
+    const refusedBefore = relay.services.authFailures.total;
     await request(relay.app).post('/v1/chat/completions').send({}).expect(401);
     await post({ model: 'm', messages: [] }).expect(400);
     await relay.services.recorder.flush();
-    const rows = await relay.storage.usageLog.recent(2);
-    expect((await relay.storage.usageLog.recent(1000)).length).toBe(before + 2);
+    const rows = await relay.storage.usageLog.recent(1);
+    expect((await relay.storage.usageLog.recent(1000)).length).toBe(before + 1);
     expect(rows[0]).toMatchObject({ status: 400, errorCode: 'invalid_value' });
-    expect(rows[1]).toMatchObject({ status: 401, tokenId: null, errorCode: 'invalid_api_key' });
+    expect(relay.services.authFailures.total).toBe(refusedBefore + 1);
   });
 });
