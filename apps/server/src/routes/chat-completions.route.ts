@@ -62,6 +62,7 @@ export function chatRouter(deps: ChatRouteDeps) {
           publicModel: body.model,
           // Unchanged by an assistant: the caller's own bytes may be forwarded.
           rawBody: resolved.request === body ? res.locals.rawBody : undefined,
+          caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
         },
         trace,
         gone,

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
+import type { CircuitOptions } from '../relay/channel-health';
 import { createServices, type RelayServices } from '../services';
 import { bootstrapStorage } from '../storage/bootstrap';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
@@ -31,6 +32,8 @@ export interface TestRelayOptions {
   env?: Record<string, string>;
   /** The relay's logger (a test that reads the log lines); silent by default. */
   logger?: Logger;
+  /** Circuit breaker settings (a short cool-down for a test of the half-open trial). */
+  circuit?: CircuitOptions;
 }
 
 /** A real relay on a real SQLite file in a temporary directory, as `main.ts` wires it. */
@@ -45,7 +48,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
   const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
   const storage = openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 } });
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit });
   const app = createApp({
     storage,
     services,
