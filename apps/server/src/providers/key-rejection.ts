@@ -9,13 +9,13 @@ import type { UpstreamFailure } from './provider-adapter';
 export function rejectedCredentials(status: number, upstreamText: string): UpstreamFailure {
   if (status === 403 && /\bmodels?\b/i.test(upstreamText)) {
     return {
-      error: upstreamError('The upstream provider refused the channel access to this model.', 'upstream_permission_denied'),
+      error: upstreamError(`The upstream provider refused the channel access to this model (status ${status}).`, 'upstream_permission_denied'),
       retryable: true,
       channelFault: false,
     };
   }
   return {
-    error: upstreamError('The upstream provider rejected the credentials of the channel.', 'upstream_auth_failed'),
+    error: upstreamError(`The upstream provider rejected the channel's key (status ${status}).`, 'upstream_auth_failed'),
     retryable: true,
     channelFault: false,
     keyRejected: true,

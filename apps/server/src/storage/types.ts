@@ -125,12 +125,23 @@ export interface ChannelTimeoutsMs {
   idleMs: number;
 }
 
+/** A channel key's state (SPEC §6): an upstream 401/403 disables it, with the reason. */
+export interface ChannelKeyState {
+  status: 'active' | 'disabled';
+  /** Why it was disabled (the upstream's redacted answer); null when active. */
+  reason: string | null;
+  /** When the status last changed; null for a key never disabled. */
+  changedAt: string | null;
+}
+
 export interface ChannelRecord {
   id: number;
   name: string;
   type: ChannelType;
   baseUrl: string;
   keys: string[];
+  /** One per key, same order. */
+  keyStates: ChannelKeyState[];
   models: string[];
   modelMapping: Record<string, string>;
   priority: number;
@@ -140,7 +151,8 @@ export interface ChannelRecord {
   createdAt: string;
   updatedAt: string;
 }
-export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt'>;
+/** Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active. */
+export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'keyStates'> & { keyStates?: ChannelKeyState[] };
 export type ChannelPatch = Partial<NewChannel>;
 export interface ChannelStore {
   create(input: NewChannel): Promise<ChannelRecord>;
@@ -150,6 +162,8 @@ export interface ChannelStore {
   update(id: number, patch: ChannelPatch): Promise<ChannelRecord | undefined>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
+  /** Takes `key` out of rotation with a reason; undefined when the channel no longer holds it. */
+  disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined>;
 }
 
 export interface AssistantRecord {
