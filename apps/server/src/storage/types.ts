@@ -189,17 +189,32 @@ export interface AssistantUsageTotals {
   promptTokens: number;
   completionTokens: number;
 }
+/**
+ * Assistants are keyed by owner and id (SPEC §5): a private id is its owner's alone, so another
+ * account may hold the same one and learns nothing of it. A public id is unique among public
+ * ones; `<family>-gizmo-<id>` means the caller's own assistant first, then the public one.
+ */
 export interface AssistantStore {
-  /** Fails with `AlreadyExistsError` when the id is taken. */
+  /**
+   * Fails with `AlreadyExistsError` when the owner has the id already, or a public assistant
+   * has it (public ones are visible to all, so saying so reveals nothing).
+   */
   create(input: NewAssistant): Promise<AssistantRecord>;
-  get(id: string): Promise<AssistantRecord | undefined>;
+  /** The account's own assistant with this id. */
+  getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined>;
+  /** Every assistant with this id, one per owner (the admin's view). */
+  findById(id: string): Promise<AssistantRecord[]>;
+  /** What the id means for this account: its own assistant, else the public one. */
+  resolveFor(accountId: number, id: string): Promise<AssistantRecord | undefined>;
   /** Only this account's assistants when `accountId` is given (account keys see their own only). */
   list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>>;
-  /** Every assistant an account may use: its own and the public ones. */
+  /** Every assistant an account may use: its own, and the public ones its own do not shadow. */
   listUsableBy(accountId: number): Promise<AssistantRecord[]>;
-  update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
-  delete(id: string): Promise<boolean>;
-  usageSince(id: string, sinceIso: string): Promise<AssistantUsageTotals>;
+  /** Fails with `AlreadyExistsError` when made public while another public one has the id. */
+  update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
+  delete(accountId: number, id: string): Promise<boolean>;
+  /** Requests made with this assistant: its owner's, and others' while it resolved to this one. */
+  usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals>;
 }
 
 export class AlreadyExistsError extends Error {}
