@@ -12,6 +12,8 @@ import type { ChannelRecord } from '../storage/types';
 
 /** Small enough to cost next to nothing, large enough for any provider to answer. */
 const TEST_MAX_TOKENS = 8;
+/** The admin waits at most this long for the first byte, whatever the channel allows its callers. */
+const TEST_FIRST_BYTE_MS = 30_000;
 
 /** The model to test with: the one asked for, else the first plain name the channel lists. */
 function testModel(channel: LiveChannel, asked: string | undefined): string {
@@ -49,7 +51,8 @@ export async function testChannel(
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
-    const response = await upstream.post({ channel: record, url, headers, body, signal: new CallerGone() });
+    const timeouts = { ...record.timeouts, firstByteMs: Math.min(record.timeouts.firstByteMs, TEST_FIRST_BYTE_MS) };
+    const response = await upstream.post({ channel: { ...record, timeouts }, url, headers, body, signal: new CallerGone() });
     const text = await response.body.text();
     if (response.statusCode >= 400) {
       const failure = adapter.mapErrorResponse(response.statusCode, text, record.keys);
