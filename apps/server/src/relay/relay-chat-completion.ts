@@ -87,6 +87,7 @@ export async function relayChatCompletion(
       'upstream attempt failed',
     );
     if (outcome.keyRejected) {
+      deps.health.releaseTrial(channel.id); // says nothing of the channel's other keys
       await disableKey(deps, channel, outcome.key, outcome.error);
       if (!channel.hasActiveKey) tried.add(channel.id);
     } else {
