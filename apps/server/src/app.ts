@@ -51,7 +51,12 @@ export function createApp(deps: AppDeps): Express {
       maxRetries: deps.maxRetries,
       logger,
     }),
-    channels: channelsRouter({ channels: storage.channels, registry: services.registry, health: services.health }),
+    channels: channelsRouter({
+      channels: storage.channels,
+      registry: services.registry,
+      health: services.health,
+      upstream: services.upstream,
+    }),
     tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
     accounts: accountsRouter({

@@ -63,8 +63,14 @@ export interface UpstreamFailure {
   error: RelayError;
   /** Another channel may succeed: the failure is the channel's, not the request's. */
   retryable: boolean;
-  /** Counts against the channel's health. */
+  /** Says the channel may be unhealthy (5xx, 429, timeout, connection): reported to its circuit. */
   channelFault: boolean;
+  /** The upstream refused the key itself (401/403): that key is disabled, another one tried. */
+  keyRejected?: boolean;
+  /** No request can cause it (connection refused, connect timeout): evidence from no caller in particular. */
+  callerIndependent?: boolean;
+  /** No response headers within `first_byte_ms`: for an unstreamed answer, partly its length. */
+  firstByteTimeout?: boolean;
 }
 
 export interface StreamTransformerOptions {

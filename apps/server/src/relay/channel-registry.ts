@@ -11,11 +11,24 @@ export class LiveChannel {
   readonly priority: number;
   readonly weight: number;
   private keyCursor = 0;
+  /** Keys in rotation: those not disabled (in the store, or by this process since it loaded). */
+  private activeKeys: string[];
 
   constructor(readonly record: ChannelRecord) {
     this.id = record.id;
     this.priority = record.priority;
     this.weight = record.weight;
+    this.activeKeys = record.keys.filter((_, index) => record.keyStates[index]?.status !== 'disabled');
+  }
+
+  /** With every key disabled a channel is out of rotation. */
+  get hasActiveKey(): boolean {
+    return this.activeKeys.length > 0;
+  }
+
+  /** Out of rotation at once, before the store has it (concurrent requests skip it too). */
+  dropKey(key: string): void {
+    this.activeKeys = this.activeKeys.filter((active) => active !== key);
   }
 
   /**
@@ -34,12 +47,12 @@ export class LiveChannel {
       : model;
   }
 
-  /** Keys are used in rotation. */
+  /** Active keys are used in rotation. */
   nextKey(): string {
-    const keys = this.record.keys;
+    const keys = this.activeKeys;
     const key = keys[this.keyCursor % keys.length];
     this.keyCursor = (this.keyCursor + 1) % keys.length;
-    if (key === undefined) throw new Error(`channel ${this.id} has no key`);
+    if (key === undefined) throw new Error(`channel ${this.id} has no active key`);
     return key;
   }
 
@@ -88,9 +101,19 @@ export class ChannelRegistry {
     return this.loading;
   }
 
-  /** Enabled channels that serve `model` (by name, glob or mapping). */
+  /**
+   * Enabled channels that serve `model` (by name, glob or mapping). One whose keys are all
+   * disabled stays a candidate that routing skips: the model exists, no channel is available (503).
+   */
   async candidatesFor(model: string): Promise<LiveChannel[]> {
     const isGizmo = parseGizmoModel(model) !== undefined;
     return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model, isGizmo));
+  }
+
+  /** The upstream refused `key` (SPEC §6): out of rotation now, and recorded with the reason. */
+  async disableKey(channel: LiveChannel, key: string, reason: string): Promise<void> {
+    channel.dropKey(key);
+    await this.store.disableKey(channel.id, key, reason);
+    this.invalidate();
   }
 }

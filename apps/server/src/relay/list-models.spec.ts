@@ -11,6 +11,7 @@ const channel = (models: string[], overrides: Partial<ChannelRecord> = {}) =>
     type: 'openai',
     baseUrl: 'http://127.0.0.1:9/v1',
     keys: ['k'],
+    keyStates: [],
     models,
     modelMapping: {},
     priority: 0,

@@ -3,6 +3,8 @@ import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } fro
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
 import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapter';
+import { redactUpstreamError } from '../providers/redact-upstream-error';
+import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
@@ -31,9 +33,26 @@ export interface RelayedRequest {
   publicModel: string;
   /** The caller's bytes, when `request` is exactly what they parsed to (see BuildRequestArgs). */
   rawBody?: Buffer;
+  /** Who is asking (`token:3`): one caller's failures alone never open a channel's circuit. */
+  caller?: string;
 }
 
-type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false } & UpstreamFailure);
+type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false; key: string } & UpstreamFailure);
+
+/**
+ * Above this many tokens asked for, an unstreamed answer's wait for its first byte measures the
+ * answer's length as much as the channel: its timeout is not held against the channel.
+ */
+export const LONG_ANSWER_TOKENS = 4096;
+
+const askedTokens = (request: ChatCompletionRequest): number =>
+  Math.max(request.max_tokens ?? 0, request.max_completion_tokens ?? 0);
+
+/** Is this failure evidence that the channel is unhealthy (issue 10 defect 7)? */
+function countsAgainstChannel(failure: UpstreamFailure, request: ChatCompletionRequest): boolean {
+  if (!failure.channelFault) return false;
+  return !(failure.firstByteTimeout && !request.stream && askedTokens(request) > LONG_ANSWER_TOKENS);
+}
 
 /**
  * The hot path after auth: pick a channel for the model, send, and on a retryable failure
@@ -50,31 +69,61 @@ export async function relayChatCompletion(
   if (candidates.length === 0) throw modelNotFound(request.model);
 
   const tried = new Set<number>();
+  const available = (id: number) => deps.health.isAvailable(id);
   let lastFailure: RelayError | undefined;
-  for (let attempt = 0; attempt <= deps.maxRetries; attempt++) {
-    const channel = pickChannel(candidates, tried, (id) => deps.health.isAvailable(id));
+  // A rejected key costs no retry: it is disabled for good, so this stays bounded by the keys.
+  for (let retriesLeft = deps.maxRetries; retriesLeft >= 0; ) {
+    const channel = pickChannel(candidates, tried, available);
     if (!channel) break;
-    tried.add(channel.id);
+    if (!channel.hasActiveKey) {
+      tried.add(channel.id); // its last key was disabled by a concurrent request
+      continue;
+    }
     const outcome = await attemptChannel(deps, channel, relayed, trace, signal);
     if (outcome.ok) return outcome.result;
-    if (outcome.channelFault) deps.health.recordFailure(channel.id);
     lastFailure = outcome.error;
     deps.logger.warn(
       { requestId: trace.requestId, channelId: channel.id, status: outcome.error.status, code: outcome.error.code },
       'upstream attempt failed',
     );
+    if (outcome.keyRejected) {
+      deps.health.releaseTrial(channel.id); // says nothing of the channel's other keys
+      await disableKey(deps, channel, outcome.key, outcome.error);
+      if (!channel.hasActiveKey) tried.add(channel.id);
+    } else {
+      tried.add(channel.id);
+      retriesLeft -= 1;
+      if (countsAgainstChannel(outcome, request)) {
+        deps.health.recordFailure(channel.id, outcome.callerIndependent ? null : (relayed.caller ?? 'anonymous'));
+      } else if (outcome.channelFault || outcome.error.status === 499) {
+        deps.health.releaseTrial(channel.id);
+      } else {
+        deps.health.recordSuccess(channel.id); // the upstream answered: a 4xx about the request
+      }
+    }
     if (!outcome.retryable || signal.aborted) throw outcome.error;
   }
   throw lastFailure ?? noAvailableChannel(request.model);
 }
 
+async function disableKey(deps: ChatRelayDeps, channel: LiveChannel, key: string, error: RelayError): Promise<void> {
+  const reason = `upstream ${error.code ?? error.type}: ${error.message}`;
+  deps.logger.warn({ channelId: channel.id, keyHint: keyHint(key), reason }, 'channel key disabled');
+  try {
+    await deps.registry.disableKey(channel, key, reason);
+  } catch (storeError) {
+    deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record a disabled channel key');
+  }
+}
+
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  { request, publicModel, rawBody }: RelayedRequest,
+  relayed: RelayedRequest,
   trace: RelayTrace,
   signal: AbortLike,
 ): Promise<AttemptOutcome> {
+  const { request, publicModel, rawBody } = relayed;
   const adapter = adapterFor(channel.record.type);
   const key = channel.nextKey();
   const upstreamModel = channel.upstreamModel(request.model);
@@ -93,23 +142,26 @@ async function attemptChannel(
     const { url, headers, body } = upstreamRequest;
     response = await deps.upstream.post({ channel: channel.record, url, headers, body, signal });
   } catch (error) {
-    return { ok: false, ...transportFailure(error) };
+    return { ok: false, key, ...transportFailure(error) };
   }
 
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
-      return { ok: false, ...adapter.mapErrorResponse(response.statusCode, text, channel.record.keys) };
+      const failure = adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
+      return { ok: false, key, ...failure, error: redactUpstreamError(failure.error, channel.record.keys) };
     }
     if (!request.stream) {
       const converted = adapter.convertResponse(await response.body.text(), publicModel);
-      if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
+      if (!converted.ok) {
+        return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
+      }
       deps.health.recordSuccess(channel.id);
       await recordUsage(trace, request, converted.usage, () => completionTextOf(converted.body));
       return { ok: true, result: { kind: 'json', body: converted.body, text: converted.text } };
     }
   } catch (error) {
-    return { ok: false, ...transportFailure(error) };
+    return { ok: false, key, ...transportFailure(error) };
   }
 
   // Streams commit only once the upstream has sent its first bytes: until then, another
@@ -119,11 +171,11 @@ async function attemptChannel(
   try {
     first = await upstream.next();
   } catch (error) {
-    return { ok: false, ...transportFailure(error) };
+    return { ok: false, key, ...transportFailure(error) };
   }
   if (first.done) {
     const error = upstreamError('The upstream provider closed the stream before sending anything.', 'empty_stream');
-    return { ok: false, error, retryable: true, channelFault: true };
+    return { ok: false, key, error, retryable: true, channelFault: true };
   }
   deps.health.recordSuccess(channel.id);
   const transformer = adapter.createStreamTransformer({
@@ -141,9 +193,11 @@ async function attemptChannel(
     signal,
     onEnd: (failure) => {
       if (failure) {
-        trace.errorCode = failure.code ?? failure.type;
+        // Transformers redact upstream errors already; this is the last line before the log row.
+        const safe = redactUpstreamError(failure, channel.record.keys);
+        trace.errorCode = safe.code ?? safe.type;
         if (failure.status === 499) trace.statusOverride = 499;
-        else deps.health.recordFailure(channel.id);
+        else deps.health.recordFailure(channel.id, relayed.caller ?? 'anonymous', false);
       }
       void recordUsage(trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
     },

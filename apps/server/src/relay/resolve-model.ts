@@ -17,10 +17,6 @@ export interface ResolveDeps {
   registry: ChannelRegistry;
 }
 
-/** Private assistants exist only for their own account; public ones for everybody. */
-export const usableBy = (assistant: AssistantRecord, accountId: number): boolean =>
-  assistant.visibility === 'public' || assistant.accountId === accountId;
-
 export const familyAllowed = (assistant: AssistantRecord, family: string): boolean =>
   assistant.models === null || assistant.models.some((pattern) => matchesModelPattern(pattern, family));
 
@@ -37,8 +33,8 @@ export async function resolveModel(
   const gizmo = parseGizmoModel(request.model);
   if (!gizmo) return { request, assistantId: null };
 
-  const stored = await deps.assistants.get(gizmo.assistantId);
-  const assistant = stored && usableBy(stored, accountId) ? stored : undefined;
+  // The caller's own assistant first, then a public one: another account's private id is unknown here.
+  const assistant = await deps.assistants.resolveFor(accountId, gizmo.assistantId);
   if (!assistant) {
     if ((await deps.registry.candidatesFor(request.model)).length > 0) return { request, assistantId: null };
     throw notFound(

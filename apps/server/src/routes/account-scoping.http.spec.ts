@@ -125,7 +125,7 @@ describe('assistant scoping', () => {
   afterEach(() => relay.close());
 
   it('an account key creates assistants owned by itself and lists only its own', async () => {
-    expect((await relay.storage.assistants.get('g-alice'))?.accountId).toBe(alice.id);
+    expect((await relay.storage.assistants.getOwned(alice.id, 'g-alice'))?.accountId).toBe(alice.id);
     const listed = await request(relay.app).get('/api/assistants').set(bearer(alice.access_key)).expect(200);
     expect(listed.body).toMatchObject({ total: 1, data: [{ id: 'g-alice', account_id: alice.id }] });
     const all = await request(relay.app).get('/api/assistants').set(bearer(relay.adminKey)).expect(200);
@@ -139,7 +139,7 @@ describe('assistant scoping', () => {
     await request(relay.app).patch('/api/assistants/g-bob').set(key).send({ name: 'hijacked' }).expect(404);
     const deleted = await request(relay.app).delete('/api/assistants/g-bob').set(key).expect(404);
     expect(deleted.body.error.code).toBe('assistant_not_found');
-    expect(await relay.storage.assistants.get('g-bob')).toMatchObject({ name: 'B' });
+    expect(await relay.storage.assistants.getOwned(bob.id, 'g-bob')).toMatchObject({ name: 'B' });
 
     await request(relay.app).patch('/api/assistants/g-alice').set(key).send({ name: 'A2' }).expect(200);
     await request(relay.app).get('/api/assistants/g-bob').set(bearer(relay.adminKey)).expect(200);

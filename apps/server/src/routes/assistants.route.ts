@@ -1,9 +1,10 @@
 import { assistantsContract, type Assistant, type AssistantUpdate } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { notFound, RelayError } from '../errors/relay-error';
+import type { Caller } from '../relay/request-context';
 import { randomBase62 } from '../security/keys';
 import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore } from '../storage/types';
-import { callerAccountId, managedAccountId, reaches } from './caller-scope';
+import { assertMayNameAccount, callerAccountId, managedAccountId } from './caller-scope';
 import { assertPageInRange } from './paging';
 
 const USAGE_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,18 +44,47 @@ function patchFrom(update: AssistantUpdate): AssistantPatch {
 
 const assistantNotFound = (id: string) => notFound('assistant_not_found', `No custom assistant '${id}'.`, 'id');
 
+const assistantExists = (id: string) =>
+  new RelayError({
+    status: 409,
+    type: 'invalid_request_error',
+    code: 'assistant_exists',
+    param: 'id',
+    message: `A custom assistant with id '${id}' already exists.`,
+  });
+
 /**
- * Custom assistant administration (SPEC §5). The admin key reaches every assistant; an
- * account's access key only its own (another's answers 404) and creates them owned by itself.
+ * Custom assistant administration (SPEC §5). An account's access key reaches only its own
+ * assistants (another's answers 404, as an id nobody holds does) and creates them owned by
+ * itself. Private ids are per account: the admin names the owner with `?account_id=` when
+ * several accounts hold the same id.
  */
 export function assistantsRouter(deps: { assistants: AssistantStore }) {
   const s = initServer();
 
   /** The assistant when the caller reaches it; 404 otherwise, never revealing that it exists. */
-  async function reachableAssistant(scope: number | undefined, id: string): Promise<AssistantRecord> {
-    const assistant = await deps.assistants.get(id);
-    if (!assistant || !reaches(scope, assistant.accountId)) throw assistantNotFound(id);
-    return assistant;
+  async function reachableAssistant(caller: Caller | undefined, id: string, accountId: number | undefined): Promise<AssistantRecord> {
+    const scope = managedAccountId(caller);
+    assertMayNameAccount(scope, accountId);
+    const owner = accountId ?? scope;
+    if (owner !== undefined) {
+      const assistant = await deps.assistants.getOwned(owner, id);
+      if (!assistant) throw assistantNotFound(id);
+      return assistant;
+    }
+    const holders = await deps.assistants.findById(id);
+    const [only] = holders;
+    if (!only) throw assistantNotFound(id);
+    if (holders.length > 1) {
+      throw new RelayError({
+        status: 409,
+        type: 'invalid_request_error',
+        code: 'ambiguous_assistant_id',
+        param: 'account_id',
+        message: `Accounts ${holders.map((holder) => holder.accountId).join(', ')} each have an assistant '${id}': name one with ?account_id=.`,
+      });
+    }
+    return only;
   }
 
   return s.router(assistantsContract, {
@@ -84,18 +114,12 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
         return { status: 201, body: assistantView(assistant) };
       } catch (error) {
         if (!(error instanceof AlreadyExistsError)) throw error;
-        throw new RelayError({
-          status: 409,
-          type: 'invalid_request_error',
-          code: 'assistant_exists',
-          param: 'id',
-          message: `A custom assistant with id '${id}' already exists.`,
-        });
+        throw assistantExists(id);
       }
     },
-    getAssistant: async ({ params, res }) => {
-      const assistant = await reachableAssistant(managedAccountId(res.locals.caller), params.id);
-      const usage = await deps.assistants.usageSince(assistant.id, new Date(Date.now() - USAGE_WINDOW_MS).toISOString());
+    getAssistant: async ({ params, query, res }) => {
+      const assistant = await reachableAssistant(res.locals.caller, params.id, query.account_id);
+      const usage = await deps.assistants.usageSince(assistant, new Date(Date.now() - USAGE_WINDOW_MS).toISOString());
       return {
         status: 200,
         body: {
@@ -108,15 +132,21 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
         },
       };
     },
-    updateAssistant: async ({ params, body, res }) => {
-      await reachableAssistant(managedAccountId(res.locals.caller), params.id);
-      const assistant = await deps.assistants.update(params.id, patchFrom(body));
-      if (!assistant) throw assistantNotFound(params.id);
-      return { status: 200, body: assistantView(assistant) };
+    updateAssistant: async ({ params, query, body, res }) => {
+      const current = await reachableAssistant(res.locals.caller, params.id, query.account_id);
+      try {
+        const assistant = await deps.assistants.update(current.accountId, params.id, patchFrom(body));
+        if (!assistant) throw assistantNotFound(params.id);
+        return { status: 200, body: assistantView(assistant) };
+      } catch (error) {
+        // Made public while another public assistant has the id (visible to all: no oracle).
+        if (!(error instanceof AlreadyExistsError)) throw error;
+        throw assistantExists(params.id);
+      }
     },
-    deleteAssistant: async ({ params, res }) => {
-      await reachableAssistant(managedAccountId(res.locals.caller), params.id);
-      if (!(await deps.assistants.delete(params.id))) throw assistantNotFound(params.id);
+    deleteAssistant: async ({ params, query, res }) => {
+      const current = await reachableAssistant(res.locals.caller, params.id, query.account_id);
+      if (!(await deps.assistants.delete(current.accountId, params.id))) throw assistantNotFound(params.id);
       return { status: 204, body: undefined };
     },
   });

@@ -1,18 +1,21 @@
 import type { ChannelCreate, ChannelUpdate } from '@chat-relay/contract';
 import { channelsContract } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '../errors/relay-error';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
 import type { ChannelHealth } from '../relay/channel-health';
 import type { ChannelRegistry } from '../relay/channel-registry';
-import type { ChannelPatch, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
+import type { UpstreamClient } from '../relay/upstream-client';
+import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
 import { assertPageInRange } from './paging';
+import { testChannel } from './test-channel';
 import { channelView } from './views';
 
 export interface ChannelRouteDeps {
   channels: ChannelStore;
   registry: ChannelRegistry;
   health: ChannelHealth;
+  upstream: UpstreamClient;
 }
 
 const channelNotFound = (id: number) => notFound('channel_not_found', `No channel with id ${id}.`, 'id');
@@ -28,8 +31,24 @@ function timeoutsFrom(
   };
 }
 
-function patchFrom(update: ChannelUpdate, currentTimeouts: ChannelTimeoutsMs): ChannelPatch {
+/** `enable_keys`: those positions active again; a position past the keys is the caller's mistake. */
+function reenabled(current: ChannelRecord, positions: readonly number[]): ChannelKeyState[] {
+  const outOfRange = positions.find((position) => position >= current.keys.length);
+  if (outOfRange !== undefined) {
+    throw invalidRequest(`The channel has no key at position ${outOfRange}.`, 'enable_keys', 'invalid_value');
+  }
+  const now = new Date().toISOString();
+  return current.keys.map((_, index) => {
+    const state = current.keyStates[index] ?? { status: 'active', reason: null, changedAt: null };
+    return positions.includes(index) && state.status === 'disabled' ? { status: 'active', reason: null, changedAt: now } : state;
+  });
+}
+
+function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch {
+  const currentTimeouts = current.timeouts;
   const patch: ChannelPatch = {};
+  // Keys sent again start active (see ChannelUpdateSchema); positions refer to the current keys.
+  if (update.enable_keys !== undefined && update.keys === undefined) patch.keyStates = reenabled(current, update.enable_keys);
   if (update.name !== undefined) patch.name = update.name;
   if (update.type !== undefined) patch.type = update.type;
   if (update.base_url !== undefined) patch.baseUrl = update.base_url;
@@ -50,11 +69,12 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     deps.registry.invalidate();
     deps.health.forget(id);
   };
+  const view = (channel: ChannelRecord) => channelView(channel, deps.health.snapshot(channel.id));
   return s.router(channelsContract, {
     listChannels: async ({ query }) => {
       const { rows, total } = await deps.channels.list({ page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);
-      return { status: 200, body: { data: rows.map(channelView), total, page: query.page, per_page: query.per_page } };
+      return { status: 200, body: { data: rows.map(view), total, page: query.page, per_page: query.per_page } };
     },
     createChannel: async ({ body }) => {
       const channel = await deps.channels.create({
@@ -70,20 +90,25 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         timeouts: timeoutsFrom(body.timeouts),
       });
       changed(channel.id);
-      return { status: 201, body: channelView(channel) };
+      return { status: 201, body: view(channel) };
     },
     getChannel: async ({ params }) => {
       const channel = await deps.channels.get(params.id);
       if (!channel) throw channelNotFound(params.id);
-      return { status: 200, body: channelView(channel) };
+      return { status: 200, body: view(channel) };
     },
     updateChannel: async ({ params, body }) => {
       const current = await deps.channels.get(params.id);
       if (!current) throw channelNotFound(params.id);
-      const channel = await deps.channels.update(params.id, patchFrom(body, current.timeouts));
+      const channel = await deps.channels.update(params.id, patchFrom(body, current));
       if (!channel) throw channelNotFound(params.id);
       changed(channel.id);
-      return { status: 200, body: channelView(channel) };
+      return { status: 200, body: view(channel) };
+    },
+    testChannel: async ({ params, body }) => {
+      const channel = await deps.channels.get(params.id);
+      if (!channel) throw channelNotFound(params.id);
+      return { status: 200, body: await testChannel(deps.upstream, channel, body.model) };
     },
     deleteChannel: async ({ params }) => {
       if (!(await deps.channels.delete(params.id))) throw channelNotFound(params.id);

@@ -10,7 +10,7 @@ import { CallerGone } from '../relay/caller-gone';
 import { listModels } from '../relay/list-models';
 import { relayChatCompletion, type ChatRelayDeps } from '../relay/relay-chat-completion';
 import { reserveQuota, type ReserveDeps } from '../relay/reserve-quota';
-import { familyAllowed, resolveModel, usableBy } from '../relay/resolve-model';
+import { familyAllowed, resolveModel } from '../relay/resolve-model';
 import type { Caller } from '../relay/request-context';
 import { SSE_HEADERS } from '../relay/sse';
 import type { AssistantStore } from '../storage/types';
@@ -62,6 +62,7 @@ export function chatRouter(deps: ChatRouteDeps) {
           publicModel: body.model,
           // Unchanged by an assistant: the caller's own bytes may be forwarded.
           rawBody: resolved.request === body ? res.locals.rawBody : undefined,
+          caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
         },
         trace,
         gone,
@@ -93,10 +94,9 @@ export function chatRouter(deps: ChatRouteDeps) {
       const model = params.model;
       const gizmo = parseGizmoModel(model);
       if (gizmo) {
-        const assistant = await deps.assistants.get(gizmo.assistantId);
+        const assistant = await deps.assistants.resolveFor(callerAccountId(res.locals.caller), gizmo.assistantId);
         const usable =
           assistant &&
-          usableBy(assistant, callerAccountId(res.locals.caller)) &&
           familyAllowed(assistant, gizmo.family) &&
           (await deps.registry.candidatesFor(gizmo.family)).length > 0;
         if (assistant && usable) {

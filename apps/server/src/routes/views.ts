@@ -1,15 +1,33 @@
 import { microUsdToUsd, type Account, type Channel, type Token } from '@chat-relay/contract';
+import type { CircuitSnapshot } from '../relay/channel-health';
 import { keyHint } from '../security/keys';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
 
-export const channelView = (channel: ChannelRecord): Channel => ({
+export const channelView = (channel: ChannelRecord, health: CircuitSnapshot): Channel => ({
   id: channel.id,
   name: channel.name,
   type: channel.type,
   base_url: channel.baseUrl,
   key_hints: channel.keys.map(keyHint),
+  key_status: channel.keys.map((key, index) => {
+    const state = channel.keyStates[index];
+    return {
+      index,
+      hint: keyHint(key),
+      status: state?.status ?? 'active',
+      reason: state?.reason ?? null,
+      changed_at: state?.changedAt ?? null,
+    };
+  }),
+  has_active_key: channel.keyStates.length < channel.keys.length || channel.keyStates.some((state) => state.status === 'active'),
+  health: {
+    state: health.state,
+    attempts: health.attempts,
+    failures: health.failures,
+    open_until: health.openUntil,
+  },
   models: channel.models,
   model_mapping: channel.modelMapping,
   priority: channel.priority,

@@ -129,12 +129,23 @@ export interface ChannelTimeoutsMs {
   idleMs: number;
 }
 
+/** A channel key's state (SPEC §6): an upstream 401/403 disables it, with the reason. */
+export interface ChannelKeyState {
+  status: 'active' | 'disabled';
+  /** Why it was disabled (the upstream's redacted answer); null when active. */
+  reason: string | null;
+  /** When the status last changed; null for a key never disabled. */
+  changedAt: string | null;
+}
+
 export interface ChannelRecord {
   id: number;
   name: string;
   type: ChannelType;
   baseUrl: string;
   keys: string[];
+  /** One per key, same order. */
+  keyStates: ChannelKeyState[];
   models: string[];
   modelMapping: Record<string, string>;
   priority: number;
@@ -144,7 +155,8 @@ export interface ChannelRecord {
   createdAt: string;
   updatedAt: string;
 }
-export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt'>;
+/** Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active. */
+export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'keyStates'> & { keyStates?: ChannelKeyState[] };
 export type ChannelPatch = Partial<NewChannel>;
 export interface ChannelStore {
   create(input: NewChannel): Promise<ChannelRecord>;
@@ -154,6 +166,8 @@ export interface ChannelStore {
   update(id: number, patch: ChannelPatch): Promise<ChannelRecord | undefined>;
   delete(id: number): Promise<boolean>;
   count(): Promise<number>;
+  /** Takes `key` out of rotation with a reason; undefined when the channel no longer holds it. */
+  disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined>;
 }
 
 export interface AssistantRecord {
@@ -179,17 +193,32 @@ export interface AssistantUsageTotals {
   promptTokens: number;
   completionTokens: number;
 }
+/**
+ * Assistants are keyed by owner and id (SPEC §5): a private id is its owner's alone, so another
+ * account may hold the same one and learns nothing of it. A public id is unique among public
+ * ones; `<family>-gizmo-<id>` means the caller's own assistant first, then the public one.
+ */
 export interface AssistantStore {
-  /** Fails with `AlreadyExistsError` when the id is taken. */
+  /**
+   * Fails with `AlreadyExistsError` when the owner has the id already, or a public assistant
+   * has it (public ones are visible to all, so saying so reveals nothing).
+   */
   create(input: NewAssistant): Promise<AssistantRecord>;
-  get(id: string): Promise<AssistantRecord | undefined>;
+  /** The account's own assistant with this id. */
+  getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined>;
+  /** Every assistant with this id, one per owner (the admin's view). */
+  findById(id: string): Promise<AssistantRecord[]>;
+  /** What the id means for this account: its own assistant, else the public one. */
+  resolveFor(accountId: number, id: string): Promise<AssistantRecord | undefined>;
   /** Only this account's assistants when `accountId` is given (account keys see their own only). */
   list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>>;
-  /** Every assistant an account may use: its own and the public ones. */
+  /** Every assistant an account may use: its own, and the public ones its own do not shadow. */
   listUsableBy(accountId: number): Promise<AssistantRecord[]>;
-  update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
-  delete(id: string): Promise<boolean>;
-  usageSince(id: string, sinceIso: string): Promise<AssistantUsageTotals>;
+  /** Fails with `AlreadyExistsError` when made public while another public one has the id. */
+  update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
+  delete(accountId: number, id: string): Promise<boolean>;
+  /** Requests made with this assistant: its owner's, and others' while it resolved to this one. */
+  usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals>;
 }
 
 export class AlreadyExistsError extends Error {}

@@ -15,6 +15,8 @@ const c = initContract();
 // The admin key reaches every assistant; an account's access key only its own.
 const admin = meta({ auth: 'management' });
 const AssistantIdParamSchema = z.object({ id: AssistantIdSchema });
+/** Private ids are per account: the admin names the owner when several accounts hold the id. */
+const AssistantOwnerQuerySchema = z.object({ account_id: z.coerce.number().int().min(1).optional() });
 
 /** Custom assistants (SPEC §5), chatted with as `<family>-gizmo-<id>`. */
 export const assistantsContract = c.router(
@@ -37,6 +39,7 @@ export const assistantsContract = c.router(
       method: 'GET',
       path: '/api/assistants/:id',
       pathParams: AssistantIdParamSchema,
+      query: AssistantOwnerQuerySchema,
       responses: { 200: AssistantWithUsageSchema },
       metadata: admin,
     },
@@ -44,6 +47,7 @@ export const assistantsContract = c.router(
       method: 'PATCH',
       path: '/api/assistants/:id',
       pathParams: AssistantIdParamSchema,
+      query: AssistantOwnerQuerySchema,
       body: AssistantUpdateSchema,
       responses: { 200: AssistantSchema },
       metadata: admin,
@@ -52,6 +56,7 @@ export const assistantsContract = c.router(
       method: 'DELETE',
       path: '/api/assistants/:id',
       pathParams: AssistantIdParamSchema,
+      query: AssistantOwnerQuerySchema,
       responses: { 204: c.noBody() },
       metadata: admin,
     },

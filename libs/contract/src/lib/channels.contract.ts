@@ -4,6 +4,8 @@ import {
   ChannelCreateSchema,
   ChannelPageSchema,
   ChannelSchema,
+  ChannelTestRequestSchema,
+  ChannelTestResultSchema,
   ChannelUpdateSchema,
 } from './schemas/channel.schema';
 import { IdParamSchema, PageQuerySchema } from './schemas/common.schema';
@@ -40,6 +42,15 @@ export const channelsContract = c.router(
       pathParams: IdParamSchema,
       body: ChannelUpdateSchema,
       responses: { 200: ChannelSchema },
+      metadata: admin,
+    },
+    /** One real minimal chat request through the channel (SPEC §4). */
+    testChannel: {
+      method: 'POST',
+      path: '/api/channels/:id/test',
+      pathParams: IdParamSchema,
+      body: ChannelTestRequestSchema,
+      responses: { 200: ChannelTestResultSchema },
       metadata: admin,
     },
     deleteChannel: {

@@ -16,6 +16,7 @@ describe('buildOpenApiDocument', () => {
         '/v1/models/{model}',
         '/api/channels',
         '/api/channels/{id}',
+        '/api/channels/{id}/test',
         '/api/tokens',
         '/api/tokens/{id}',
         '/api/assistants',

@@ -9,6 +9,7 @@ const channel: ChannelRecord = {
   type: 'anthropic',
   baseUrl: 'https://api.anthropic.com/v1/',
   keys: ['sk-ant-key-1'],
+  keyStates: [],
   models: ['claude-*'],
   modelMapping: {},
   priority: 0,

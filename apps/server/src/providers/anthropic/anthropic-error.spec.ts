@@ -49,7 +49,10 @@ describe('mapAnthropicErrorResponse', () => {
     [402, 'billing_error'],
   ])('turns a refused channel account (%d %s) into a retryable 502 that never repeats the key', (status, type) => {
     const failure = map(status, body(type, `invalid x-api-key ${KEY}`));
-    expect(failure).toMatchObject({ retryable: true, channelFault: true });
+    // A refused key is disabled (SPEC §6); an account out of credit counts against the channel.
+    expect(failure).toMatchObject(
+      status === 402 ? { retryable: true, channelFault: true } : { retryable: true, channelFault: false, keyRejected: true },
+    );
     expect(failure.error.status).toBe(502);
     expect(failure.error.type).toBe('upstream_error');
     expect(JSON.stringify(failure.error.toBody())).not.toContain('abcdefghijklmnop');

@@ -1,6 +1,7 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
 import type { UpstreamFailure } from '../provider-adapter';
-import { redactSecrets } from '../openai/redact-secrets';
+import { rejectedCredentials } from '../key-rejection';
+import { redactUpstreamError } from '../redact-upstream-error';
 import { AnthropicErrorBodySchema, type AnthropicErrorObject } from './anthropic-api';
 
 /** The HTTP status Anthropic documents for each error type (used for errors sent inside a stream). */
@@ -28,8 +29,9 @@ function parseErrorBody(text: string): AnthropicErrorObject | undefined {
 
 /**
  * An Anthropic failure → SPEC §9, and whether another channel may succeed:
- * - 401/402/403 (key rejected, account out of credit, no access): a retryable 502 counted
- *   against the channel, whose message never repeats the upstream's (it may quote the key);
+ * - 401/403 (key rejected, no access): a retryable 502 that disables the key (see key-rejection.ts);
+ *   402 (account out of credit): a retryable 502 counted against the channel. Neither message
+ *   repeats the upstream's (it may quote the key);
  * - 408, 429 (`rate_limit_error`), 5xx and 529 (`overloaded_error`): a retryable 502
  *   `upstream_error` whose code is Anthropic's error type;
  * - 413: `request_too_large`; 404 (`not_found_error`, usually an unknown model): 404;
@@ -40,12 +42,18 @@ function mapAnthropicError(
   error: AnthropicErrorObject | undefined,
   secrets: readonly string[],
 ): UpstreamFailure {
-  const message = redactSecrets(error?.message ?? '', secrets);
-  if (status === 401 || status === 402 || status === 403) {
+  const failure = mapStatus(status, error);
+  return { ...failure, error: redactUpstreamError(failure.error, secrets) };
+}
+
+function mapStatus(status: number, error: AnthropicErrorObject | undefined): UpstreamFailure {
+  const message = error?.message ?? '';
+  if (status === 401 || status === 403) return rejectedCredentials(status, `${message} ${error?.type ?? ''}`);
+  if (status === 402) {
     return {
       error: upstreamError(
         `The upstream provider refused the channel's account (status ${status}).`,
-        status === 402 ? 'upstream_billing_failed' : 'upstream_auth_failed',
+        'upstream_billing_failed',
       ),
       retryable: true,
       channelFault: true,

@@ -85,7 +85,7 @@ function convertCandidate(
     .filter(isFunctionCallPart)
     .map((part, ordinal) => convertGeminiFunctionCall(part, `${responseId}:${index}:${ordinal}`));
   const outcome = mapGeminiFinishReason(candidate.finishReason ?? 'STOP', toolCalls.length > 0);
-  if (outcome.kind === 'failed') return { ok: false, error: geminiFinishFailure(outcome.reason, candidate.finishMessage) };
+  if (outcome.kind === 'failed') return { ok: false, error: geminiFinishFailure(outcome.reason, candidate.finishMessage, []) }; // the relay redacts with the channel's keys
 
   const choice = emptyChoice(index, outcome.finishReason);
   choice.message.content = texts.length > 0 ? texts.join('') : null;

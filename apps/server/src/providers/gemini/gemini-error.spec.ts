@@ -66,7 +66,7 @@ describe('mapGeminiErrorResponse', () => {
     ],
   ])('turns a rejected key (%s) into a retryable 502 that never repeats the key', (_name, status, text) => {
     const failure = mapGeminiErrorResponse(status, text, [KEY]);
-    expect(failure).toMatchObject({ retryable: true, channelFault: true });
+    expect(failure).toMatchObject({ retryable: true, channelFault: false, keyRejected: true });
     expect(failure.error.status).toBe(502);
     expect(failure.error.code).toBe('upstream_auth_failed');
     expect(JSON.stringify(failure.error.toBody())).not.toContain('AIza');

@@ -1,5 +1,7 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
 import { redactSecrets } from '../openai/redact-secrets';
+import { rejectedCredentials } from '../key-rejection';
+import { redactUpstreamError } from '../redact-upstream-error';
 import type { UpstreamFailure } from '../provider-adapter';
 import { GeminiErrorBodySchema, type GeminiError } from './gemini-api';
 import type { GeminiFinishReason } from './map-gemini-finish-reason';
@@ -18,21 +20,22 @@ const redact = (message: string | undefined, secrets: readonly string[]): string
  * - RESOURCE_EXHAUSTED (429), UNAVAILABLE, INTERNAL … (5xx) → retryable 502 `upstream_error`
  *   whose code is Gemini's status;
  * - UNAUTHENTICATED, PERMISSION_DENIED (401/403) — and an invalid or expired key, which Gemini
- *   answers with 400 INVALID_ARGUMENT / API_KEY_INVALID — → retryable 502 that never repeats the key;
+ *   answers with 400 INVALID_ARGUMENT / API_KEY_INVALID — → retryable 502 that never repeats the key
+ *   and disables it (see key-rejection.ts);
  * - INVALID_ARGUMENT, FAILED_PRECONDITION (400), NOT_FOUND (404) … → that status with Gemini's
  *   message (secrets redacted), not retryable: the request itself is at fault.
  */
 export function mapGeminiErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {
-  const error = parseGeminiError(text);
+  const failure = mapStatus(status, parseGeminiError(text), secrets);
+  return { ...failure, error: redactUpstreamError(failure.error, secrets) };
+}
+
+function mapStatus(status: number, error: GeminiError | undefined, secrets: readonly string[]): UpstreamFailure {
   const grpcStatus = error?.status;
   const message = redact(error?.message, secrets);
 
   if (status === 401 || status === 403 || (grpcStatus && AUTH.has(grpcStatus)) || isRejectedKey(error)) {
-    return {
-      error: upstreamError('The upstream provider rejected the credentials of the channel.', 'upstream_auth_failed'),
-      retryable: true,
-      channelFault: true,
-    };
+    return rejectedCredentials(isRejectedKey(error) ? 401 : grpcStatus === 'PERMISSION_DENIED' ? 403 : status, message);
   }
   if (status === 408 || status === 429 || status >= 500 || (grpcStatus && RETRYABLE.has(grpcStatus))) {
     const named = grpcStatus ? `${status} (${grpcStatus})` : `${status}`;
@@ -61,13 +64,20 @@ export function mapGeminiErrorResponse(status: number, text: string, secrets: re
 export function mapGeminiStreamError(error: GeminiError, secrets: readonly string[]): RelayError {
   const message = redact(error.message, secrets);
   const detail = message ? `: ${message}` : '.';
-  return upstreamError(`The upstream provider failed during the stream${detail}`, error.status ?? 'upstream_error');
+  return redactUpstreamError(
+    upstreamError(`The upstream provider failed during the stream${detail}`, error.status ?? 'upstream_error'),
+    secrets,
+  );
 }
 
 /** A candidate that ended without a usable answer (e.g. a malformed function call). */
-export function geminiFinishFailure(reason: GeminiFinishReason, finishMessage: string | undefined): RelayError {
+export function geminiFinishFailure(
+  reason: GeminiFinishReason,
+  finishMessage: string | undefined,
+  secrets: readonly string[],
+): RelayError {
   const detail = finishMessage ? `: ${finishMessage}` : '.';
-  return upstreamError(`The Gemini model stopped without an answer (${reason})${detail}`, reason);
+  return redactUpstreamError(upstreamError(`The Gemini model stopped without an answer (${reason})${detail}`, reason), secrets);
 }
 
 function parseGeminiError(text: string): GeminiError | undefined {

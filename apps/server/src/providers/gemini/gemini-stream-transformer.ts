@@ -111,7 +111,7 @@ export class GeminiStreamTransformer implements StreamTransformer {
     }
     if (candidate.finishReason === undefined) return undefined;
     const outcome = mapGeminiFinishReason(candidate.finishReason, choice.toolCalls > 0);
-    if (outcome.kind === 'failed') return geminiFinishFailure(outcome.reason, candidate.finishMessage);
+    if (outcome.kind === 'failed') return geminiFinishFailure(outcome.reason, candidate.finishMessage, this.options.secrets);
     choice.finished = true;
     steps.push(this.chunk(index, {}, outcome.finishReason));
     return undefined;

@@ -32,7 +32,7 @@ describe('mapOpenAiErrorResponse', () => {
   it.each([401, 403])('turns a rejected channel key (%d) into a 502 that never repeats the key', (status) => {
     const body = JSON.stringify({ error: { message: 'Incorrect API key provided: sk-live-abcdef123456.', code: 'invalid_api_key' } });
     const failure = mapOpenAiErrorResponse(status, body, ['sk-live-abcdef123456']);
-    expect(failure).toMatchObject({ retryable: true, channelFault: true });
+    expect(failure).toMatchObject({ retryable: true, channelFault: false, keyRejected: true });
     expect(failure.error.status).toBe(502);
     expect(JSON.stringify(failure.error.toBody())).not.toContain('abcdef');
   });

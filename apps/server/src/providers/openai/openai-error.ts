@@ -1,8 +1,8 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
 import type { UpstreamFailure } from '../provider-adapter';
 import { OpenAiErrorBodySchema } from './openai-api';
-import { redactSecrets } from './redact-secrets';
-
+import { rejectedCredentials } from '../key-rejection';
+import { redactUpstreamError } from '../redact-upstream-error';
 
 interface ParsedError {
   message: string;
@@ -11,7 +11,7 @@ interface ParsedError {
   param: string | null;
 }
 
-function parseErrorBody(text: string, secrets: readonly string[]): ParsedError | undefined {
+function parseErrorBody(text: string): ParsedError | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -21,9 +21,9 @@ function parseErrorBody(text: string, secrets: readonly string[]): ParsedError |
   const parsed = OpenAiErrorBodySchema.safeParse(json);
   if (!parsed.success) return undefined;
   const error = parsed.data.error;
-  if (typeof error === 'string') return { message: redactSecrets(error, secrets), type: null, code: null, param: null };
+  if (typeof error === 'string') return { message: error, type: null, code: null, param: null };
   return {
-    message: redactSecrets(error.message ?? '', secrets),
+    message: error.message ?? '',
     type: error.type ?? null,
     code: error.code === null || error.code === undefined ? null : String(error.code),
     param: error.param ?? null,
@@ -36,14 +36,12 @@ function parseErrorBody(text: string, secrets: readonly string[]): ParsedError |
  * whose message never repeats a credential.
  */
 export function mapOpenAiErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {
-  const parsed = parseErrorBody(text, secrets);
-  if (status === 401 || status === 403) {
-    return {
-      error: upstreamError('The upstream provider rejected the credentials of the channel.', 'upstream_auth_failed'),
-      retryable: true,
-      channelFault: true,
-    };
-  }
+  const failure = mapStatus(status, parseErrorBody(text));
+  return { ...failure, error: redactUpstreamError(failure.error, secrets) };
+}
+
+function mapStatus(status: number, parsed: ParsedError | undefined): UpstreamFailure {
+  if (status === 401 || status === 403) return rejectedCredentials(status, `${parsed?.message ?? ''} ${parsed?.code ?? ''}`);
   if (status === 408 || status === 429 || status >= 500) {
     const detail = parsed?.message ? `: ${parsed.message}` : '';
     return {
@@ -67,12 +65,13 @@ export function mapOpenAiErrorResponse(status: number, text: string, secrets: re
 
 /** An error event sent inside an upstream stream. */
 export function mapOpenAiStreamError(error: unknown, secrets: readonly string[]): RelayError {
-  const parsed = parseErrorBody(JSON.stringify({ error }), secrets);
-  return new RelayError({
+  const parsed = parseErrorBody(JSON.stringify({ error }));
+  const mapped = new RelayError({
     status: 502,
     type: parsed?.type ?? 'upstream_error',
     code: parsed?.code ?? null,
     param: parsed?.param ?? null,
     message: parsed?.message || 'The upstream provider reported an error during the stream.',
   });
+  return redactUpstreamError(mapped, secrets);
 }

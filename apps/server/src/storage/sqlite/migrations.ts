@@ -132,6 +132,38 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX usage_log_request ON usage_log(request_id);
     `,
   },
+  {
+    version: 4,
+    name: 'channel key states, assistant ids per owner',
+    sql: `
+      -- One {status, reason, changedAt} per key, same order as keys (issue 10 defect 13).
+      ALTER TABLE channels ADD COLUMN key_states TEXT NOT NULL DEFAULT '[]';
+      -- A private assistant id is the owner's alone: two accounts may each hold one (SPEC §5).
+      CREATE TABLE assistants_by_owner (
+        id TEXT NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        instructions TEXT NOT NULL DEFAULT '',
+        tools TEXT NOT NULL DEFAULT '[]',
+        temperature REAL,
+        top_p REAL,
+        max_tokens INTEGER,
+        response_format TEXT,
+        models TEXT,
+        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'public')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, id)
+      );
+      INSERT INTO assistants_by_owner SELECT id, account_id, name, description, instructions, tools, temperature, top_p,
+        max_tokens, response_format, models, visibility, created_at, updated_at FROM assistants;
+      DROP TABLE assistants;
+      ALTER TABLE assistants_by_owner RENAME TO assistants;
+      CREATE INDEX assistants_id ON assistants(id);
+      CREATE UNIQUE INDEX assistants_public_id ON assistants(id) WHERE visibility = 'public';
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -58,19 +58,33 @@ const toColumns = (assistant: Omit<NewAssistant, 'id' | 'accountId'>) => ({
   visibility: assistant.visibility,
 });
 
-const isUniqueViolation = (error: unknown): boolean =>
-  (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
 
 export class SqliteAssistantStore implements AssistantStore {
-  private readonly byId: Database.Statement<[string], AssistantRow>;
+  private readonly owned: Database.Statement<[number, string], AssistantRow>;
+  private readonly resolved: Database.Statement<{ account: number; id: string }, AssistantRow>;
+  private readonly publicWithId: Database.Statement<[string], AssistantRow>;
 
   constructor(private readonly db: Database.Database) {
-    this.byId = db.prepare('SELECT * FROM assistants WHERE id = ?');
+    this.owned = db.prepare('SELECT * FROM assistants WHERE account_id = ? AND id = ?');
+    // The caller's own first, else the public one (one at most: a unique index).
+    this.resolved = db.prepare(
+      `SELECT * FROM assistants WHERE id = :id AND (account_id = :account OR visibility = 'public')
+       ORDER BY account_id = :account DESC LIMIT 1`,
+    );
+    this.publicWithId = db.prepare("SELECT * FROM assistants WHERE id = ? AND visibility = 'public'");
   }
 
   async create(input: NewAssistant): Promise<AssistantRecord> {
     const now = new Date().toISOString();
     try {
+      const publicOne = this.publicWithId.get(input.id);
+      if (publicOne && publicOne.account_id !== input.accountId) {
+        throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
+      }
       const row = this.db
         .prepare(
           `INSERT INTO assistants (id, account_id, name, description, instructions, tools, temperature, top_p,
@@ -87,8 +101,18 @@ export class SqliteAssistantStore implements AssistantStore {
     }
   }
 
-  async get(id: string): Promise<AssistantRecord | undefined> {
-    const row = this.byId.get(id);
+  async getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined> {
+    const row = this.owned.get(accountId, id);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findById(id: string): Promise<AssistantRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM assistants WHERE id = ? ORDER BY account_id').all(id) as AssistantRow[];
+    return rows.map(toRecord);
+  }
+
+  async resolveFor(accountId: number, id: string): Promise<AssistantRecord | undefined> {
+    const row = this.resolved.get({ account: accountId, id });
     return row ? toRecord(row) : undefined;
   }
 
@@ -104,39 +128,56 @@ export class SqliteAssistantStore implements AssistantStore {
 
   async listUsableBy(accountId: number): Promise<AssistantRecord[]> {
     const rows = this.db
-      .prepare("SELECT * FROM assistants WHERE visibility = 'public' OR account_id = ? ORDER BY id")
-      .all(accountId) as AssistantRow[];
+      .prepare(
+        `SELECT * FROM assistants a WHERE a.account_id = :account
+           OR (a.visibility = 'public' AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.account_id = :account AND o.id = a.id))
+         ORDER BY a.id`,
+      )
+      .all({ account: accountId }) as AssistantRow[];
     return rows.map(toRecord);
   }
 
-  async update(id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
-    return this.db.transaction(() => {
-      const current = this.byId.get(id);
-      if (!current) return undefined;
-      const merged = { ...toRecord(current), ...patch };
-      const row = this.db
-        .prepare(
-          `UPDATE assistants SET name = :name, description = :description, instructions = :instructions,
-             tools = :tools, temperature = :temperature, top_p = :top_p, max_tokens = :max_tokens,
-             response_format = :response_format, models = :models, visibility = :visibility, updated_at = :now
-           WHERE id = :id RETURNING *`,
-        )
-        .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as AssistantRow;
-      return toRecord(row);
-    })();
+  async update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
+    try {
+      return this.db.transaction(() => {
+        const current = this.owned.get(accountId, id);
+        if (!current) return undefined;
+        const merged = { ...toRecord(current), ...patch };
+        const row = this.db
+          .prepare(
+            `UPDATE assistants SET name = :name, description = :description, instructions = :instructions,
+               tools = :tools, temperature = :temperature, top_p = :top_p, max_tokens = :max_tokens,
+               response_format = :response_format, models = :models, visibility = :visibility, updated_at = :now
+             WHERE account_id = :account AND id = :id RETURNING *`,
+          )
+          .get({ ...toColumns(merged), account: accountId, id, now: new Date().toISOString() }) as AssistantRow;
+        return toRecord(row);
+      })();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyExistsError(`a public assistant ${id} exists`);
+      throw error;
+    }
   }
 
-  async delete(id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM assistants WHERE id = ?').run(id).changes > 0;
+  async delete(accountId: number, id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM assistants WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
   }
 
-  async usageSince(id: string, sinceIso: string): Promise<AssistantUsageTotals> {
+  async usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals> {
+    // The log names the id only: another account's request was this assistant's when it was
+    // public and that account had no own assistant of the same id.
     const row = this.db
       .prepare(
         `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion
-         FROM usage_log WHERE assistant_id = ? AND created_at >= ?`,
+         FROM usage_log u WHERE u.assistant_id = :id AND u.created_at >= :since AND (u.account_id = :owner
+           OR (:public = 1 AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.id = :id AND o.account_id = u.account_id)))`,
       )
-      .get(id, sinceIso) as { requests: number; prompt: number; completion: number };
+      .get({
+        id: assistant.id,
+        since: sinceIso,
+        owner: assistant.accountId,
+        public: assistant.visibility === 'public' ? 1 : 0,
+      }) as { requests: number; prompt: number; completion: number };
     return { requests: row.requests, promptTokens: row.prompt, completionTokens: row.completion };
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest } from '../types';
+import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest } from '../types';
 
 interface ChannelRow {
   id: number;
@@ -7,6 +7,7 @@ interface ChannelRow {
   type: ChannelRecord['type'];
   base_url: string;
   keys: string;
+  key_states: string;
   models: string;
   model_mapping: string;
   priority: number;
@@ -17,27 +18,38 @@ interface ChannelRow {
   updated_at: string;
 }
 
-const toRecord = (row: ChannelRow): ChannelRecord => ({
-  id: row.id,
-  name: row.name,
-  type: row.type,
-  baseUrl: row.base_url,
-  keys: JSON.parse(row.keys) as string[],
-  models: JSON.parse(row.models) as string[],
-  modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
-  priority: row.priority,
-  weight: row.weight,
-  enabled: row.enabled === 1,
-  timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+const ACTIVE: ChannelKeyState = { status: 'active', reason: null, changedAt: null };
+
+/** One state per key: missing ones (a channel from before key states) are active. */
+const alignedStates = (keys: readonly string[], states: readonly ChannelKeyState[] | undefined): ChannelKeyState[] =>
+  keys.map((_, index) => states?.[index] ?? ACTIVE);
+
+const toRecord = (row: ChannelRow): ChannelRecord => {
+  const keys = JSON.parse(row.keys) as string[];
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    baseUrl: row.base_url,
+    keys,
+    keyStates: alignedStates(keys, JSON.parse(row.key_states) as ChannelKeyState[]),
+    models: JSON.parse(row.models) as string[],
+    modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
+    priority: row.priority,
+    weight: row.weight,
+    enabled: row.enabled === 1,
+    timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+};
 
 const toColumns = (channel: NewChannel) => ({
   name: channel.name,
   type: channel.type,
   base_url: channel.baseUrl,
   keys: JSON.stringify(channel.keys),
+  key_states: JSON.stringify(alignedStates(channel.keys, channel.keyStates)),
   models: JSON.stringify(channel.models),
   model_mapping: JSON.stringify(channel.modelMapping),
   priority: channel.priority,
@@ -53,8 +65,10 @@ export class SqliteChannelStore implements ChannelStore {
     const now = new Date().toISOString();
     const row = this.db
       .prepare(
-        `INSERT INTO channels (name, type, base_url, keys, models, model_mapping, priority, weight, enabled, timeouts, created_at, updated_at)
-         VALUES (:name, :type, :base_url, :keys, :models, :model_mapping, :priority, :weight, :enabled, :timeouts, :now, :now)
+        `INSERT INTO channels (name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
+           created_at, updated_at)
+         VALUES (:name, :type, :base_url, :keys, :key_states, :models, :model_mapping, :priority, :weight, :enabled, :timeouts,
+           :now, :now)
          RETURNING *`,
       )
       .get({ ...toColumns(input), now }) as ChannelRow;
@@ -82,10 +96,14 @@ export class SqliteChannelStore implements ChannelStore {
     return this.db.transaction(() => {
       const current = this.db.prepare('SELECT * FROM channels WHERE id = ?').get(id) as ChannelRow | undefined;
       if (!current) return undefined;
-      const merged: NewChannel = { ...toRecord(current), ...patch };
+      const record = toRecord(current);
+      // New keys start active unless the patch says otherwise.
+      const keyStates = patch.keyStates ?? (patch.keys ? undefined : record.keyStates);
+      const merged: NewChannel = { ...record, ...patch, keyStates };
       const row = this.db
         .prepare(
-          `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, models = :models,
+          `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, key_states = :key_states,
+             models = :models,
              model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
              timeouts = :timeouts, updated_at = :now
            WHERE id = :id RETURNING *`,
@@ -101,5 +119,24 @@ export class SqliteChannelStore implements ChannelStore {
 
   async count(): Promise<number> {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM channels').get() as { n: number }).n;
+  }
+
+  async disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined> {
+    return this.db.transaction(() => {
+      const current = this.db.prepare('SELECT * FROM channels WHERE id = ?').get(id) as ChannelRow | undefined;
+      if (!current) return undefined;
+      const record = toRecord(current);
+      // By value: the admin may have reordered or replaced the keys since the request started.
+      const index = record.keys.indexOf(key);
+      if (index < 0) return undefined;
+      const now = new Date().toISOString();
+      const keyStates = record.keyStates.map((state, position): ChannelKeyState =>
+        position === index ? { status: 'disabled', reason, changedAt: now } : state,
+      );
+      const row = this.db
+        .prepare('UPDATE channels SET key_states = ?, updated_at = ? WHERE id = ? RETURNING *')
+        .get(JSON.stringify(keyStates), now, id) as ChannelRow;
+      return toRecord(row);
+    })();
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
+import { ErrorBodySchema } from './error.schema';
 
 export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini']);
 export type ChannelType = z.infer<typeof ChannelTypeSchema>;
@@ -50,11 +51,39 @@ export const ChannelCreateSchema = z
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 
 export const ChannelUpdateSchema = z
-  .object(channelFields)
+  .object({
+    ...channelFields,
+    /**
+     * Positions (as in `key_status[].index`) of disabled keys to put back in rotation. Keys given
+     * in `keys` always start active, so sending the keys again re-enables them too.
+     */
+    enable_keys: z.array(z.number().int().min(0).max(999)).min(1).max(1000),
+  })
   .partial()
   .strict()
   .refine((update) => Object.keys(update).length > 0, 'must change at least one field');
 export type ChannelUpdate = z.infer<typeof ChannelUpdateSchema>;
+
+/** One key of a channel as the API shows it: its hint and state, never the key (SPEC §6). */
+export const ChannelKeyStatusSchema = z.object({
+  index: z.number().int(),
+  hint: z.string(),
+  /** `disabled`: the upstream refused it (401/403); out of rotation until the admin re-enables it. */
+  status: z.enum(['active', 'disabled']),
+  reason: z.string().nullable(),
+  changed_at: TimestampSchema.nullable(),
+});
+export type ChannelKeyStatus = z.infer<typeof ChannelKeyStatusSchema>;
+
+/** The channel's circuit breaker as this relay instance sees it (failures in its sliding window). */
+export const ChannelHealthSchema = z.object({
+  state: z.enum(['closed', 'open', 'half_open']),
+  attempts: z.number().int(),
+  failures: z.number().int(),
+  /** When an open circuit lets one trial request through. */
+  open_until: TimestampSchema.nullable(),
+});
+export type ChannelHealth = z.infer<typeof ChannelHealthSchema>;
 
 /** What the API shows of a channel: never its keys, only their hints. */
 export const ChannelSchema = z.object({
@@ -63,6 +92,10 @@ export const ChannelSchema = z.object({
   type: ChannelTypeSchema,
   base_url: z.string(),
   key_hints: z.array(z.string()),
+  key_status: z.array(ChannelKeyStatusSchema),
+  /** True while at least one key is active: with every key disabled the channel is out of rotation. */
+  has_active_key: z.boolean(),
+  health: ChannelHealthSchema,
   models: z.array(z.string()),
   model_mapping: z.record(z.string()),
   priority: z.number().int(),
@@ -75,3 +108,18 @@ export const ChannelSchema = z.object({
 export type Channel = z.infer<typeof ChannelSchema>;
 
 export const ChannelPageSchema = pageOf(ChannelSchema);
+
+/** `POST /api/channels/{id}/test`: a model the channel serves (default: the first it names). */
+export const ChannelTestRequestSchema = z.object({ model: ModelPatternSchema.optional() }).strict();
+export type ChannelTestRequest = z.infer<typeof ChannelTestRequestSchema>;
+
+/** One real minimal request through the channel; `error` is the upstream's, keys redacted. */
+export const ChannelTestResultSchema = z.object({
+  ok: z.boolean(),
+  latency_ms: z.number().int(),
+  model: z.string(),
+  /** The upstream's HTTP status, when it answered. */
+  status: z.number().int().optional(),
+  error: ErrorBodySchema.optional(),
+});
+export type ChannelTestResult = z.infer<typeof ChannelTestResultSchema>;

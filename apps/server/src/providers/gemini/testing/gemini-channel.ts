@@ -11,6 +11,7 @@ export const GEMINI_CHANNEL: ChannelRecord = {
   type: 'gemini',
   baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
   keys: ['AIzaTestKey'],
+  keyStates: [],
   models: ['gemini-*'],
   modelMapping: {},
   priority: 0,
