@@ -47,6 +47,9 @@ const EnvSchema = z.object({
     .trim()
     .url('must be a URL such as https://generativelanguage.googleapis.com/v1beta')
     .default('https://generativelanguage.googleapis.com/v1beta'),
+  RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
+  RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
+  RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
 });
 
 /** A channel created from the environment on first start (SPEC §3). */
@@ -68,6 +71,11 @@ export interface Config {
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
   trustProxy: string[] | undefined;
   envChannels: EnvChannel[];
+  /** SIGTERM: how long requests under way may still finish before open streams are ended. */
+  shutdownGraceMs: number;
+  /** Time to receive a request's headers, and its whole request (headers and body). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +98,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRetries: values.RELAY_MAX_RETRIES,
     trustProxy: values.RELAY_TRUST_PROXY,
     envChannels: envChannels(values),
+    shutdownGraceMs: values.RELAY_SHUTDOWN_GRACE_MS,
+    // Node refuses a headers timeout longer than the request timeout; the shorter one bounds both.
+    headersTimeoutMs: Math.min(values.RELAY_HEADERS_TIMEOUT_MS, values.RELAY_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from './logger';
 import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
+import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
@@ -16,6 +17,8 @@ export interface RelayServices {
   /** Per-token rpm/tpm windows (SPEC §4); in memory, one relay instance. */
   rateLimiter: RateLimiter;
   prices: PriceBook;
+  /** The streamed answers under way, ended properly on shutdown. */
+  openStreams: OpenStreams;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     recorder,
     rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
     prices: new PriceBook(storage.prices),
+    openStreams: new OpenStreams(),
     close: async () => {
       await recorder.close();
       await upstream.close();

@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { internalError, invalidRequest, notFound, RelayError } from '../errors/relay-error';
 import type { Logger } from '../logger';
 
@@ -24,6 +26,8 @@ function decodable(path: string): boolean {
 /** The one place that writes error responses (SPEC §9). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
+    // Already answered by someone else (a 503 on shutdown): nothing more to say.
+    if (res.writableEnded) return;
     // Express's own decoding of path parameters fails with a URIError: the caller's mistake.
     if (error instanceof URIError) error = badPercentEncoding();
     const relayError = error instanceof RelayError ? error : internalError();
@@ -35,8 +39,34 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(relayError.status);
-    for (const [name, value] of Object.entries(relayError.headers)) res.setHeader(name, value);
-    res.json(relayError.toBody());
+    writeJsonError(res, relayError);
   };
+}
+
+/** An error answer on a response nothing was sent on yet. */
+export function writeJsonError(res: ServerResponse, error: RelayError): void {
+  const body = JSON.stringify(error.toBody());
+  res.statusCode = error.status;
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * The same error body for what Node's HTTP parser refuses before Express sees a request
+ * (`clientError`): a bare HTTP/1.1 answer on the socket, then the socket closed.
+ */
+export function writeSocketError(socket: Duplex, error: RelayError): void {
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+    () => socket.destroy(),
+  );
+  // A peer that never reads must not keep the socket.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

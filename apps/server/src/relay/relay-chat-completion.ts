@@ -7,6 +7,7 @@ import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
+import type { OpenStreams } from './open-streams';
 import { pickChannel } from './pick-channel';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
@@ -19,6 +20,8 @@ export interface ChatRelayDeps {
   upstream: UpstreamClient;
   maxRetries: number;
   logger: Logger;
+  /** Streams register here so a shutdown can end them properly. */
+  openStreams?: OpenStreams;
 }
 
 export type ChatRelayResult =
@@ -139,6 +142,7 @@ async function attemptChannel(
     transformer,
     trace,
     signal,
+    openStreams: deps.openStreams,
     onEnd: (failure) => {
       if (failure) {
         trace.errorCode = failure.code ?? failure.type;
