@@ -25,15 +25,15 @@ function decodable(path: string): boolean {
 
 /** The one place that writes error responses (SPEC §9). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    // Already answered by someone else (a 503 on shutdown): nothing more to say.
-    if (res.writableEnded) return;
+  return (thrown: unknown, req, res, _next) => {
     // Express's own decoding of path parameters fails with a URIError: the caller's mistake.
-    if (error instanceof URIError) error = badPercentEncoding();
+    const error = thrown instanceof URIError ? badPercentEncoding() : thrown;
     const relayError = error instanceof RelayError ? error : internalError();
     if (!(error instanceof RelayError)) {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
     }
+    // Already answered by someone else (a 503 on shutdown): nothing more to say.
+    if (res.writableEnded) return;
     if (res.locals.trace) res.locals.trace.errorCode = relayError.code ?? relayError.type;
     if (res.headersSent) {
       res.destroy();

@@ -86,7 +86,6 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     if (!signal.aborted) push(sseError(error.toBody().error));
   };
 
-  let forget: (() => void) | undefined;
   /** Exactly once: the last frames, the end of the response, and the upstream let go. */
   const finish = (): void => {
     if (finished) return;
@@ -100,7 +99,8 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     void input.upstream.return?.().catch(() => undefined);
   };
   // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
-  forget = input.openStreams?.add(() => {
+  // (Declared after `finish`, which only runs once this is set.)
+  const forget = input.openStreams?.add(() => {
     fail(serverShuttingDown());
     finish();
   });
