@@ -5,6 +5,8 @@ import { adminCall, channelAndToken } from '../testing/spawned-setup';
 const SIM_KEY = 'sk-sim-sigterm';
 const STREAMS = 20;
 const GRACE_MS = 400;
+/** Unstreamed requests still waiting for their answer when the grace ends. */
+const WAITING = 3;
 
 interface Page<T> {
   data: T[];
@@ -49,7 +51,7 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
     await sim.close();
   });
 
-  it('ends every stream with an error event and a clean end, exits 0, and keeps a row and the quota for each', async () => {
+  it('ends every stream with an error event and a clean end, answers waiting requests 503, exits 0, and keeps a row and the quota for each', async () => {
     relay = await spawnRelay({ env: { RELAY_SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
     const token = await channelAndToken(relay, sim.baseUrl, SIM_KEY);
 
@@ -60,6 +62,13 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
       stream(relay as SpawnedRelay, token.key, i, () => {
         if (++started === STREAMS) allStarted();
       }),
+    );
+    const waiting = Array.from({ length: WAITING }, (_, i) =>
+      fetch(`${(relay as SpawnedRelay).url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `waiting ${i}: ${'slow words '.repeat(12)} [sim:latency=100]` }] }),
+      }).then(async (response) => ({ status: response.status, connection: response.headers.get('connection'), body: (await response.json()) as unknown })),
     );
     await streaming;
     const signalledAt = Date.now();
@@ -80,6 +89,13 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
       });
       expect(result.text).not.toContain('[DONE]');
     }
+    for (const answer of await Promise.all(waiting)) {
+      expect(answer).toEqual({
+        status: 503,
+        connection: 'close',
+        body: { error: { message: expect.any(String), type: 'server_error', param: null, code: 'server_shutting_down' } },
+      });
+    }
 
     restarted = await spawnRelay({ dataDir: relay.dataDir });
     const logs = await adminCall<Page<{ token_id: number; status: number; error_code: string | null; cost: number; completion_tokens: number; stream: boolean }>>(
@@ -87,12 +103,16 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
       'GET',
       `/api/logs?token_id=${token.id}&per_page=100`,
     );
-    expect(logs.total).toBe(STREAMS);
-    for (const row of logs.data) {
-      expect(row).toMatchObject({ stream: true, error_code: 'server_shutting_down' });
+    expect(logs.total).toBe(STREAMS + WAITING);
+    const streamed = logs.data.filter((row) => row.stream);
+    expect(streamed).toHaveLength(STREAMS);
+    for (const row of streamed) {
+      expect(row).toMatchObject({ status: 200, error_code: 'server_shutting_down' });
+      // Charged for what was delivered before the end.
       expect(row.completion_tokens).toBeGreaterThan(0);
       expect(row.cost).toBeGreaterThan(0);
     }
+    for (const row of logs.data.filter((entry) => !entry.stream)) expect(row).toMatchObject({ status: 503, error_code: 'server_shutting_down' });
     const { quota_used } = await adminCall<{ quota_used: number }>(restarted, 'GET', `/api/tokens/${token.id}`);
     expect(quota_used).toBe(logs.data.reduce((sum, row) => sum + row.cost, 0));
   }, 30_000);
