@@ -9,6 +9,8 @@ import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
 
 const LISTEN_BACKLOG = 4096;
+/** After the grace: time for open streams' ends, their rows, and storage to close. */
+const SHUTDOWN_OVERRUN_MS = 30_000;
 
 /** config → storage → createApp(deps) → listen; and a clean drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -47,7 +49,12 @@ async function main(): Promise<void> {
 
   keepRunningOnRejections(logger);
   const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs });
-  const stop = (signal: string) =>
+  const stop = (signal: string) => {
+    // The last word: an upstream call that never lets go must not keep the process alive.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + SHUTDOWN_OVERRUN_MS).unref();
     void shutdown(signal).then(
       () => process.exit(0),
       (error: unknown) => {
@@ -55,6 +62,7 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     );
+  };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
