@@ -71,6 +71,10 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
       }).then(async (response) => ({ status: response.status, connection: response.headers.get('connection'), body: (await response.json()) as unknown })),
     );
     await streaming;
+    // The waiting ones under way too: they have reached the upstream.
+    for (let waited = 0; sim.requests.length < STREAMS + WAITING && waited < 5000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const signalledAt = Date.now();
     relay.child.kill('SIGTERM');
 
