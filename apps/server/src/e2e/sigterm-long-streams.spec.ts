@@ -18,11 +18,11 @@ async function stream(relay: SpawnedRelay, key: string, i: number, started: () =
   const response = await fetch(`${relay.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    // 100 ms a token over ~25 tokens: far longer than the grace.
+    // 200 ms a token over ~33 tokens: more than 6 s, far longer than the grace.
     body: JSON.stringify({
       model: 'gpt-4o',
       stream: true,
-      messages: [{ role: 'user', content: `stream ${i}: ${'a long answer in many small words '.repeat(4)} [sim:latency=100]` }],
+      messages: [{ role: 'user', content: `stream ${i}: ${'a long answer in many small words '.repeat(4)} [sim:latency=200]` }],
     }),
   });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -67,7 +67,7 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
       fetch(`${(relay as SpawnedRelay).url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `waiting ${i}: ${'slow words '.repeat(12)} [sim:latency=100]` }] }),
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: `waiting ${i}: ${'slow words '.repeat(12)} [sim:latency=200]` }] }),
       }).then(async (response) => ({ status: response.status, connection: response.headers.get('connection'), body: (await response.json()) as unknown })),
     );
     await streaming;
@@ -79,10 +79,10 @@ describe('issue 10 defect 6: long streams cut by SIGTERM', () => {
     relay.child.kill('SIGTERM');
 
     const results = await Promise.all(answers);
-    expect(await relay.exited).toBe(0);
     // Ended after the grace, long before the streams would have finished on their own.
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(GRACE_MS - 50);
-    expect(Date.now() - signalledAt).toBeLessThan(2000);
+    expect(Date.now() - signalledAt).toBeLessThan(4000);
+    expect(await relay.exited).toBe(0);
     for (const result of results) {
       expect(result.error).toBeUndefined();
       expect(result.status).toBe(200);
