@@ -59,4 +59,15 @@ describe('loadConfig', () => {
       { type: 'gemini', apiKey: 'AIza', baseUrl: 'http://127.0.0.1:9/v1beta', models: ['gemini-*'] },
     ]);
   });
+
+  it('reads the shutdown grace and the request timeouts; the headers timeout never exceeds the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownGraceMs: 30_000, headersTimeoutMs: 20_000, requestTimeoutMs: 60_000 });
+    expect(loadConfig({ RELAY_SHUTDOWN_GRACE_MS: '0', RELAY_HEADERS_TIMEOUT_MS: '500', RELAY_REQUEST_TIMEOUT_MS: '2000' })).toMatchObject({
+      shutdownGraceMs: 0,
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 2000,
+    });
+    expect(loadConfig({ RELAY_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 5000 });
+    expect(() => loadConfig({ RELAY_REQUEST_TIMEOUT_MS: '10' })).toThrow(/RELAY_REQUEST_TIMEOUT_MS/);
+  });
 });

@@ -69,6 +69,9 @@ const EnvSchema = z.object({
     .trim()
     .url('must be a URL such as https://generativelanguage.googleapis.com/v1beta')
     .default('https://generativelanguage.googleapis.com/v1beta'),
+  RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
+  RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
+  RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
 });
 
 /** A channel created from the environment on first start (SPEC §3). */
@@ -92,6 +95,11 @@ export interface Config {
   /** Origins browsers may call `/v1/*` and `/api/*` from. */
   cors: { v1: CorsOrigins; api: CorsOrigins };
   envChannels: EnvChannel[];
+  /** SIGTERM: how long requests under way may still finish before open streams are ended. */
+  shutdownGraceMs: number;
+  /** Time to receive a request's headers, and its whole request (headers and body). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.RELAY_TRUST_PROXY,
     cors: { v1: values.RELAY_CORS_ORIGINS, api: values.RELAY_CORS_API_ORIGINS },
     envChannels: envChannels(values),
+    shutdownGraceMs: values.RELAY_SHUTDOWN_GRACE_MS,
+    // Node refuses a headers timeout longer than the request timeout; the shorter one bounds both.
+    headersTimeoutMs: Math.min(values.RELAY_HEADERS_TIMEOUT_MS, values.RELAY_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -1,13 +1,16 @@
-import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { gracefulShutdown } from './graceful-shutdown';
+import { createHttpServer } from './http-server';
+import { createLogger, type Logger } from './logger';
 import { createServices } from './services';
 import { bootstrapStorage } from './storage/bootstrap';
 import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
 
 const LISTEN_BACKLOG = 4096;
+/** After the grace: time for open streams' ends, their rows, and storage to close. */
+const SHUTDOWN_OVERRUN_MS = 30_000;
 
 /** config → storage → createApp(deps) → listen; and a clean drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -36,41 +39,53 @@ async function main(): Promise<void> {
     version: RELAY_VERSION,
   });
 
+  const server = createHttpServer(app, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
   // A deep accept queue (the kernel caps it at net.core.somaxconn): Node's default of 511 drops
   // connections when thousands of streams open at once, and a dropped SYN costs the caller 1 s.
-  const server: Server = app.listen(config.port, config.host, LISTEN_BACKLOG, () => {
+  server.listen(config.port, config.host, LISTEN_BACKLOG, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ host: config.host, port, dataDir: config.dataDir, version: RELAY_VERSION }, `chat-relay listening on http://${config.host}:${port}`);
   });
-  // Streams may be quiet for long stretches; idle timeouts belong to the channels.
-  server.requestTimeout = 0;
-  server.keepAliveTimeout = 65_000;
 
-  let stopping = false;
+  keepRunningOnRejections(logger);
+  const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs });
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, draining requests');
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    force.unref();
-    // Keep-alive sockets become idle as their last response ends: close each as soon as it does.
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    sweep.unref();
-    server.close(() => {
-      clearInterval(sweep);
-      void services
-        .close()
-        .then(() => storage.close())
-        .then(() => {
-          logger.info('stopped');
-          process.exit(0);
-        });
-    });
-    server.closeIdleConnections();
+    // The last word: an upstream call that never lets go must not keep the process alive.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + SHUTDOWN_OVERRUN_MS).unref();
+    void shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * A rejected promise nobody handled is one request's bookkeeping gone wrong (usage estimation,
+ * a late write), not a corrupt process: log it and keep serving everyone else's streams. Only
+ * where it happened is logged — the message may quote request or upstream text. A synchronous
+ * throw that escaped (`uncaughtException`) stays fatal: the state after it is unknown.
+ */
+function keepRunningOnRejections(logger: Logger): void {
+  process.on('unhandledRejection', (reason: unknown) => {
+    const error = reason instanceof Error ? reason : undefined;
+    logger.error(
+      {
+        name: error?.name ?? typeof reason,
+        code: (reason as { code?: unknown } | null)?.code,
+        where: error?.stack?.split('\n').slice(1, 6).map((line) => line.trim()),
+      },
+      'unhandled promise rejection; the process keeps running',
+    );
+  });
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { AuthFailureLog } from './middleware/auth-failure-log';
 import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
+import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
@@ -19,6 +20,8 @@ export interface RelayServices {
   prices: PriceBook;
   /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
   authFailures: AuthFailureLog;
+  /** The streamed answers under way, ended properly on shutdown. */
+  openStreams: OpenStreams;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -40,6 +43,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
     prices: new PriceBook(storage.prices),
     authFailures: new AuthFailureLog(logger),
+    openStreams: new OpenStreams(),
     close: async () => {
       await recorder.close();
       await upstream.close();

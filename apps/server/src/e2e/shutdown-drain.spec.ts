@@ -74,7 +74,11 @@ describe('e2e: SIGTERM drains in-flight requests and the usage log', () => {
         }),
       }).then(async (response) => ({ status: response.status, text: await response.text() })),
     );
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Under way = reached the upstream; a request still on the wire when the listener closes
+    // meets a closed connection, as with any server (a fixed wait raced that under load).
+    for (let waited = 0; sim.requests.length < 12 && waited < 5000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
 

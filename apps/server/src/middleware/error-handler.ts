@@ -1,26 +1,72 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { internalError, notFound, RelayError } from '../errors/relay-error';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { internalError, invalidRequest, notFound, RelayError } from '../errors/relay-error';
 import type { Logger } from '../logger';
 
 /** Unknown routes answer like OpenAI does, in the §9 shape. */
 export const unknownRoute: RequestHandler = (req, _res, next) => {
+  if (!decodable(req.path)) return next(badPercentEncoding());
   next(notFound('unknown_url', `Unknown request URL: ${req.method} ${req.path}.`));
 };
 
+/** `%ff`, `%zz`, a lone `%`: Express throws a URIError decoding such a path parameter. */
+const badPercentEncoding = () =>
+  invalidRequest('The request URL has invalid percent-encoding; encode its path as UTF-8.', null, 'invalid_url');
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The one place that writes error responses (SPEC §9). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
+  return (thrown: unknown, req, res, _next) => {
+    // Express's own decoding of path parameters fails with a URIError: the caller's mistake.
+    const error = thrown instanceof URIError ? badPercentEncoding() : thrown;
     const relayError = error instanceof RelayError ? error : internalError();
     if (!(error instanceof RelayError)) {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
     }
+    // Already answered by someone else (a 503 on shutdown): nothing more to say.
+    if (res.writableEnded) return;
     if (res.locals.trace) res.locals.trace.errorCode = relayError.code ?? relayError.type;
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.status(relayError.status);
-    for (const [name, value] of Object.entries(relayError.headers)) res.setHeader(name, value);
-    res.json(relayError.toBody());
+    writeJsonError(res, relayError);
   };
+}
+
+/** An error answer on a response nothing was sent on yet. */
+export function writeJsonError(res: ServerResponse, error: RelayError): void {
+  const body = JSON.stringify(error.toBody());
+  res.statusCode = error.status;
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * The same error body for what Node's HTTP parser refuses before Express sees a request
+ * (`clientError`): a bare HTTP/1.1 answer on the socket, then the socket closed.
+ */
+export function writeSocketError(socket: Duplex, error: RelayError): void {
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+    () => socket.destroy(),
+  );
+  // A peer that never reads must not keep the socket.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { invalidRequest, requestTooLarge, RelayError } from '../errors/relay-error';
+import { describeJsonPath, exceedsJsonDepth, MAX_JSON_DEPTH, pathBeyondDepth } from '../validation/json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** `application/json`, optionally with `charset=utf-8`: the body every OpenAI client sends. */
@@ -48,7 +49,12 @@ export function jsonBody(limitBytes: number): RequestHandler {
     if (!req.is(JSON_TYPES)) {
       return next(invalidRequest('Send the request body as JSON with Content-Type: application/json.', null, 'invalid_json'));
     }
-    parse(req, res, (error?: unknown) => (error ? next(mapBodyParserError(error, limitBytes)) : next()));
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(mapBodyParserError(error, limitBytes));
+      // The rare path (compressed, other charsets): a walk of the parsed value is cheap enough.
+      const tooDeep = pathBeyondDepth(req.body);
+      next(tooDeep ? nestingTooDeep(tooDeep) : undefined);
+    });
   };
 }
 
@@ -97,11 +103,25 @@ const unparsable = () =>
   );
 
 function parseJson(raw: Buffer): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     return unparsable();
   }
+  // A linear byte scan first; only a body that is too deep is walked to name the place.
+  if (exceedsJsonDepth(raw)) return nestingTooDeep(pathBeyondDepth(parsed) ?? []);
+  return parsed;
+}
+
+/** Deep nesting crashes the recursive code after the parse (issue 10, defect 2). */
+function nestingTooDeep(path: ReadonlyArray<string | number>): RelayError {
+  const where = describeJsonPath(path);
+  return invalidRequest(
+    `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep at ${where}; flatten it.`,
+    where,
+    'nesting_too_deep',
+  );
 }
 
 function mapBodyParserError(error: unknown, limitBytes: number): RelayError | unknown {

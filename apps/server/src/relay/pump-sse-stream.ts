@@ -6,6 +6,7 @@ import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
 import type { StreamTransformer } from '../providers/provider-adapter';
 import type { AbortLike } from './caller-gone';
+import { serverShuttingDown, type OpenStreams } from './open-streams';
 import type { RelayTrace } from './request-context';
 import { SSE_DONE, sseData, sseError } from './sse';
 import { transportFailure } from './transport-failure';
@@ -19,6 +20,8 @@ export interface PumpInput {
   signal: AbortLike;
   /** Called once with how the stream ended: undefined for a clean end. */
   onEnd(error: RelayError | undefined): void;
+  /** Where the stream is listed while it runs, for a shutdown to end it. */
+  openStreams?: OpenStreams;
 }
 
 /** Where the frames go: the HTTP response, as ts-rest hands it to `pipe`. */
@@ -75,11 +78,32 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     batch = '';
     return destination.write(frames);
   };
+  let finished = false;
   const fail = (error: RelayError) => {
+    if (finished) return;
     failure = error;
     ended = true;
     if (!signal.aborted) push(sseError(error.toBody().error));
   };
+
+  /** Exactly once: the last frames, the end of the response, and the upstream let go. */
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    forget?.();
+    if (!failure) push(SSE_DONE);
+    input.onEnd(failure);
+    // The last frames and the end of the response in one write.
+    if (signal.aborted) destination.end();
+    else destination.end(batch);
+    void input.upstream.return?.().catch(() => undefined);
+  };
+  // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
+  // (Declared after `finish`, which only runs once this is set.)
+  const forget = input.openStreams?.add(() => {
+    fail(serverShuttingDown());
+    finish();
+  });
 
   try {
     for (let piece: Buffer | undefined = input.first; piece && !ended; ) {
@@ -109,12 +133,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
   } catch (error) {
     fail(transportFailure(error).error);
   } finally {
-    if (!failure) push(SSE_DONE);
-    input.onEnd(failure);
-    // The last frames and the end of the response in one write.
-    if (signal.aborted) destination.end();
-    else destination.end(batch);
-    void input.upstream.return?.().catch(() => undefined);
+    finish();
   }
 }
 

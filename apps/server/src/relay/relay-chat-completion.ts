@@ -9,6 +9,7 @@ import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
+import type { OpenStreams } from './open-streams';
 import { pickChannel } from './pick-channel';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
@@ -21,6 +22,8 @@ export interface ChatRelayDeps {
   upstream: UpstreamClient;
   maxRetries: number;
   logger: Logger;
+  /** Streams register here so a shutdown can end them properly. */
+  openStreams?: OpenStreams;
 }
 
 export type ChatRelayResult =
@@ -191,6 +194,7 @@ async function attemptChannel(
     transformer,
     trace,
     signal,
+    openStreams: deps.openStreams,
     onEnd: (failure) => {
       if (failure) {
         // Transformers redact upstream errors already; this is the last line before the log row.

@@ -5,7 +5,8 @@ import type { ErrorBody } from '@chat-relay/contract';
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
+  // No `connection` header: Node writes keep-alive or close as the caller asked; setting it here
+  // kept the socket open against a caller's `Connection: close` (issue 10, defect 12).
   // Tells nginx-style proxies in front of the relay not to buffer the stream.
   'x-accel-buffering': 'no',
 };

@@ -15,12 +15,31 @@ import { SqliteUsageLogStore } from './sqlite-usage-log-store';
 export const SQLITE_FILE_NAME = 'relay.db';
 
 /**
+ * The database holds channel keys: the directory is created 0700 and the database 0600 before
+ * SQLite opens it — SQLite gives its -wal and -shm files the database's mode. Files an older
+ * version left readable are tightened; an existing directory is the operator's (a shared
+ * volume, a backup user) and keeps its mode.
+ */
+function ownerOnly(dataDir: string, file: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(`${file}${suffix}`, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
  * Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date.
  * Token lookups by key are served from memory (token-key-cache.ts).
  */
 export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOptions = {}): Storage {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, SQLITE_FILE_NAME));
+  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  ownerOnly(dataDir, file);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

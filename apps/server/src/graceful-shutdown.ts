@@ -1,0 +1,96 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Logger } from './logger';
+import { writeJsonError } from './middleware/error-handler';
+import { serverShuttingDown } from './relay/open-streams';
+import type { RelayServices } from './services';
+import type { Storage } from './storage/types';
+
+export interface ShutdownDeps {
+  server: Server;
+  services: RelayServices;
+  storage: Storage;
+  logger: Logger;
+  /** How long requests under way may finish on their own (RELAY_SHUTDOWN_GRACE_MS). */
+  graceMs: number;
+}
+
+/** After the grace and the streams' proper end: the last resort for sockets still open. */
+const FORCE_CLOSE_AFTER_MS = 10_000;
+
+/**
+ * SIGTERM/SIGINT: stop accepting, let requests finish within the grace, then end every open
+ * stream with an error event and a clean end, answer requests still waiting with a 503, wait
+ * for their usage rows, close storage. Resolves once everything is closed; the caller exits.
+ */
+export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promise<void> {
+  const { server, services, storage, logger } = deps;
+  // Responses under way and, once the shutdown has begun, their usage rows still to be written.
+  const inFlight = new Set<ServerResponse>();
+  const rowsPending = new Set<Promise<void>>();
+  let stopping = false;
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (stopping) trackRow(res);
+    });
+  });
+  const trackRow = (res: ServerResponse) => {
+    // The usage log writes the row once the answer has settled; a macrotask later it is queued.
+    const settled = (res as { locals?: { trace?: { settled: Promise<void> | null } } }).locals?.trace?.settled ?? Promise.resolve();
+    const row = settled.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    rowsPending.add(row);
+    void row.finally(() => rowsPending.delete(row));
+  };
+
+  let done: Promise<void> | undefined;
+  return (signal) => {
+    if (done) return done;
+    stopping = true;
+    logger.info({ signal, graceMs: deps.graceMs, inFlight: inFlight.size }, 'shutting down: no new connections, draining requests');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive sockets become idle as their last response ends: close each as soon as it does.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.closeIdleConnections();
+
+    done = (async () => {
+      let graceTimer: NodeJS.Timeout | undefined;
+      const graceOver = await Promise.race([
+        closed.then(() => false),
+        new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(true), deps.graceMs))),
+      ]);
+      clearTimeout(graceTimer);
+      if (graceOver) {
+        const streams = services.openStreams.endAll();
+        const waiting = answerWaiting(inFlight);
+        logger.warn({ streams, waiting }, 'shutdown grace over: open streams ended, waiting requests answered 503');
+        const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+        await closed;
+        clearTimeout(force);
+      }
+      clearInterval(sweep);
+      while (rowsPending.size > 0) await Promise.allSettled([...rowsPending]);
+      await services.close();
+      await storage.close();
+      logger.info('stopped');
+    })();
+    return done;
+  };
+}
+
+/** Requests still without an answer get a 503 and their upstream call is dropped. */
+function answerWaiting(inFlight: ReadonlySet<ServerResponse>): number {
+  let answered = 0;
+  for (const res of inFlight) {
+    if (res.headersSent) continue;
+    const trace = (res as { locals?: { trace?: { errorCode: string | null; callerGone: { abort(): void } | null } } }).locals?.trace;
+    res.setHeader('connection', 'close');
+    writeJsonError(res, serverShuttingDown());
+    if (trace) {
+      trace.errorCode = 'server_shutting_down';
+      trace.callerGone?.abort();
+    }
+    answered++;
+  }
+  return answered;
+}

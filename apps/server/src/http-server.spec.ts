@@ -1,0 +1,60 @@
+import type { Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { createHttpServer } from './http-server';
+import { createTestRelay, type TestRelay } from './testing/test-relay';
+
+/** Sends raw bytes; resolves with everything the server sent once it closed the connection. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1').on('data', (piece: string) => (text += piece));
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve(text));
+    socket.once('connect', () => socket.write(bytes));
+    setTimeout(() => reject(new Error(`no close; received so far: ${text}`)), 3000).unref();
+  });
+}
+
+const CASES: Array<[string, string, number, string]> = [
+  ['a malformed request line', 'GARBAGE\r\n\r\n', 400, 'invalid_http'],
+  ['an unknown HTTP version', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'invalid_http'],
+  ['a header name with a space', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', 400, 'invalid_http'],
+  ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+  ['an invalid method', 'G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'invalid_http'],
+  ['both Content-Length and chunked', 'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'invalid_http'],
+];
+
+describe('issue 10 defect 11: errors without a body', () => {
+  let relay: TestRelay;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    relay = await createTestRelay();
+    server = createHttpServer(relay.app, { headersTimeoutMs: 5000, requestTimeoutMs: 10_000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await relay.close();
+  });
+
+  it.each(CASES)('answers %s with its status and an OpenAI error body, then closes', async (_name, bytes, status, code) => {
+    const text = await rawExchange(port, bytes);
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const headers = head.toLowerCase();
+    expect(headers).toContain('content-type: application/json; charset=utf-8');
+    expect(headers).toContain(`content-length: ${Buffer.byteLength(body)}`);
+    expect(headers).toContain('connection: close');
+    expect(JSON.parse(body)).toEqual({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code } });
+  });
+
+  it('still serves a well-formed request on a new connection', async () => {
+    const text = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});

@@ -1,0 +1,67 @@
+import http, { type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import { RelayError } from './errors/relay-error';
+import { writeSocketError } from './middleware/error-handler';
+
+export interface HttpServerOptions {
+  /** Time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /**
+   * Time to receive the whole request, body included. Node stops counting once the request is
+   * received: a streamed answer may last as long as it needs.
+   */
+  requestTimeoutMs: number;
+}
+
+/**
+ * The HTTP server around the app: request timeouts that fire on time (Node checks them every
+ * `connectionsCheckingInterval`, 30 s by default), and parser errors answered in the OpenAI
+ * error shape rather than Node's empty 400/408/431.
+ */
+export function createHttpServer(app: Express, options: HttpServerOptions): Server {
+  const server = http.createServer(
+    {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      // A tenth of the shorter timeout, 50 ms – 1 s: late by at most that; a check walks only
+      // the connections still receiving a request.
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(options.headersTimeoutMs / 10))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, options));
+  return server;
+}
+
+/** What Node's own handler does (node/lib/_http_server.js socketOnError), with a JSON body. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options: HttpServerOptions): void {
+  // Node's internal: the response under way on this socket, if any. Bytes of ours in the
+  // middle of one would corrupt it; then the socket is only closed.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  writeSocketError(socket, clientErrorAnswer(error, options));
+}
+
+function clientErrorAnswer(error: NodeJS.ErrnoException, options: HttpServerOptions): RelayError {
+  const refuse = (status: number, code: string, message: string) =>
+    new RelayError({ status, type: 'invalid_request_error', code, message });
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return refuse(
+        408,
+        'request_timeout',
+        `The request was not received in time: headers within ${options.headersTimeoutMs} ms, the whole request within ${options.requestTimeoutMs} ms.`,
+      );
+    case 'HPE_HEADER_OVERFLOW':
+      return refuse(431, 'headers_too_large', 'The request headers are too large.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return refuse(413, 'request_too_large', 'The chunk extensions of the request body are too large.');
+    default:
+      return refuse(400, 'invalid_http', 'The request is not valid HTTP/1.1.');
+  }
+}
