@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import type { Logger } from './logger';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
-import { errorHandler, unknownRoute } from './middleware/error-handler';
+import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
@@ -85,6 +85,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
   const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
+  app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);

@@ -4,6 +4,11 @@ import type { Duplex } from 'node:stream';
 import { internalError, invalidRequest, notFound, RelayError } from '../errors/relay-error';
 import type { Logger } from '../logger';
 
+/** A path that does not decode is a 400 before anything else is said about it (auth, 404). */
+export const undecodablePath: RequestHandler = (req, _res, next) => {
+  next(decodable(req.path) ? undefined : badPercentEncoding());
+};
+
 /** Unknown routes answer like OpenAI does, in the §9 shape. */
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   if (!decodable(req.path)) return next(badPercentEncoding());
