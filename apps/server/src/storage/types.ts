@@ -247,18 +247,32 @@ export interface UsageLogStore {
 }
 
 export interface QuotaReservation {
+  /** The request's id: its usage row (same `requestId`) settles the reservation. */
+  requestId: string;
   tokenId: number;
   accountId: number;
+  /** Micro-USD, a safe integer ≥ 0. */
   amount: number;
 }
 export type ReserveOutcome = { ok: true } | { ok: false; exhausted: 'token' | 'account' };
+export interface ReleasedReservations {
+  count: number;
+  /** Micro-USD given back to the tokens (and as much to their accounts). */
+  amount: number;
+}
 export interface QuotaStore {
   /**
-   * Atomically: when the token and its account each have quota left (used < limit, or no
-   * limit), add `amount` to both and answer ok. So concurrent requests can overshoot a limit
-   * by at most one reservation.
+   * Atomically: when the whole `amount` fits in both the token's and its account's quota
+   * (`quota_used + amount <= quota_limit`, and something is left, or no limit), add it to both,
+   * record the reservation, and answer ok. So concurrent requests never pass a limit on what
+   * they reserve. The usage row of `requestId` settles it (`UsageLogStore.insertBatch`).
    */
   reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
+  /**
+   * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
+   * left by a process that died — and forgets it.
+   */
+  releaseReservations(before: string): Promise<ReleasedReservations>;
 }
 
 export interface PriceRecord {
