@@ -27,6 +27,8 @@ export interface AppDeps {
   startedAt?: number;
   /** Express `trust proxy` (RELAY_TRUST_PROXY): whose X-Forwarded-For sets `req.ip`. */
   trustProxy?: string | readonly string[];
+  /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
+  quotaDefaultCompletionTokens?: number;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
       ...services,
       assistants: storage.assistants,
       quota: storage.quota,
+      defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
       maxRetries: deps.maxRetries,
       logger,
     }),

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
+  RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -68,6 +69,8 @@ export interface Config {
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
   trustProxy: string[] | undefined;
   envChannels: EnvChannel[];
+  /** Completion tokens a quota reservation counts for a request that sets no max_tokens. */
+  quotaDefaultCompletionTokens: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRetries: values.RELAY_MAX_RETRIES,
     trustProxy: values.RELAY_TRUST_PROXY,
     envChannels: envChannels(values),
+    quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
   };
 }
 

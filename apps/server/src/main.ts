@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     maxBodyBytes: config.maxBodyBytes,
     maxRetries: config.maxRetries,
     trustProxy: config.trustProxy,
+    quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     version: RELAY_VERSION,
   });
 

@@ -1,3 +1,4 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { costOf } from '../relay/price-book';
 import { completionTokenBound, promptTokenBound } from '../relay/reservation-bound';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
@@ -18,7 +19,7 @@ describe('e2e: quota under concurrency', () => {
   });
   afterEach(() => e2e.close());
 
-  const body = { model: 'priced-model', max_tokens: 40, messages: [{ role: 'user', content: 'count these few words' }] };
+  const body: ChatCompletionRequest = { model: 'priced-model', max_tokens: 40, messages: [{ role: 'user', content: 'count these few words' }] };
   // What the relay reserves for `body` (1 micro-USD a token): its prompt bound and max_tokens.
   const reservation = costOf({ model: 'priced-model', input: 1_000_000, output: 1_000_000 }, promptTokenBound(body, JSON.stringify(body).length), completionTokenBound(body));
 

@@ -10,6 +10,8 @@ export { DEFAULT_COMPLETION_RESERVATION } from './reservation-bound';
 export interface ReserveDeps {
   quota: QuotaStore;
   prices: PriceBook;
+  /** Completion tokens reserved for a request without a limit of its own (RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS). */
+  defaultCompletionTokens?: number;
 }
 
 /** What is reserved for one request, and what it was worked out from. */
@@ -34,7 +36,7 @@ export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requ
   // added to both when the usage row is written, without a write on the hot path.
   if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const price = await deps.prices.priceOf(request.model);
-  const amount = costOf(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request));
+  const amount = costOf(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request, deps.defaultCompletionTokens));
   const outcome = await deps.quota.reserve({ requestId, tokenId: token.id, accountId: token.accountId, amount });
   if (outcome.ok) return amount;
   const owner = outcome.exhausted === 'token' ? 'this API key' : 'the account of this API key';

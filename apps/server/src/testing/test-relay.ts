@@ -51,6 +51,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
     trustProxy: options.trustProxy ?? config.trustProxy,
+    quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     version: 'test',
   });
   return {
