@@ -47,5 +47,7 @@ describe('completionTokenBound', () => {
     expect(completionTokenBound(ask('hi', { max_tokens: 50 }))).toBe(50);
     expect(completionTokenBound(ask('hi', { max_tokens: 50, max_completion_tokens: 80, n: 3 }))).toBe(240);
     expect(completionTokenBound(ask('hi', { max_completion_tokens: 10, n: null }))).toBe(10);
+    // A predicted output's rejected tokens are billed as completion tokens: its bytes bound them.
+    expect(completionTokenBound(ask('hi', { max_tokens: 10, prediction: { type: 'content', content: 'abcd' } }))).toBe(10 + 35);
   });
 });

@@ -62,5 +62,8 @@ export function promptTokenBound(request: ChatCompletionRequest, bodyBytes: numb
  */
 export function completionTokenBound(request: ChatCompletionRequest, defaultTokens = DEFAULT_COMPLETION_RESERVATION): number {
   const limit = Math.max(request.max_tokens ?? 0, request.max_completion_tokens ?? 0) || defaultTokens;
-  return limit * (request.n ?? 1);
+  // OpenAI bills a predicted output's rejected tokens as completion tokens, beyond the limit.
+  const prediction: unknown = request['prediction'];
+  const predicted = prediction === undefined ? 0 : Buffer.byteLength(JSON.stringify(prediction));
+  return (limit + predicted) * (request.n ?? 1);
 }
