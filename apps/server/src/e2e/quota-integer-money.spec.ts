@@ -85,25 +85,41 @@ describe('issue 10 defect 3: quota wiped by max_tokens 1e300', () => {
     const choices = fc.oneof({ arbitrary: fc.constant(1), weight: 6 }, { arbitrary: number, weight: 1 });
     const fault = fc.constantFrom(undefined, undefined, undefined, 'status:500', 'status:400', 'cut', 'stream-error', 'malformed');
     const fields = fc.record(
-      { max_tokens: number, max_completion_tokens: number, n: choices, stream: fc.boolean(), fault, words: fc.integer({ min: 1, max: 40 }) },
-      { requiredKeys: ['stream', 'words'] },
+      {
+        max_tokens: number,
+        max_completion_tokens: number,
+        n: choices,
+        stream: fc.boolean(),
+        fault,
+        words: fc.integer({ min: 1, max: 40 }),
+        // The caller hangs up after the first bytes: charged for what was delivered.
+        abort: fc.boolean(),
+      },
+      { requiredKeys: ['stream', 'words', 'abort'] },
     );
     let previous = await quotaUsed(e2e, accountId);
     const statuses = new Map<number, number>();
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(fields, async ({ max_tokens, max_completion_tokens, n, stream, fault, words }) => {
+      fc.asyncProperty(fields, async ({ max_tokens, max_completion_tokens, n, stream, fault, words, abort }) => {
         // Numbers written as JSON writes them (1e300 stays 1e300; -0 becomes 0).
         const parts = [`"model":"gpt-4o"`, `"stream":${stream}`, `"messages":[{"role":"user","content":${JSON.stringify('word '.repeat(words))}}]`];
         for (const [name, value] of Object.entries({ max_tokens, max_completion_tokens, n })) {
           if (value !== undefined) parts.push(`"${name}":${JSON.stringify(value)}`);
         }
-        if (fault) parts.push(`"x_sim":{"fault":"${fault}"}`);
+        // Slow enough that an abort lands mid-answer.
+        parts.push(`"x_sim":${JSON.stringify({ fault, latency_ms_per_token: abort ? 5 : undefined })}`);
         // Faults are played on purpose: keep the channel's circuit closed so the next run reaches it.
         e2e.relay.services.health.forget(e2e.channel.id);
         const response = await post(e2e, `{${parts.join(',')}}`);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        await response.arrayBuffer().catch(() => undefined);
+        if (abort && response.body) {
+          const reader = response.body.getReader();
+          await reader.read().catch(() => undefined);
+          await reader.cancel().catch(() => undefined);
+        } else {
+          await response.arrayBuffer().catch(() => undefined);
+        }
         // Compare settled amounts: wait for the request's row (written once the response closed).
         sent += 1;
         expect(await e2e.usageRows(sent)).toHaveLength(sent);
@@ -122,6 +138,12 @@ describe('issue 10 defect 3: quota wiped by max_tokens 1e300', () => {
     // Both paths ran: admitted requests (charged) and refused ones.
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect(statuses.get(400)).toBeGreaterThan(0);
-    console.info(`defect 3 property: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, charged ${charged} µUSD`);
+    const logged = new Map<number, number>();
+    for (const row of rows) logged.set(row.status, (logged.get(row.status) ?? 0) + 1);
+    expect(logged.get(499)).toBeGreaterThan(0);
+    console.info(
+      `defect 3 property: ${sent} requests, answered ${JSON.stringify(Object.fromEntries(statuses))}, ` +
+        `logged ${JSON.stringify(Object.fromEntries(logged))}, charged ${charged} µUSD`,
+    );
   }, 30_000);
 });
