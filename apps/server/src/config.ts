@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { TrustProxyEnvSchema } from './policy/trust-proxy';
+import { USAGE_FLUSH_INTERVAL_MS } from './relay/usage-recorder';
 
 const MIB = 1024 * 1024;
 
@@ -34,6 +35,7 @@ const EnvSchema = z.object({
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
   RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
+  RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -71,6 +73,8 @@ export interface Config {
   envChannels: EnvChannel[];
   /** Completion tokens a quota reservation counts for a request that sets no max_tokens. */
   quotaDefaultCompletionTokens: number;
+  /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
+  usageFlushMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.RELAY_TRUST_PROXY,
     envChannels: envChannels(values),
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
+    usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
   };
 }
 

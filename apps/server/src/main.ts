@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger);
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs } });
   const app = createApp({
     storage,
     services,
