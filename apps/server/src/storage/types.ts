@@ -210,8 +210,8 @@ export interface UsageLogEntry {
   cost: number;
   /**
    * Quota reserved before the upstream call (micro-USD). Not stored: when the entry is written,
-   * `cost - quotaReserved` settles the token's and the account's `quota_used` in the same
-   * transaction, so the log and the quota never disagree.
+   * `cost - quotaReserved` settles the token's and the account's `quota_used`, and the recorded
+   * reservation is removed, in the same transaction, so the log and the quota never disagree.
    */
   quotaReserved: number;
   latencyMs: number;
