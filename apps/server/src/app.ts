@@ -30,6 +30,8 @@ export interface AppDeps {
   trustProxy?: string | readonly string[];
   /** Browser origins (RELAY_CORS_ORIGINS, RELAY_CORS_API_ORIGINS); default: any for /v1, none for /api. */
   cors?: CorsPolicy;
+  /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
+  quotaDefaultCompletionTokens?: number;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
       ...services,
       assistants: storage.assistants,
       quota: storage.quota,
+      defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
       maxRetries: deps.maxRetries,
       logger,
     }),

@@ -39,6 +39,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the quota reservation and usage log variables (issue 10), with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({ quotaDefaultCompletionTokens: 1024, usageFlushMs: 250 });
+    expect(loadConfig({ RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: '64', RELAY_USAGE_FLUSH_MS: '100' })).toMatchObject({
+      quotaDefaultCompletionTokens: 64,
+      usageFlushMs: 100,
+    });
+    expect(() => loadConfig({ RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: '0' })).toThrow(/RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS/);
+    expect(() => loadConfig({ RELAY_USAGE_FLUSH_MS: '5' })).toThrow(/RELAY_USAGE_FLUSH_MS/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

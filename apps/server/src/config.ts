@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './middleware/cors';
 import { TrustProxyEnvSchema } from './policy/trust-proxy';
+import { USAGE_FLUSH_INTERVAL_MS } from './relay/usage-recorder';
 
 const MIB = 1024 * 1024;
 
@@ -55,6 +56,8 @@ const EnvSchema = z.object({
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
   RELAY_CORS_ORIGINS: corsOriginsFromEnv('*'),
   RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
+  RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
+  RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -100,6 +103,10 @@ export interface Config {
   /** Time to receive a request's headers, and its whole request (headers and body). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Completion tokens a quota reservation counts for a request that sets no max_tokens. */
+  quotaDefaultCompletionTokens: number;
+  /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
+  usageFlushMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Node refuses a headers timeout longer than the request timeout; the shorter one bounds both.
     headersTimeoutMs: Math.min(values.RELAY_HEADERS_TIMEOUT_MS, values.RELAY_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
+    quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
+    usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
   };
 }
 

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger);
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs } });
   const app = createApp({
     storage,
     services,
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     maxRetries: config.maxRetries,
     trustProxy: config.trustProxy,
     cors: config.cors,
+    quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     version: RELAY_VERSION,
   });
 

@@ -1,10 +1,31 @@
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from './model-pattern';
 
-/** Micro-USD for a request: tokens × price per million, rounded up to a whole micro-USD. */
+/** The largest cost (micro-USD) an amount can carry: quotas are safe integers. */
+export const MAX_COST = Number.MAX_SAFE_INTEGER;
+const PER_MILLION = 1_000_000;
+
+/** A token count as a whole number ≥ 0: upstream usage is not trusted to be one. */
+const wholeTokens = (count: number): number => (count > 0 ? Math.min(Math.ceil(count), MAX_COST) : 0);
+
+/**
+ * Micro-USD for a request: tokens × price (micro-USD per million tokens), rounded up to a whole
+ * micro-USD, in exact integer arithmetic — never a float past 2^53, never negative, at most
+ * {@link MAX_COST}. Usual requests take the first branch; only absurd counts pay for BigInt.
+ */
 export function costOf(price: PriceRecord | undefined, promptTokens: number, completionTokens: number): number {
   if (!price) return 0;
-  return Math.ceil((promptTokens * price.input + completionTokens * price.output) / 1_000_000);
+  const prompt = wholeTokens(promptTokens);
+  const completion = wholeTokens(completionTokens);
+  // Exact when at most 2^53 - 1: each product and the sum round upwards past it if they are not.
+  const scaled = prompt * price.input + completion * price.output;
+  if (scaled <= Number.MAX_SAFE_INTEGER) {
+    const rest = scaled % PER_MILLION;
+    return (scaled - rest) / PER_MILLION + (rest > 0 ? 1 : 0);
+  }
+  const exact = BigInt(prompt) * BigInt(Math.ceil(price.input)) + BigInt(completion) * BigInt(Math.ceil(price.output));
+  const cost = (exact + BigInt(PER_MILLION - 1)) / BigInt(PER_MILLION);
+  return cost > BigInt(MAX_COST) ? MAX_COST : Number(cost);
 }
 
 /**

@@ -1,42 +1,50 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { microUsdToUsd } from '@chat-relay/contract';
 import { RelayError } from '../errors/relay-error';
 import type { QuotaStore, TokenRecord } from '../storage/types';
-import { estimateTokensFromChars } from './estimate-usage';
 import { costOf, type PriceBook } from './price-book';
+import { completionTokenBound, promptTokenBound } from './reservation-bound';
 
-/** Completion tokens reserved when the request sets no limit of its own. */
-export const DEFAULT_COMPLETION_RESERVATION = 1024;
+export { DEFAULT_COMPLETION_RESERVATION } from './reservation-bound';
 
 export interface ReserveDeps {
   quota: QuotaStore;
   prices: PriceBook;
+  /** Completion tokens reserved for a request without a limit of its own (RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS). */
+  defaultCompletionTokens?: number;
+}
+
+/** What is reserved for one request, and what it was worked out from. */
+export interface ReservationRequest {
+  requestId: string;
+  request: ChatCompletionRequest;
+  /** UTF-8 bytes of the request's JSON as sent upstream (see `promptTokenBound`); asked only when a limit applies. */
+  bodyBytes: () => number;
 }
 
 const insufficientQuota = (message: string) =>
   new RelayError({ status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message });
 
 /**
- * Takes an upper estimate of the request's cost from the token's and its account's quota before
- * the upstream call (SPEC §8); the usage log settles it against the real cost. The estimate is
- * cheap on purpose: the body's size for the prompt, the request's own limit for the completion.
+ * Takes an upper bound of the request's cost from the token's and its account's quota before
+ * the upstream call (SPEC §8): the prompt bound of `promptTokenBound`, the request's own
+ * completion limit. Admitted only when all of it fits in both; the usage row settles it against
+ * the real cost. Returns the micro-USD reserved.
  */
-export async function reserveQuota(
-  deps: ReserveDeps,
-  token: TokenRecord,
-  request: ChatCompletionRequest,
-  bodyBytes: number,
-): Promise<number> {
+export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requestId, request, bodyBytes }: ReservationRequest): Promise<number> {
   // Nothing to guard when neither the token nor its account has a limit: the cost is still
   // added to both when the usage row is written, without a write on the hot path.
   if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const price = await deps.prices.priceOf(request.model);
-  const completionLimit = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_COMPLETION_RESERVATION;
-  const amount = costOf(price, estimateTokensFromChars(bodyBytes), completionLimit);
-  const outcome = await deps.quota.reserve({ tokenId: token.id, accountId: token.accountId, amount });
+  const amount = costOf(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request, deps.defaultCompletionTokens));
+  const outcome = await deps.quota.reserve({ requestId, tokenId: token.id, accountId: token.accountId, amount });
   if (outcome.ok) return amount;
+  const owner = outcome.exhausted === 'token' ? 'this API key' : 'the account of this API key';
+  const limit = outcome.exhausted === 'token' ? token.quotaLimit : token.account?.quotaLimit;
+  const reserves = `This request reserves ${microUsdToUsd(amount)} USD until it is settled at its real cost`;
   throw insufficientQuota(
-    outcome.exhausted === 'token'
-      ? 'This API key has no quota left.'
-      : 'The account of this API key has no quota left.',
+    limit !== null && limit !== undefined && amount > limit
+      ? `${reserves}, more than the whole quota of ${owner} (${microUsdToUsd(limit)} USD), so it can never be admitted: lower max_tokens (or max_completion_tokens, n) or shorten the prompt.`
+      : `Not enough quota left on ${owner} for this request. ${reserves}; lower max_tokens or shorten the prompt to need less.`,
   );
 }

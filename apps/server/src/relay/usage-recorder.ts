@@ -1,6 +1,12 @@
 import type { Logger } from '../logger';
 import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
 
+/**
+ * How often queued usage rows are written (and their reservations settled): the window of
+ * completed requests a crash (`kill -9`) can lose, plus the write itself.
+ */
+export const USAGE_FLUSH_INTERVAL_MS = 250;
+
 export interface UsageRecorderOptions {
   flushIntervalMs?: number;
   maxBatch?: number;
@@ -9,7 +15,8 @@ export interface UsageRecorderOptions {
 /**
  * Keeps the hot path free of database writes: entries are queued in memory and written in one
  * transaction every `flushIntervalMs` (or sooner when `maxBatch` is reached). `close()` drains
- * the queue, so a clean shutdown loses nothing.
+ * the queue, so a clean shutdown loses nothing; a crash loses at most the rows of one interval,
+ * whose reservations the next start gives back (those requests go uncharged).
  */
 export class UsageRecorder {
   private queue: UsageLogEntry[] = [];
@@ -24,7 +31,7 @@ export class UsageRecorder {
     private readonly logger: Logger,
     options: UsageRecorderOptions = {},
   ) {
-    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    this.flushIntervalMs = options.flushIntervalMs ?? USAGE_FLUSH_INTERVAL_MS;
     this.maxBatch = options.maxBatch ?? 500;
   }
 

@@ -48,8 +48,11 @@ export function chatRouter(deps: ChatRouteDeps) {
       trace.pricedModel = resolved.request.model;
       const caller = res.locals.caller;
       if (caller?.kind === 'token') {
-        const bodyBytes = Number(req.headers['content-length']) || JSON.stringify(body.messages).length;
-        trace.quotaReserved = await reserveQuota(deps, caller.token, resolved.request, bodyBytes);
+        // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
+        // Content-Length, which counts a compressed body), else the request an assistant built.
+        const rawBody = res.locals.rawBody;
+        const bodyBytes = () => (rawBody && resolved.request === body ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+        trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
       }
 
       // The usage log's close listener aborts it when the caller goes away first.

@@ -1,4 +1,4 @@
-import { ChatCompletionRequestSchema } from '@chat-relay/contract';
+import { ChatCompletionRequestSchema, MAX_CHOICES, MAX_OUTPUT_TOKENS } from '@chat-relay/contract';
 import { isPlainChatRequest } from './plain-chat-request';
 import { serverContract } from './server-contract';
 
@@ -13,23 +13,30 @@ function random(seed: number): () => number {
   };
 }
 
-const ODD_VALUES: unknown[] = [null, true, false, 0, -1, 1, 0.5, 1.5, 2, 2.5, 3, 20, 21, 128, 129, -2, -2.5, Number.POSITIVE_INFINITY, '', 'x', [], ['a'], {}, { a: 1 }];
+/** Numbers at and past every bound, and the ones float arithmetic gets wrong (issue 10 defect 3). */
+const EXTREME_NUMBERS: number[] = [
+  1e300, -1e300, 1e21, 2 ** 31, 2 ** 53, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, Number.MAX_VALUE,
+  Number.MIN_VALUE, 1e-300, -0, MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS + 1, MAX_CHOICES, MAX_CHOICES + 1, Number.NaN,
+  Number.NEGATIVE_INFINITY,
+];
+
+const ODD_VALUES: unknown[] = [null, true, false, 0, -1, 1, 0.5, 1.5, 2, 2.5, 3, 20, 21, 128, 129, -2, -2.5, Number.POSITIVE_INFINITY, '', 'x', [], ['a'], {}, { a: 1 }, ...EXTREME_NUMBERS];
 
 const FIELD_VALUES: Record<string, unknown[]> = {
   model: ['gpt-4o', '', 7, null],
   stream: [true, false, null, 'yes'],
   stream_options: [null, {}, { include_usage: true }, { include_usage: 'yes' }, { include_obfuscation: false, other: 1 }, []],
   parallel_tool_calls: [true, null],
-  temperature: [0, 2, 2.01, -0.1, null, '1'],
+  temperature: [0, 2, 2.01, -0.1, null, '1', ...EXTREME_NUMBERS],
   top_p: [0, 1, 1.01, null],
   frequency_penalty: [-2, 2, -2.01, 2.01, null],
   presence_penalty: [-2, 0, 3, null],
-  n: [1, 128, 0, 129, 1.5, null],
-  seed: [0, -5, 1.5, null],
-  max_tokens: [1, 0, -1, 2.5, null],
-  max_completion_tokens: [1, 4096, 0, null],
+  n: [1, 128, 0, 129, 1.5, null, ...EXTREME_NUMBERS],
+  seed: [0, -5, 1.5, null, ...EXTREME_NUMBERS],
+  max_tokens: [1, 0, -1, 2.5, null, ...EXTREME_NUMBERS],
+  max_completion_tokens: [1, 4096, 0, null, ...EXTREME_NUMBERS],
   logprobs: [true, null, 1],
-  top_logprobs: [0, 20, 21, null],
+  top_logprobs: [0, 20, 21, null, ...EXTREME_NUMBERS],
   user: ['u', null],
   store: [false, null],
   reasoning_effort: ['low', null, 1],

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { MAX_CHOICES, MAX_OUTPUT_TOKENS, type ChatCompletionRequest } from '@chat-relay/contract';
 import { isBoolean, isJsonObject, isNullable, isString } from '../validation/json-checks';
 
 /**
@@ -11,7 +11,8 @@ import { isBoolean, isJsonObject, isNullable, isString } from '../validation/jso
  */
 const between = (min: number, max: number) => (value: unknown) => typeof value === 'number' && value >= min && value <= max;
 const integerBetween = (min: number, max: number) => (value: unknown) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-const positiveInteger = (value: unknown) => Number.isInteger(value) && (value as number) > 0;
+/** max_tokens and max_completion_tokens: they multiply the quota reserved, so they are bounded. */
+const outputTokenLimit = integerBetween(1, MAX_OUTPUT_TOKENS);
 
 /** The contract's top-level fields this check knows, each with the rule the schema applies. */
 const FIELD_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map(
@@ -25,10 +26,10 @@ const FIELD_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map(
     top_p: (value) => isNullable(value, between(0, 1)),
     frequency_penalty: (value) => isNullable(value, between(-2, 2)),
     presence_penalty: (value) => isNullable(value, between(-2, 2)),
-    n: (value) => isNullable(value, integerBetween(1, 128)),
+    n: (value) => isNullable(value, integerBetween(1, MAX_CHOICES)),
     seed: (value) => isNullable(value, Number.isInteger),
-    max_tokens: (value) => isNullable(value, positiveInteger),
-    max_completion_tokens: (value) => isNullable(value, positiveInteger),
+    max_tokens: (value) => isNullable(value, outputTokenLimit),
+    max_completion_tokens: (value) => isNullable(value, outputTokenLimit),
     logprobs: (value) => isNullable(value, isBoolean),
     top_logprobs: (value) => isNullable(value, integerBetween(0, 20)),
     user: isString,

@@ -14,6 +14,7 @@ export const ADMIN_KEY_FILE = 'admin.key';
  * The key itself is never logged.
  */
 export async function bootstrapStorage(storage: Storage, config: Config, logger: Logger): Promise<void> {
+  await releaseLeftoverReservations(storage, logger);
   const admin = await storage.accounts.findAdmin();
   if (admin && config.adminKey) {
     // RELAY_ADMIN_KEY set on a later start replaces the admin key: the operator's word wins.
@@ -46,5 +47,17 @@ export async function bootstrapStorage(storage: Storage, config: Config, logger:
       });
       logger.info({ type: channel.type, baseUrl: channel.baseUrl }, 'channel created from the environment');
     }
+  }
+}
+
+/**
+ * One relay owns its database, so every reservation still recorded at start was left by a
+ * process that died before settling it (kill -9, power loss): give it all back. (Several
+ * instances sharing a database would release only reservations older than the longest request.)
+ */
+export async function releaseLeftoverReservations(storage: Storage, logger: Logger): Promise<void> {
+  const released = await storage.quota.releaseReservations(new Date(Date.now() + 1).toISOString());
+  if (released.count > 0) {
+    logger.warn({ reservations: released.count, microUsd: released.amount }, 'gave back quota reserved by requests a previous process never settled');
   }
 }

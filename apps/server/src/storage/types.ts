@@ -243,8 +243,8 @@ export interface UsageLogEntry {
   cost: number;
   /**
    * Quota reserved before the upstream call (micro-USD). Not stored: when the entry is written,
-   * `cost - quotaReserved` settles the token's and the account's `quota_used` in the same
-   * transaction, so the log and the quota never disagree.
+   * `cost - quotaReserved` settles the token's and the account's `quota_used`, and the recorded
+   * reservation is removed, in the same transaction, so the log and the quota never disagree.
    */
   quotaReserved: number;
   latencyMs: number;
@@ -280,18 +280,32 @@ export interface UsageLogStore {
 }
 
 export interface QuotaReservation {
+  /** The request's id: its usage row (same `requestId`) settles the reservation. */
+  requestId: string;
   tokenId: number;
   accountId: number;
+  /** Micro-USD, a safe integer ≥ 0. */
   amount: number;
 }
 export type ReserveOutcome = { ok: true } | { ok: false; exhausted: 'token' | 'account' };
+export interface ReleasedReservations {
+  count: number;
+  /** Micro-USD given back to the tokens (and as much to their accounts). */
+  amount: number;
+}
 export interface QuotaStore {
   /**
-   * Atomically: when the token and its account each have quota left (used < limit, or no
-   * limit), add `amount` to both and answer ok. So concurrent requests can overshoot a limit
-   * by at most one reservation.
+   * Atomically: when the whole `amount` fits in both the token's and its account's quota
+   * (`quota_used + amount <= quota_limit`, and something is left, or no limit), add it to both,
+   * record the reservation, and answer ok. So concurrent requests never pass a limit on what
+   * they reserve. The usage row of `requestId` settles it (`UsageLogStore.insertBatch`).
    */
   reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
+  /**
+   * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
+   * left by a process that died — and forgets it.
+   */
+  releaseReservations(before: string): Promise<ReleasedReservations>;
 }
 
 export interface PriceRecord {

@@ -57,6 +57,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     maxRetries: options.maxRetries ?? config.maxRetries,
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
+    quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     version: 'test',
   });
   return {

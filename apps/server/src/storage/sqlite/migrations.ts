@@ -164,6 +164,23 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX assistants_public_id ON assistants(id) WHERE visibility = 'public';
     `,
   },
+  {
+    version: 5,
+    name: 'quota reservations',
+    sql: `
+      -- Quota taken before an upstream call and not yet settled by its usage row: written with
+      -- the reservation, deleted with the row, so a crash leaves what to give back on start.
+      CREATE TABLE quota_reservations (
+        id INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL,
+        token_id INTEGER NOT NULL,
+        account_id INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX quota_reservations_request ON quota_reservations(request_id);
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

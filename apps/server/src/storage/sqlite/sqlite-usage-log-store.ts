@@ -83,10 +83,19 @@ export class SqliteUsageLogStore implements UsageLogStore {
   private readonly insert: Database.Statement<UsageValues>;
   private readonly settleToken: Database.Statement<[number, number]>;
   private readonly settleAccount: Database.Statement<[number, number]>;
+  private readonly forgetReservation: Database.Statement<[string, number, number]>;
 
   constructor(private readonly db: Database.Database) {
-    this.settleToken = db.prepare('UPDATE tokens SET quota_used = MAX(0, quota_used + ?) WHERE id = ?');
-    this.settleAccount = db.prepare('UPDATE accounts SET quota_used = MAX(0, quota_used + ?) WHERE id = ?');
+    // Integers of micro-USD, kept within [0, 2^53): MAX(0, …) only matters when an admin reset
+    // quota_used while the request ran; the cap keeps the column an exact JavaScript number.
+    const settled = `MIN(${Number.MAX_SAFE_INTEGER}, MAX(0, quota_used + CAST(? AS INTEGER)))`;
+    this.settleToken = db.prepare(`UPDATE tokens SET quota_used = ${settled} WHERE id = ?`);
+    this.settleAccount = db.prepare(`UPDATE accounts SET quota_used = ${settled} WHERE id = ?`);
+    // Requests may share an id (a caller's X-Request-Id): any one of equal reservations will do.
+    this.forgetReservation = db.prepare(
+      `DELETE FROM quota_reservations WHERE id =
+         (SELECT id FROM quota_reservations WHERE request_id = ? AND token_id = ? AND amount = ? LIMIT 1)`,
+    );
     this.insert = db.prepare(
       `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
          channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, usage_estimated,
@@ -107,7 +116,11 @@ export class SqliteUsageLogStore implements UsageLogStore {
       if (entry.accountId !== null) accountDeltas.set(entry.accountId, (accountDeltas.get(entry.accountId) ?? 0) + delta);
     }
     this.db.transaction(() => {
-      for (const entry of entries) this.insert.run(...rowValues(entry));
+      for (const entry of entries) {
+        this.insert.run(...rowValues(entry));
+        // The row settles the reservation: it no longer needs giving back after a crash.
+        if (entry.quotaReserved > 0 && entry.tokenId !== null) this.forgetReservation.run(entry.requestId, entry.tokenId, entry.quotaReserved);
+      }
       for (const [tokenId, delta] of tokenDeltas) if (delta !== 0) this.settleToken.run(delta, tokenId);
       for (const [accountId, delta] of accountDeltas) if (delta !== 0) this.settleAccount.run(delta, accountId);
     })();

@@ -1,4 +1,4 @@
-import { ChatCompletionRequestSchema } from './chat-completion-request.schema';
+import { ChatCompletionRequestSchema, MAX_CHOICES, MAX_OUTPUT_TOKENS } from './chat-completion-request.schema';
 
 const base = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] };
 const weatherTool = {
@@ -110,6 +110,7 @@ describe('ChatCompletionRequestSchema accepts the other request options', () => 
       { temperature: 0.2, top_p: 1, n: 2, seed: 7, stop: ['\n'], max_tokens: 100, max_completion_tokens: 200, user: 'u-1' },
     ],
     ['nullable options sent as null', { temperature: null, stream: null, stream_options: null, n: null }],
+    ['limits at their bounds', { n: MAX_CHOICES, max_tokens: MAX_OUTPUT_TOKENS, max_completion_tokens: MAX_OUTPUT_TOKENS }],
   ])('%s', (_name, options) => {
     expectAccepted({ ...base, ...options });
   });
@@ -186,6 +187,13 @@ describe('ChatCompletionRequestSchema rejects, naming the field', () => {
     ['temperature 3', { ...base, temperature: 3 }, ['temperature']],
     ['n = 0', { ...base, n: 0 }, ['n']],
     ['max_tokens 0', { ...base, max_tokens: 0 }, ['max_tokens']],
+    // Money fields are bounded integers (issue 10 defect 3: 1e300 wiped the quota).
+    ['max_tokens 1e300', { ...base, max_tokens: 1e300 }, ['max_tokens']],
+    ['max_tokens one past the bound', { ...base, max_tokens: MAX_OUTPUT_TOKENS + 1 }, ['max_tokens']],
+    ['max_completion_tokens 1e300', { ...base, max_completion_tokens: 1e300 }, ['max_completion_tokens']],
+    ['max_completion_tokens 2.5', { ...base, max_completion_tokens: 2.5 }, ['max_completion_tokens']],
+    ['n 1e300', { ...base, n: 1e300 }, ['n']],
+    ['n one past the bound', { ...base, n: MAX_CHOICES + 1 }, ['n']],
     ['stream as a string', { ...base, stream: 'yes' }, ['stream']],
     [
       'a json_schema response_format without a name',

@@ -33,6 +33,16 @@ export const StreamOptionsSchema = z
 const nullableNumber = (min: number, max: number) => z.number().min(min).max(max).nullable().optional();
 
 /**
+ * The largest `max_tokens` / `max_completion_tokens` accepted: far above any model's output
+ * limit (upstreams refuse more anyway), and small enough that a request's reservation stays an
+ * exact integer of micro-USD (these fields, and `n`, multiply the cost reserved).
+ */
+export const MAX_OUTPUT_TOKENS = 10_000_000;
+/** The most choices (`n`) one request may ask for. */
+export const MAX_CHOICES = 128;
+const outputTokenLimit = () => z.number().int().min(1).max(MAX_OUTPUT_TOKENS).nullable().optional();
+
+/**
  * POST /v1/chat/completions (SPEC §7). Fields we know are typed; every other field is kept
  * (`passthrough`) and forwarded to OpenAI-compatible upstreams, never silently dropped.
  */
@@ -52,11 +62,11 @@ export const ChatCompletionRequestSchema = z
     top_p: nullableNumber(0, 1),
     frequency_penalty: nullableNumber(-2, 2),
     presence_penalty: nullableNumber(-2, 2),
-    n: z.number().int().min(1).max(128).nullable().optional(),
+    n: z.number().int().min(1).max(MAX_CHOICES).nullable().optional(),
     seed: z.number().int().nullable().optional(),
     stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
-    max_tokens: z.number().int().positive().nullable().optional(),
-    max_completion_tokens: z.number().int().positive().nullable().optional(),
+    max_tokens: outputTokenLimit(),
+    max_completion_tokens: outputTokenLimit(),
     logit_bias: z.record(z.number()).nullable().optional(),
     logprobs: z.boolean().nullable().optional(),
     top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
