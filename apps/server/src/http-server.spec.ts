@@ -23,6 +23,9 @@ const CASES: Array<[string, string, number, string]> = [
   ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
   ['an invalid method', 'G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'invalid_http'],
   ['both Content-Length and chunked', 'POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'invalid_http'],
+  // Found by the fuzz suite: Node answered an empty 417, and left CONNECT without any answer.
+  ['an Expect other than 100-continue', 'GET /v1/models HTTP/1.1\r\nHost: x\r\nExpect: bogus-expectation\r\n\r\n', 417, 'expectation_failed'],
+  ['a CONNECT request', 'CONNECT /api/prices HTTP/1.1\r\nHost: x\r\n\r\n', 405, 'method_not_allowed'],
 ];
 
 describe('issue 10 defect 11: errors without a body', () => {

@@ -2,7 +2,7 @@ import http, { type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { RelayError } from './errors/relay-error';
-import { writeSocketError } from './middleware/error-handler';
+import { writeJsonError, writeSocketError } from './middleware/error-handler';
 
 export interface HttpServerOptions {
   /** Time to receive a request's headers. */
@@ -32,8 +32,19 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, options));
+  // Node answers an `Expect` other than 100-continue with an empty 417, and drops CONNECT.
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.setHeader('connection', 'close');
+    writeJsonError(res, refuse(417, 'expectation_failed', 'Only the Expect value 100-continue is supported.'));
+  });
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    writeSocketError(socket, refuse(405, 'method_not_allowed', 'CONNECT is not supported: this is not a proxy.'));
+  });
   return server;
 }
+
+const refuse = (status: number, code: string, message: string) =>
+  new RelayError({ status, type: 'invalid_request_error', code, message });
 
 /** What Node's own handler does (node/lib/_http_server.js socketOnError), with a JSON body. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options: HttpServerOptions): void {
@@ -48,8 +59,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options
 }
 
 function clientErrorAnswer(error: NodeJS.ErrnoException, options: HttpServerOptions): RelayError {
-  const refuse = (status: number, code: string, message: string) =>
-    new RelayError({ status, type: 'invalid_request_error', code, message });
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return refuse(

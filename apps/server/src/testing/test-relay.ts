@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from '../app';
 import { loadConfig } from '../config';
+import { createHttpServer, type HttpServerOptions } from '../http-server';
 import { createLogger, type Logger } from '../logger';
 import type { CircuitOptions } from '../relay/channel-health';
 import { createServices, type RelayServices } from '../services';
@@ -74,11 +75,16 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
   };
 }
 
-/** Listens on 127.0.0.1, port 0; returns the base URL (no trailing slash). */
-export async function listen(app: Express): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const server = await new Promise<Server>((resolve) => {
-    const started = app.listen(0, '127.0.0.1', () => resolve(started));
-  });
+/**
+ * Listens on 127.0.0.1, port 0, with the HTTP server `main.ts` builds (timeouts, parser errors in
+ * the OpenAI shape); returns the base URL (no trailing slash).
+ */
+export async function listen(
+  app: Express,
+  options: HttpServerOptions = loadConfig({}),
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = createHttpServer(app, options);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     server,
