@@ -135,6 +135,9 @@ const shapedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitra
     hostileValueArb(maxStringBytes).map((node) => ({ family: 'chat-body:any-value', node })),
     fc.tuple(baseChatArb(context), deepNestingArb, fc.constantFrom(
       ['tools', 0, 'function', 'parameters', 'properties', 'city'],
+      // Beside the schema, where an upstream ignores it but a token counter may stringify it.
+      ['tools', 0, 'function', 'x_deep'],
+      ['tools', 0, 'x_deep'],
       ['messages', 0, 'content'],
       ['response_format', 'json_schema', 'schema', 'properties'],
       ['metadata'],
@@ -142,6 +145,21 @@ const shapedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitra
     )).map(([base, deep, path]) => ({
       family: `chat-deep:${path.join('.')}`,
       node: setPath(path[0] === 'response_format' ? setPath(base, ['response_format'], fromValue({ type: 'json_schema', json_schema: { name: 'x' } })) : base, path, deep),
+    })),
+    // Streams the caller leaves mid-way (the simulator sends a token every 10 ms), so the relay
+    // estimates usage itself, over tools that carry something hostile beside their schema.
+    fc.tuple(fc.oneof(deepNestingArb, hostileValueArb(4_096)), fc.constantFrom<PathStep[]>(['tools', 0, 'function', 'x_extra'], ['tools', 0, 'function', 'description'], ['messages', 0, 'name'], ['x_extra'])).map(([value, path]) => ({
+      family: `chat-abort:${path.join('.')}`,
+      node: setPath(
+        fromValue({
+          model: context.model,
+          stream: true,
+          messages: [{ role: 'user', content: 'Tell me about the weather in Paris [sim:latency=10]' }],
+          tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+        }),
+        path,
+        value,
+      ),
     })),
     fc.tuple(baseChatArb(context), fc.constantFrom(...POLLUTION_NODES), fc.constantFrom<PathStep[]>([], ['messages', 0], ['tools', 0, 'function', 'parameters'], ['metadata'], ['stream_options'])).map(([base, pollution, path]) => ({
       family: `chat-pollution:${path.join('.') || 'root'}`,
@@ -173,8 +191,10 @@ export function chatCaseArb(context: FuzzContext, options: { maxStringBytes: num
     )
     .map(([{ family, node }, auth, transport, target, abortRoll]) => {
       const encoded = transport(Buffer.from(serialize(node), 'utf8'));
-      // A caller that walks away once the answer starts, on small bodies only (a big one would be a freeze test).
-      const abortAfterHeaders = abortRoll === 0 && encoded.body.length < 32_768;
+      // A caller that walks away once the answer starts (usage is then estimated): often for deep
+      // bodies, on small bodies only (a big one would be a freeze test).
+      const abortRate = family.startsWith('chat-abort') ? 20 : family.startsWith('chat-deep') ? 8 : 1;
+      const abortAfterHeaders = abortRoll < abortRate && encoded.body.length < 32_768;
       return {
         family: `${family} [${encoded.variant}]${abortAfterHeaders ? ' [abort]' : ''}`,
         request: { method: 'POST', target, headers: [...auth, ...encoded.headers], body: encoded.body, abortAfterHeaders },

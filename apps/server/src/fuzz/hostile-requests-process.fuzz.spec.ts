@@ -17,7 +17,7 @@ describe('hostile requests against the production bundle in its own process', ()
 
   beforeAll(async () => {
     sim = await startUpstreamSim({ acceptedKeys: [SIM_KEY] });
-    relay = await spawnRelay({ env: { RELAY_LOG_LEVEL: 'warn' } });
+    relay = await spawnRelay();
   }, 60_000);
 
   afterAll(async () => {
