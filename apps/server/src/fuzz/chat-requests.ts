@@ -165,7 +165,7 @@ const shapedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitra
       family: `chat-pollution:${path.join('.') || 'root'}`,
       node: path.length === 0 && base.kind === 'object' && pollution.kind === 'object' ? obj([...base.entries, ...pollution.entries]) : setPath(base, path, pollution),
     })),
-    fc.tuple(baseChatArb(context), fc.constantFrom(100, 1_000, 3_000), hostileStringArb(64)).map(([base, count, text]) => ({
+    fc.tuple(baseChatArb(context), fc.constantFrom(100, 500, 2_000), hostileStringArb(64)).map(([base, count, text]) => ({
       family: 'chat-many-messages',
       node: setPath(base, ['messages'], lit(`[${new Array<string>(count).fill(JSON.stringify({ role: 'user', content: text })).join(',')}]`)),
     })),

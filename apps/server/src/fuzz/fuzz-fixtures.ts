@@ -1,6 +1,8 @@
 import type { FuzzContext } from './fuzz-context';
 
 const FUZZ_MODEL = 'gpt-4o';
+/** 9 billion USD in micro-USD, under 2^53. */
+const UNREACHABLE_QUOTA = 9_000_000_000_000_000;
 
 async function call<T>(url: string, key: string, method: string, path: string, body: unknown, expected: number): Promise<T> {
   const response = await fetch(`${url}${path}`, {
@@ -34,9 +36,11 @@ export async function seedFuzzTargets(url: string, adminKey: string, sim: { base
     keys: [sim.key],
     models: ['fuzz-spare'],
   });
-  const account = await post<{ id: number; access_key: string }>('/api/accounts', { name: 'fuzz', role: 'user' });
+  // Limits no run can reach, but limits: only then does the relay reserve before each call, the
+  // arithmetic that extreme max_tokens values break.
+  const account = await post<{ id: number; access_key: string }>('/api/accounts', { name: 'fuzz', role: 'user', quota_limit: UNREACHABLE_QUOTA });
   const spareAccount = await post<{ id: number }>('/api/accounts', { name: 'fuzz spare', role: 'user', quota_limit: 1_000_000 });
-  const token = await post<{ id: number; key: string }>('/api/tokens', { name: 'fuzz chat', account_id: account.id });
+  const token = await post<{ id: number; key: string }>('/api/tokens', { name: 'fuzz chat', account_id: account.id, quota_limit: UNREACHABLE_QUOTA });
   const spareTokens = [
     await post<{ id: number }>('/api/tokens', { name: 'spare a', account_id: account.id }),
     await post<{ id: number }>('/api/tokens', { name: 'spare b', account_id: account.id, quota_limit: 10 }),

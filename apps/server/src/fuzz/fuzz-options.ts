@@ -19,7 +19,7 @@ export function fuzzOptionsFromEnv(defaults: { runs: number; concurrency: number
     runs: env['FUZZ_RUNS'] ? Number(env['FUZZ_RUNS']) : defaults.runs,
     concurrency: defaults.concurrency,
     timeoutMs: 15_000,
-    maxStringBytes: 100_000,
+    maxStringBytes: 50_000,
     ...(only && only.length > 0 ? { only } : {}),
   };
 }

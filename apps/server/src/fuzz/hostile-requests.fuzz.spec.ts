@@ -78,6 +78,8 @@ describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
       health: health.status,
       chat: completion.choices[0]?.message.content,
       streamed,
+      sent: result.sent,
+      failures: result.failures.map((failure) => `${failure.problem} ← ${failure.family}`).slice(0, 30),
     }).toEqual({
       charged: 'equal',
       crashes: [],
@@ -86,8 +88,8 @@ describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
       health: 200,
       chat: 'You said: still there?',
       streamed: 'You said: and streaming?',
+      sent: options.only?.length ?? options.runs,
+      failures: [],
     });
-    expect(result.sent).toBe(options.only?.length ?? options.runs);
-    expect(result.failures.map((failure) => `${failure.problem} ← ${failure.family}`).slice(0, 30)).toEqual([]);
   }, 240_000);
 });
