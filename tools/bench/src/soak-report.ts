@@ -3,7 +3,8 @@ import { formatMegabytes, formatNumber } from './table';
 
 const memoryLine = (label: string, memory: SoakMemory): string =>
   `${label.padEnd(10)} before ${formatMegabytes(memory.before).padStart(7)}  peak ${formatMegabytes(memory.peak).padStart(7)}  ` +
-  `after ${formatMegabytes(memory.after).padStart(7)}  idle ${formatMegabytes(memory.idle).padStart(7)}`;
+  `after ${formatMegabytes(memory.after).padStart(7)}  idle ${formatMegabytes(memory.idle).padStart(7)}  ` +
+  `idle after GC ${formatMegabytes(memory.idleAfterGc).padStart(7)}`;
 
 /** The soak as text: requests, memory at each moment, notes. */
 export function formatSoakReport(report: SoakReport): string {

@@ -14,6 +14,8 @@ export interface SoakMemory {
   peak: number | undefined;
   after: number | undefined;
   idle: number | undefined;
+  /** At idle, right after a forced full garbage collection: what the relay really keeps. */
+  idleAfterGc: number | undefined;
 }
 
 export interface SoakReport {
@@ -80,7 +82,7 @@ export async function runSoak(root: string, options: BenchOptions, log: (line: s
   });
   try {
     await waitUntilAnswering(simulator, `${simulatorBaseUrl}/models`);
-    const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, ['--require', path.join(root, heapSamplerBundle)], {
+    const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, ['--expose-gc', '--require', path.join(root, heapSamplerBundle)], {
       BENCH_HEAP_FILE: heapFile,
     });
     try {
@@ -103,6 +105,9 @@ export async function runSoak(root: string, options: BenchOptions, log: (line: s
       log(`soak: load done, idle for ${options.soakIdleSeconds} s`);
       await sleep(options.soakIdleSeconds * 1000);
       const idle = { rss: readRssBytes(relay.child.pid), heap: readHeapUsed(heapFile) };
+      relay.child.process.kill('SIGUSR2');
+      await sleep(1000);
+      const idleAfterGc = { rss: readRssBytes(relay.child.pid), heap: readHeapUsed(heapFile) };
       const aliveAfter = await fetch(`${relay.origin}/healthz`).then((response) => response.status === 200, () => false);
 
       const kinds = Object.values(tally);
@@ -117,8 +122,8 @@ export async function runSoak(root: string, options: BenchOptions, log: (line: s
         idleSeconds: options.soakIdleSeconds,
         connections: options.soakConnections,
         requests: { done, failed, perSecond: done / elapsedSeconds, byKind: tally },
-        rss: { before: before.rss, peak: peak.rss, after: after.rss, idle: idle.rss },
-        heapUsed: { before: before.heap, peak: peak.heap, after: after.heap, idle: idle.heap },
+        rss: { before: before.rss, peak: peak.rss, after: after.rss, idle: idle.rss, idleAfterGc: idleAfterGc.rss },
+        heapUsed: { before: before.heap, peak: peak.heap, after: after.heap, idle: idle.heap, idleAfterGc: idleAfterGc.heap },
         aliveAfter,
         notes,
       };
