@@ -4,7 +4,7 @@ import type { FuzzOptions } from './run-fuzz';
 /** The fixed seed CI runs with; `FUZZ_SEED=<n>` replays another run, `FUZZ_SEED=random` picks one. */
 export const DEFAULT_SEED = 20_261_123;
 
-/** Options from the environment: FUZZ_SEED, FUZZ_RUNS, FUZZ_ONLY (comma-separated case indices). */
+/** Options from the environment: FUZZ_SEED, FUZZ_RUNS, FUZZ_ONLY (comma-separated case indices); FUZZ_PROCESS_RUNS for the spawned-bundle spec. */
 export function fuzzOptionsFromEnv(defaults: { runs: number; concurrency: number }): FuzzOptions {
   const env = process.env;
   const seedText = env['FUZZ_SEED'];
