@@ -13,6 +13,13 @@ export interface BenchOptions {
   cpuProfileDir: string | undefined;
   /** Only summarise this `.cpuprofile` (or the newest in this directory); no benchmark run. */
   summarizeProfile: string | undefined;
+  /** Run the soak (mixed load on the relay, memory before, at peak, after, at idle) instead of the table. */
+  soak: boolean;
+  soakSeconds: number;
+  /** Seconds left alone after the soak before the idle figures. */
+  soakIdleSeconds: number;
+  /** Concurrent callers during the soak. */
+  soakConnections: number;
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -25,7 +32,14 @@ export const usage = `usage: npm run bench -- [options]
                        summarised on stderr after the run (and as "profile" in --json)
   --summarize-profile=<file|dir>
                        only summarise an existing .cpuprofile (the newest in <dir>), no run;
-                       with --json, as JSON`;
+                       with --json, as JSON
+  --soak               instead of the table: mixed load on the relay's bundle (non-stream, stream,
+                       aborted streams, caller errors), RSS and heap before, at peak, after and at idle
+  --soak-seconds=<s>   seconds of soak load (default 120, quick 20)
+  --soak-idle-seconds=<s>
+                       seconds left idle after the load before the idle figures (default 15, quick 5)
+  --soak-connections=<n>
+                       concurrent callers during the soak (default 16)`;
 
 function positiveNumber(name: string, raw: string, allowZero: boolean): number {
   const value = Number(raw);
@@ -48,6 +62,10 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     slowStreams: quick ? 200 : 2000,
     cpuProfileDir: undefined,
     summarizeProfile: undefined,
+    soak: false,
+    soakSeconds: quick ? 20 : 120,
+    soakIdleSeconds: quick ? 5 : 15,
+    soakConnections: 16,
   };
   for (const arg of args) {
     const [name = '', value] = arg.split(/=(.*)/s, 2);
@@ -72,6 +90,18 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       case '--summarize-profile':
         if (!value) throw new Error('--summarize-profile=<file|dir>: name a .cpuprofile or a directory');
         options.summarizeProfile = value;
+        break;
+      case '--soak':
+        options.soak = true;
+        break;
+      case '--soak-seconds':
+        options.soakSeconds = positiveNumber(name, value ?? '', false);
+        break;
+      case '--soak-idle-seconds':
+        options.soakIdleSeconds = positiveNumber(name, value ?? '', true);
+        break;
+      case '--soak-connections':
+        options.soakConnections = Math.max(1, Math.floor(positiveNumber(name, value ?? '', false)));
         break;
       default:
         throw new Error(`unknown argument ${arg}`);

@@ -11,6 +11,8 @@ import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
 import { killAllChildrenNow, stopAllChildren } from './processes';
 import { buildReportRows, type BenchReport } from './report';
 import { runBench } from './run-bench';
+import { runSoak } from './soak';
+import { formatSoakReport } from './soak-report';
 import { startStack } from './stack';
 import { formatReport } from './table';
 
@@ -102,6 +104,20 @@ function summarizeOnly(target: string, json: boolean): number {
   }
 }
 
+/** `--soak`: the soak's report on stdout (JSON with --json), no table. */
+async function soakOnly(options: BenchOptions): Promise<number> {
+  try {
+    const report = await runSoak(root, options, log);
+    await cleanUp();
+    console.log(options.json ? toJson(report) : formatSoakReport(report));
+    return 0;
+  } catch (error) {
+    console.error(`bench: soak could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    await cleanUp();
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
@@ -116,6 +132,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (options.summarizeProfile) return summarizeOnly(options.summarizeProfile, options.json);
+  if (options.soak) return soakOnly(options);
   try {
     const started = Date.now();
     let report = await run(options);

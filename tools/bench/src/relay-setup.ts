@@ -37,6 +37,7 @@ export async function startRelay(
   bundle: string,
   simulatorBaseUrl: string,
   nodeArgs: readonly string[],
+  extraEnv: Record<string, string> = {},
 ): Promise<StartedRelay> {
   const port = await findFreePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -48,6 +49,7 @@ export async function startRelay(
     RELAY_DATA_DIR: dataDir,
     RELAY_ADMIN_KEY: adminKey,
     RELAY_LOG_LEVEL: 'warn',
+    ...extraEnv,
   });
   await waitUntilAnswering(child, `${origin}/healthz`);
 

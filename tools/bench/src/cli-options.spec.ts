@@ -1,0 +1,26 @@
+import { parseBenchOptions } from './cli-options';
+
+describe('parseBenchOptions: --soak', () => {
+  it('is off by default; on, it lasts 2 minutes with 15 s of idle and 16 callers (quick: 20 s and 5 s)', () => {
+    expect(parseBenchOptions([])).toMatchObject({ soak: false, soakSeconds: 120, soakIdleSeconds: 15, soakConnections: 16 });
+    expect(parseBenchOptions(['--soak'])).toMatchObject({ soak: true, soakSeconds: 120, soakIdleSeconds: 15 });
+    expect(parseBenchOptions(['--soak', '--quick'])).toMatchObject({ soak: true, soakSeconds: 20, soakIdleSeconds: 5 });
+  });
+
+  it('reads its durations and callers', () => {
+    expect(parseBenchOptions(['--soak', '--soak-seconds=30', '--soak-idle-seconds=0', '--soak-connections=4', '--json'])).toMatchObject({
+      soak: true,
+      soakSeconds: 30,
+      soakIdleSeconds: 0,
+      soakConnections: 4,
+      json: true,
+    });
+  });
+
+  it('refuses a zero or unreadable duration and a zero caller count, naming the argument', () => {
+    expect(() => parseBenchOptions(['--soak-seconds=0'])).toThrow('--soak-seconds=0');
+    expect(() => parseBenchOptions(['--soak-seconds=two'])).toThrow('--soak-seconds=two');
+    expect(() => parseBenchOptions(['--soak-idle-seconds=-1'])).toThrow('--soak-idle-seconds=-1');
+    expect(() => parseBenchOptions(['--soak-connections=0'])).toThrow('--soak-connections=0');
+  });
+});
