@@ -19,6 +19,9 @@ describe('PageQuerySchema', () => {
     ['page 0', { page: '0' }, ['page']],
     ['a page that is not a number', { page: 'two' }, ['page']],
     ['a fractional page', { page: '1.5' }, ['page']],
+    // Found by the fuzz suite: GET /api/logs?page=1e300 reached the database as an OFFSET and gave a 500.
+    ['page 1e300', { page: '1e300' }, ['page']],
+    ['page 1,000,001', { page: '1000001' }, ['page']],
   ])('rejects %s', (_name, query, path) => {
     const result = PageQuerySchema.safeParse(query);
     expect(result.error?.issues.map((issue) => issue.path)).toEqual([path]);

@@ -11,7 +11,8 @@ export const IdParamSchema = z.object({
 
 export const PageQuerySchema = z
   .object({
-    page: z.coerce.number().int().min(1).default(1),
+    // Bounded: the offset it makes must stay a safe integer for the database (1e300 passed and gave a 500).
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     per_page: z.coerce.number().int().min(1).max(100).default(20),
   })
   .strict();
