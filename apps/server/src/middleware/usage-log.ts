@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
+import type { Logger } from '../logger';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { costOf, type PriceBook } from '../relay/price-book';
-import { newTrace } from '../relay/request-context';
+import { newTrace, type RelayTrace } from '../relay/request-context';
 import type { UsageRecorder } from '../relay/usage-recorder';
 import { routeMetadata } from './route-metadata';
 
@@ -12,14 +13,24 @@ import { routeMetadata } from './route-metadata';
  * validation, failed upstream, streamed, or abandoned by the client — written when the
  * response closes (SPEC §8).
  */
-export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter): RequestHandler {
+export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter, logger: Logger): RequestHandler {
+  /** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
+  const costOrReservation = async (trace: RelayTrace): Promise<number> => {
+    try {
+      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+      return costOf(price, trace.promptTokens, trace.completionTokens);
+    } catch (error) {
+      logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
+      return trace.quotaReserved;
+    }
+  };
   return (req, res, next) => {
     if (!routeMetadata(req)?.streaming) return next();
     const trace = newTrace(res.locals.requestId, performance.now());
     res.locals.trace = trace;
     const write = async () => {
       if (trace.settled) await trace.settled;
-      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+      const cost = await costOrReservation(trace);
       const caller = res.locals.caller;
       const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
@@ -39,7 +50,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
         completionTokens: trace.completionTokens,
         usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-        cost: costOf(price, trace.promptTokens, trace.completionTokens),
+        cost,
         quotaReserved: trace.quotaReserved,
         latencyMs: performance.now() - trace.startedAt,
         ttfbMs: trace.ttfbMs,
@@ -53,7 +64,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
     // the row is written once the answer (streamed or not) has settled.
     res.once('close', () => {
       if (!res.writableFinished) trace.callerGone?.abort();
-      void write();
+      write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
     });
     next();
   };

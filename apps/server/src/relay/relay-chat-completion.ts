@@ -6,7 +6,7 @@ import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapt
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
-import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
+import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
 import { pickChannel } from './pick-channel';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
@@ -105,7 +105,7 @@ async function attemptChannel(
       const converted = adapter.convertResponse(await response.body.text(), publicModel);
       if (!converted.ok) return { ok: false, error: converted.error, retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
-      await recordUsage(trace, request, converted.usage, () => completionTextOf(converted.body));
+      await recordUsage(deps.logger, trace, request, converted.usage, () => completionTextOf(converted.body));
       return { ok: true, result: { kind: 'json', body: converted.body, text: converted.text } };
     }
   } catch (error) {
@@ -139,20 +139,26 @@ async function attemptChannel(
     transformer,
     trace,
     signal,
+    logger: deps.logger,
     onEnd: (failure) => {
+      // First, so the row is settled even if what follows throws (recordUsage never rejects).
+      void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
       if (failure) {
         trace.errorCode = failure.code ?? failure.type;
         if (failure.status === 499) trace.statusOverride = 499;
         else deps.health.recordFailure(channel.id);
       }
-      void recordUsage(trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
     },
   });
   return { ok: true, result: { kind: 'stream', body } };
 }
 
-/** Usage as the upstream reported it, or counted with a tokenizer and marked estimated. */
+/**
+ * Usage as the upstream reported it, or counted with a tokenizer and marked estimated. Never
+ * rejects: a stream's row waits on it, and the answer has already gone to the caller.
+ */
 async function recordUsage(
+  logger: Logger,
   trace: RelayTrace,
   request: ChatCompletionRequest,
   usage: ReportedUsage | undefined,
@@ -164,6 +170,23 @@ async function recordUsage(
     return;
   }
   trace.usageEstimated = true;
-  trace.promptTokens = await countPromptTokens(request);
-  trace.completionTokens = await countCompletionTokens(deliveredText());
+  let text = '';
+  try {
+    text = deliveredText();
+    trace.promptTokens = await countPromptTokens(request);
+    trace.completionTokens = await countCompletionTokens(text);
+  } catch (error) {
+    // Charge what the lengths say rather than nothing, and keep the process up.
+    logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
+    trace.promptTokens ||= safely(() => roughPromptTokens(request));
+    trace.completionTokens ||= estimateTokensFromChars(text.length);
+  }
+}
+
+function safely(estimate: () => number): number {
+  try {
+    return estimate();
+  } catch {
+    return 0;
+  }
 }

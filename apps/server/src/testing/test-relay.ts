@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from '../app';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
+import { createLogger, type Logger } from '../logger';
 import { createServices, type RelayServices } from '../services';
 import { bootstrapStorage } from '../storage/bootstrap';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
@@ -29,6 +29,8 @@ export interface TestRelayOptions {
   /** Express `trust proxy`, e.g. `'loopback'`; defaults to RELAY_TRUST_PROXY from `env`. */
   trustProxy?: string | string[];
   env?: Record<string, string>;
+  /** Where the relay logs; silent (or TEST_LOG_LEVEL) by default. */
+  logger?: Logger;
 }
 
 /** A real relay on a real SQLite file in a temporary directory, as `main.ts` wires it. */
@@ -40,7 +42,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     RELAY_LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const logger = createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
+  const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
   const storage = openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
   const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 } });
