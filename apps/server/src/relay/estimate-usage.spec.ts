@@ -35,26 +35,32 @@ async function watchEventLoop<T>(work: () => Promise<T>): Promise<{ result: T; l
   }
 }
 
+/**
+ * Slices last ~8 ms; the margin is for a loaded 2-core machine, where the process itself is not
+ * scheduled for a while. Before the fix, one count held the loop for 11 s (40,000 characters).
+ */
+const MAX_BLOCK_MS = 300;
+
 const userPrompt = (content: string): ChatCompletionRequest => ({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
 
 describe('issue 10 defect 1: event loop frozen by usage estimation', () => {
   // Loading the tokenizer's tables is a one-time cost of the process, not what is measured here.
   beforeAll(() => countCompletionTokens('warm up'), 30_000);
 
-  it('counts a 40,000-character CJK prompt (120 KB, no spaces) in slices, never blocking the loop for 100 ms', async () => {
+  it('counts a 40,000-character CJK prompt (120 KB, no spaces) in slices, never blocking the loop for long', async () => {
     const text = cjkText(40_000);
     const { result, longestBlockMs, elapsedMs } = await watchEventLoop(() => countPromptTokens(userPrompt(text)));
-    expect(longestBlockMs).toBeLessThan(100);
+    expect(longestBlockMs).toBeLessThan(MAX_BLOCK_MS);
     expect(elapsedMs).toBeLessThan(10_000);
     expect(result).toBeGreaterThanOrEqual(10_000);
     expect(result).toBeLessThanOrEqual(Buffer.byteLength(text) + 7);
   }, 30_000);
 
-  it('counts a 6 MB completion without spaces in bounded time, never blocking the loop for 100 ms', async () => {
+  it('counts a 6 MB completion without spaces in bounded time, never blocking the loop for long', async () => {
     const text = cjkText(2_000_000);
     expect(Buffer.byteLength(text)).toBe(6_000_000);
     const { result, longestBlockMs, elapsedMs } = await watchEventLoop(() => countCompletionTokens(text));
-    expect(longestBlockMs).toBeLessThan(100);
+    expect(longestBlockMs).toBeLessThan(MAX_BLOCK_MS);
     expect(elapsedMs).toBeLessThan(20_000);
     expect(result).toBeGreaterThanOrEqual(500_000);
     expect(result).toBeLessThanOrEqual(6_000_000);
@@ -64,7 +70,7 @@ describe('issue 10 defect 1: event loop frozen by usage estimation', () => {
     const unit = 'aZ3kQ9xW7mP2vB8nL4cR6tY1uH5jD0sF';
     const text = unit.repeat(6_000_000 / unit.length);
     const { result, longestBlockMs } = await watchEventLoop(() => countPromptTokens(userPrompt(text)));
-    expect(longestBlockMs).toBeLessThan(100);
+    expect(longestBlockMs).toBeLessThan(MAX_BLOCK_MS);
     expect(result).toBeGreaterThanOrEqual(6_000_000 / 8);
     expect(result).toBeLessThanOrEqual(6_000_000 + 7);
   }, 30_000);
