@@ -1,9 +1,10 @@
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
+import type { Logger } from '../logger';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { costOf, type PriceBook } from '../relay/price-book';
-import { newTrace } from '../relay/request-context';
+import { newTrace, type RelayTrace } from '../relay/request-context';
 import type { UsageRecorder } from '../relay/usage-recorder';
 import { routeMetadata } from './route-metadata';
 
@@ -12,7 +13,17 @@ import { routeMetadata } from './route-metadata';
  * policy or validation, failed upstream, streamed, or abandoned by the client — written when the
  * response closes (SPEC §8). Requests without a valid key are counted by bearer-auth instead.
  */
-export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter): RequestHandler {
+export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter, logger: Logger): RequestHandler {
+  /** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
+  const costOrReservation = async (trace: RelayTrace): Promise<number> => {
+    try {
+      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+      return costOf(price, trace.promptTokens, trace.completionTokens);
+    } catch (error) {
+      logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
+      return trace.quotaReserved;
+    }
+  };
   return (req, res, next) => {
     if (!routeMetadata(req)?.streaming) return next();
     const trace = newTrace(res.locals.requestId, performance.now());
@@ -22,7 +33,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
       // (bearer-auth counts them instead).
       if (res.locals.caller === undefined) return;
       if (trace.settled) await trace.settled;
-      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+      const cost = await costOrReservation(trace);
       const caller = res.locals.caller;
       const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
@@ -42,7 +53,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
         completionTokens: trace.completionTokens,
         usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-        cost: costOf(price, trace.promptTokens, trace.completionTokens),
+        cost,
         quotaReserved: trace.quotaReserved,
         latencyMs: performance.now() - trace.startedAt,
         ttfbMs: trace.ttfbMs,
@@ -58,7 +69,7 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
       if (!res.writableFinished) trace.callerGone?.abort();
       trace.releaseSlot?.();
       trace.releaseSlot = null;
-      void write();
+      write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
     });
     next();
   };

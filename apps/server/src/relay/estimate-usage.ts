@@ -1,16 +1,25 @@
 import type { ChatCompletionRequest, Message } from '@chat-relay/contract';
+import { BoundedTokenCount, type CountPiece } from './count-tokens-bounded';
+import { stringifyWithoutRecursion } from './stringify-without-recursion';
 
 // About four characters a token: only for the quota reservation, which must be cheap.
 const CHARS_PER_TOKEN = 4;
 
 export const estimateTokensFromChars = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
-type CountTokens = (text: string) => number;
-let tokenizer: Promise<CountTokens> | undefined;
+/** Entries the tokenizer keeps of pre-tokens it merged; its default of 100,000 long pieces is gigabytes. */
+const MERGE_CACHE_ENTRIES = 4096;
+/** A caller's text that spells `<|endoftext|>` is text to the upstream too, not a reason to throw. */
+const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+let tokenizer: Promise<CountPiece> | undefined;
 
 /** A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only. */
-function loadTokenizer(): Promise<CountTokens> {
-  tokenizer ??= import('gpt-tokenizer').then((module) => (text: string) => module.countTokens(text));
+function loadTokenizer(): Promise<CountPiece> {
+  tokenizer ??= import('gpt-tokenizer').then((module) => {
+    module.setMergeCacheSize(MERGE_CACHE_ENTRIES);
+    return (text: string) => module.countTokens(text, SPECIAL_TOKENS_AS_TEXT);
+  });
   return tokenizer;
 }
 
@@ -20,27 +29,53 @@ function textOfContent(content: Message['content']): string {
   return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('\n');
 }
 
+/** The tool definitions as sent; without recursion when they are nested too deep for the native one. */
+function toolsText(tools: NonNullable<ChatCompletionRequest['tools']>): string {
+  try {
+    return JSON.stringify(tools);
+  } catch {
+    return stringifyWithoutRecursion(tools);
+  }
+}
+
 /**
  * Prompt tokens the way OpenAI counts chat messages: each message's text plus a few tokens of
- * framing, tool calls' arguments, and the tool definitions.
+ * framing, tool calls' arguments, and the tool definitions. Bounded in time whatever the size
+ * (see BoundedTokenCount): it yields to the event loop on long prompts.
  */
 export async function countPromptTokens(request: ChatCompletionRequest): Promise<number> {
-  const count = await loadTokenizer();
-  let tokens = 3;
+  const count = new BoundedTokenCount(await loadTokenizer());
+  let framing = 3;
   for (const message of request.messages) {
-    tokens += 4 + count(textOfContent(message.content));
+    framing += 4;
+    await count.add(textOfContent(message.content));
     if (message.role === 'assistant') {
       for (const call of message.tool_calls ?? []) {
-        tokens += call.type === 'function' ? count(call.function.name) + count(call.function.arguments) : count(call.custom.input);
+        if (call.type === 'function') {
+          await count.add(call.function.name);
+          await count.add(call.function.arguments);
+        } else {
+          await count.add(call.custom.input);
+        }
       }
     }
   }
-  if (request.tools?.length) tokens += count(JSON.stringify(request.tools));
-  return tokens;
+  if (request.tools?.length) await count.add(toolsText(request.tools));
+  return framing + count.total;
 }
 
 export async function countCompletionTokens(text: string): Promise<number> {
-  return text ? (await loadTokenizer())(text) : 0;
+  if (!text) return 0;
+  const count = new BoundedTokenCount(await loadTokenizer());
+  await count.add(text);
+  return count.total;
+}
+
+/** The last resort when counting failed: characters of the messages, as the reservation guesses. */
+export function roughPromptTokens(request: ChatCompletionRequest): number {
+  let chars = 0;
+  for (const message of request.messages) chars += textOfContent(message.content).length;
+  return 3 + 4 * request.messages.length + estimateTokensFromChars(chars);
 }
 
 /** The text and tool arguments of a non-streamed completion, for counting. */

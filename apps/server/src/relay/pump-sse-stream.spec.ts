@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import pino from 'pino';
+import type { Logger } from '../logger';
 import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
 import { readFixture } from '../testing/fixtures';
 import type { RelayError } from '../errors/relay-error';
@@ -13,7 +15,17 @@ async function* pieces(text: string, size: number, failWith?: Error): AsyncGener
   if (failWith) throw failWith;
 }
 
-async function pump(text: string, options: { size?: number; failWith?: Error; wantsUsage?: boolean } = {}) {
+/** A logger whose JSON lines land in `lines`, to see what was reported. */
+function memoryLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+async function pump(
+  text: string,
+  options: { size?: number; failWith?: Error; wantsUsage?: boolean; onEnd?: () => void; logger?: Logger } = {},
+) {
   const upstream = pieces(text, options.size ?? 5, options.failWith);
   const first = await upstream.next();
   const trace = newTrace('req_test', 0);
@@ -24,7 +36,11 @@ async function pump(text: string, options: { size?: number; failWith?: Error; wa
     transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: options.wantsUsage ?? false, secrets: [] }),
     trace,
     signal: new AbortController().signal,
-    onEnd: (failure) => (ended = failure),
+    onEnd: (failure) => {
+      ended = failure;
+      options.onEnd?.();
+    },
+    logger: options.logger ?? memoryLogger().logger,
   });
   let body = '';
   for await (const chunk of out.pipe(new PassThrough())) body += String(chunk);
@@ -78,5 +94,21 @@ describe('pumpSseStream', () => {
     const timeout = Object.assign(new Error('body timeout'), { code: 'UND_ERR_BODY_TIMEOUT' });
     const { ended } = await pump(readFixture('openai/chat-stream-text.sse').slice(0, 300), { failWith: timeout });
     expect(ended).toMatchObject({ code: 'upstream_timeout' });
+  });
+});
+
+describe('issue 10 defect 2: no rejection inside usage accounting takes the process down', () => {
+  it('a throwing onEnd is logged; the stream still ends with [DONE]', async () => {
+    // Before, the throw escaped the pump as an unhandled rejection and the response never ended.
+    const { logger, lines } = memoryLogger();
+    const { body, ended } = await pump(readFixture('openai/chat-stream-text.sse'), {
+      logger,
+      onEnd: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    });
+    expect(ended).toBeUndefined();
+    expect(body.endsWith(SSE_DONE)).toBe(true);
+    expect(lines).toEqual([expect.objectContaining({ level: 50, requestId: 'req_test', msg: 'accounting at the end of a stream failed' })]);
   });
 });

@@ -4,6 +4,7 @@ import { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { RelayError } from '../errors/relay-error';
 import { upstreamError } from '../errors/relay-error';
+import type { Logger } from '../logger';
 import type { StreamTransformer } from '../providers/provider-adapter';
 import type { AbortLike } from './caller-gone';
 import { serverShuttingDown, type OpenStreams } from './open-streams';
@@ -22,6 +23,8 @@ export interface PumpInput {
   onEnd(error: RelayError | undefined): void;
   /** Where the stream is listed while it runs, for a shutdown to end it. */
   openStreams?: OpenStreams;
+  /** Where a throwing `onEnd` is reported: the stream still ends, the process stays up. */
+  logger: Logger;
 }
 
 /** Where the frames go: the HTTP response, as ts-rest hands it to `pipe`. */
@@ -92,7 +95,11 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     finished = true;
     forget?.();
     if (!failure) push(SSE_DONE);
-    input.onEnd(failure);
+    try {
+      input.onEnd(failure);
+    } catch (error) {
+      input.logger.error({ requestId: trace.requestId, err: error }, 'accounting at the end of a stream failed');
+    }
     // The last frames and the end of the response in one write.
     if (signal.aborted) destination.end();
     else destination.end(batch);

@@ -8,7 +8,7 @@ import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
-import { completionTextOf, countCompletionTokens, countPromptTokens } from './estimate-usage';
+import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
 import { pickChannel } from './pick-channel';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
@@ -160,7 +160,7 @@ async function attemptChannel(
         return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
       }
       deps.health.recordSuccess(channel.id);
-      await recordUsage(trace, request, converted.usage, () => completionTextOf(converted.body));
+      await recordUsage(deps.logger, trace, request, converted.usage, () => completionTextOf(converted.body));
       return { ok: true, result: { kind: 'json', body: converted.body, text: converted.text } };
     }
   } catch (error) {
@@ -195,7 +195,10 @@ async function attemptChannel(
     trace,
     signal,
     openStreams: deps.openStreams,
+    logger: deps.logger,
     onEnd: (failure) => {
+      // First, so the row is settled even if what follows throws (recordUsage never rejects).
+      void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
       if (failure) {
         // Transformers redact upstream errors already; this is the last line before the log row.
         const safe = redactUpstreamError(failure, channel.record.keys);
@@ -203,14 +206,17 @@ async function attemptChannel(
         if (failure.status === 499) trace.statusOverride = 499;
         else deps.health.recordFailure(channel.id, relayed.caller ?? 'anonymous', false);
       }
-      void recordUsage(trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
     },
   });
   return { ok: true, result: { kind: 'stream', body } };
 }
 
-/** Usage as the upstream reported it, or counted with a tokenizer and marked estimated. */
+/**
+ * Usage as the upstream reported it, or counted with a tokenizer and marked estimated. Never
+ * rejects: a stream's row waits on it, and the answer has already gone to the caller.
+ */
 async function recordUsage(
+  logger: Logger,
   trace: RelayTrace,
   request: ChatCompletionRequest,
   usage: ReportedUsage | undefined,
@@ -222,6 +228,23 @@ async function recordUsage(
     return;
   }
   trace.usageEstimated = true;
-  trace.promptTokens = await countPromptTokens(request);
-  trace.completionTokens = await countCompletionTokens(deliveredText());
+  let text = '';
+  try {
+    text = deliveredText();
+    trace.promptTokens = await countPromptTokens(request);
+    trace.completionTokens = await countCompletionTokens(text);
+  } catch (error) {
+    // Charge what the lengths say rather than nothing, and keep the process up.
+    logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
+    trace.promptTokens ||= safely(() => roughPromptTokens(request));
+    trace.completionTokens ||= estimateTokensFromChars(text.length);
+  }
+}
+
+function safely(estimate: () => number): number {
+  try {
+    return estimate();
+  } catch {
+    return 0;
+  }
 }

@@ -1,0 +1,78 @@
+import { performance } from 'node:perf_hooks';
+import { splitForTokenizer } from './split-for-tokenizer';
+
+/** Usual length of a piece handed to the tokenizer (UTF-16 units): few calls for ordinary text. */
+export const MAX_PIECE = 2048;
+
+/**
+ * Longest stretch without a pre-token boundary handed to the tokenizer: BPE is quadratic in a
+ * pre-token's length (one of 1,024 CJK characters costs ~20 ms; up to 64 the cost is per character).
+ */
+export const MAX_RUN = 64;
+
+/**
+ * UTF-8 bytes counted exactly per count (a prompt, or a completion); the rest is estimated.
+ * Cold o200k counting costs up to ~10 µs a CJK character: at most about a second of CPU, in slices.
+ */
+export const EXACT_BUDGET = 256 * 1024;
+
+/** Longest run on the event loop before other requests get a turn. */
+const SLICE_MS = 8;
+
+export type CountPiece = (text: string) => number;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Adds up the tokens of several texts (one request's prompt, or its completion) in bounded
+ * time: no pre-token longer than {@link MAX_RUN} units, a pause for the event loop every
+ * {@link SLICE_MS}, and past {@link EXACT_BUDGET} bytes one token per UTF-8 byte — a byte-level BPE
+ * never makes more, so a caller cannot pad a prompt past the budget to be charged less.
+ */
+export class BoundedTokenCount {
+  total = 0;
+  private exactLeft: number;
+  private sliceStarted = performance.now();
+
+  constructor(
+    private readonly countPiece: CountPiece,
+    exactBudget = EXACT_BUDGET,
+  ) {
+    this.exactLeft = exactBudget;
+  }
+
+  async add(text: string): Promise<void> {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    let exact = text;
+    if (bytes > this.exactLeft) {
+      const cut = unitsWithin(text, this.exactLeft);
+      exact = text.slice(0, cut);
+      this.total += bytes - Buffer.byteLength(exact, 'utf8');
+      this.exactLeft = 0;
+    } else {
+      this.exactLeft -= bytes;
+    }
+    for (const piece of splitForTokenizer(exact, MAX_PIECE, MAX_RUN)) {
+      this.total += this.countPiece(piece);
+      if (performance.now() - this.sliceStarted > SLICE_MS) {
+        await yieldToLoop();
+        this.sliceStarted = performance.now();
+      }
+    }
+  }
+}
+
+/** How many UTF-16 units of `text` fit in `budget` UTF-8 bytes, never splitting a surrogate pair. */
+function unitsWithin(text: string, budget: number): number {
+  let bytes = 0;
+  let index = 0;
+  while (index < text.length) {
+    const unit = text.charCodeAt(index);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length;
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (bytes + size > budget) break;
+    bytes += size;
+    index += pair ? 2 : 1;
+  }
+  return index;
+}
