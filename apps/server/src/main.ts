@@ -4,6 +4,7 @@ import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logger';
 import { createServices } from './services';
+import { loadTokenizer } from './relay/estimate-usage';
 import { bootstrapStorage } from './storage/bootstrap';
 import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
+  // Before listening: its one-time load would otherwise freeze the first estimated request's neighbours.
+  await loadTokenizer();
   const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs } });
   const app = createApp({
     storage,

@@ -14,8 +14,11 @@ const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 let tokenizer: Promise<CountPiece> | undefined;
 
-/** A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only. */
-function loadTokenizer(): Promise<CountPiece> {
+/**
+ * A real BPE tokenizer (o200k, as recent OpenAI models use). Loading it blocks the event loop
+ * for ~0.3 s, so `main.ts` loads it before listening; tests load it on first need.
+ */
+export function loadTokenizer(): Promise<CountPiece> {
   tokenizer ??= import('gpt-tokenizer').then((module) => {
     module.setMergeCacheSize(MERGE_CACHE_ENTRIES);
     return (text: string) => module.countTokens(text, SPECIAL_TOKENS_AS_TEXT);
