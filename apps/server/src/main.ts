@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  keepRunningOnRejections(logger);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
   // Before listening: its one-time load would otherwise freeze the first estimated request's neighbours.
@@ -52,7 +53,6 @@ async function main(): Promise<void> {
     logger.info({ host: config.host, port, dataDir: config.dataDir, version: RELAY_VERSION }, `chat-relay listening on http://${config.host}:${port}`);
   });
 
-  keepRunningOnRejections(logger);
   const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs });
   const stop = (signal: string) => {
     // The last word: an upstream call that never lets go must not keep the process alive.

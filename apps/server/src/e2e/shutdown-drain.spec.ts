@@ -4,28 +4,19 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { relayBundle } from '../testing/spawn-relay';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const ADMIN_KEY = 'shutdown-admin-key-0123456789';
 
-/** The real entry point, bundled the way `npm run build` does, run as its own process. */
+/**
+ * The real entry point, bundled the way `npm run build` does (into the workspace, where its
+ * packages resolve — a dynamic import ignores NODE_PATH), run as its own process.
+ */
 async function startRelayProcess(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const outfile = path.join(dataDir, 'main.js');
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['apps/server/src/main.ts'],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    tsconfig: 'tsconfig.base.json',
-    logLevel: 'silent',
-    nodePaths: [path.join(ROOT, 'node_modules')],
-  });
-  const child = spawn(process.execPath, [outfile], {
-    env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules'), PORT: '0', HOST: '127.0.0.1', RELAY_DATA_DIR: dataDir, RELAY_ADMIN_KEY: ADMIN_KEY, RELAY_LOG_LEVEL: 'info' },
+  const child = spawn(process.execPath, [relayBundle()], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RELAY_DATA_DIR: dataDir, RELAY_ADMIN_KEY: ADMIN_KEY, RELAY_LOG_LEVEL: 'info' },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
