@@ -4,7 +4,6 @@ import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logger';
 import { createServices } from './services';
-import { loadTokenizer } from './relay/estimate-usage';
 import { bootstrapStorage } from './storage/bootstrap';
 import { openSqliteStorage } from './storage/sqlite/open-sqlite';
 import { RELAY_VERSION } from './version';
@@ -29,8 +28,6 @@ async function main(): Promise<void> {
   keepRunningOnRejections(logger);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
-  // Before listening: its one-time load would otherwise freeze the first estimated request's neighbours.
-  await loadTokenizer();
   const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs } });
   const app = createApp({
     storage,
