@@ -28,7 +28,7 @@ export interface AppDeps {
   startedAt?: number;
   /** Express `trust proxy` (RELAY_TRUST_PROXY): whose X-Forwarded-For sets `req.ip`. */
   trustProxy?: string | readonly string[];
-  /** Browser origins (RELAY_CORS_ORIGINS, RELAY_CORS_API_ORIGINS); default: any for /v1, none for /api. */
+  /** Browser origins (RELAY_CORS_ORIGINS, RELAY_CORS_API_ORIGINS); default: every origin for /v1, none for /api. */
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;

@@ -132,7 +132,7 @@ const mutatedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitr
 /** Shapes the relay must refuse or survive whole: wrong-typed bodies, deep tools, many messages. */
 const shapedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitrary<{ family: string; node: JsonNode }> =>
   fc.oneof(
-    hostileValueArb(maxStringBytes).map((node) => ({ family: 'chat-body:any-value', node })),
+    hostileValueArb(maxStringBytes).map((node) => ({ family: 'chat-body:hostile-value', node })),
     fc.tuple(baseChatArb(context), deepNestingArb, fc.constantFrom(
       ['tools', 0, 'function', 'parameters', 'properties', 'city'],
       // Beside the schema, where an upstream ignores it but a token counter may stringify it.

@@ -91,7 +91,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
     const settled = `MIN(${Number.MAX_SAFE_INTEGER}, MAX(0, quota_used + CAST(? AS INTEGER)))`;
     this.settleToken = db.prepare(`UPDATE tokens SET quota_used = ${settled} WHERE id = ?`);
     this.settleAccount = db.prepare(`UPDATE accounts SET quota_used = ${settled} WHERE id = ?`);
-    // Requests may share an id (a caller's X-Request-Id): any one of equal reservations will do.
+    // Requests may share an id (a caller's X-Request-Id), so one of several equal reservations will do.
     this.forgetReservation = db.prepare(
       `DELETE FROM quota_reservations WHERE id =
          (SELECT id FROM quota_reservations WHERE request_id = ? AND token_id = ? AND amount = ? LIMIT 1)`,
