@@ -151,12 +151,13 @@ async function attemptChannel(
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
-      const failure = adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
-      return { ok: false, key, ...failure, error: redactUpstreamError(failure.error, channel.record.keys) };
+      // Each adapter's error mapper redacts the channel's keys from every field it builds.
+      return { ok: false, key, ...adapter.mapErrorResponse(response.statusCode, text, channel.record.keys) };
     }
     if (!request.stream) {
       const converted = adapter.convertResponse(await response.body.text(), publicModel);
       if (!converted.ok) {
+        // convertResponse knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
         return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
       }
       deps.health.recordSuccess(channel.id);
@@ -200,9 +201,8 @@ async function attemptChannel(
       // First, so the row is settled even if what follows throws (recordUsage never rejects).
       void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
       if (failure) {
-        // Transformers redact upstream errors already; this is the last line before the log row.
-        const safe = redactUpstreamError(failure, channel.record.keys);
-        trace.errorCode = safe.code ?? safe.type;
+        // Already redacted: the stream transformers redact what they take from the upstream.
+        trace.errorCode = failure.code ?? failure.type;
         if (failure.status === 499) trace.statusOverride = 499;
         else deps.health.recordFailure(channel.id, relayed.caller ?? 'anonymous', false);
       }
@@ -236,15 +236,7 @@ async function recordUsage(
   } catch (error) {
     // Charge what the lengths say rather than nothing, and keep the process up.
     logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
-    trace.promptTokens ||= safely(() => roughPromptTokens(request));
+    trace.promptTokens ||= roughPromptTokens(request);
     trace.completionTokens ||= estimateTokensFromChars(text.length);
-  }
-}
-
-function safely(estimate: () => number): number {
-  try {
-    return estimate();
-  } catch {
-    return 0;
   }
 }

@@ -55,8 +55,7 @@ export async function testChannel(
     const response = await upstream.post({ channel: { ...record, timeouts }, url, headers, body, signal: new CallerGone() });
     const text = await response.body.text();
     if (response.statusCode >= 400) {
-      const failure = adapter.mapErrorResponse(response.statusCode, text, record.keys);
-      const error = redactUpstreamError(failure.error, record.keys).toBody().error;
+      const error = adapter.mapErrorResponse(response.statusCode, text, record.keys).error.toBody().error;
       return { ok: false, latency_ms: latency(), model, status: response.statusCode, error };
     }
     const converted = adapter.convertResponse(text, model);
