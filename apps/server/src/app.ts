@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
     responseValidation: false,
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
-      usageLog(services.recorder, services.prices, services.rateLimiter, logger),
+      usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
       bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
       jsonBody(deps.maxBodyBytes),
     ],

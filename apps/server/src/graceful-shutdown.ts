@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Response } from 'express';
+import type { Server } from 'node:http';
 import type { Logger } from './logger';
 import { writeJsonError } from './middleware/error-handler';
 import { serverShuttingDown } from './relay/open-streams';
@@ -24,29 +25,11 @@ const FORCE_CLOSE_AFTER_MS = 10_000;
  */
 export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promise<void> {
   const { server, services, storage, logger } = deps;
-  // Responses under way and, once the shutdown has begun, their usage rows still to be written.
-  const inFlight = new Set<ServerResponse>();
-  const rowsPending = new Set<Promise<void>>();
-  let stopping = false;
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      if (stopping) trackRow(res);
-    });
-  });
-  const trackRow = (res: ServerResponse) => {
-    // The usage log writes the row once the answer has settled; a macrotask later it is queued.
-    const settled = (res as { locals?: { trace?: { settled: Promise<void> | null } } }).locals?.trace?.settled ?? Promise.resolve();
-    const row = settled.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-    rowsPending.add(row);
-    void row.finally(() => rowsPending.delete(row));
-  };
-
+  const { inFlight } = services;
   let done: Promise<void> | undefined;
   return (signal) => {
     if (done) return done;
-    stopping = true;
+    inFlight.startDraining();
     logger.info({ signal, graceMs: deps.graceMs, inFlight: inFlight.size }, 'shutting down: no new connections, draining requests');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive sockets become idle as their last response ends: close each as soon as it does.
@@ -62,14 +45,14 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
       clearTimeout(graceTimer);
       if (graceOver) {
         const streams = services.openStreams.endAll();
-        const waiting = answerWaiting(inFlight);
+        const waiting = answerWaiting(inFlight.open());
         logger.warn({ streams, waiting }, 'shutdown grace over: open streams ended, waiting requests answered 503');
         const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
         await closed;
         clearTimeout(force);
       }
       clearInterval(sweep);
-      while (rowsPending.size > 0) await Promise.allSettled([...rowsPending]);
+      await inFlight.rowsWritten();
       await services.close();
       await storage.close();
       logger.info('stopped');
@@ -78,12 +61,12 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
   };
 }
 
-/** Requests still without an answer get a 503 and their upstream call is dropped. */
-function answerWaiting(inFlight: ReadonlySet<ServerResponse>): number {
+/** Relayed requests still without an answer get a 503 and their upstream call is dropped. */
+function answerWaiting(open: readonly Response[]): number {
   let answered = 0;
-  for (const res of inFlight) {
+  for (const res of open) {
     if (res.headersSent) continue;
-    const trace = (res as { locals?: { trace?: { errorCode: string | null; callerGone: { abort(): void } | null } } }).locals?.trace;
+    const trace = res.locals.trace;
     res.setHeader('connection', 'close');
     writeJsonError(res, serverShuttingDown());
     if (trace) {

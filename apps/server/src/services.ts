@@ -3,6 +3,7 @@ import { AuthFailureLog } from './middleware/auth-failure-log';
 import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
+import { InFlightRequests } from './relay/in-flight-requests';
 import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
 import { UpstreamClient } from './relay/upstream-client';
@@ -22,6 +23,8 @@ export interface RelayServices {
   authFailures: AuthFailureLog;
   /** The streamed answers under way, ended properly on shutdown. */
   openStreams: OpenStreams;
+  /** Relayed requests under way and, on shutdown, their usage rows still to be written. */
+  inFlight: InFlightRequests;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -44,6 +47,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     prices: new PriceBook(storage.prices),
     authFailures: new AuthFailureLog(logger),
     openStreams: new OpenStreams(),
+    inFlight: new InFlightRequests(),
     close: async () => {
       await recorder.close();
       await upstream.close();

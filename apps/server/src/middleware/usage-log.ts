@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { costOf, type PriceBook } from '../relay/price-book';
+import type { InFlightRequests } from '../relay/in-flight-requests';
 import { newTrace, type RelayTrace } from '../relay/request-context';
 import type { UsageRecorder } from '../relay/usage-recorder';
 import { routeMetadata } from './route-metadata';
@@ -13,7 +14,13 @@ import { routeMetadata } from './route-metadata';
  * policy or validation, failed upstream, streamed, or abandoned by the client — written when the
  * response closes (SPEC §8). Requests without a valid key are counted by bearer-auth instead.
  */
-export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter: RateLimiter, logger: Logger): RequestHandler {
+export function usageLog(
+  recorder: UsageRecorder,
+  prices: PriceBook,
+  rateLimiter: RateLimiter,
+  logger: Logger,
+  inFlight: InFlightRequests,
+): RequestHandler {
   /** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
   const costOrReservation = async (trace: RelayTrace): Promise<number> => {
     try {
@@ -69,8 +76,10 @@ export function usageLog(recorder: UsageRecorder, prices: PriceBook, rateLimiter
       if (!res.writableFinished) trace.callerGone?.abort();
       trace.releaseSlot?.();
       trace.releaseSlot = null;
-      write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
+      const row = write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
+      inFlight.closed(res, row);
     });
+    inFlight.add(res);
     next();
   };
 }
