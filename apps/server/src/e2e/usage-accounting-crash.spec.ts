@@ -89,21 +89,30 @@ async function post(url: string, key: string, body: string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
 }
 
-describe('issue 10 defect 2: no rejection inside usage accounting takes the process down (the bundled relay in its own process)', () => {
-  let relay: SpawnedRelay;
-  let upstream: Awaited<ReturnType<typeof startCutStreamUpstream>>;
-  let token: string;
-
+/** The bundled relay in front of the cut-stream upstream, started once for the enclosing describe. */
+function relayOnCutStreams(): () => { relay: SpawnedRelay; token: string } {
+  let relay: SpawnedRelay | undefined;
+  let upstream: Awaited<ReturnType<typeof startCutStreamUpstream>> | undefined;
+  let token = '';
   beforeAll(async () => {
     upstream = await startCutStreamUpstream();
     ({ relay, token } = await startRelayOn(upstream.baseUrl));
   }, 60_000);
   afterAll(async () => {
-    await relay.close();
-    await upstream.close();
+    await relay?.close();
+    await upstream?.close();
   });
+  return () => {
+    if (!relay) throw new Error('relay not started');
+    return { relay, token };
+  };
+}
+
+describe('issue 10 defect 2: no rejection inside usage accounting takes the process down (the bundled relay in its own process)', () => {
+  const started = relayOnCutStreams();
 
   it('tools nested 10,000 levels on a stream whose usage must be estimated: the process stays up and answers', async () => {
+    const { relay, token } = started();
     const template = JSON.stringify({
       model: 'gpt-4o',
       messages: [{ role: 'user', content: 'Hello there' }],
@@ -126,20 +135,10 @@ describe('issue 10 defect 2: no rejection inside usage accounting takes the proc
 });
 
 describe('issue 10 defect 1: event loop frozen by usage estimation (the bundled relay in its own process)', () => {
-  let relay: SpawnedRelay;
-  let upstream: Awaited<ReturnType<typeof startCutStreamUpstream>>;
-  let token: string;
-
-  beforeAll(async () => {
-    upstream = await startCutStreamUpstream();
-    ({ relay, token } = await startRelayOn(upstream.baseUrl));
-  }, 60_000);
-  afterAll(async () => {
-    await relay.close();
-    await upstream.close();
-  });
+  const started = relayOnCutStreams();
 
   it('a 6 MB prompt without spaces, usage estimated: /healthz keeps answering, the row is written, SIGTERM is obeyed', async () => {
+    const { relay, token } = started();
     const prompt = 'aZ3kQ9xW7mP2vB8nL4cR6tY1uH5jD0sF'.repeat(6_000_000 / 32);
     // Load the tokenizer first (a one-time cost of the process), with a small estimated request.
     await (await post(`${relay.url}/v1/chat/completions`, token, JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true }))).text();

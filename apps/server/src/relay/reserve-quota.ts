@@ -5,8 +5,6 @@ import type { QuotaStore, TokenRecord } from '../storage/types';
 import { costOf, type PriceBook } from './price-book';
 import { completionTokenBound, promptTokenBound } from './reservation-bound';
 
-export { DEFAULT_COMPLETION_RESERVATION } from './reservation-bound';
-
 export interface ReserveDeps {
   quota: QuotaStore;
   prices: PriceBook;
