@@ -1,7 +1,7 @@
 import http, { type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import { RelayError } from './errors/relay-error';
+import { RelayError } from '@chat-relay/wire';
 import { writeJsonError, writeSocketError } from './middleware/error-handler';
 
 export interface HttpServerOptions {

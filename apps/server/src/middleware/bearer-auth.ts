@@ -1,6 +1,6 @@
 import type { RouteAuth } from '@chat-relay/contract';
 import type { RequestHandler } from 'express';
-import { authenticationError, permissionError, RelayError } from '../errors/relay-error';
+import { authenticationError, permissionError, RelayError } from '@chat-relay/wire';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
 import type { Caller } from '../relay/request-context';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { permissionError } from '../errors/relay-error';
+import { permissionError } from '@chat-relay/wire';
 
 /** Origins allowed to call a path prefix from a browser: `'*'` = any, an empty list = none. */
 export type CorsOrigins = '*' | readonly string[];

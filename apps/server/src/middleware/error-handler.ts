@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { internalError, invalidRequest, notFound, RelayError } from '../errors/relay-error';
+import { internalError, invalidRequest, notFound, RelayError } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 
 /** A path that does not decode is a 400 before anything else is said about it (auth, 404). */

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { invalidRequest, requestTooLarge, RelayError } from '../errors/relay-error';
+import { invalidRequest, requestTooLarge, RelayError } from '@chat-relay/wire';
 import { describeJsonPath, exceedsJsonDepth, MAX_JSON_DEPTH, pathBeyondDepth } from '../validation/json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];

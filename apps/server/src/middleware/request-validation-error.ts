@@ -1,7 +1,7 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodError } from 'zod';
-import { invalidRequest, RelayError } from '../errors/relay-error';
+import { invalidRequest, RelayError } from '@chat-relay/wire';
 import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod-issue-param';
 
 /**

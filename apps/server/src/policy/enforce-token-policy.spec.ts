@@ -1,4 +1,4 @@
-import { RelayError } from '../errors/relay-error';
+import { RelayError } from '@chat-relay/wire';
 import type { AccountRecord } from '../storage/types';
 import { enforceCallerPolicy, enforceTokenPolicy, recordTokenUsage, type PolicyToken } from './enforce-token-policy';
 import { InMemoryRateLimiter } from './rate-limiter';

@@ -1,4 +1,4 @@
-import { permissionError, RelayError } from '../errors/relay-error';
+import { permissionError, RelayError } from '@chat-relay/wire';
 import type { Caller } from '../relay/request-context';
 import type { TokenRecord } from '../storage/types';
 import { isIpAllowed } from './ip-allow-list';

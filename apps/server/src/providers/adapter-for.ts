@@ -1,8 +1,5 @@
 import type { ChannelType } from '@chat-relay/contract';
-import { anthropicAdapter } from './anthropic';
-import { geminiAdapter } from './gemini';
-import { openAiAdapter } from './openai/openai-adapter';
-import type { ProviderAdapter } from './provider-adapter';
+import { anthropicAdapter, geminiAdapter, openAiAdapter, type ProviderAdapter } from '@chat-relay/wire';
 
 /** The wire format of a channel type. */
 export function adapterFor(type: ChannelType): ProviderAdapter {

@@ -1,4 +1,4 @@
-import { RelayError } from '../errors/relay-error';
+import { RelayError } from '@chat-relay/wire';
 
 /**
  * The streamed answers under way, so a shutdown can end each one properly — an error event

@@ -1,9 +1,8 @@
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../logger';
-import { OpenAiStreamTransformer } from '../providers/openai/openai-stream-transformer';
+import { OpenAiStreamTransformer, type RelayError } from '@chat-relay/wire';
 import { readFixture } from '../testing/fixtures';
-import type { RelayError } from '../errors/relay-error';
 import { pumpSseStream } from './pump-sse-stream';
 import { newTrace } from './request-context';
 import { SSE_DONE, sseData, sseError } from './sse';

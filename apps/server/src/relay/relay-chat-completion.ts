@@ -1,9 +1,7 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { modelNotFound, noAvailableChannel, upstreamError, type RelayError } from '../errors/relay-error';
+import { modelNotFound, noAvailableChannel, redactUpstreamError, upstreamError, type RelayError, type ReportedUsage, type UpstreamFailure } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
-import type { ReportedUsage, UpstreamFailure } from '../providers/provider-adapter';
-import { redactUpstreamError } from '../providers/redact-upstream-error';
 import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';

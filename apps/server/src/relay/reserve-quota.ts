@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { microUsdToUsd } from '@chat-relay/contract';
-import { RelayError } from '../errors/relay-error';
+import { RelayError } from '@chat-relay/wire';
 import type { QuotaStore, TokenRecord } from '../storage/types';
 import { costOf, type PriceBook } from './price-book';
 import { completionTokenBound, promptTokenBound } from './reservation-bound';

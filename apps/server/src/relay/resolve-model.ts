@@ -1,5 +1,5 @@
 import { parseGizmoModel, type ChatCompletionRequest } from '@chat-relay/contract';
-import { invalidRequest, notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import { applyAssistant } from './apply-assistant';
 import type { ChannelRegistry } from './channel-registry';

@@ -1,5 +1,4 @@
-import { RelayError, upstreamError, upstreamTimeout } from '../errors/relay-error';
-import type { UpstreamFailure } from '../providers/provider-adapter';
+import { RelayError, upstreamError, upstreamTimeout, type UpstreamFailure } from '@chat-relay/wire';
 import { classifyTransportError } from './upstream-client';
 
 export const clientClosed = () =>

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GEMINI_CHANNEL } from '../providers/gemini/testing/gemini-channel';
 import type { ChannelRecord, ChannelTimeoutsMs } from '../storage/types';
 import { classifyTransportError, UpstreamClient, type UpstreamCall } from './upstream-client';
 
@@ -22,9 +21,19 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 let nextChannelId = 1;
 const channel = (timeouts: Partial<ChannelTimeoutsMs> = {}): ChannelRecord => ({
-  ...GEMINI_CHANNEL,
   id: nextChannelId++,
+  name: 'upstream',
   type: 'openai',
+  baseUrl: 'http://127.0.0.1:1',
+  keys: ['sk-test'],
+  keyStates: [],
+  models: ['*'],
+  modelMapping: {},
+  priority: 0,
+  weight: 1,
+  enabled: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   timeouts: { connectMs: 1000, firstByteMs: 5000, idleMs: 5000, ...timeouts },
 });
 

@@ -1,6 +1,6 @@
 import { accountsContract, type AccountUpdate } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest, notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { PriceBook } from '../relay/price-book';
 import { digestKey, keyHint, randomBase62 } from '../security/keys';
 import type { AccountPatch, AccountStore, PriceStore } from '../storage/types';

@@ -1,6 +1,6 @@
 import { assistantsContract, type Assistant, type AssistantUpdate } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { notFound, RelayError } from '../errors/relay-error';
+import { notFound, RelayError } from '@chat-relay/wire';
 import type { Caller } from '../relay/request-context';
 import { randomBase62 } from '../security/keys';
 import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore } from '../storage/types';

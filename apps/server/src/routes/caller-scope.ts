@@ -1,4 +1,4 @@
-import { permissionError } from '../errors/relay-error';
+import { permissionError } from '@chat-relay/wire';
 import type { Caller } from '../relay/request-context';
 
 /**

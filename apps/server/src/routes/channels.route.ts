@@ -1,7 +1,7 @@
 import type { ChannelCreate, ChannelUpdate } from '@chat-relay/contract';
 import { channelsContract } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest, notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
 import type { ChannelHealth } from '../relay/channel-health';
 import type { ChannelRegistry } from '../relay/channel-registry';

@@ -2,7 +2,7 @@ import type { ChatCompletion } from '@chat-relay/contract';
 import { chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { performance } from 'node:perf_hooks';
-import { invalidRequest, modelNotFound } from '../errors/relay-error';
+import { invalidRequest, modelNotFound } from '@chat-relay/wire';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { isModelAllowed } from '../policy/model-allow-list';

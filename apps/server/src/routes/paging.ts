@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors/relay-error';
+import { invalidRequest } from '@chat-relay/wire';
 
 /** A page past the last one is a caller mistake worth saying, not an empty answer. */
 export function assertPageInRange(page: number, perPage: number, total: number): void {

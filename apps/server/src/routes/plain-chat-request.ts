@@ -1,5 +1,5 @@
 import { MAX_CHOICES, MAX_OUTPUT_TOKENS, type ChatCompletionRequest } from '@chat-relay/contract';
-import { isBoolean, isJsonObject, isNullable, isString } from '../validation/json-checks';
+import { isBoolean, isJsonObject, isNullable, isString } from '@chat-relay/wire';
 
 /**
  * A hand check that vouches for the common chat request — text messages and simply typed

@@ -1,6 +1,6 @@
 import { accountsContract, parseGizmoModel, type Model } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest } from '../errors/relay-error';
+import { invalidRequest } from '@chat-relay/wire';
 import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
 import { listModels } from '../relay/list-models';
 import { isGlob, matchesModelPattern } from '../relay/model-pattern';

@@ -1,6 +1,6 @@
 import { buildOpenApiDocument, systemContract } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { RelayError } from '../errors/relay-error';
+import { RelayError } from '@chat-relay/wire';
 import type { Storage } from '../storage/types';
 
 export interface SystemRouteDeps {

@@ -1,8 +1,7 @@
 import type { ChannelTestResult, ChatCompletionRequest } from '@chat-relay/contract';
 import { performance } from 'node:perf_hooks';
-import { invalidRequest } from '../errors/relay-error';
+import { invalidRequest, redactUpstreamError } from '@chat-relay/wire';
 import { adapterFor } from '../providers/adapter-for';
-import { redactUpstreamError } from '../providers/redact-upstream-error';
 import { CallerGone } from '../relay/caller-gone';
 import { LiveChannel } from '../relay/channel-registry';
 import { isGlob } from '../relay/model-pattern';

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors/relay-error';
+import { invalidRequest } from '@chat-relay/wire';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { microUsdToUsd, tokensContract, type TokenUpdate, type UsageBucket } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest, notFound } from '../errors/relay-error';
+import { invalidRequest, notFound } from '@chat-relay/wire';
 import { digestKey, generateTokenKey, keyHint } from '../security/keys';
 import type { AccountStore, TokenPatch, TokenRecord, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
 import { assertMayNameAccount, callerAccountId, managedAccountId, reaches } from './caller-scope';

@@ -1,0 +1,5 @@
+module.exports = {
+  preset: '../../jest.preset.js',
+  displayName: 'wire',
+  rootDir: __dirname,
+};

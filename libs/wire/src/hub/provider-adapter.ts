@@ -1,0 +1,113 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import type { RelayError } from '../errors/relay-error';
+
+/**
+ * One upstream wire format (SPEC §7), walked through the same short lifecycle for every
+ * provider: build the request → (the relay sends it) → convert the answer or the stream →
+ * report usage. Converters are pure; only the relay does I/O.
+ */
+export interface ProviderAdapter {
+  /**
+   * URL, headers and body of the upstream call. Throws a 400 RelayError naming the parameter
+   * when the request asks for something the provider cannot express (never drop it silently).
+   */
+  buildRequest(args: BuildRequestArgs): UpstreamRequest;
+  /** A non-streamed 2xx body → an OpenAI `chat.completion` with `model: publicModel`. */
+  convertResponse(text: string, publicModel: string): ConvertedCompletion;
+  /** A fresh transformer for one streamed answer. */
+  createStreamTransformer(options: StreamTransformerOptions): StreamTransformer;
+  /** A non-2xx answer → a §9 error, and whether another channel may succeed. */
+  mapErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure;
+}
+
+/** Where a channel's requests go: all an adapter needs to know of the channel. */
+export interface UpstreamTarget {
+  /** The provider's API root, e.g. `https://api.openai.com/v1` (no trailing slash needed). */
+  baseUrl: string;
+}
+
+export interface BuildRequestArgs {
+  channel: UpstreamTarget;
+  key: string;
+  /** The caller's request (assistant already applied). */
+  request: ChatCompletionRequest;
+  /** The model name to send upstream (after the channel's mapping). */
+  upstreamModel: string;
+  /**
+   * The caller's body exactly as received, given only when `request` is what it parsed to (no
+   * assistant applied): an adapter that needs no translation may forward these bytes as they are.
+   */
+  rawBody?: Buffer;
+}
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+  /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
+  warnings?: string[];
+}
+
+export interface ReportedUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type ConvertedCompletion =
+  | {
+      ok: true;
+      body: Record<string, unknown>;
+      /** `body` already serialised, when the adapter has it (an upstream's own text): sent as is. */
+      text?: string;
+      usage: ReportedUsage | undefined;
+      deliveredChars: number;
+    }
+  | { ok: false; error: RelayError };
+
+export interface UpstreamFailure {
+  error: RelayError;
+  /** Another channel may succeed: the failure is the channel's, not the request's. */
+  retryable: boolean;
+  /** Says the channel may be unhealthy (5xx, 429, timeout, connection): reported to its circuit. */
+  channelFault: boolean;
+  /** The upstream refused the key itself (401/403): that key is disabled, another one tried. */
+  keyRejected?: boolean;
+  /** No request can cause it (connection refused, connect timeout): evidence from no caller in particular. */
+  callerIndependent?: boolean;
+  /** No response headers within `first_byte_ms`: for an unstreamed answer, partly its length. */
+  firstByteTimeout?: boolean;
+}
+
+export interface StreamTransformerOptions {
+  /** The model name every chunk carries: the one the caller sent. */
+  publicModel: string;
+  /** `stream_options.include_usage`: emit the final usage chunk (`choices: []`). */
+  callerWantsUsage: boolean;
+  /** Upstream keys, never to be repeated in an error message. */
+  secrets: readonly string[];
+}
+
+/** One parsed upstream SSE event. */
+export interface SseEvent {
+  /** The `event:` field, when the provider sends one (Anthropic does). */
+  event?: string;
+  data: string;
+}
+
+/** What one upstream event becomes for the caller. `json` is an OpenAI chunk, serialised. */
+export type StreamStep = { kind: 'chunk'; json: string } | { kind: 'error'; error: RelayError };
+
+export interface StreamTransformer {
+  /** One upstream event → zero or more steps for the caller. */
+  transform(event: SseEvent): StreamStep[];
+  /** The upstream body ended: the last steps (e.g. a usage chunk), if any. */
+  finish(): StreamStep[];
+  /** True once the upstream has said the answer is complete ([DONE], message_stop, a finish reason). */
+  readonly complete: boolean;
+  /** Usage the upstream reported, once known. */
+  readonly usage: ReportedUsage | undefined;
+  /** Characters of content and tool arguments delivered. */
+  readonly deliveredChars: number;
+  /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
+  readonly deliveredText: string;
+}

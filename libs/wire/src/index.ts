@@ -1,0 +1,12 @@
+// Pure wire formats: schemas and converters between each provider's dialect and the hub (Chat
+// Completions). No I/O here — the server sends, receives and accounts.
+export * from './errors/relay-error';
+export * from './errors/key-rejection';
+export * from './errors/redact-secrets';
+export * from './errors/redact-upstream-error';
+export * from './hub/provider-adapter';
+export * from './json/json-checks';
+export { openAiAdapter } from './openai-chat/openai-adapter';
+export { OpenAiStreamTransformer } from './openai-chat/openai-stream-transformer';
+export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
+export { geminiAdapter } from './gemini';

@@ -1,0 +1,68 @@
+import { isJsonObject, isNumber, isOptional, isString } from '../json/json-checks';
+import type { ReportedUsage } from '../hub/provider-adapter';
+
+/** What the relay needs to know of one streamed chunk; everything else passes through untouched. */
+export interface OpenAiChunkFacts {
+  choiceCount: number;
+  /** Some choice carries a finish reason. */
+  finished: boolean;
+  /** `usage` as sent: numbers, `null` (include_usage on, not the last chunk) or absent. */
+  usage: ReportedUsage | null | undefined;
+  /** An error object (or string) sent inside the stream, when there is one. */
+  error: unknown;
+}
+
+/** Absent, `null`, or passes `check`: how OpenAI-compatible servers send optional fields. */
+const isLoose = (value: unknown, check: (value: unknown) => boolean) => value === null || value === undefined || check(value);
+
+/** `usage` of a chunk or completion: the two counts, as sent `null`/absent, or false when malformed. */
+export function readUsage(value: unknown): ReportedUsage | null | undefined | false {
+  if (value === undefined || value === null) return value;
+  if (!isJsonObject(value) || !isNumber(value['prompt_tokens']) || !isNumber(value['completion_tokens'])) return false;
+  return { promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number };
+}
+
+/** Checks one delta and hands its content and tool-call argument text to `deliver`. */
+function readDelta(delta: unknown, deliver: (text: string) => void): boolean {
+  if (delta === undefined) return true;
+  if (!isJsonObject(delta) || !isLoose(delta['content'], isString)) return false;
+  const content = delta['content'];
+  if (typeof content === 'string' && content !== '') deliver(content);
+  const calls = delta['tool_calls'];
+  if (calls === undefined || calls === null) return true;
+  if (!Array.isArray(calls)) return false;
+  for (const call of calls) {
+    if (!isJsonObject(call)) return false;
+    const fn = call['function'];
+    if (fn === undefined) continue;
+    if (!isJsonObject(fn) || !isOptional(fn['arguments'], isString)) return false;
+    const args = fn['arguments'];
+    if (typeof args === 'string' && args !== '') deliver(args);
+  }
+  return true;
+}
+
+/**
+ * Checks the parts of a parsed `chat.completion.chunk` the relay reads — choices, deltas,
+ * finish reasons, usage, an in-stream error — and returns them, or undefined when the event
+ * does not have that shape. Hand-written rather than a zod schema: it runs for every chunk of
+ * every stream, and needs neither a copy of the chunk nor the fields it does not read.
+ */
+export function readOpenAiChunk(json: unknown, deliver: (text: string) => void): OpenAiChunkFacts | undefined {
+  if (!isJsonObject(json)) return undefined;
+  const usage = readUsage(json['usage']);
+  if (usage === false) return undefined;
+  const error = json['error'];
+  if (error !== undefined && !isJsonObject(error) && typeof error !== 'string') return undefined;
+  const choices = json['choices'];
+  if (choices !== undefined && !Array.isArray(choices)) return undefined;
+  let finished = false;
+  for (const choice of choices ?? []) {
+    if (!isJsonObject(choice) || !isOptional(choice['index'], isNumber) || !isLoose(choice['finish_reason'], isString)) {
+      return undefined;
+    }
+    if (choice['finish_reason']) finished = true;
+    if (!readDelta(choice['delta'], deliver)) return undefined;
+  }
+  return { choiceCount: choices?.length ?? 0, finished, usage, error };
+}
