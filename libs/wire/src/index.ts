@@ -10,3 +10,4 @@ export { openAiAdapter } from './openai-chat/openai-adapter';
 export { OpenAiStreamTransformer } from './openai-chat/openai-stream-transformer';
 export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
 export { geminiAdapter } from './gemini';
+export * from './hub/chunk-transformer';

@@ -94,8 +94,11 @@ export interface SseEvent {
   data: string;
 }
 
-/** What one upstream event becomes for the caller. `json` is an OpenAI chunk, serialised. */
-export type StreamStep = { kind: 'chunk'; json: string } | { kind: 'error'; error: RelayError };
+/** What one upstream event becomes for the caller: a serialised event of the caller's dialect, or a failure. */
+export type StreamStep =
+  /** `event` names the SSE event for dialects that send one (Anthropic); chat chunks have none. */
+  | { kind: 'chunk'; json: string; event?: string }
+  | { kind: 'error'; error: RelayError };
 
 export interface StreamTransformer {
   /** One upstream event → zero or more steps for the caller. */

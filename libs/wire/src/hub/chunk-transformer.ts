@@ -1,0 +1,13 @@
+import type { StreamStep } from './provider-adapter';
+
+/**
+ * The second half of a bridged stream: the hub's chunks (Chat Completions `chat.completion.chunk`
+ * objects, serialised, as an upstream's StreamTransformer made them) → the caller's own events.
+ * Pure and stateful, one per answer.
+ */
+export interface ChunkTransformer {
+  /** One hub chunk (JSON text) → zero or more steps in the caller's dialect. */
+  transform(chunkJson: string): StreamStep[];
+  /** The upstream ended its answer properly: the caller's closing events. Never called for a cut stream. */
+  finish(): StreamStep[];
+}
