@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Server } from 'node:http';
 import type { Logger } from './logger';
 import { writeJsonError } from './middleware/error-handler';
+import { errorDialectOf } from './middleware/error-dialect';
 import { serverShuttingDown } from './relay/open-streams';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
@@ -68,7 +69,7 @@ function answerWaiting(open: readonly Response[]): number {
     if (res.headersSent) continue;
     const trace = res.locals.trace;
     res.setHeader('connection', 'close');
-    writeJsonError(res, serverShuttingDown());
+    writeJsonError(res, serverShuttingDown(), errorDialectOf(res.req), res.locals.requestId);
     if (trace) {
       trace.errorCode = 'server_shutting_down';
       trace.callerGone?.abort();

@@ -11,3 +11,7 @@ export { OpenAiStreamTransformer } from './openai-chat/openai-stream-transformer
 export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
 export { geminiAdapter } from './gemini';
 export * from './hub/chunk-transformer';
+export * from './hub/native-adapter';
+export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FORWARDED_HEADERS } from './anthropic-messages/anthropic-native-adapter';
+export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } from './anthropic-messages/anthropic-error-body';
+export * from './hub/chain-transformers';

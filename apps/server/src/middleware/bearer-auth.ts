@@ -1,10 +1,11 @@
 import type { RouteAuth } from '@chat-relay/contract';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authenticationError, permissionError, RelayError } from '@chat-relay/wire';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
 import type { Caller } from '../relay/request-context';
 import type { AuthFailureLog } from './auth-failure-log';
+import { errorDialectOf } from './error-dialect';
 import { routeMetadata } from './route-metadata';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -17,8 +18,8 @@ export interface AuthDeps {
 }
 
 /**
- * Checks `Authorization: Bearer <key>` against what the route's contract metadata asks for
- * (SPEC §4), or against `fixed` where no contract route matched (unknown paths answer 401 before
+ * Checks the caller's key (`Authorization: Bearer <key>`, or `x-api-key` on API-token routes)
+ * against what the route's contract metadata asks for (SPEC §4), or against `fixed` where no contract route matched (unknown paths answer 401 before
  * 404, so they do not tell a caller without a key which routes exist). The key is read from the
  * header only, hashed, and never logged or echoed.
  */
@@ -30,21 +31,34 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
       if (error instanceof RelayError && error.status === 401) deps.failures?.record(error.code ?? error.type, req.ip);
       next(error);
     };
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    if (!match?.[1]) {
+    const key = presentedKey(req, required);
+    if (!key) {
       return refuse(
         authenticationError(
           'invalid_api_key',
-          "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
+          errorDialectOf(req) === 'anthropic'
+            ? "You didn't provide an API key. Send it in an x-api-key header, or as Authorization: Bearer YOUR_KEY."
+            : "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
         ),
       );
     }
-    const digest = digestKey(match[1]);
+    const digest = digestKey(key);
     authenticate(deps, required, digest).then((caller) => {
       res.locals.caller = caller;
       next();
     }, refuse);
   };
+}
+
+/**
+ * `Authorization: Bearer <key>`; on API-token routes also `x-api-key: <key>`, the header
+ * Anthropic's SDKs and Claude Code send (`ANTHROPIC_API_KEY`).
+ */
+function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>): string | undefined {
+  const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  if (bearer || required !== 'token') return bearer;
+  const apiKey = req.headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : undefined;
 }
 
 const incorrectKey = () => authenticationError('invalid_api_key', 'Incorrect API key provided.');

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { internalError, invalidRequest, notFound, RelayError } from '@chat-relay/wire';
+import { internalError, invalidRequest, notFound, RelayError, toAnthropicError } from '@chat-relay/wire';
+import { errorDialectOf, type ErrorDialect } from './error-dialect';
 import type { Logger } from '../logger';
 
 /** A path that does not decode is a 400 before anything else is said about it (auth, 404). */
@@ -44,14 +45,26 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    writeJsonError(res, relayError);
+    writeJsonError(res, relayError, errorDialectOf(req), res.locals.requestId);
   };
 }
 
-/** An error answer on a response nothing was sent on yet. */
-export function writeJsonError(res: ServerResponse, error: RelayError): void {
-  const body = JSON.stringify(error.toBody());
-  res.statusCode = error.status;
+/**
+ * An error answer on a response nothing was sent on yet, in the caller's dialect: OpenAI's
+ * `{"error":{…}}` (SPEC §9), or Anthropic's `{"type":"error","error":{…}}` with its status, type
+ * and `request-id` header.
+ */
+export function writeJsonError(res: ServerResponse, error: RelayError, dialect: ErrorDialect = 'openai', requestId?: string): void {
+  let body: string;
+  if (dialect === 'anthropic') {
+    const answer = toAnthropicError(error, requestId);
+    body = JSON.stringify(answer.body);
+    res.statusCode = answer.status;
+    if (requestId) res.setHeader('request-id', requestId);
+  } else {
+    body = JSON.stringify(error.toBody());
+    res.statusCode = error.status;
+  }
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(body));

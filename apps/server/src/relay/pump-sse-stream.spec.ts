@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { OpenAiStreamTransformer, type RelayError } from '@chat-relay/wire';
 import { readFixture } from '../testing/fixtures';
 import { pumpSseStream } from './pump-sse-stream';
+import { chatCompletionsDialect } from './caller-dialect';
 import { newTrace } from './request-context';
 import { SSE_DONE, sseData, sseError } from './sse';
 
@@ -33,6 +34,7 @@ async function pump(
     upstream,
     first: first.value as Buffer,
     transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: options.wantsUsage ?? false, secrets: [] }),
+    framing: chatCompletionsDialect.framing,
     trace,
     signal: new AbortController().signal,
     onEnd: (failure) => {

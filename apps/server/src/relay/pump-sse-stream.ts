@@ -7,7 +7,8 @@ import type { Logger } from '../logger';
 import type { AbortLike } from './caller-gone';
 import { serverShuttingDown, type OpenStreams } from './open-streams';
 import type { RelayTrace } from './request-context';
-import { SSE_DONE, sseData, sseError } from './sse';
+import type { StreamFraming } from './caller-dialect';
+import { sseData, sseEvent } from './sse';
 import { transportFailure } from './transport-failure';
 
 export interface PumpInput {
@@ -15,6 +16,8 @@ export interface PumpInput {
   upstream: AsyncIterator<Buffer>;
   first: Buffer;
   transformer: StreamTransformer;
+  /** The caller's dialect's end marker and error event. */
+  framing: StreamFraming;
   trace: RelayTrace;
   signal: AbortLike;
   /** Called once with how the stream ended: undefined for a clean end. */
@@ -51,7 +54,7 @@ export class SseBody extends Stream {
 
 /**
  * Reads the upstream SSE body and writes the caller's stream: every upstream event is framed
- * and written at once; `[DONE]` at a clean end; a failure after the start becomes one error
+ * and written at once; the dialect's end marker (`[DONE]`) at a clean end; a failure after the start becomes one error
  * event and the end (SPEC §7). Honours back-pressure from a slow client.
  */
 export function pumpSseStream(input: PumpInput): SseBody {
@@ -59,7 +62,7 @@ export function pumpSseStream(input: PumpInput): SseBody {
 }
 
 async function run(input: PumpInput, destination: Destination): Promise<void> {
-  const { transformer, trace, signal } = input;
+  const { transformer, trace, signal, framing } = input;
   // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
   const decoder = new StringDecoder('utf8');
   const events: Array<{ event?: string; data: string }> = [];
@@ -84,7 +87,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     if (finished) return;
     failure = error;
     ended = true;
-    if (!signal.aborted) push(sseError(error.toBody().error));
+    if (!signal.aborted) push(framing.error(error));
   };
 
   /** Exactly once: the last frames, the end of the response, and the upstream let go. */
@@ -92,7 +95,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     if (finished) return;
     finished = true;
     forget?.();
-    if (!failure) push(SSE_DONE);
+    if (!failure && framing.done) push(framing.done);
     try {
       input.onEnd(failure);
     } catch (error) {
@@ -115,7 +118,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
       parser.feed(decoder.write(piece));
       for (const event of events.splice(0)) {
         for (const step of transformer.transform(event)) {
-          if (step.kind === 'chunk') push(sseData(step.json));
+          if (step.kind === 'chunk') push(frame(step));
           else fail(step.error);
           if (ended) break;
         }
@@ -128,7 +131,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     }
     if (!ended) {
       for (const step of transformer.finish()) {
-        if (step.kind === 'chunk') push(sseData(step.json));
+        if (step.kind === 'chunk') push(frame(step));
         else fail(step.error);
       }
     }
@@ -141,6 +144,9 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     finish();
   }
 }
+
+const frame = (step: { json: string; event?: string }): string =>
+  step.event === undefined ? sseData(step.json) : sseEvent(step.event, step.json);
 
 /** Resolves once the destination has room again, or the caller has gone. */
 function drained(destination: Destination, signal: AbortLike): Promise<void> {

@@ -1,9 +1,22 @@
-import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { modelNotFound, noAvailableChannel, redactUpstreamError, upstreamError, type RelayError, type ReportedUsage, type UpstreamFailure } from '@chat-relay/wire';
+import type { ChannelType, ChatCompletionRequest } from '@chat-relay/contract';
+import {
+  chainTransformers,
+  modelNotFound,
+  noAvailableChannel,
+  redactUpstreamError,
+  upstreamError,
+  type NativeAdapter,
+  type ProviderAdapter,
+  type RelayError,
+  type ReportedUsage,
+  type UpstreamFailure,
+  type UpstreamRequest,
+} from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
 import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
+import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
@@ -30,12 +43,32 @@ export type ChatRelayResult =
 
 /** The request to send (its `model` is what routing looks up) and the name the caller used. */
 export interface RelayedRequest {
+  /** The request in the hub's format: what routing, estimation and bridged channels use. */
   request: ChatCompletionRequest;
   publicModel: string;
   /** The caller's bytes, when `request` is exactly what they parsed to (see BuildRequestArgs). */
   rawBody?: Buffer;
   /** Who is asking (`token:3`): one caller's failures alone never open a channel's circuit. */
   caller?: string;
+  /** The caller's dialect; Chat Completions when not given. */
+  dialect?: CallerDialect;
+  /** The caller's own request, for channels that speak its dialect: passed through to them. */
+  native?: NativeCall;
+  /** Set when only such a channel can serve the request (a 400 naming what cannot be bridged). */
+  nativeOnly?: RelayError;
+  /** What converting to the hub could not keep exactly: logged when a bridged channel is tried. */
+  bridgeWarnings?: readonly string[];
+}
+
+/** A request in a dialect some channel type speaks natively. */
+export interface NativeCall {
+  channelType: ChannelType;
+  adapter: NativeAdapter;
+  body: Readonly<Record<string, unknown>>;
+  /** The caller's bytes, when `body` is exactly what they parsed to. */
+  rawBody?: Buffer;
+  /** The dialect's headers as the caller sent them, forwarded to a native channel. */
+  headers: Readonly<Record<string, string>>;
 }
 
 type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false; key: string } & UpstreamFailure);
@@ -66,8 +99,14 @@ export async function relayChatCompletion(
   signal: AbortLike,
 ): Promise<ChatRelayResult> {
   const { request } = relayed;
-  const candidates = await deps.registry.candidatesFor(request.model);
+  let candidates = await deps.registry.candidatesFor(request.model);
   if (candidates.length === 0) throw modelNotFound(request.model);
+  if (relayed.nativeOnly) {
+    // Only a channel that speaks the caller's dialect can serve it: the others are not tried.
+    const nativeType = relayed.native?.channelType;
+    candidates = candidates.filter((channel) => channel.record.type === nativeType);
+    if (candidates.length === 0) throw relayed.nativeOnly;
+  }
 
   const tried = new Set<number>();
   const available = (id: number) => deps.health.isAvailable(id);
@@ -124,16 +163,22 @@ async function attemptChannel(
   trace: RelayTrace,
   signal: AbortLike,
 ): Promise<AttemptOutcome> {
-  const { request, publicModel, rawBody } = relayed;
-  const adapter = adapterFor(channel.record.type);
+  const { request, publicModel } = relayed;
   const key = channel.nextKey();
   const upstreamModel = channel.upstreamModel(request.model);
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
+  // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
+  // answer bridged back when the caller's dialect is not the hub's.
+  const native = relayed.native?.channelType === channel.record.type ? relayed.native : undefined;
+  const dialect = relayed.dialect ?? chatCompletionsDialect;
+  const bridge = native ? undefined : dialect.bridge;
   // A request the provider cannot express is the caller's error (400), whichever channel.
-  const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request, upstreamModel, rawBody });
-  if (upstreamRequest.warnings) {
-    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: upstreamRequest.warnings }, 'request translated with warnings');
+  const { adapter, upstreamRequest } = buildAttempt(channel, key, upstreamModel, relayed, native);
+  const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;
+  if (upstreamRequest.warnings || bridgeWarnings?.length) {
+    const warnings = [...(bridgeWarnings ?? []), ...(upstreamRequest.warnings ?? [])];
+    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings }, 'request translated with warnings');
   }
   trace.attempts += 1;
   deps.health.markAttempt(channel.id);
@@ -159,8 +204,13 @@ async function attemptChannel(
         return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
       }
       deps.health.recordSuccess(channel.id);
-      await recordUsage(deps.logger, trace, request, converted.usage, () => completionTextOf(converted.body));
-      return { ok: true, result: { kind: 'json', body: converted.body, text: converted.text } };
+      // A native answer is in the caller's dialect: its content blocks are what was delivered.
+      const deliveredText = native ? () => JSON.stringify(converted.body['content'] ?? '') : () => completionTextOf(converted.body);
+      await recordUsage(deps.logger, trace, request, converted.usage, deliveredText);
+      const result: ChatRelayResult = bridge
+        ? { kind: 'json', body: bridge.completion(converted.body, publicModel) }
+        : { kind: 'json', body: converted.body, text: converted.text };
+      return { ok: true, result };
     }
   } catch (error) {
     return { ok: false, key, ...transportFailure(error) };
@@ -180,17 +230,20 @@ async function attemptChannel(
     return { ok: false, key, error, retryable: true, channelFault: true };
   }
   deps.health.recordSuccess(channel.id);
-  const transformer = adapter.createStreamTransformer({
+  const upstreamTransformer = adapter.createStreamTransformer({
     publicModel,
-    callerWantsUsage: request.stream_options?.include_usage === true,
+    // A bridge reads the hub's usage chunk to report usage in the caller's dialect.
+    callerWantsUsage: bridge !== undefined || request.stream_options?.include_usage === true,
     secrets: channel.record.keys,
   });
+  const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
   let settle: () => void = () => undefined;
   trace.settled = new Promise((resolve) => (settle = resolve));
   const body = pumpSseStream({
     upstream,
     first: first.value,
     transformer,
+    framing: dialect.framing,
     trace,
     signal,
     openStreams: deps.openStreams,
@@ -207,6 +260,25 @@ async function attemptChannel(
     },
   });
   return { ok: true, result: { kind: 'stream', body } };
+}
+
+/** The upstream call for one attempt, and the adapter that reads its answer. */
+function buildAttempt(
+  channel: LiveChannel,
+  key: string,
+  upstreamModel: string,
+  relayed: RelayedRequest,
+  native: NativeCall | undefined,
+): { adapter: NativeAdapter | ProviderAdapter; upstreamRequest: UpstreamRequest } {
+  const { request, rawBody } = relayed;
+  if (native) {
+    const { body, headers } = native;
+    const stream = request.stream === true;
+    const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
+    return { adapter: native.adapter, upstreamRequest };
+  }
+  const adapter = adapterFor(channel.record.type);
+  return { adapter, upstreamRequest: adapter.buildRequest({ channel: channel.record, key, request, upstreamModel, rawBody }) };
 }
 
 /**

@@ -10,6 +10,9 @@ export interface ResolvedModel {
   request: ChatCompletionRequest;
   /** The assistant applied, if any. */
   assistantId: string | null;
+  assistant: AssistantRecord | null;
+  /** The family model of a gizmo name with an assistant applied. */
+  family: string | null;
 }
 
 export interface ResolveDeps {
@@ -31,12 +34,12 @@ export async function resolveModel(
   accountId: number,
 ): Promise<ResolvedModel> {
   const gizmo = parseGizmoModel(request.model);
-  if (!gizmo) return { request, assistantId: null };
+  if (!gizmo) return { request, assistantId: null, assistant: null, family: null };
 
   // The caller's own assistant first, then a public one: another account's private id is unknown here.
   const assistant = await deps.assistants.resolveFor(accountId, gizmo.assistantId);
   if (!assistant) {
-    if ((await deps.registry.candidatesFor(request.model)).length > 0) return { request, assistantId: null };
+    if ((await deps.registry.candidatesFor(request.model)).length > 0) return { request, assistantId: null, assistant: null, family: null };
     throw notFound(
       'model_not_found',
       `The model '${request.model}' does not exist: there is no custom assistant '${gizmo.assistantId}'.`,
@@ -50,5 +53,5 @@ export async function resolveModel(
       'model_not_allowed',
     );
   }
-  return { request: applyAssistant(assistant, request, gizmo.family), assistantId: assistant.id };
+  return { request: applyAssistant(assistant, request, gizmo.family), assistantId: assistant.id, assistant, family: gizmo.family };
 }

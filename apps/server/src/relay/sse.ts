@@ -13,6 +13,13 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 
 export const sseData = (json: string): string => `data: ${json}\n\n`;
 
+/**
+ * A named event (Anthropic's framing). Data that spans lines (an upstream may send them) keeps
+ * one `data:` field per line, so it reaches the caller as it was sent.
+ */
+export const sseEvent = (event: string, data: string): string =>
+  `event: ${event}\ndata: ${data.includes('\n') ? data.split('\n').join('\ndata: ') : data}\n\n`;
+
 export const SSE_DONE = 'data: [DONE]\n\n';
 
 export const sseError = (error: ErrorBody): string => sseData(JSON.stringify({ error }));

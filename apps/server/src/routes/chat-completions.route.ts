@@ -4,78 +4,36 @@ import { initServer } from '@ts-rest/express';
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
-import type { RateLimiter } from '../policy/rate-limiter';
 import { isModelAllowed } from '../policy/model-allow-list';
-import { CallerGone } from '../relay/caller-gone';
+import { chatCompletionsDialect } from '../relay/caller-dialect';
 import { listModels } from '../relay/list-models';
-import { relayChatCompletion, type ChatRelayDeps } from '../relay/relay-chat-completion';
-import { reserveQuota, type ReserveDeps } from '../relay/reserve-quota';
-import { familyAllowed, resolveModel } from '../relay/resolve-model';
-import type { Caller } from '../relay/request-context';
+import { familyAllowed } from '../relay/resolve-model';
+import { callerAccountId, runPipeline, traceOf, type PipelineDeps } from '../relay/run-pipeline';
 import { SSE_HEADERS } from '../relay/sse';
-import type { AssistantStore } from '../storage/types';
 
-export interface ChatRouteDeps extends ChatRelayDeps, ReserveDeps {
-  assistants: AssistantStore;
-  rateLimiter: RateLimiter;
-}
-
-function callerAccountId(caller: Caller | undefined): number {
-  if (caller?.kind === 'token') return caller.token.accountId;
-  if (caller?.kind === 'admin') return caller.account.id;
-  throw new Error('chat route reached without a caller');
-}
+export type ChatRouteDeps = PipelineDeps;
 
 /** `POST /v1/chat/completions` and the model list (API token). */
 export function chatRouter(deps: ChatRouteDeps) {
   const s = initServer();
   return s.router(chatContract, {
     createChatCompletion: async ({ body, req, res }) => {
-      const trace = res.locals.trace;
-      if (!trace) throw new Error('usage log middleware missing on the chat route');
-      trace.requestedModel = body.model;
-      trace.stream = body.stream === true;
-      // IP and model allow-lists and rate limits (SPEC §4) before anything is reserved or sent.
-      const clientIp = req.ip;
-      trace.clientIp = clientIp ?? null;
-      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp, model: body.model, slot: trace }));
-      if (body.stream_options && !body.stream) {
-        throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
-      }
-
-      const resolved = await resolveModel(deps, body, callerAccountId(res.locals.caller));
-      trace.assistantId = resolved.assistantId;
-      trace.pricedModel = resolved.request.model;
-      const caller = res.locals.caller;
-      if (caller?.kind === 'token') {
-        // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
-        // Content-Length, which counts a compressed body), else the request an assistant built.
-        const rawBody = res.locals.rawBody;
-        const bodyBytes = () => (rawBody && resolved.request === body ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-        trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
-      }
-
-      // The usage log's close listener aborts it when the caller goes away first.
-      const gone = (trace.callerGone = new CallerGone());
-      if (res.destroyed) gone.abort();
-      const result = await relayChatCompletion(
-        deps,
-        {
-          request: resolved.request,
-          publicModel: body.model,
-          // Unchanged by an assistant: the caller's own bytes may be forwarded.
-          rawBody: resolved.request === body ? res.locals.rawBody : undefined,
-          caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
+      const result = await runPipeline(deps, req, res, {
+        request: body,
+        rawBody: res.locals.rawBody,
+        dialect: chatCompletionsDialect,
+        validate: () => {
+          if (body.stream_options && !body.stream) {
+            throw invalidRequest('stream_options is only allowed when stream is true.', 'stream_options', 'invalid_value');
+          }
         },
-        trace,
-        gone,
-      );
+      });
       if (result.kind === 'json') {
-        trace.ttfbMs = performance.now() - trace.startedAt;
+        traceOf(res).ttfbMs = performance.now() - traceOf(res).startedAt;
         // Text already serialised goes out as bytes (the contract declares this answer with an
         // explicit content type, so ts-rest sends it without serialising it again).
-        const body = result.text === undefined ? result.body : Buffer.from(result.text);
-        return { status: 200, body: body as unknown as ChatCompletion };
+        const answer = result.text === undefined ? result.body : Buffer.from(result.text);
+        return { status: 200, body: answer as unknown as ChatCompletion };
       }
       for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
       // ts-rest pipes a stream body to the response as it comes; the contract types the JSON form.

@@ -8,7 +8,6 @@ import {
   isTextBlock,
   isTextDelta,
   isToolUseBlock,
-  type AnthropicDeltaUsage,
   type AnthropicStreamEvent,
   type AnthropicUsage,
 } from './anthropic-api';
@@ -16,6 +15,7 @@ import { isJsonResponseTool } from './anthropic-json-response-tool';
 import { mapAnthropicStreamError } from './anthropic-error';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
 import { finishReasonFor } from './map-anthropic-stop-reason';
+import { mergeAnthropicUsage } from './merge-anthropic-usage';
 
 export interface AnthropicStreamTransformerOptions extends StreamTransformerOptions {
   /** Unix seconds, the same on every chunk. */
@@ -175,22 +175,8 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   private messageDelta({ delta, usage }: Event<'message_delta'>): StreamStep[] {
     if (delta.stop_reason !== undefined) this.stopReason = delta.stop_reason;
-    if (usage) this.mergeUsage(usage);
+    if (usage) this.finalUsage = mergeAnthropicUsage(this.finalUsage ?? this.startUsage, usage) ?? this.finalUsage;
     return this.finishOnce(finishReasonFor(this.stopReason, this.toolCount));
-  }
-
-  /** `message_start` gives the input side, `message_delta` the final (cumulative) counts. */
-  private mergeUsage(delta: AnthropicDeltaUsage): void {
-    const base = this.finalUsage ?? this.startUsage;
-    const input = delta.input_tokens ?? base?.input_tokens;
-    const output = delta.output_tokens ?? base?.output_tokens;
-    if (input === undefined || output === undefined) return;
-    this.finalUsage = {
-      input_tokens: input,
-      output_tokens: output,
-      cache_creation_input_tokens: delta.cache_creation_input_tokens ?? base?.cache_creation_input_tokens ?? null,
-      cache_read_input_tokens: delta.cache_read_input_tokens ?? base?.cache_read_input_tokens ?? null,
-    };
   }
 
   private messageStop(): StreamStep[] {

@@ -1,0 +1,106 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import type { RelayError } from '@chat-relay/wire';
+import type { Request, Response } from 'express';
+import { enforceCallerPolicy } from '../policy/enforce-token-policy';
+import type { RateLimiter } from '../policy/rate-limiter';
+import type { AssistantRecord, AssistantStore } from '../storage/types';
+import type { CallerDialect } from './caller-dialect';
+import { CallerGone } from './caller-gone';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall } from './relay-chat-completion';
+import type { Caller, RelayTrace } from './request-context';
+import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { resolveModel } from './resolve-model';
+
+export interface PipelineDeps extends ChatRelayDeps, ReserveDeps {
+  assistants: AssistantStore;
+  rateLimiter: RateLimiter;
+}
+
+/** A caller's request as a dialect's route hands it to the pipeline. */
+export interface PipelineRequest {
+  /** The request in the hub's format (Chat Completions): what is routed, reserved and estimated. */
+  request: ChatCompletionRequest;
+  /** The caller's bytes, when `request` is exactly what they parsed to. */
+  rawBody?: Buffer;
+  dialect: CallerDialect;
+  /** The caller's own request, for channels that speak its dialect. */
+  native?: NativeRequest;
+  /** Only a channel speaking the caller's dialect can serve it. */
+  nativeOnly?: RelayError;
+  bridgeWarnings?: readonly string[];
+  /** The dialect's own checks of the request, once the caller's policy has admitted it. */
+  validate?(): void;
+}
+
+export interface NativeRequest extends NativeCall {
+  /** The same request for `<family>-gizmo-<id>`: the assistant's instructions, tools and defaults applied. */
+  applyAssistant(assistant: AssistantRecord, family: string): Readonly<Record<string, unknown>>;
+}
+
+export function callerAccountId(caller: Caller | undefined): number {
+  if (caller?.kind === 'token') return caller.token.accountId;
+  if (caller?.kind === 'admin') return caller.account.id;
+  throw new Error('relay route reached without a caller');
+}
+
+export function traceOf(res: Response): RelayTrace {
+  const trace = res.locals.trace;
+  if (!trace) throw new Error('usage log middleware missing on a relay route');
+  return trace;
+}
+
+/**
+ * The one path every dialect's request takes after authentication (SPEC §4–§8): the caller's
+ * policy (IP and model allow-lists, rate limits), the model resolved (a custom assistant
+ * applied), the quota reserved, then routing with retries and the answer relayed. A dialect's
+ * route only converts its request to the hub's form and writes the result.
+ */
+export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
+  const trace = traceOf(res);
+  const { request } = input;
+  trace.requestedModel = request.model;
+  trace.stream = request.stream === true;
+  const caller = res.locals.caller;
+  const clientIp = req.ip;
+  trace.clientIp = clientIp ?? null;
+  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model: request.model, slot: trace }));
+  input.validate?.();
+
+  const resolved = await resolveModel(deps, request, callerAccountId(caller));
+  trace.assistantId = resolved.assistantId;
+  trace.pricedModel = resolved.request.model;
+  const unchanged = resolved.request === request;
+  if (caller?.kind === 'token') {
+    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
+    // Content-Length, which counts a compressed body), else the request an assistant built.
+    const rawBody = input.rawBody;
+    const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+    trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
+  }
+
+  const native = input.native && nativeFor(input.native, resolved);
+  // The usage log's close listener aborts it when the caller goes away first.
+  const gone = (trace.callerGone = new CallerGone());
+  if (res.destroyed) gone.abort();
+  return relayChatCompletion(
+    deps,
+    {
+      request: resolved.request,
+      publicModel: request.model,
+      // Unchanged by an assistant: the caller's own bytes may be forwarded.
+      rawBody: unchanged ? input.rawBody : undefined,
+      caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
+      dialect: input.dialect,
+      native,
+      nativeOnly: input.nativeOnly,
+      bridgeWarnings: input.bridgeWarnings,
+    },
+    trace,
+    gone,
+  );
+}
+
+function nativeFor(native: NativeRequest, resolved: { assistant: AssistantRecord | null; family: string | null }): NativeCall {
+  if (!resolved.assistant || resolved.family === null) return native;
+  return { ...native, body: native.applyAssistant(resolved.assistant, resolved.family), rawBody: undefined };
+}

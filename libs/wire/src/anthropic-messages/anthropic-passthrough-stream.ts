@@ -1,0 +1,125 @@
+import { upstreamError } from '../errors/relay-error';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
+import { AnthropicDeltaUsageSchema, AnthropicErrorObjectSchema, AnthropicUsageSchema, type AnthropicUsage } from './anthropic-api';
+import { mapAnthropicStreamError } from './anthropic-error';
+import { convertAnthropicUsage } from './convert-anthropic-usage';
+import { mergeAnthropicUsage } from './merge-anthropic-usage';
+
+const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
+
+/** The fields of an event the relay reads; everything else passes untouched. */
+interface EventHead {
+  type?: unknown;
+  message?: { model?: unknown; usage?: unknown };
+  usage?: unknown;
+  delta?: { type?: unknown; text?: unknown; partial_json?: unknown; thinking?: unknown };
+  error?: unknown;
+}
+
+/**
+ * An Anthropic stream relayed to an Anthropic caller: every event goes out as it came — the
+ * same name, the same data text — except `message_start`, whose `message.model` becomes the name
+ * the caller used. Usage is read from `message_start` and `message_delta` (cumulative counts,
+ * cache reads and writes apart); `message_stop` completes the answer; an upstream `error` event
+ * ends it as a failure (the relay writes it in the caller's dialect). Content deltas are not
+ * parsed unless usage never comes and their text must be counted.
+ */
+export class AnthropicPassthroughStream implements StreamTransformer {
+  private ended = false;
+  private stopped = false;
+  private startUsage: AnthropicUsage | undefined;
+  private finalUsage: AnthropicUsage | undefined;
+  private readonly deltas: string[] = [];
+  private deliveredLength = 0;
+
+  constructor(private readonly options: StreamTransformerOptions) {}
+
+  get complete(): boolean {
+    return this.stopped;
+  }
+
+  get usage(): ReportedUsage | undefined {
+    const usage = this.finalUsage ?? this.startUsage;
+    return usage ? convertAnthropicUsage(usage).reported : undefined;
+  }
+
+  get deliveredChars(): number {
+    return this.deliveredLength;
+  }
+
+  /** The text and tool input delivered, read from the deltas only when asked. */
+  get deliveredText(): string {
+    let text = '';
+    for (const data of this.deltas) {
+      try {
+        const delta = (JSON.parse(data) as EventHead).delta;
+        const piece = delta?.text ?? delta?.partial_json ?? delta?.thinking;
+        if (typeof piece === 'string') text += piece;
+      } catch {
+        // A malformed delta delivered nothing countable.
+      }
+    }
+    return text;
+  }
+
+  transform(sse: SseEvent): StreamStep[] {
+    if (this.ended) return [];
+    const name = sse.event;
+    if (name === 'content_block_delta') {
+      this.deltas.push(sse.data);
+      this.deliveredLength += sse.data.length;
+      return [{ kind: 'chunk', event: name, json: sse.data }];
+    }
+    if (name === 'ping' || name === 'content_block_start' || name === 'content_block_stop') {
+      return [{ kind: 'chunk', event: name, json: sse.data }];
+    }
+    let head: EventHead;
+    try {
+      head = JSON.parse(sse.data) as EventHead;
+    } catch {
+      return this.fail(badEvent('The upstream provider sent a malformed stream event.'));
+    }
+    const type = typeof head.type === 'string' ? head.type : name;
+    switch (type) {
+      case 'message_start':
+        return this.messageStart(head, sse);
+      case 'message_delta': {
+        const usage = AnthropicDeltaUsageSchema.safeParse(head.usage ?? {});
+        if (usage.success) this.finalUsage = mergeAnthropicUsage(this.finalUsage ?? this.startUsage, usage.data) ?? this.finalUsage;
+        return [{ kind: 'chunk', event: 'message_delta', json: sse.data }];
+      }
+      case 'message_stop':
+        this.stopped = true;
+        this.ended = true;
+        this.finalUsage ??= this.startUsage;
+        return [{ kind: 'chunk', event: 'message_stop', json: sse.data }];
+      case 'error': {
+        const error = AnthropicErrorObjectSchema.safeParse(head.error);
+        if (!error.success) return this.fail(badEvent('The upstream provider sent a malformed error event.'));
+        return this.fail({ kind: 'error', error: mapAnthropicStreamError(error.data, this.options.secrets) });
+      }
+      default:
+        // Event types newer than this relay pass through as they came.
+        return [{ kind: 'chunk', event: name ?? type ?? 'message', json: sse.data }];
+    }
+  }
+
+  finish(): StreamStep[] {
+    return [];
+  }
+
+  private messageStart(head: EventHead, sse: SseEvent): StreamStep[] {
+    const message = head.message;
+    if (!message || typeof message !== 'object') return this.fail(badEvent("The upstream provider sent a 'message_start' without its message."));
+    const usage = AnthropicUsageSchema.safeParse(message.usage);
+    if (usage.success) this.startUsage = usage.data;
+    if (message.model === this.options.publicModel) return [{ kind: 'chunk', event: 'message_start', json: sse.data }];
+    message.model = this.options.publicModel;
+    return [{ kind: 'chunk', event: 'message_start', json: JSON.stringify(head) }];
+  }
+
+  private fail(step: StreamStep): StreamStep[] {
+    this.ended = true;
+    return [step];
+  }
+}
