@@ -1,6 +1,7 @@
 export * from './lib/contract';
 export * from './lib/common-responses';
 export * from './lib/chat.contract';
+export * from './lib/messages.contract';
 export * from './lib/channels.contract';
 export * from './lib/tokens.contract';
 export * from './lib/assistants.contract';
