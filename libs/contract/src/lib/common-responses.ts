@@ -1,3 +1,4 @@
+import { AnthropicErrorResponseSchema } from './schemas/anthropic/anthropic-error.schema';
 import { ErrorResponseSchema } from './schemas/error.schema';
 
 /** Every route may answer with the OpenAI error shape (SPEC §9). */
@@ -16,6 +17,26 @@ export const commonResponses = {
 } as const;
 
 /**
+ * The error answers of the Anthropic-dialect routes, in Anthropic's shape: the statuses above,
+ * plus 402 (`billing_error`) and 529 (`overloaded_error`), which Anthropic clients know.
+ */
+export const anthropicCommonResponses = {
+  400: AnthropicErrorResponseSchema,
+  401: AnthropicErrorResponseSchema,
+  402: AnthropicErrorResponseSchema,
+  403: AnthropicErrorResponseSchema,
+  404: AnthropicErrorResponseSchema,
+  409: AnthropicErrorResponseSchema,
+  413: AnthropicErrorResponseSchema,
+  429: AnthropicErrorResponseSchema,
+  500: AnthropicErrorResponseSchema,
+  502: AnthropicErrorResponseSchema,
+  503: AnthropicErrorResponseSchema,
+  504: AnthropicErrorResponseSchema,
+  529: AnthropicErrorResponseSchema,
+} as const;
+
+/**
  * Who may call a route; read by the server's auth middleware from the route's metadata.
  * - `token`: an API token (`/v1/*`);
  * - `self`: an API token or a management key, about the caller itself (account, models, billing);
@@ -23,9 +44,22 @@ export const commonResponses = {
  * - `admin`: the admin key only.
  */
 export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin';
+
+/**
+ * The API dialect a route speaks, which decides its error shape and the auth headers it reads:
+ * - `openai`: `{error:{message,type,param,code}}`, `Authorization: Bearer`;
+ * - `anthropic`: `{type:"error",error:{type,message}}`, `x-api-key` (or `Authorization: Bearer`).
+ */
+export type RouteDialect = 'openai' | 'anthropic';
+
 export interface RouteMetadata {
   auth: RouteAuth;
-  /** The route may answer with `text/event-stream` (when the request asks for it). */
+  /**
+   * The route may answer with `text/event-stream` (when the request asks for it). The server
+   * also opens a usage-log row for exactly these routes: every relayed request has one.
+   */
   streaming?: boolean;
+  /** Which error shape and auth headers the route speaks; `openai` when absent. */
+  dialect?: RouteDialect;
 }
 export const meta = (metadata: RouteMetadata): RouteMetadata => metadata;

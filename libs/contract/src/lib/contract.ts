@@ -3,6 +3,7 @@ import { accountsContract } from './accounts.contract';
 import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
+import { messagesContract } from './messages.contract';
 import { systemContract } from './system.contract';
 import { tokensContract } from './tokens.contract';
 
@@ -11,6 +12,7 @@ const c = initContract();
 /** The whole HTTP surface of chat-relay: the server implements it, the client is made from it. */
 export const relayContract = c.router({
   chat: chatContract,
+  messages: messagesContract,
   channels: channelsContract,
   tokens: tokensContract,
   assistants: assistantsContract,

@@ -12,6 +12,8 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(document.paths).sort()).toEqual(
       [
         '/v1/chat/completions',
+        '/v1/messages',
+        '/v1/messages/count_tokens',
         '/v1/models',
         '/v1/models/{model}',
         '/api/channels',
@@ -54,6 +56,50 @@ describe('buildOpenApiDocument', () => {
   it('documents the OpenAI error shape for error statuses', () => {
     const errorSchema = document.paths['/v1/chat/completions'].post.responses['400'].content['application/json'].schema;
     expect(errorSchema.properties.error.required).toEqual(expect.arrayContaining(['message', 'type', 'param', 'code']));
+  });
+
+  describe('the Anthropic Messages routes', () => {
+    const createMessage = () => document.paths['/v1/messages'].post;
+    const countTokens = () => document.paths['/v1/messages/count_tokens'].post;
+
+    it('describe the request body: max_tokens required on /v1/messages, not on count_tokens', () => {
+      expect(createMessage().operationId).toBe('createMessage');
+      const body = createMessage().requestBody.content['application/json'].schema;
+      expect(body.required).toEqual(expect.arrayContaining(['model', 'messages', 'max_tokens']));
+      const countBody = countTokens().requestBody.content['application/json'].schema;
+      expect(countBody.required).toEqual(expect.arrayContaining(['model', 'messages']));
+      expect(countBody.required).not.toContain('max_tokens');
+    });
+
+    it('document the Message answer (sent pre-serialised) and the token count', () => {
+      const message = createMessage().responses['200'].content['application/json'].schema;
+      expect(message.properties).toEqual(
+        expect.objectContaining({ content: expect.any(Object), stop_reason: expect.any(Object), usage: expect.any(Object) }),
+      );
+      expect(countTokens().responses['200'].content['application/json'].schema.required).toEqual(['input_tokens']);
+    });
+
+    it("answer errors in Anthropic's shape, 529 overloaded included", () => {
+      for (const status of ['400', '401', '429', '529']) {
+        const schema = createMessage().responses[status].content['application/json'].schema;
+        expect(schema.required).toEqual(expect.arrayContaining(['type', 'error']));
+        expect(schema.properties.error.required).toEqual(expect.arrayContaining(['type', 'message']));
+      }
+    });
+
+    it('take the optional ?beta query parameter the SDK beta namespace adds', () => {
+      for (const operation of [createMessage(), countTokens()]) {
+        const beta = operation.parameters.find((parameter: any) => parameter.name === 'beta');
+        expect(beta).toMatchObject({ in: 'query', schema: { type: 'string' } });
+        expect(beta.required).not.toBe(true);
+      }
+    });
+
+    it('accept the key as x-api-key or Bearer; the OpenAI routes keep the Bearer default', () => {
+      expect(createMessage().security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+      expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+      expect(document.paths['/v1/chat/completions'].post.security).toBeUndefined();
+    });
   });
 
   it('uses the right methods on the admin routes', () => {

@@ -1,5 +1,6 @@
 import { isAppRoute, isAppRouteOtherResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
+import type { RouteMetadata } from './common-responses';
 import { relayContract } from './contract';
 
 /**
@@ -35,14 +36,25 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
       info: {
         title: 'chat-relay',
         version,
-        description: 'OpenAI-compatible LLM relay: chat completions, models, channels and tokens.',
+        description:
+          'OpenAI-compatible LLM relay: chat completions, the Anthropic Messages API, models, channels and tokens.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
       },
       security: [{ bearer: [] }],
     },
-    { setOperationId: true },
+    {
+      setOperationId: true,
+      // Anthropic clients send their key as `x-api-key` (Claude Code and the SDKs may also use Bearer).
+      operationMapper: (operation, route) =>
+        (route.metadata as RouteMetadata | undefined)?.dialect === 'anthropic'
+          ? { ...operation, security: [{ bearer: [] }, { apiKey: [] }] }
+          : operation,
+    },
   ) as unknown as Record<string, unknown>;
   cache.set(version, document);
   return document;

@@ -1,0 +1,46 @@
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import type { z } from 'zod';
+import type { RouteMetadata } from './common-responses';
+import { relayContract } from './contract';
+
+function routesOf(router: AppRouter): AppRoute[] {
+  return Object.values(router).flatMap((entry) => (isAppRoute(entry) ? [entry] : routesOf(entry)));
+}
+const metadataOf = (route: AppRoute) => route.metadata as RouteMetadata;
+const { createMessage, countMessageTokens } = relayContract.messages;
+
+describe('relayContract.messages', () => {
+  it('is the Anthropic dialect, token-authenticated, with a usage row for both routes', () => {
+    for (const route of [createMessage, countMessageTokens]) {
+      expect(metadataOf(route)).toEqual({ auth: 'token', streaming: true, dialect: 'anthropic' });
+    }
+    expect([createMessage.path, countMessageTokens.path]).toEqual(['/v1/messages', '/v1/messages/count_tokens']);
+  });
+
+  it('is the only area speaking the Anthropic dialect; the other routes default to openai', () => {
+    const anthropic = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'anthropic');
+    expect(anthropic.map((route) => route.path).sort()).toEqual(['/v1/messages', '/v1/messages/count_tokens']);
+    const others = routesOf(relayContract).filter((route) => !anthropic.includes(route));
+    expect(others.length).toBeGreaterThan(20);
+    expect(others.filter((route) => metadataOf(route).dialect !== undefined)).toEqual([]);
+  });
+
+  it.each([400, 401, 402, 403, 404, 413, 429, 500, 502, 503, 504, 529] as const)(
+    'answers %i with the Anthropic error body, not the OpenAI one',
+    (status) => {
+      const anthropicError = { type: 'error', error: { type: 'api_error', message: 'Boom' } };
+      const openAiError = { error: { message: 'Boom', type: 'server_error', param: null, code: null } };
+      for (const route of [createMessage, countMessageTokens]) {
+        const schema = route.responses[status] as z.ZodTypeAny;
+        expect(schema.safeParse(anthropicError).success).toBe(true);
+        expect(schema.safeParse(openAiError).success).toBe(false);
+      }
+    },
+  );
+
+  it('takes ?beta=true, and no query at all', () => {
+    const query = createMessage.query as z.ZodTypeAny;
+    expect(query.parse({ beta: 'true' })).toEqual({ beta: 'true' });
+    expect(query.parse({})).toEqual({});
+  });
+});
