@@ -15,3 +15,4 @@ export * from './hub/native-adapter';
 export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FORWARDED_HEADERS } from './anthropic-messages/anthropic-native-adapter';
 export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } from './anthropic-messages/anthropic-error-body';
 export * from './hub/chain-transformers';
+export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinking';

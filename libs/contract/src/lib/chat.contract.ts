@@ -2,7 +2,22 @@ import { initContract } from '@ts-rest/core';
 import { commonResponses, meta } from './common-responses';
 import { ChatCompletionRequestSchema } from './schemas/chat-completion-request.schema';
 import { ChatCompletionSchema } from './schemas/chat-completion-response.schema';
+import { z } from 'zod';
+import { AnthropicModelListSchema, AnthropicModelSchema } from './schemas/anthropic/anthropic-model.schema';
 import { ModelListSchema, ModelSchema } from './schemas/model.schema';
+
+/**
+ * Anthropic's paging of the model list (`limit` 1–1000, default 20; `after_id`, `before_id`),
+ * read by the server in the Anthropic dialect only: declaring it on the route would make every
+ * typed client pass an argument OpenAI's list does not have.
+ */
+export const AnthropicModelListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    after_id: z.string().optional(),
+    before_id: z.string().optional(),
+  })
+  .passthrough();
 
 const c = initContract();
 
@@ -21,16 +36,16 @@ export const chatContract = c.router(
     listModels: {
       method: 'GET',
       path: '/v1/models',
-      summary: 'List the models the caller can use',
-      responses: { 200: ModelListSchema },
-      metadata: meta({ auth: 'token' }),
+      summary: 'List the models the caller can use (Anthropic\'s list shape when `anthropic-version` is sent)',
+      responses: { 200: z.union([ModelListSchema, AnthropicModelListSchema]) },
+      metadata: meta({ auth: 'token', dialect: 'negotiated' }),
     },
     retrieveModel: {
       method: 'GET',
       path: '/v1/models/:model',
-      summary: 'Describe one model',
-      responses: { 200: ModelSchema },
-      metadata: meta({ auth: 'token' }),
+      summary: 'Describe one model (Anthropic\'s shape when `anthropic-version` is sent)',
+      responses: { 200: z.union([ModelSchema, AnthropicModelSchema]) },
+      metadata: meta({ auth: 'token', dialect: 'negotiated' }),
     },
   },
   { commonResponses, strictStatusCodes: true },

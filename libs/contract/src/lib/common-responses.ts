@@ -48,9 +48,11 @@ export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin';
 /**
  * The API dialect a route speaks, which decides its error shape and the auth headers it reads:
  * - `openai`: `{error:{message,type,param,code}}`, `Authorization: Bearer`;
- * - `anthropic`: `{type:"error",error:{type,message}}`, `x-api-key` (or `Authorization: Bearer`).
+ * - `anthropic`: `{type:"error",error:{type,message}}`, `x-api-key` (or `Authorization: Bearer`);
+ * - `negotiated`: a route both dialects share (the model list), answered in Anthropic's shapes
+ *   when the request carries `anthropic-version`, as Anthropic's SDKs send it, else OpenAI's.
  */
-export type RouteDialect = 'openai' | 'anthropic';
+export type RouteDialect = 'openai' | 'anthropic' | 'negotiated';
 
 export interface RouteMetadata {
   auth: RouteAuth;
