@@ -1,15 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleAnthropicMessages } from './anthropic/handle-messages';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { anthropicError, sendAnthropicError } from './anthropic/anthropic-error';
+import { anthropicHeadersOf } from './anthropic/anthropic-headers';
+import { handleAnthropicModels } from './anthropic/anthropic-models';
+import { handleCountTokens } from './anthropic/handle-count-tokens';
+import { handleAnthropicMessages, type AnthropicContext } from './anthropic/handle-messages';
 import { geminiError, sendGeminiError } from './gemini/gemini-error';
 import { handleGenerateContent } from './gemini/handle-generate-content';
 import { handleChatCompletion } from './handle-chat-completion';
 import { readBody, sendError, sendJson } from './http-io';
 import { openAiError } from './openai-error';
-import type { ChatContext } from './plan-provider-answer';
 import type { RecordedRequest } from './sim-types';
 
-export interface SimContext extends ChatContext {
-  acceptedKeys: ReadonlySet<string> | undefined;
+export interface SimContext extends AnthropicContext {
   modelsServed: readonly string[];
   record(request: RecordedRequest): void;
 }
@@ -49,6 +51,42 @@ function modelEntry(id: string): { id: string; object: 'model'; created: number;
 }
 
 const geminiRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const modelRoute = /^\/v1\/models(?:\/([^/]+))?$/;
+
+/**
+ * Anthropic and OpenAI share `/v1/models`: a call with `anthropic-version`, or with
+ * `x-api-key` and no bearer token, is the Anthropic side's (as an Anthropic SDK sends it).
+ */
+function isAnthropicSide(path: string, headers: IncomingHttpHeaders): boolean {
+  if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return true;
+  if (!modelRoute.test(path)) return false;
+  return headers['anthropic-version'] !== undefined || (headers['x-api-key'] !== undefined && headers.authorization === undefined);
+}
+
+/** The Anthropic routes, once `isAnthropicSide` said the request is theirs. */
+async function handleAnthropicRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: { method: string; path: string; query: string; rawBody: string },
+  context: SimContext,
+): Promise<void> {
+  const { method, path, query, rawBody } = request;
+  if (method === 'POST' && path === '/v1/messages') {
+    await handleAnthropicMessages(req.headers, res, rawBody, context);
+    return;
+  }
+  if (method === 'POST' && path === '/v1/messages/count_tokens') {
+    handleCountTokens(req.headers, res, rawBody, context);
+    return;
+  }
+  const models = modelRoute.exec(path);
+  if (method === 'GET' && models) {
+    const modelId = models[1] === undefined ? undefined : decodeURIComponent(models[1]);
+    handleAnthropicModels({ headers: req.headers, modelId, query: new URLSearchParams(query) }, res, context);
+    return;
+  }
+  sendAnthropicError(res, 404, anthropicError('not_found_error', `The simulator does not serve ${method} ${path}.`));
+}
 
 /** The Anthropic and Gemini routes; false when `path` is neither's. */
 async function handleProviderRoute(
@@ -58,8 +96,8 @@ async function handleProviderRoute(
   context: SimContext,
 ): Promise<boolean> {
   const { method, path, query, rawBody } = request;
-  if (method === 'POST' && path === '/v1/messages') {
-    await handleAnthropicMessages(req.headers, res, rawBody, context);
+  if (isAnthropicSide(path, req.headers)) {
+    await handleAnthropicRoute(req, res, request, context);
     return true;
   }
   const gemini = geminiRoute.exec(path);
@@ -85,7 +123,14 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   const method = req.method ?? 'GET';
   const [path = '/', query = ''] = (req.url ?? '/').split('?');
   const rawBody = await readBody(req);
-  context.record({ method, path, query, headers: { ...req.headers }, body: parsedOrRaw(rawBody) });
+  context.record({
+    method,
+    path,
+    query,
+    headers: { ...req.headers },
+    body: parsedOrRaw(rawBody),
+    ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
+  });
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
