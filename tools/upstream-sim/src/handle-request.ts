@@ -1,9 +1,7 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { anthropicError, sendAnthropicError } from './anthropic/anthropic-error';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicHeadersOf } from './anthropic/anthropic-headers';
-import { handleAnthropicModels } from './anthropic/anthropic-models';
-import { handleCountTokens } from './anthropic/handle-count-tokens';
-import { handleAnthropicMessages, type AnthropicContext } from './anthropic/handle-messages';
+import { handleAnthropicRoute, isAnthropicSide } from './anthropic/anthropic-routes';
+import type { AnthropicContext } from './anthropic/handle-messages';
 import { geminiError, sendGeminiError } from './gemini/gemini-error';
 import { handleGenerateContent } from './gemini/handle-generate-content';
 import { handleChatCompletion } from './handle-chat-completion';
@@ -51,43 +49,6 @@ function modelEntry(id: string): { id: string; object: 'model'; created: number;
 }
 
 const geminiRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
-const modelRoute = /^\/v1\/models(?:\/([^/]+))?$/;
-
-/**
- * Anthropic and OpenAI share `/v1/models`: a call with `anthropic-version`, or with
- * `x-api-key` and no bearer token, is the Anthropic side's (as an Anthropic SDK sends it).
- */
-function isAnthropicSide(path: string, headers: IncomingHttpHeaders): boolean {
-  if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return true;
-  if (!modelRoute.test(path)) return false;
-  return headers['anthropic-version'] !== undefined || (headers['x-api-key'] !== undefined && headers.authorization === undefined);
-}
-
-/** The Anthropic routes, once `isAnthropicSide` said the request is theirs. */
-async function handleAnthropicRoute(
-  req: IncomingMessage,
-  res: ServerResponse,
-  request: { method: string; path: string; query: string; rawBody: string },
-  context: SimContext,
-): Promise<void> {
-  const { method, path, query, rawBody } = request;
-  if (method === 'POST' && path === '/v1/messages') {
-    await handleAnthropicMessages(req.headers, res, rawBody, context);
-    return;
-  }
-  if (method === 'POST' && path === '/v1/messages/count_tokens') {
-    handleCountTokens(req.headers, res, rawBody, context);
-    return;
-  }
-  const models = modelRoute.exec(path);
-  if (method === 'GET' && models) {
-    const modelId = models[1] === undefined ? undefined : decodeURIComponent(models[1]);
-    handleAnthropicModels({ headers: req.headers, modelId, query: new URLSearchParams(query) }, res, context);
-    return;
-  }
-  sendAnthropicError(res, 404, anthropicError('not_found_error', `The simulator does not serve ${method} ${path}.`));
-}
-
 /** The Anthropic and Gemini routes; false when `path` is neither's. */
 async function handleProviderRoute(
   req: IncomingMessage,
@@ -97,7 +58,7 @@ async function handleProviderRoute(
 ): Promise<boolean> {
   const { method, path, query, rawBody } = request;
   if (isAnthropicSide(path, req.headers)) {
-    await handleAnthropicRoute(req, res, request, context);
+    await handleAnthropicRoute(req.headers, res, request, context);
     return true;
   }
   const gemini = geminiRoute.exec(path);

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { sendJson } from '../http-io';
 import type { AnthropicModelInfo, AnthropicModelList } from './anthropic-api';
-import { anthropicError, sendAnthropicError } from './anthropic-error';
+import { anthropicError, invalidRequest, sendAnthropicError } from './anthropic-error';
 import { checkAnthropicHeaders } from './anthropic-headers';
-import { invalidRequest, type AnthropicContext } from './handle-messages';
+import type { AnthropicContext } from './handle-messages';
 
 /** Claude ids and aliases the Anthropic side knows unless `anthropicModels` says otherwise. */
 export const defaultAnthropicModels: readonly string[] = [

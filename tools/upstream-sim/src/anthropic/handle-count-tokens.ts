@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { sendJson } from '../http-io';
 import { CountTokensRequestSchema, type CountTokensResponse } from './anthropic-api';
-import { anthropicError, sendAnthropicError } from './anthropic-error';
+import { anthropicError, invalidRequest, sendAnthropicError } from './anthropic-error';
 import { checkAnthropicHeaders } from './anthropic-headers';
 import { checkAnthropicPrompt, parseAnthropicBody } from './check-anthropic-request';
-import { invalidRequest, type AnthropicContext } from './handle-messages';
+import type { AnthropicContext } from './handle-messages';
 import { promptTokens } from './prompt-segments';
 
 /** Fields of a messages call that count_tokens refuses, as the API does. */

@@ -4,7 +4,7 @@ import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import { addThinking } from './add-thinking';
 import { MessagesRequestSchema } from './anthropic-api';
-import { anthropicError, anthropicErrorForStatus, anthropicOverloaded, sendAnthropicError } from './anthropic-error';
+import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthropicError } from './anthropic-error';
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
 import { buildAnthropicEvents, buildAnthropicMessage } from './build-anthropic-message';
 import { checkAnthropicPrompt, parseAnthropicBody } from './check-anthropic-request';
@@ -16,10 +16,6 @@ export interface AnthropicContext extends ChatContext, AnthropicHeaderRules {
   promptCache: PromptCache;
   /** What count_tokens and `GET /v1/models` know. */
   anthropicModels: readonly string[];
-}
-
-export function invalidRequest(res: ServerResponse, message: string): void {
-  sendAnthropicError(res, 400, anthropicError('invalid_request_error', message));
 }
 
 /** POST /v1/messages: the Messages API over the simulator's one brain, streamed or not. */

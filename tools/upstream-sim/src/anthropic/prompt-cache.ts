@@ -13,7 +13,7 @@ const defaultCapacity = 10_000;
 function prefixHashes(model: string, segments: readonly PromptSegment[]): string[] {
   let previous = createHash('sha256').update(model).digest('hex');
   return segments.map((segment) => {
-    previous = createHash('sha256').update(previous).update('\n').update(segment.key).digest('hex');
+    previous = createHash('sha256').update(previous).update('\n').update(segment.key()).digest('hex');
     return previous;
   });
 }

@@ -8,8 +8,11 @@ import type { AnthropicMessage, AnthropicPrompt, AnthropicTool, CacheControl, Co
 export type CacheTtl = '5m' | '1h';
 
 export interface PromptSegment {
-  /** What the cache compares: where the block sits and the block without its `cache_control`. */
-  key: string;
+  /**
+   * What the cache compares: where the block sits and the block without its `cache_control`.
+   * Computed only when the cache looks (most prompts have no breakpoint).
+   */
+  key(): string;
   tokens: number;
   /** The breakpoint's lifetime when this block carries `cache_control`. */
   breakpoint: CacheTtl | undefined;
@@ -65,14 +68,14 @@ function blockBreakpoint(block: ContentBlock): CacheTtl | undefined {
 
 function toolSegment(tool: AnthropicTool): PromptSegment {
   const content = withoutCacheControl(tool);
-  return { key: `tool:${content}`, tokens: Math.ceil(content.length / 4), breakpoint: ttlOf(tool.cache_control) };
+  return { key: () => `tool:${content}`, tokens: Math.ceil(content.length / 4), breakpoint: ttlOf(tool.cache_control) };
 }
 
 function systemSegments(system: AnthropicPrompt['system']): PromptSegment[] {
   if (system === undefined || system.length === 0) return [];
   const blocks: TextBlock[] = typeof system === 'string' ? [{ type: 'text', text: system }] : system;
   return blocks.map((block, index) => ({
-    key: `system:${withoutCacheControl(block)}`,
+    key: () => `system:${withoutCacheControl(block)}`,
     tokens: (index === 0 ? countTokens('system') : 0) + countTokens(block.text),
     breakpoint: ttlOf(block.cache_control),
   }));
@@ -82,11 +85,12 @@ function systemSegments(system: AnthropicPrompt['system']): PromptSegment[] {
 function messageSegments(message: AnthropicMessage): PromptSegment[] {
   const roleTokens = countTokens(message.role);
   if (typeof message.content === 'string') {
-    return [{ key: `${message.role}:${JSON.stringify(message.content)}`, tokens: roleTokens + countTokens(message.content), breakpoint: undefined }];
+    const text = message.content;
+    return [{ key: () => `${message.role}:${JSON.stringify(text)}`, tokens: roleTokens + countTokens(text), breakpoint: undefined }];
   }
-  if (message.content.length === 0) return [{ key: `${message.role}:[]`, tokens: roleTokens, breakpoint: undefined }];
+  if (message.content.length === 0) return [{ key: () => `${message.role}:[]`, tokens: roleTokens, breakpoint: undefined }];
   return message.content.map((block, index) => ({
-    key: `${index === 0 ? message.role : '+'}:${withoutCacheControl(block)}`,
+    key: () => `${index === 0 ? message.role : '+'}:${withoutCacheControl(block)}`,
     tokens: (index === 0 ? roleTokens : 0) + blockTokens(block),
     breakpoint: blockBreakpoint(block),
   }));
