@@ -80,15 +80,16 @@ describe('prompt caching', () => {
   });
 
   it('finds an earlier breakpoint within 20 blocks of a later one, but not beyond', async () => {
-    const blocks = (count: number) => Array.from({ length: count }, (_, index) => ({ type: 'text', text: `fact ${index}` }));
+    const blocks = (count: number, word = 'fact') =>
+      Array.from({ length: count }, (_, index) => ({ type: 'text', text: `${word} ${index}` }));
     const marked = (list: Array<Record<string, unknown>>) => [...list.slice(0, -1), { ...list.at(-1), cache_control: ephemeral }];
     const base = blocks(5);
     const first = await usageOf({ messages: [user(marked(base))] });
-    const near = await usageOf({ messages: [user(marked([...base, ...blocks(19).map((block) => ({ ...block, text: `more ${block.text}` }))]))] });
+    const near = await usageOf({ messages: [user(marked([...base, ...blocks(19, 'more')]))] });
     expect(near.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
     sim.reset();
     await usageOf({ messages: [user(marked(base))] });
-    const far = await usageOf({ messages: [user(marked([...base, ...blocks(20).map((block) => ({ ...block, text: `more ${block.text}` }))]))] });
+    const far = await usageOf({ messages: [user(marked([...base, ...blocks(20, 'more')]))] });
     expect(far.cache_read_input_tokens).toBe(0);
   });
 
@@ -161,7 +162,8 @@ describe('prompt caching: what the API refuses', () => {
   });
 
   it('a ttl other than 5m or 1h, a type other than ephemeral', async () => {
-    const badTtl = await rejectionOf({ system: [{ ...cachedSystem[0], cache_control: { type: 'ephemeral', ttl: '10m' } }], messages: [user('x')] });
+    const tenMinutes = [{ ...cachedSystem[0], cache_control: { type: 'ephemeral', ttl: '10m' } }];
+    const badTtl = await rejectionOf({ system: tenMinutes, messages: [user('x')] });
     expect(badTtl.status).toBe(400);
     expect(badTtl.message).toMatch(/^system\.0\.cache_control\.ttl: /);
     const badType = await rejectionOf({ cache_control: { type: 'persistent' }, messages: [user('x')] });

@@ -64,7 +64,12 @@ function skeleton(events: readonly AnthropicStreamEvent[]): string[] {
   return names.filter((name, index) => name !== names[index - 1]);
 }
 
-const claudeCodeBetas = 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,fine-grained-tool-streaming-2025-05-14';
+const claudeCodeBetas = [
+  'claude-code-20250219',
+  'interleaved-thinking-2025-05-14',
+  'context-management-2025-06-27',
+  'fine-grained-tool-streaming-2025-05-14',
+].join(',');
 
 describe("Claude Code's request", () => {
   const body = JSON.parse(readFileSync(path.join(fixtures, 'claude-code-request.json'), 'utf8')) as Body;
@@ -145,7 +150,11 @@ describe('recorded thinking round trips', () => {
     const messages = second.body['messages'] as Body[];
     const followUp = {
       ...second.body,
-      messages: [messages[0], { role: 'assistant', content: own.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'Mexico' }] }],
+      messages: [
+        messages[0],
+        { role: 'assistant', content: own.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'Mexico' }] },
+      ],
     };
     const answered = await postAnthropic(sim, followUp);
     const final = (await answered.json()) as AnthropicMessageResponse;

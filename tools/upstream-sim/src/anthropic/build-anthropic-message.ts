@@ -51,8 +51,9 @@ function textOfPlan(plan: AnswerContent): string | undefined {
 }
 
 function usageOf(meta: AnthropicMeta, outputTokens: number): AnthropicUsage {
-  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, cache_creation } = meta.inputUsage;
-  return { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, cache_creation: { ...cache_creation }, output_tokens: outputTokens };
+  // In the API's key order: the input side, then output_tokens.
+  const { cache_creation, ...counts } = meta.inputUsage;
+  return { ...counts, cache_creation: { ...cache_creation }, output_tokens: outputTokens };
 }
 
 /**

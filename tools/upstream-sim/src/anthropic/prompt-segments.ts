@@ -30,7 +30,8 @@ function withoutCacheControl(value: object): string {
   return JSON.stringify(value, (key, entry: unknown) => (key === 'cache_control' ? undefined : entry));
 }
 
-function textTokens(blocks: readonly { type: string; text?: unknown }[]): number {
+/** The blocks of a tool result: text by its words, images and documents at the flat rate. */
+function toolResultPartTokens(blocks: readonly { type: string; text?: unknown }[]): number {
   return blocks.reduce(
     (sum, block) => sum + (block.type === 'text' && typeof block.text === 'string' ? countTokens(block.text) : mediaBlockTokens),
     0,
@@ -49,7 +50,7 @@ function blockTokens(block: ContentBlock): number {
       return countTokens(block.name) + countTokens(JSON.stringify(block.input));
     case 'tool_result':
       if (block.content === undefined) return 0;
-      return typeof block.content === 'string' ? countTokens(block.content) : textTokens(block.content);
+      return typeof block.content === 'string' ? countTokens(block.content) : toolResultPartTokens(block.content);
     case 'thinking':
     case 'redacted_thinking':
       return 0;
