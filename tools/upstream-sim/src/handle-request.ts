@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleAnthropicMessages } from './anthropic/handle-messages';
+import { anthropicHeadersOf } from './anthropic/anthropic-headers';
+import { handleAnthropicRoute, isAnthropicSide } from './anthropic/anthropic-routes';
+import type { AnthropicContext } from './anthropic/handle-messages';
 import { geminiError, sendGeminiError } from './gemini/gemini-error';
 import { handleGenerateContent } from './gemini/handle-generate-content';
 import { handleChatCompletion } from './handle-chat-completion';
 import { readBody, sendError, sendJson } from './http-io';
 import { openAiError } from './openai-error';
-import type { ChatContext } from './plan-provider-answer';
 import type { RecordedRequest } from './sim-types';
 
-export interface SimContext extends ChatContext {
-  acceptedKeys: ReadonlySet<string> | undefined;
+export interface SimContext extends AnthropicContext {
   modelsServed: readonly string[];
   record(request: RecordedRequest): void;
 }
@@ -49,7 +49,6 @@ function modelEntry(id: string): { id: string; object: 'model'; created: number;
 }
 
 const geminiRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
-
 /** The Anthropic and Gemini routes; false when `path` is neither's. */
 async function handleProviderRoute(
   req: IncomingMessage,
@@ -58,8 +57,8 @@ async function handleProviderRoute(
   context: SimContext,
 ): Promise<boolean> {
   const { method, path, query, rawBody } = request;
-  if (method === 'POST' && path === '/v1/messages') {
-    await handleAnthropicMessages(req.headers, res, rawBody, context);
+  if (isAnthropicSide(path, req.headers)) {
+    await handleAnthropicRoute(req.headers, res, request, context);
     return true;
   }
   const gemini = geminiRoute.exec(path);
@@ -85,7 +84,14 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   const method = req.method ?? 'GET';
   const [path = '/', query = ''] = (req.url ?? '/').split('?');
   const rawBody = await readBody(req);
-  context.record({ method, path, query, headers: { ...req.headers }, body: parsedOrRaw(rawBody) });
+  context.record({
+    method,
+    path,
+    query,
+    headers: { ...req.headers },
+    body: parsedOrRaw(rawBody),
+    ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
+  });
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);

@@ -1,8 +1,19 @@
 export { startUpstreamSim } from './sim-server';
-export type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
+export type { AnthropicHeadersSeen, RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 export { decideAnswer, countPromptTokens, trailingToolResults, withToolPreamble, type AnswerPlan } from './decide-answer';
 export { anthropicToInternalRequest } from './anthropic/to-internal-request';
-export type { AnthropicMessageResponse, AnthropicStreamEvent, MessagesRequest } from './anthropic/anthropic-api';
+export type {
+  AnthropicMessageResponse,
+  AnthropicModelList,
+  AnthropicStreamEvent,
+  AnthropicUsage,
+  CountTokensRequest,
+  CountTokensResponse,
+  MessagesRequest,
+} from './anthropic/anthropic-api';
+export { signThinking, verifyThinkingSignature } from './anthropic/thinking-signature';
+export { defaultAnthropicBetas } from './anthropic/anthropic-headers';
+export { defaultAnthropicModels } from './anthropic/anthropic-models';
 export { geminiToInternalRequest } from './gemini/to-internal-request';
 export { thoughtSignatureFor } from './gemini/thought-signature';
 export type { GenerateContentRequest, GenerateContentResponse } from './gemini/gemini-api';

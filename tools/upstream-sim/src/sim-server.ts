@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { defaultAnthropicBetas } from './anthropic/anthropic-headers';
+import { defaultAnthropicModels } from './anthropic/anthropic-models';
+import { PromptCache } from './anthropic/prompt-cache';
 import { handleRequest, type SimContext } from './handle-request';
 import { errorForStatus } from './openai-error';
 import { sendError } from './http-io';
@@ -39,10 +42,14 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   const queuedFaults: SimFault[] = [];
+  const promptCache = new PromptCache();
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
     modelsServed: options.modelsServed ?? ['gpt-4o', 'gpt-4o-mini'],
+    anthropicModels: options.anthropicModels ?? defaultAnthropicModels,
+    knownBetas: new Set(options.anthropicBetas ?? defaultAnthropicBetas),
+    promptCache,
     record: (request) => requests.push(request),
     takeQueuedFault: () => queuedFaults.shift(),
   };
@@ -68,6 +75,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       // Cleared in place: callers may hold on to `sim.requests`.
       requests.length = 0;
       queuedFaults.length = 0;
+      promptCache.clear();
     },
     close: () => closeServer(server),
   };

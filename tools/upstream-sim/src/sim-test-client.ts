@@ -39,20 +39,32 @@ export function sseData(text: string): string[] {
 
 export const anthropicVersion = '2023-06-01';
 
-/** `POST {anthropicBaseUrl}/messages` with `x-api-key` and `anthropic-version` (each omitted when ''). */
-export function postAnthropic(
-  sim: UpstreamSim,
-  body: unknown,
-  init: { key?: string; version?: string; signal?: AbortSignal } = {},
-): Promise<Response> {
+export interface AnthropicCallInit {
+  key?: string;
+  version?: string;
+  /** `anthropic-beta`, sent when set. */
+  beta?: string;
+  /** Under `anthropicBaseUrl`; default `/messages`. */
+  path?: string;
+  signal?: AbortSignal;
+}
+
+/** The headers of an Anthropic call: `x-api-key` and `anthropic-version` (each omitted when ''), `anthropic-beta`. */
+export function anthropicHeaders(init: AnthropicCallInit = {}): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const key = init.key ?? testKey;
   const version = init.version ?? anthropicVersion;
   if (key) headers['x-api-key'] = key;
   if (version) headers['anthropic-version'] = version;
-  return fetch(`${sim.anthropicBaseUrl}/messages`, {
+  if (init.beta !== undefined) headers['anthropic-beta'] = init.beta;
+  return headers;
+}
+
+/** `POST {anthropicBaseUrl}/messages` (or `init.path`) with the Anthropic headers. */
+export function postAnthropic(sim: UpstreamSim, body: unknown, init: AnthropicCallInit = {}): Promise<Response> {
+  return fetch(`${sim.anthropicBaseUrl}${init.path ?? '/messages'}`, {
     method: 'POST',
-    headers,
+    headers: anthropicHeaders(init),
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal: init.signal,
   });

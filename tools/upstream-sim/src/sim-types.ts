@@ -20,6 +20,22 @@ export interface UpstreamSimOptions {
   acceptedKeys?: string[];
   /** Listed by `GET /v1/models`; default `['gpt-4o', 'gpt-4o-mini']`. */
   modelsServed?: string[];
+  /**
+   * The Anthropic side's models: listed by `GET /v1/models` with `anthropic-version`, and the
+   * only ones `POST /v1/messages/count_tokens` knows (404 otherwise). `POST /v1/messages`
+   * answers any model. Default: current Claude ids and aliases (`claude-sonnet-4-5`, …).
+   */
+  anthropicModels?: string[];
+  /** The `anthropic-beta` values accepted (others → 400); default `defaultAnthropicBetas`. */
+  anthropicBetas?: string[];
+}
+
+/** The Anthropic headers a request arrived with. */
+export interface AnthropicHeadersSeen {
+  /** `anthropic-version`, undefined when absent. */
+  version: string | undefined;
+  /** The `anthropic-beta` values, split at commas and trimmed; [] when absent. */
+  betas: string[];
 }
 
 export interface RecordedRequest {
@@ -30,6 +46,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON, the raw string when it does not parse, undefined when empty. */
   body: unknown;
+  /** Set on requests to the Anthropic side (`/v1/messages…`, or `anthropic-version` sent). */
+  anthropic?: AnthropicHeadersSeen;
 }
 
 export interface UpstreamSim {
@@ -44,7 +62,7 @@ export interface UpstreamSim {
   requests: RecordedRequest[];
   /** Queue `fault` for the next `times` chat, messages or generateContent requests (consumed in order). */
   failNext(fault: SimFault, times?: number): void;
-  /** Clears recorded requests and queued faults. */
+  /** Clears recorded requests, queued faults and the Anthropic prompt cache. */
   reset(): void;
   close(): Promise<void>;
 }

@@ -10,6 +10,11 @@ export function sendAnthropicError(res: ServerResponse, status: number, body: An
   sendJson(res, status, body);
 }
 
+/** A 400 `invalid_request_error` with the API's message. */
+export function invalidRequest(res: ServerResponse, message: string): void {
+  sendAnthropicError(res, 400, anthropicError('invalid_request_error', message));
+}
+
 /** The error body the Messages API sends with `status` (what `status:N` faults play). */
 export function anthropicErrorForStatus(status: number): AnthropicErrorBody {
   switch (status) {

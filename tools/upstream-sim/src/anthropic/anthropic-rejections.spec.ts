@@ -30,12 +30,15 @@ const text = (value: string) => ({ type: 'text', text: value });
 
 describe('400 invalid_request_error like the real Messages API', () => {
   it.each([
-    ['an empty text block', [user([text('')])], 'messages.0.content.0.text: text content blocks must be non-empty'],
+    ['an empty text block', [user([text('')])], 'messages: text content blocks must be non-empty'],
     [
       'an empty text block in a tool result',
       [user('x'), assistant([toolUse('toolu_1')]), user([toolResult('toolu_1', [text('')])])],
-      'messages.2.content.0.content.0.text: text content blocks must be non-empty',
+      'messages: text content blocks must be non-empty',
     ],
+    ['a whitespace-only text block', [user([text('hi'), text(' \n')])], 'messages: text content blocks must contain non-whitespace text'],
+    ['an empty text block in the final assistant turn', [user('a'), assistant([text('')])], 'messages: text content blocks must be non-empty'],
+    ['a prefill ending in whitespace', [user('a'), assistant('Sure, ')], 'messages: final assistant content cannot end with trailing whitespace'],
     ['an empty turn', [user(''), assistant('ok'), user('x')], 'messages.0: all messages must have non-empty content'],
     [
       'two user turns in a row',

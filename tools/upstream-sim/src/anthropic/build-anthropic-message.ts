@@ -1,7 +1,9 @@
 import type { FunctionToolCall } from '@chat-relay/contract';
 import { argumentsPieceLength, type AnswerContent } from '../build-chat-completion';
 import { splitIntoPieces, splitIntoStreamTokens } from '../tokens';
+import type { AnthropicAnswer, ThinkingPart } from './add-thinking';
 import type {
+  AnthropicInputUsage,
   AnthropicMessageResponse,
   AnthropicStreamEvent,
   AnthropicUsage,
@@ -13,6 +15,8 @@ export interface AnthropicMeta {
   /** `msg_…` */
   id: string;
   model: string;
+  /** The prompt side of usage, cache reads and writes included (prompt-cache.ts). */
+  inputUsage: AnthropicInputUsage;
 }
 
 type ToolUseBlock = Extract<ResponseContentBlock, { type: 'tool_use' }>;
@@ -46,17 +50,18 @@ function textOfPlan(plan: AnswerContent): string | undefined {
   return plan.kind === 'text' ? plan.content : plan.preamble;
 }
 
-function usageOf(plan: AnswerContent, outputTokens: number): AnthropicUsage {
-  return {
-    input_tokens: plan.usage.prompt_tokens,
-    output_tokens: outputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  };
+function usageOf(meta: AnthropicMeta, outputTokens: number): AnthropicUsage {
+  // In the API's key order: the input side, then output_tokens.
+  const { cache_creation, ...counts } = meta.inputUsage;
+  return { ...counts, cache_creation: { ...cache_creation }, output_tokens: outputTokens };
 }
 
-/** The non-streamed message: a text block when there is text, then one block per tool use. */
-export function buildAnthropicMessage(plan: AnswerContent, meta: AnthropicMeta): AnthropicMessageResponse {
+/**
+ * The non-streamed message: the signed thinking block when thinking is on, a text block when
+ * there is text (none when max_tokens left it empty), then one block per tool use.
+ */
+export function buildAnthropicMessage(answer: AnthropicAnswer, meta: AnthropicMeta): AnthropicMessageResponse {
+  const { plan, thinking } = answer;
   const text = textOfPlan(plan);
   const toolUses = plan.kind === 'tool_calls' ? plan.toolCalls.map(toolUseOf) : [];
   return {
@@ -64,11 +69,32 @@ export function buildAnthropicMessage(plan: AnswerContent, meta: AnthropicMeta):
     type: 'message',
     role: 'assistant',
     model: meta.model,
-    content: [...(text !== undefined ? [{ type: 'text' as const, text }] : []), ...toolUses],
+    content: [
+      ...(thinking ? [{ type: 'thinking' as const, ...thinking }] : []),
+      ...(text ? [{ type: 'text' as const, text }] : []),
+      ...toolUses,
+    ],
     stop_reason: stopReasonOf(plan),
     stop_sequence: null,
-    usage: usageOf(plan, plan.usage.completion_tokens),
+    usage: usageOf(meta, answer.outputTokens),
   };
+}
+
+/**
+ * Like the real API (test-fixtures/anthropic/cassette-stream-thinking.yaml): an empty block
+ * opens, the text comes in `thinking_delta`s ending with an empty one, then one
+ * `signature_delta`. With `display: omitted` only the signature is streamed.
+ */
+function thinkingBlockEvents(thinking: ThinkingPart, index: number): AnthropicStreamEvent[] {
+  const pieces = thinking.thinking.length > 0 ? [...splitIntoStreamTokens(thinking.thinking), ''] : [];
+  return [
+    { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    ...pieces.map(
+      (piece): AnthropicStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }),
+    ),
+    { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: thinking.signature } },
+    { type: 'content_block_stop', index },
+  ];
 }
 
 function textBlockEvents(text: string, index: number): AnthropicStreamEvent[] {
@@ -97,28 +123,42 @@ function toolUseBlockEvents(toolUse: ToolUseBlock, index: number): AnthropicStre
   ];
 }
 
+function blockEvents(block: ResponseContentBlock, index: number): AnthropicStreamEvent[] {
+  switch (block.type) {
+    case 'thinking':
+      return thinkingBlockEvents(block, index);
+    case 'text':
+      return textBlockEvents(block.text, index);
+    case 'tool_use':
+      return toolUseBlockEvents(block, index);
+    default: {
+      const unexpected: never = block;
+      throw new Error(`unhandled content block ${JSON.stringify(unexpected)}`);
+    }
+  }
+}
+
 /**
- * The streamed events, in the real API's order: `message_start`, each block's
- * start/deltas/stop (a `ping` after the first start), `message_delta`, `message_stop`.
- * Block indexes count every block, text included.
+ * The streamed events, in the real API's order: `message_start` (the input side of usage
+ * already final), each block's start/deltas/stop (a `ping` after the first start),
+ * `message_delta` with the cumulative usage, `message_stop`. Block indexes count every block.
  */
-export function buildAnthropicEvents(plan: AnswerContent, meta: AnthropicMeta): AnthropicStreamEvent[] {
-  const message = buildAnthropicMessage(plan, meta);
-  const blockEvents = message.content.flatMap((block, index) =>
-    block.type === 'text' ? textBlockEvents(block.text, index) : toolUseBlockEvents(block, index),
-  );
+export function buildAnthropicEvents(answer: AnthropicAnswer, meta: AnthropicMeta): AnthropicStreamEvent[] {
+  const message = buildAnthropicMessage(answer, meta);
+  const events = message.content.flatMap(blockEvents);
+  const { cache_creation: _breakdown, ...finalUsage } = message.usage;
   return [
     {
       type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, usage: usageOf(plan, 1) },
+      message: { ...message, content: [], stop_reason: null, usage: usageOf(meta, 1) },
     },
-    ...blockEvents.slice(0, 1),
+    ...events.slice(0, 1),
     { type: 'ping' },
-    ...blockEvents.slice(1),
+    ...events.slice(1),
     {
       type: 'message_delta',
-      delta: { stop_reason: stopReasonOf(plan), stop_sequence: null },
-      usage: { output_tokens: plan.usage.completion_tokens },
+      delta: { stop_reason: stopReasonOf(answer.plan), stop_sequence: null },
+      usage: finalUsage,
     },
     { type: 'message_stop' },
   ];

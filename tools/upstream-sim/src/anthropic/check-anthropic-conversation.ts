@@ -1,4 +1,4 @@
-import type { AnthropicMessage, ContentBlock } from './anthropic-api';
+import type { AnthropicMessage, ContentBlock, TextBlock } from './anthropic-api';
 
 /** A rule of the Messages API that a well-formed body can still break; the 400's message. */
 export type ConversationProblem = string | undefined;
@@ -14,6 +14,36 @@ function isEmpty(message: AnthropicMessage): boolean {
 function toolUseIds(message: AnthropicMessage | undefined): string[] {
   if (message?.role !== 'assistant') return [];
   return blocksOf(message).flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+}
+
+/** Every text block of a message, those inside tool results included. */
+function textBlocksOf(message: AnthropicMessage): TextBlock[] {
+  return blocksOf(message).flatMap((block) => {
+    if (block.type === 'text') return [block];
+    if (block.type !== 'tool_result' || !Array.isArray(block.content)) return [];
+    return block.content.flatMap((part) => (part.type === 'text' ? [part] : []));
+  });
+}
+
+/**
+ * The API's wording names the field (`messages` or `system`), not the block: an empty text
+ * block and a whitespace-only one are told apart.
+ */
+export function checkTextBlocks(field: 'messages' | 'system', blocks: readonly TextBlock[]): ConversationProblem {
+  for (const block of blocks) {
+    if (block.text.length === 0) return `${field}: text content blocks must be non-empty`;
+    if (block.text.trim().length === 0) return `${field}: text content blocks must contain non-whitespace text`;
+  }
+  return undefined;
+}
+
+/** A prefill the model continues must not end in whitespace. */
+function checkFinalAssistant(messages: readonly AnthropicMessage[]): ConversationProblem {
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'assistant') return undefined;
+  const lastBlock = typeof last.content === 'string' ? undefined : last.content[last.content.length - 1];
+  const text = typeof last.content === 'string' ? last.content : lastBlock?.type === 'text' ? lastBlock.text : '';
+  return /\s$/.test(text) ? 'messages: final assistant content cannot end with trailing whitespace' : undefined;
 }
 
 function checkRoles(messages: readonly AnthropicMessage[]): ConversationProblem {
@@ -78,11 +108,16 @@ function checkToolUses(messages: readonly AnthropicMessage[], index: number): Co
 }
 
 /**
- * The conversation rules the real API enforces beyond the body's shape: the first turn is the
- * user's, roles alternate, no empty turn, and tool uses and results pair up turn by turn.
+ * The conversation rules the real API enforces beyond the body's shape: no empty or blank text
+ * block, the first turn is the user's, roles alternate (the simulator does not merge turns), no
+ * empty turn, no prefill ending in whitespace, and tool uses and results pair up turn by turn.
  */
 export function checkAnthropicConversation(messages: readonly AnthropicMessage[]): ConversationProblem {
-  const problem = checkRoles(messages) ?? checkNonEmpty(messages);
+  const problem =
+    checkTextBlocks('messages', messages.flatMap(textBlocksOf)) ??
+    checkRoles(messages) ??
+    checkNonEmpty(messages) ??
+    checkFinalAssistant(messages);
   if (problem) return problem;
   for (let index = 0; index < messages.length; index += 1) {
     const pairing = checkToolResults(messages, index) ?? checkToolUses(messages, index);

@@ -63,7 +63,7 @@ function reassemble(events: readonly AnthropicStreamEvent[]): Map<number, Stream
     } else if (event.type === 'content_block_delta') {
       const block = blocks.get(event.index)!;
       if (event.delta.type === 'text_delta') block.text += event.delta.text;
-      else block.fragments.push(event.delta.partial_json);
+      else if (event.delta.type === 'input_json_delta') block.fragments.push(event.delta.partial_json);
     }
   }
   return blocks;
@@ -85,6 +85,7 @@ describe('POST /v1/messages, not streamed', () => {
         output_tokens: 4,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
       },
     });
     expect(message.usage.input_tokens).toBeGreaterThan(0);
@@ -190,10 +191,13 @@ describe('POST /v1/messages, streamed', () => {
       usage: { output_tokens: 1 },
     });
     expect(reassemble(events).get(0)?.text).toBe('You said: Hello world');
+    // Like the current API, message_delta repeats the input side: cumulative usage.
+    const inputTokens = start?.type === 'message_start' ? start.message.usage.input_tokens : -1;
+    expect(inputTokens).toBeGreaterThan(0);
     expect(events.at(-2)).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: 4 },
+      usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
     });
   });
 
