@@ -12,6 +12,8 @@ import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
+import { messagesRouter } from './routes/messages.route';
+import type { PipelineDeps } from './relay/run-pipeline';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
@@ -43,17 +45,21 @@ export function createApp(deps: AppDeps): Express {
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
   app.use(cors(deps.cors ?? { v1: '*', api: [] }));
+  // Claude Code checks the base URL it was given with `HEAD /` before its first request.
+  app.head('/', (_req, res) => void res.status(200).end());
 
+  const pipeline: PipelineDeps = {
+    ...services,
+    assistants: storage.assistants,
+    quota: storage.quota,
+    defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
+    maxRetries: deps.maxRetries,
+    logger,
+  };
   const s = initServer();
   const router = s.router(serverContract, {
-    chat: chatRouter({
-      ...services,
-      assistants: storage.assistants,
-      quota: storage.quota,
-      defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
-      maxRetries: deps.maxRetries,
-      logger,
-    }),
+    chat: chatRouter(pipeline),
+    messages: messagesRouter(pipeline),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

@@ -1,11 +1,12 @@
 import type { ChatCompletion } from '@chat-relay/contract';
-import { chatContract, parseGizmoModel } from '@chat-relay/contract';
+import { AnthropicModelListQuerySchema, chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import { isModelAllowed } from '../policy/model-allow-list';
 import { chatCompletionsDialect } from '../relay/caller-dialect';
+import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../relay/anthropic-model-list';
 import { listModels } from '../relay/list-models';
 import { familyAllowed } from '../relay/resolve-model';
 import { callerAccountId, runPipeline, traceOf, type PipelineDeps } from '../relay/run-pipeline';
@@ -47,6 +48,11 @@ export function chatRouter(deps: ChatRouteDeps) {
       const allowList = caller?.kind === 'token' ? caller.token.models : null;
       // Only what this key may use: what the channels serve ∩ the token's allow-list.
       const data = listModels(await deps.registry.all(), assistants).filter((model) => isModelAllowed(allowList, model.id));
+      if (wantsAnthropicShape(req)) {
+        const page = AnthropicModelListQuerySchema.safeParse(req.query);
+        if (!page.success) throw invalidRequest('limit must be an integer from 1 to 1000; after_id and before_id model ids.', 'limit');
+        return { status: 200, body: anthropicModelPage(data, page.data) };
+      }
       return { status: 200, body: { object: 'list' as const, data } };
     },
 
@@ -62,13 +68,15 @@ export function chatRouter(deps: ChatRouteDeps) {
           (await deps.registry.candidatesFor(gizmo.family)).length > 0;
         if (assistant && usable) {
           const created = Math.floor(Date.parse(assistant.createdAt) / 1000);
-          return { status: 200, body: { id: model, object: 'model' as const, created, owned_by: 'chat-relay' } };
+          const described = { id: model, object: 'model' as const, created, owned_by: 'chat-relay' };
+          return { status: 200, body: wantsAnthropicShape(req) ? toAnthropicModel(described) : described };
         }
       }
       const [channel] = await deps.registry.candidatesFor(model);
       if (!channel) throw modelNotFound(model);
       const created = Math.floor(Date.parse(channel.record.createdAt) / 1000);
-      return { status: 200, body: { id: model, object: 'model' as const, created, owned_by: channel.record.type } };
+      const described = { id: model, object: 'model' as const, created, owned_by: channel.record.type };
+      return { status: 200, body: wantsAnthropicShape(req) ? toAnthropicModel(described) : described };
     },
   });
 }
