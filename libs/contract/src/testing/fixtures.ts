@@ -4,6 +4,7 @@
  * read at run time, never imported.
  *
  *   readSseEvents(fixturePath('openai', 'chat-stream-text.sse'))   → ['{"id":…}', …, '[DONE]']
+ *   readSseMessages(fixturePath('anthropic', 'stream-….sse'))       → [{ event: 'message_start', data: '{…}' }, …]
  *   readCassette(fixturePath('openai', 'cassette-chat-…yaml'))      → VCR interactions
  *
  * Not exported from the package: it pulls in js-yaml and reads the file system.
@@ -38,14 +39,29 @@ export function readJsonLines(file: string): unknown[] {
     .map((line) => JSON.parse(line));
 }
 
-/** The `data` of every event in raw SSE text, in order (`[DONE]` included), by a real SSE parser. */
-export function parseSseData(text: string): string[] {
-  const data: string[] = [];
-  const parser = createParser({ onEvent: (event) => data.push(event.data) });
+/** One SSE event: its `event:` name (Anthropic sends one; OpenAI does not) and its `data`. */
+export interface SseMessage {
+  event: string | undefined;
+  data: string;
+}
+
+/** Every event in raw SSE text, in order (`[DONE]` included), by a real SSE parser. */
+export function parseSseMessages(text: string): SseMessage[] {
+  const messages: SseMessage[] = [];
+  const parser = createParser({ onEvent: ({ event, data }) => messages.push({ event, data }) });
   parser.feed(text);
   // Flush an event whose blank-line terminator the recording lost.
   parser.reset({ consume: true });
-  return data;
+  return messages;
+}
+
+/** The `data` of every event in raw SSE text, in order (`[DONE]` included). */
+export function parseSseData(text: string): string[] {
+  return parseSseMessages(text).map((message) => message.data);
+}
+
+export function readSseMessages(file: string): SseMessage[] {
+  return parseSseMessages(readFileSync(file, 'utf8'));
 }
 
 export function readSseEvents(file: string): string[] {
@@ -104,7 +120,9 @@ export function cassetteRequestJson(interaction: CassetteInteraction): unknown {
   return text === undefined ? undefined : JSON.parse(text);
 }
 
-export type CassetteResponseBody = { kind: 'json'; json: unknown } | { kind: 'sse'; events: string[] };
+export type CassetteResponseBody =
+  | { kind: 'json'; json: unknown }
+  | { kind: 'sse'; events: string[]; messages: SseMessage[] };
 
 /** The response body: parsed JSON, or the `data` of each SSE event for `text/event-stream`. */
 export function cassetteResponseBody(interaction: CassetteInteraction): CassetteResponseBody {
@@ -113,5 +131,7 @@ export function cassetteResponseBody(interaction: CassetteInteraction): Cassette
   const text = rawText(body) ?? '';
   const isSse =
     headerOf(headers, 'content-type')?.startsWith('text/event-stream') || /^(data|event):/.test(text.trimStart());
-  return isSse ? { kind: 'sse', events: parseSseData(text) } : { kind: 'json', json: JSON.parse(text) };
+  if (!isSse) return { kind: 'json', json: JSON.parse(text) };
+  const messages = parseSseMessages(text);
+  return { kind: 'sse', events: messages.map((message) => message.data), messages };
 }
