@@ -86,12 +86,20 @@ try {
     keys: ['sk-simulator'],
     models: ['gpt-4o', 'gpt-4o-mini'],
   });
+  // The simulator speaks Anthropic's Messages API on the same port (/v1/messages).
+  await api('POST', '/api/channels', {
+    name: 'simulator-anthropic',
+    type: 'anthropic',
+    base_url: `http://127.0.0.1:${simPort}/v1`,
+    keys: ['sk-simulator'],
+    models: ['claude-sonnet-4-5'],
+  });
   const token = await api('POST', '/api/tokens', { name: 'demo' });
   await api('POST', '/api/assistants', {
     id: 'g-pirate1',
     name: 'Pirate',
     instructions: 'Answer like a pirate.',
-    models: ['gpt-4o', 'gpt-4o-mini'],
+    models: ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'],
     visibility: 'public',
   });
   const request = {
@@ -126,6 +134,13 @@ try {
   console.log(
     `curl ${relayUrl}/v1/chat/completions -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(gizmo)}'\n`,
   );
+  const message = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user', content: 'Say hello.' }] };
+  console.log("Anthropic's Messages API (what Claude Code and the Anthropic SDKs speak), passed through to the Anthropic channel;");
+  console.log('use "model": "gpt-4o" to have the same request bridged to the OpenAI-compatible channel:\n');
+  console.log(
+    `curl ${relayUrl}/v1/messages -H "x-api-key: ${token.key}" -H "anthropic-version: 2023-06-01" -H "Content-Type: application/json" -d '${JSON.stringify(message)}'\n`,
+  );
+  console.log(`Claude Code: ANTHROPIC_BASE_URL=${relayUrl} ANTHROPIC_AUTH_TOKEN=${token.key} claude --model claude-sonnet-4-5\n`);
   console.log('Ctrl-C stops the demo.');
 } catch (error) {
   console.error(`demo failed: ${error.message}`);

@@ -8,7 +8,17 @@ export * from './hub/provider-adapter';
 export * from './json/json-checks';
 export { openAiAdapter } from './openai-chat/openai-adapter';
 export { OpenAiStreamTransformer } from './openai-chat/openai-stream-transformer';
-export { anthropicAdapter, ANTHROPIC_VERSION } from './anthropic-messages';
+export {
+  anthropicAdapter,
+  ANTHROPIC_VERSION,
+  BRIDGED_THINKING_SIGNATURE,
+  convertMessagesToChat,
+  type ConvertedMessagesRequest,
+  convertChatToMessage,
+  type ConvertChatToMessageArgs,
+  ChatToMessagesStream,
+  type ChatToMessagesStreamOptions,
+} from './anthropic-messages';
 export { geminiAdapter } from './gemini';
 export * from './hub/chunk-transformer';
 export * from './hub/native-adapter';

@@ -1,13 +1,11 @@
 import type { AnthropicMessagesPrompt } from '@chat-relay/contract';
-
-/** Kept in step with bridged-thinking-signature.ts, which the bridge signs its thinking blocks with. */
-const BRIDGED_SIGNATURE = 'chat-relay:bridged';
+import { BRIDGED_THINKING_SIGNATURE } from './bridged-thinking-signature';
 
 const isBridgedThinking = (block: unknown): boolean =>
   typeof block === 'object' &&
   block !== null &&
   (block as { type?: unknown }).type === 'thinking' &&
-  (block as { signature?: unknown }).signature === BRIDGED_SIGNATURE;
+  (block as { signature?: unknown }).signature === BRIDGED_THINKING_SIGNATURE;
 
 /**
  * The request without the thinking blocks the relay made from another provider's reasoning:

@@ -98,12 +98,39 @@ describe('convertToGeminiRequest maps the generation parameters', () => {
   });
 });
 
+describe('convertToGeminiRequest maps top_k and reasoning_effort', () => {
+  it('sends top_k (a vLLM-style extension the contract passes through) as topK', () => {
+    expect(convert({ top_k: 40 }).generationConfig).toEqual({ topK: 40 });
+    expect(convert({ top_k: 0 }).generationConfig).toEqual({ topK: 0 });
+  });
+
+  it.each([
+    ['none', 0],
+    ['minimal', 0],
+    ['low', 1024],
+    ['medium', 8192],
+    ['high', 24576],
+  ])('reasoning_effort %s → thinkingBudget %d, without thoughts in the answer', (effort, thinkingBudget) => {
+    expect(convert({ reasoning_effort: effort }).generationConfig).toEqual({
+      thinkingConfig: { thinkingBudget, includeThoughts: false },
+    });
+  });
+
+  it("reasoning_effort none asks for the budget pydantic-ai sent in cassette-finish-max-tokens.yaml (Gemini's snake_case alias)", () => {
+    const [interaction] = readGeminiCassette('cassette-finish-max-tokens.yaml');
+    const recorded = (interaction?.requestBody['generationConfig'] as { thinkingConfig: Record<string, unknown> }).thinkingConfig;
+    const sent = convert({ reasoning_effort: 'none' }).generationConfig?.thinkingConfig;
+    expect({ thinking_budget: sent?.thinkingBudget }).toEqual(recorded);
+  });
+});
+
 describe('convertToGeminiRequest rejects what Gemini cannot express, naming the parameter', () => {
   it.each([
     ['logit_bias', { logit_bias: { '50256': -100 } }, 'logit_bias'],
     ['logprobs', { logprobs: true }, 'logprobs'],
     ['top_logprobs', { top_logprobs: 3 }, 'top_logprobs'],
-    ['reasoning_effort', { reasoning_effort: 'high' }, 'reasoning_effort'],
+    ['a reasoning effort with no budget', { reasoning_effort: 'xhigh' }, 'reasoning_effort'],
+    ['a top_k that is not a count', { top_k: 2.5 }, 'top_k'],
     ['a service tier', { service_tier: 'flex' }, 'service_tier'],
     ['audio output', { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'mp3' } }, 'modalities'],
     ['a predicted output', { prediction: { type: 'content', content: 'x' } }, 'prediction'],

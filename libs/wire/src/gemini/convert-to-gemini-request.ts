@@ -2,7 +2,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { invalidRequest } from '../errors/relay-error';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { convertToGeminiTools } from './convert-to-gemini-tools';
-import type { GeminiGenerationConfig, GenerateContentRequest } from './gemini-api';
+import type { GeminiGenerationConfig, GeminiThinkingConfig, GenerateContentRequest } from './gemini-api';
 import { sanitizeGeminiSchema } from './sanitize-gemini-schema';
 
 /** Read by the conversion below (or, for `model` and `stream`, by the adapter's URL). */
@@ -23,6 +23,8 @@ const CONVERTED = new Set([
   'stop',
   'max_tokens',
   'max_completion_tokens',
+  'top_k',
+  'reasoning_effort',
 ]);
 
 /** OpenAI bookkeeping that does not change the answer: accepted, not sent (stream_options is the relay's). */
@@ -41,7 +43,6 @@ const WHY_NOT: Readonly<Record<string, string>> = {
   logit_bias: 'Gemini has no token biasing',
   logprobs: 'Gemini channels do not return log probabilities',
   top_logprobs: 'Gemini channels do not return log probabilities',
-  reasoning_effort: "Gemini's thinking settings depend on the model and are not mapped",
   functions: 'legacy functions are not translated; use tools',
   function_call: 'legacy function_call is not translated; use tool_choice',
 };
@@ -53,7 +54,8 @@ const WHY_NOT: Readonly<Record<string, string>> = {
  *   top_p → topP, n → candidateCount, seed, presence_penalty → presencePenalty,
  *   frequency_penalty → frequencyPenalty, response_format json_object → responseMimeType
  *   application/json, json_schema → the same plus a sanitised responseSchema (its name and
- *   `strict` have no counterpart).
+ *   `strict` have no counterpart), top_k (an extension vLLM-style servers share) → topK,
+ *   reasoning_effort → thinkingConfig (see GEMINI_THINKING_BUDGETS).
  * Values out of Gemini's range (e.g. n > 8) are sent as asked; Gemini's 400 then names them.
  */
 export function convertToGeminiRequest(request: ChatCompletionRequest): GenerateContentRequest {
@@ -85,6 +87,10 @@ function convertGenerationConfig(request: ChatCompletionRequest): GeminiGenerati
   if (request.seed != null) config.seed = request.seed;
   if (request.presence_penalty != null) config.presencePenalty = request.presence_penalty;
   if (request.frequency_penalty != null) config.frequencyPenalty = request.frequency_penalty;
+  const topK = topKOf(request['top_k']);
+  if (topK !== undefined) config.topK = topK;
+  const thinkingConfig = thinkingConfigOf(request.reasoning_effort);
+  if (thinkingConfig) config.thinkingConfig = thinkingConfig;
 
   const format = request.response_format;
   if (format?.type === 'json_object') config.responseMimeType = 'application/json';
@@ -107,4 +113,40 @@ function maxOutputTokensOf(request: ChatCompletionRequest): number | undefined {
     );
   }
   return maxCompletionTokens ?? maxTokens ?? undefined;
+}
+
+/**
+ * `reasoning_effort` → Gemini's thinking budget in tokens. Documented mapping: the levels are
+ * fixed budgets (Gemini 2.5 takes budgets; Gemini 3 still reads them), and thoughts are never
+ * asked for, since an OpenAI answer has no place for them. `minimal` and `none` turn thinking
+ * off, which some models (2.5 Pro) refuse with a 400 of their own.
+ */
+export const GEMINI_THINKING_BUDGETS: Readonly<Record<string, number>> = {
+  none: 0,
+  minimal: 0,
+  low: 1024,
+  medium: 8192,
+  high: 24576,
+};
+
+function thinkingConfigOf(effort: string | null | undefined): GeminiThinkingConfig | undefined {
+  if (effort === null || effort === undefined) return undefined;
+  const thinkingBudget = GEMINI_THINKING_BUDGETS[effort];
+  if (thinkingBudget === undefined) {
+    throw invalidRequest(
+      `reasoning_effort '${effort}' cannot be sent to a Gemini channel; use ${Object.keys(GEMINI_THINKING_BUDGETS).join(', ')}.`,
+      'reasoning_effort',
+      'unsupported_value',
+    );
+  }
+  return { thinkingBudget, includeThoughts: false };
+}
+
+/** `top_k` is no OpenAI field, so the contract does not type it: checked here. */
+function topKOf(value: unknown): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalidRequest('top_k must be a non-negative integer.', 'top_k', 'invalid_type');
+  }
+  return value;
 }

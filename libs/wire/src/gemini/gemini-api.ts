@@ -75,6 +75,14 @@ export interface GeminiGenerationConfig {
   frequencyPenalty?: number;
   responseMimeType?: string;
   responseSchema?: GeminiSchema;
+  topK?: number;
+  thinkingConfig?: GeminiThinkingConfig;
+}
+
+/** `thinkingBudget` in tokens: 0 turns thinking off where the model allows it, -1 lets it decide. */
+export interface GeminiThinkingConfig {
+  thinkingBudget?: number;
+  includeThoughts?: boolean;
 }
 
 export interface GenerateContentRequest {

@@ -1,26 +1,34 @@
 import type { ChunkTransformer } from './chunk-transformer';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer } from './provider-adapter';
 
+/** Each chunk step goes through `transformers` in turn; error steps pass through unchanged. */
+function pipe(steps: readonly StreamStep[], transformers: readonly ChunkTransformer[]): StreamStep[] {
+  const [next, ...rest] = transformers;
+  if (!next) return [...steps];
+  return steps.flatMap((step) => (step.kind === 'error' ? [step] : pipe(next.transform(step.json), rest)));
+}
+
 /**
- * A bridged stream: the upstream's events → hub chunks (`first`) → the caller's events
- * (`second`). Failures pass through as they are. The caller's closing events come only when the
- * upstream said its answer was complete: a cut stream ends in an error, never a clean stop.
- * Usage, completeness and what was delivered are the upstream side's.
+ * A bridged stream: an upstream's StreamTransformer (upstream events → hub chunks) followed by
+ * ChunkTransformers (hub chunks → the caller's dialect). Usage, delivered text and completeness
+ * are the upstream side's. The chunk transformers' closing events come only when the upstream
+ * ended its answer properly: a cut stream must end in an error, not in a clean-looking close.
  */
-export function chainTransformers(first: StreamTransformer, second: ChunkTransformer): StreamTransformer {
-  const through = (steps: StreamStep[]): StreamStep[] => {
-    const out: StreamStep[] = [];
-    for (const step of steps) {
-      if (step.kind === 'error') out.push(step);
-      else out.push(...second.transform(step.json));
-    }
-    return out;
-  };
+export function chainTransformers(
+  first: StreamTransformer,
+  second: ChunkTransformer,
+  ...more: ChunkTransformer[]
+): StreamTransformer {
+  const chunkTransformers = [second, ...more];
   return {
-    transform: (event: SseEvent) => through(first.transform(event)),
+    transform: (event: SseEvent) => pipe(first.transform(event), chunkTransformers),
     finish: () => {
-      const steps = through(first.finish());
-      return first.complete && !steps.some((step) => step.kind === 'error') ? [...steps, ...second.finish()] : steps;
+      const steps = pipe(first.finish(), chunkTransformers);
+      if (!first.complete) return steps;
+      chunkTransformers.forEach((transformer, position) => {
+        steps.push(...pipe(transformer.finish(), chunkTransformers.slice(position + 1)));
+      });
+      return steps;
     },
     get complete(): boolean {
       return first.complete;
