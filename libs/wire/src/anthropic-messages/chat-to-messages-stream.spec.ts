@@ -192,6 +192,15 @@ describe('ChatToMessagesStream', () => {
       usageChunk(USAGE),
     ]);
     expect(expectValidMessagesStream(events).tools).toEqual([{ id: '0', name: 'llm_version', input: {} }]);
+    // Also while the call waits behind an incomplete one, before its block has started.
+    const waiting = run([
+      chunk(toolDelta(0, { id: 'call_a', name: 'first', args: '{"a":' })),
+      chunk(toolDelta(1, { id: 'call_b', name: 'second', args: '' })),
+      chunk(toolDelta(1, { id: 'call_b', name: 'second', args: '{}' })),
+      chunk(toolDelta(0, { args: '1}' })),
+      usageChunk(USAGE),
+    ]).events;
+    expect(expectValidMessagesStream(waiting).tools.map((tool) => tool.name)).toEqual(['first', 'second']);
   });
 
   it('a new id at an index already used is a new call (servers that number every call 0)', () => {
