@@ -25,7 +25,7 @@ export function usageLog(
   const costOrReservation = async (trace: RelayTrace): Promise<number> => {
     try {
       const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
-      return costOf(price, trace.promptTokens, trace.completionTokens);
+      return costOf(price, trace);
     } catch (error) {
       logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
       return trace.quotaReserved;

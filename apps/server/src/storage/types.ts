@@ -308,10 +308,15 @@ export interface QuotaStore {
   releaseReservations(before: string): Promise<ReleasedReservations>;
 }
 
+/** Micro-USD per million tokens. */
 export interface PriceRecord {
   model: string;
   input: number;
   output: number;
+  /** Prompt tokens read from the provider's cache; `null`: the `input` price. */
+  cacheRead: number | null;
+  /** Prompt tokens written to the provider's cache; `null`: the `input` price. */
+  cacheWrite: number | null;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;
