@@ -58,6 +58,8 @@ export function usageLog(
         errorCode: clientGone ? (trace.errorCode ?? 'client_closed') : trace.errorCode,
         promptTokens: trace.promptTokens,
         completionTokens: trace.completionTokens,
+        cacheReadTokens: trace.cacheReadTokens,
+        cacheWriteTokens: trace.cacheWriteTokens,
         usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
         cost,
