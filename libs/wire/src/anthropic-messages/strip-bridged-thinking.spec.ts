@@ -55,4 +55,19 @@ describe('stripBridgedThinking', () => {
     const request = { ...prompt([{ role: 'user', content: 'Hi' }, { role: 'assistant', content: [bridged, { type: 'text', text: 'Hello' }] }]), max_tokens: 64, stream: true };
     expect(stripBridgedThinking(request)).toMatchObject({ max_tokens: 64, stream: true, system: 'Be brief.', thinking: { type: 'enabled' } });
   });
+
+  it('drops an assistant turn that held only bridged thinking and joins the user turns around it, so roles still alternate', () => {
+    const request = prompt([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [bridged] },
+      { role: 'user', content: [{ type: 'text', text: 'go on' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Going.' }] },
+      { role: 'user', content: 'thanks' },
+    ]);
+    expect(stripBridgedThinking(request).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'text', text: 'go on' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Going.' }] },
+      { role: 'user', content: 'thanks' },
+    ]);
+  });
 });
