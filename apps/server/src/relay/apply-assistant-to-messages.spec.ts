@@ -1,5 +1,6 @@
 import { AnthropicMessagesRequestSchema, type AnthropicMessagesRequest, type Tool } from '@chat-relay/contract';
 import type { AssistantRecord } from '../storage/types';
+import { assistantRecord } from '../testing/assistant-record';
 import { applyAssistantToMessages } from './apply-assistant-to-messages';
 
 const fn = (name: string, description = '', parameters?: Record<string, unknown>): Tool => ({
@@ -8,23 +9,7 @@ const fn = (name: string, description = '', parameters?: Record<string, unknown>
 });
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 
-const assistant = (overrides: Partial<AssistantRecord> = {}): AssistantRecord => ({
-  id: 'g-test1',
-  accountId: 1,
-  name: 'Helper',
-  description: '',
-  instructions: 'You are a helpful pirate.',
-  tools: [],
-  temperature: null,
-  topP: null,
-  maxTokens: null,
-  responseFormat: null,
-  models: null,
-  visibility: 'private',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const assistant = assistantRecord;
 
 const request = (overrides: Record<string, unknown> = {}): AnthropicMessagesRequest =>
   AnthropicMessagesRequestSchema.parse({

@@ -1,26 +1,10 @@
 import type { ChatCompletionRequest, Tool } from '@chat-relay/contract';
-import type { AssistantRecord } from '../storage/types';
+import { assistantRecord } from '../testing/assistant-record';
 import { applyAssistant, mergeTools } from './apply-assistant';
 
 const fn = (name: string, description = ''): Tool => ({ type: 'function', function: { name, description } });
 
-const assistant = (overrides: Partial<AssistantRecord> = {}): AssistantRecord => ({
-  id: 'g-test1',
-  accountId: 1,
-  name: 'Helper',
-  description: '',
-  instructions: 'You are a helpful pirate.',
-  tools: [],
-  temperature: null,
-  topP: null,
-  maxTokens: null,
-  responseFormat: null,
-  models: null,
-  visibility: 'private',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const assistant = assistantRecord;
 
 const request = (overrides: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest => ({
   model: 'gpt-4o-gizmo-g-test1',
