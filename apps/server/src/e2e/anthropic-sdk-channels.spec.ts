@@ -206,4 +206,15 @@ describe.each(channelKinds)('e2e: count_tokens through the Anthropic SDK on a $t
       expect(counted.input_tokens).toBe(await countPromptTokens(hub));
     }
   });
+
+  it('count_tokens is never charged (its row was priced as a prompt and taken from the token’s quota)', async () => {
+    const counts = [await e2e.anthropic.messages.countTokens(prompt), await e2e.anthropic.messages.countTokens(prompt)];
+
+    const rows = (await e2e.usageRows(2)).slice(-2);
+    expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.cost])).toEqual(
+      counts.map((counted) => [counted.input_tokens, 0, 0]),
+    );
+    const token = await fetch(`${e2e.url}/api/tokens/${e2e.tokenId}`, { headers: { authorization: `Bearer ${e2e.relay.adminKey}` } });
+    expect(await token.json()).toMatchObject({ quota_used: 0 });
+  });
 });
