@@ -167,6 +167,16 @@ describe('e2e: what Claude Code asks before its first message', () => {
     });
   });
 
+  it('the SDK pages through the list with limit and after_id, each model once', async () => {
+    await e2e.addChannel(e2e.sim.baseUrl, { models: ['claude-a', 'claude-b', 'claude-c'] });
+    const ids: string[] = [];
+    for await (const model of e2e.anthropic.models.list({ limit: 1 })) ids.push(model.id);
+
+    expect([...ids].sort()).toEqual(['claude-a', 'claude-b', 'claude-c', CLAUDE].sort());
+    // One request a page: the SDK followed has_more and last_id to the end.
+    expect(e2e.sentHeaders).toHaveLength(4);
+  });
+
   it('GET /v1/models/{id} with anthropic-version: one model, or a not_found_error', async () => {
     expect(await e2e.anthropic.models.retrieve(CLAUDE)).toMatchObject({ type: 'model', id: CLAUDE });
     const missing = await anthropicError(() => anthropicClient(e2e).models.retrieve('claude-no-such-model'));
