@@ -114,7 +114,7 @@ describe('e2e: a tool round trip through an assistant whose tools the caller nev
   it('GET /api/assistants/:id counts the requests just made and their tokens, and no one else’s', async () => {
     await createAssistant(e2e, { id: 'g-bystander', name: 'Bystander' });
     const before = await getAssistant(e2e, 'g-weather1');
-    expect(before.usage).toEqual({ requests_30d: 0, prompt_tokens_30d: 0, completion_tokens_30d: 0 });
+    expect(before.usage).toEqual({ requests_30d: 0, prompt_tokens_30d: 0, completion_tokens_30d: 0, cache_read_tokens_30d: 0, cache_write_tokens_30d: 0 });
 
     const plain = await nonStreamedRoundTrip();
     const streamed = await streamedRoundTrip();
@@ -131,6 +131,9 @@ describe('e2e: a tool round trip through an assistant whose tools the caller nev
       requests_30d: 4,
       prompt_tokens_30d: usages.reduce((sum, usage) => sum + usage.prompt_tokens, 0),
       completion_tokens_30d: usages.reduce((sum, usage) => sum + usage.completion_tokens, 0),
+      // The simulator caches nothing.
+      cache_read_tokens_30d: 0,
+      cache_write_tokens_30d: 0,
     });
     expect(after.usage.prompt_tokens_30d).toBeGreaterThan(0);
     expect(after.usage.completion_tokens_30d).toBeGreaterThan(0);

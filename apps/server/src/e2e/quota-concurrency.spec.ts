@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { costOf } from '../relay/price-book';
+import { costBound } from '../relay/price-book';
 import { completionTokenBound, promptTokenBound } from '../relay/reservation-bound';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
 
@@ -8,20 +8,22 @@ import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
  * fits, so N concurrent requests never push quota_used past quota_limit, and as many are
  * admitted as fit; successes match charges; one log row each.
  */
+const PRICE = { model: 'priced-model', input: 1_000_000, output: 1_000_000, cacheRead: null, cacheWrite: null };
+
 describe('e2e: quota under concurrency', () => {
   let e2e: E2eRelayWithSim;
 
   beforeEach(async () => {
     e2e = await startRelayWithSim({ models: ['priced-model'] });
     // 1 micro-USD per prompt token and per completion token: costs equal token counts.
-    await e2e.relay.storage.prices.replace([{ model: 'priced-model', input: 1_000_000, output: 1_000_000 }]);
+    await e2e.relay.storage.prices.replace([PRICE]);
     e2e.relay.services.prices.invalidate();
   });
   afterEach(() => e2e.close());
 
   const body: ChatCompletionRequest = { model: 'priced-model', max_tokens: 40, messages: [{ role: 'user', content: 'count these few words' }] };
   // What the relay reserves for `body` (1 micro-USD a token): its prompt bound and max_tokens.
-  const reservation = costOf({ model: 'priced-model', input: 1_000_000, output: 1_000_000 }, promptTokenBound(body, JSON.stringify(body).length), completionTokenBound(body));
+  const reservation = costBound(PRICE, promptTokenBound(body, JSON.stringify(body).length), completionTokenBound(body));
 
   it('50 parallel requests against a quota covering 10 reservations', async () => {
     // One request alone, to learn its exact cost.

@@ -69,8 +69,25 @@ export const BODY_SPECS: Record<string, BodySpec> = {
   },
   prices: {
     // The chat model keeps a price, so cost arithmetic stays exercised after a valid PUT.
-    base: (context) => ({ data: [{ model: context.model, input: 2_500_000, output: 10_000_000 }, { model: 'fuzz-*', input: 1, output: 2 }] }),
-    fields: [['data'], ['data', '1'], ['data', '1', 'model'], ['data', '1', 'input'], ['data', '1', 'output'], ['data', '0', 'input'], ['data', '2'], ['extra']],
+    base: (context) => ({
+      data: [
+        { model: context.model, input: 2_500_000, output: 10_000_000, cache_read: 1_250_000, cache_write: 3_125_000 },
+        { model: 'fuzz-*', input: 1, output: 2 },
+      ],
+    }),
+    fields: [
+      ['data'],
+      ['data', '1'],
+      ['data', '1', 'model'],
+      ['data', '1', 'input'],
+      ['data', '1', 'output'],
+      ['data', '1', 'cache_write'],
+      ['data', '0', 'input'],
+      ['data', '0', 'cache_read'],
+      ['data', '0', 'cache_write'],
+      ['data', '2'],
+      ['extra'],
+    ],
   },
 };
 

@@ -25,7 +25,7 @@ export function usageLog(
   const costOrReservation = async (trace: RelayTrace): Promise<number> => {
     try {
       const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
-      return costOf(price, trace.promptTokens, trace.completionTokens);
+      return costOf(price, trace);
     } catch (error) {
       logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
       return trace.quotaReserved;
@@ -58,6 +58,8 @@ export function usageLog(
         errorCode: clientGone ? (trace.errorCode ?? 'client_closed') : trace.errorCode,
         promptTokens: trace.promptTokens,
         completionTokens: trace.completionTokens,
+        cacheReadTokens: trace.cacheReadTokens,
+        cacheWriteTokens: trace.cacheWriteTokens,
         usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
         cost,

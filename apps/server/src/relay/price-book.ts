@@ -5,27 +5,73 @@ import { matchesModelPattern } from './model-pattern';
 export const MAX_COST = Number.MAX_SAFE_INTEGER;
 const PER_MILLION = 1_000_000;
 
+/**
+ * The tokens a request is billed, counted the OpenAI way: `promptTokens` is the whole prompt,
+ * the cache reads and writes among it (RelayTrace and the adapters' ReportedUsage fit it).
+ */
+export interface BilledTokens {
+  promptTokens: number;
+  completionTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
 /** A token count as a whole number ≥ 0: upstream usage is not trusted to be one. */
-const wholeTokens = (count: number): number => (count > 0 ? Math.min(Math.ceil(count), MAX_COST) : 0);
+const wholeTokens = (count: number | undefined): number => (count !== undefined && count > 0 ? Math.min(Math.ceil(count), MAX_COST) : 0);
 
 /**
- * Micro-USD for a request: tokens × price (micro-USD per million tokens), rounded up to a whole
- * micro-USD, in exact integer arithmetic — never a float past 2^53, never negative, at most
- * {@link MAX_COST}. Usual requests take the first branch; only absurd counts pay for BigInt.
+ * ceil(Σ tokens × price / 1e6) for up to four (tokens, price) pairs, in exact integer arithmetic:
+ * never a float past 2^53, at most {@link MAX_COST}. Usual requests take the first branch; only
+ * absurd counts or prices pay for BigInt.
  */
-export function costOf(price: PriceRecord | undefined, promptTokens: number, completionTokens: number): number {
-  if (!price) return 0;
-  const prompt = wholeTokens(promptTokens);
-  const completion = wholeTokens(completionTokens);
-  // Exact when at most 2^53 - 1: each product and the sum round upwards past it if they are not.
-  const scaled = prompt * price.input + completion * price.output;
+function scaledCost(a: number, priceA: number, b: number, priceB: number, c: number, priceC: number, d: number, priceD: number): number {
+  // Exact when at most 2^53 - 1: a product or partial sum that is not rounds to 2^53 or more,
+  // and adding terms ≥ 0 never brings it back under.
+  const scaled = a * priceA + b * priceB + c * priceC + d * priceD;
   if (scaled <= Number.MAX_SAFE_INTEGER) {
     const rest = scaled % PER_MILLION;
     return (scaled - rest) / PER_MILLION + (rest > 0 ? 1 : 0);
   }
-  const exact = BigInt(prompt) * BigInt(Math.ceil(price.input)) + BigInt(completion) * BigInt(Math.ceil(price.output));
+  const term = (tokens: number, price: number) => BigInt(tokens) * BigInt(Math.ceil(price));
+  const exact = term(a, priceA) + term(b, priceB) + term(c, priceC) + term(d, priceD);
   const cost = (exact + BigInt(PER_MILLION - 1)) / BigInt(PER_MILLION);
   return cost > BigInt(MAX_COST) ? MAX_COST : Number(cost);
+}
+
+/**
+ * Micro-USD for a request: (prompt − cache reads − cache writes) × input + cache reads ×
+ * cache_read + cache writes × cache_write + completion × output, prices in micro-USD per
+ * million tokens (a missing cache price is the input price), rounded up to a whole micro-USD.
+ * Never negative: cache counts are clamped to the prompt (reads first), never more than
+ * {@link MAX_COST}.
+ */
+export function costOf(price: PriceRecord | undefined, tokens: BilledTokens): number {
+  if (!price) return 0;
+  const prompt = wholeTokens(tokens.promptTokens);
+  const read = Math.min(wholeTokens(tokens.cacheReadTokens), prompt);
+  const write = Math.min(wholeTokens(tokens.cacheWriteTokens), prompt - read);
+  const completion = wholeTokens(tokens.completionTokens);
+  return scaledCost(
+    prompt - read - write,
+    price.input,
+    read,
+    price.cacheRead ?? price.input,
+    write,
+    price.cacheWrite ?? price.input,
+    completion,
+    price.output,
+  );
+}
+
+/**
+ * An upper bound of {@link costOf} for a request of at most `promptTokens` and `completionTokens`,
+ * however much of the prompt turns out to be read from or written to the cache: the whole prompt
+ * at the dearest of the three prompt prices (a cache write usually costs more than input).
+ */
+export function costBound(price: PriceRecord | undefined, promptTokens: number, completionTokens: number): number {
+  if (!price) return 0;
+  const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
+  return scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
 }
 
 /**

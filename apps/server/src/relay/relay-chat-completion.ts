@@ -295,6 +295,8 @@ async function recordUsage(
   if (usage) {
     trace.promptTokens = usage.promptTokens;
     trace.completionTokens = usage.completionTokens;
+    trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
+    trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
     return;
   }
   trace.usageEstimated = true;

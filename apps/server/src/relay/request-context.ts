@@ -26,8 +26,12 @@ export interface RelayTrace {
   assistantId: string | null;
   stream: boolean;
   attempts: number;
+  /** The whole prompt, cache reads and writes included (as OpenAI counts it). */
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those read from and written to the provider's prompt cache: priced apart. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   usageEstimated: boolean;
   /** Micro-USD taken from the quota before the upstream call, settled against the cost. */
   quotaReserved: number;
@@ -57,6 +61,8 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   attempts: 0,
   promptTokens: 0,
   completionTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   usageEstimated: false,
   quotaReserved: 0,
   ttfbMs: null,

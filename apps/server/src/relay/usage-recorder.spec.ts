@@ -16,6 +16,8 @@ const entry = (requestId: string, tokenId: number | null = 1, createdAt = '2026-
   errorCode: null,
   promptTokens: 1,
   completionTokens: 1,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   usageEstimated: false,
   cost: 0,
   quotaReserved: 0,

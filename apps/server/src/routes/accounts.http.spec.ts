@@ -147,22 +147,38 @@ describe('price table API', () => {
 
   it('is seeded with well-known models', async () => {
     const table = PriceTableSchema.parse((await request(relay.app).get('/api/prices').set(admin()).expect(200)).body);
-    expect(table.data).toContainEqual({ model: 'gpt-4o*', input: 2_500_000, output: 10_000_000 });
+    expect(table.data).toContainEqual({ model: 'gpt-4o*', input: 2_500_000, output: 10_000_000, cache_read: 1_250_000, cache_write: null });
+    expect(table.data).toContainEqual({ model: 'claude-sonnet-4*', input: 3_000_000, output: 15_000_000, cache_read: 300_000, cache_write: 3_750_000 });
     expect(table.data.length).toBeGreaterThan(5);
   });
 
   it('PUT replaces the whole table, in order, and the relay prices with it at once', async () => {
     expect(await relay.services.prices.priceOf('gpt-4o')).toMatchObject({ model: 'gpt-4o*' });
     const data = [
-      { model: 'house-model', input: 1_000_000, output: 2_000_000 },
-      { model: 'house-*', input: 5, output: 6 },
+      { model: 'house-model', input: 1_000_000, output: 2_000_000, cache_read: null, cache_write: null },
+      { model: 'house-*', input: 5, output: 6, cache_read: null, cache_write: null },
     ];
     const put = await request(relay.app).put('/api/prices').set(admin()).send({ data }).expect(200);
     expect(put.body).toEqual({ data });
     expect((await request(relay.app).get('/api/prices').set(admin()).expect(200)).body).toEqual({ data });
     expect(await relay.services.prices.priceOf('gpt-4o')).toBeUndefined();
-    expect(await relay.services.prices.priceOf('house-model')).toEqual(data[0]);
-    expect(await relay.services.prices.priceOf('house-other')).toEqual(data[1]);
+    expect(await relay.services.prices.priceOf('house-model')).toEqual({ model: 'house-model', input: 1_000_000, output: 2_000_000, cacheRead: null, cacheWrite: null });
+    expect(await relay.services.prices.priceOf('house-other')).toMatchObject({ model: 'house-*', input: 5, output: 6 });
+  });
+
+  it('cache prices round-trip; left out or null they follow input', async () => {
+    const sent = [
+      { model: 'claude-house', input: 3_000_000, output: 15_000_000, cache_read: 300_000, cache_write: 3_750_000 },
+      { model: 'read-only', input: 2_000_000, output: 8_000_000, cache_read: 0 },
+      { model: 'plain', input: 1, output: 2, cache_read: null, cache_write: null },
+    ];
+    const shown = [sent[0], { ...sent[1], cache_write: null }, sent[2]];
+    expect((await request(relay.app).put('/api/prices').set(admin()).send({ data: sent }).expect(200)).body).toEqual({ data: shown });
+    expect(PriceTableSchema.parse((await request(relay.app).get('/api/prices').set(admin()).expect(200)).body)).toEqual({ data: shown });
+    expect(await relay.services.prices.priceOf('claude-house')).toEqual({ model: 'claude-house', input: 3_000_000, output: 15_000_000, cacheRead: 300_000, cacheWrite: 3_750_000 });
+    expect(await relay.services.prices.priceOf('read-only')).toMatchObject({ cacheRead: 0, cacheWrite: null });
+    // What was read back may be sent again as it is.
+    await request(relay.app).put('/api/prices').set(admin()).send({ data: shown }).expect(200);
   });
 
   it('an empty table is allowed (nothing is charged)', async () => {
@@ -176,6 +192,10 @@ describe('price table API', () => {
     [{ data: [{ model: 'm', input: 1, output: '2' }] }, 'data[0].output'],
     [{ data: [{ model: '', input: 1, output: 2 }] }, 'data[0].model'],
     [{ data: [{ model: 'm', input: 1, output: 2, currency: 'eur' }] }, 'data[0].currency'],
+    [{ data: [{ model: 'm', input: 1, output: 2, cache_read: -1 }] }, 'data[0].cache_read'],
+    [{ data: [{ model: 'm', input: 1, output: 2, cache_write: 0.5 }] }, 'data[0].cache_write'],
+    [{ data: [{ model: 'm', input: 1, output: 2, cache_write: 1e13 }] }, 'data[0].cache_write'],
+    [{ data: [{ model: 'm', input: 1, output: 2, cacheRead: 1 }] }, 'data[0].cacheRead'],
     [{ data: [{ model: 'm', input: 1, output: 2 }, { model: 'm', input: 3, output: 4 }] }, 'data'],
     [{ prices: [] }, 'data'],
     [{ data: [], replace: true }, 'replace'],

@@ -1,9 +1,9 @@
-import { accountsContract, type AccountUpdate } from '@chat-relay/contract';
+import { accountsContract, type AccountUpdate, type Price } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { PriceBook } from '../relay/price-book';
 import { digestKey, keyHint, randomBase62 } from '../security/keys';
-import type { AccountPatch, AccountStore, PriceStore } from '../storage/types';
+import type { AccountPatch, AccountStore, PriceRecord, PriceStore } from '../storage/types';
 import { callerAccountId } from './caller-scope';
 import { logHandlers, type LogRouteDeps } from './logs.route';
 import { assertPageInRange } from './paging';
@@ -31,6 +31,22 @@ function patchFrom(update: AccountUpdate): AccountPatch {
   if (update.quota_used !== undefined) patch.quotaUsed = update.quota_used;
   return patch;
 }
+
+/** A cache price left out or `null` follows `input`; both shown, `null` when they do. */
+const priceRecordFrom = (price: Price): PriceRecord => ({
+  model: price.model,
+  input: price.input,
+  output: price.output,
+  cacheRead: price.cache_read ?? null,
+  cacheWrite: price.cache_write ?? null,
+});
+const priceView = (price: PriceRecord): Price => ({
+  model: price.model,
+  input: price.input,
+  output: price.output,
+  cache_read: price.cacheRead,
+  cache_write: price.cacheWrite,
+});
 
 /**
  * `accountsContract` (SPEC §4, §8): account CRUD and the price table here (admin key only),
@@ -83,12 +99,12 @@ export function accountsRouter(deps: AccountsRouteDeps) {
       return { status: 204, body: undefined };
     },
 
-    getPrices: async () => ({ status: 200, body: { data: await deps.prices.list() } }),
+    getPrices: async () => ({ status: 200, body: { data: (await deps.prices.list()).map(priceView) } }),
 
     putPrices: async ({ body }) => {
-      await deps.prices.replace(body.data);
+      await deps.prices.replace(body.data.map(priceRecordFrom));
       deps.priceBook.invalidate();
-      return { status: 200, body: { data: await deps.prices.list() } };
+      return { status: 200, body: { data: (await deps.prices.list()).map(priceView) } };
     },
 
     ...logHandlers(deps),

@@ -113,7 +113,7 @@ describe('custom assistant admin API', () => {
 
   it('counts the last 30 days of usage of the assistant only', async () => {
     await create({ id: 'g-used', name: 'x' }).expect(201);
-    const row = (assistantId: string | null, daysAgo: number, promptTokens: number) => ({
+    const row = (assistantId: string | null, daysAgo: number, promptTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0) => ({
       createdAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
       requestId: `r${Math.random()}`,
       tokenId: null,
@@ -127,6 +127,8 @@ describe('custom assistant admin API', () => {
       errorCode: null,
       promptTokens,
       completionTokens: 5,
+      cacheReadTokens,
+      cacheWriteTokens,
       usageEstimated: false,
       cost: 0,
       quotaReserved: 0,
@@ -135,9 +137,15 @@ describe('custom assistant admin API', () => {
       clientIp: null,
       attempts: 1,
     });
-    await relay.storage.usageLog.insertBatch([row('g-used', 1, 10), row('g-used', 29, 20), row('g-used', 31, 99), row(null, 1, 99)]);
+    await relay.storage.usageLog.insertBatch([row('g-used', 1, 10, 4, 3), row('g-used', 29, 20, 0, 7), row('g-used', 31, 99, 9, 9), row(null, 1, 99, 9, 9)]);
     const { body } = await request(relay.app).get('/api/assistants/g-used').set(admin()).expect(200);
-    expect(body.usage).toEqual({ requests_30d: 2, prompt_tokens_30d: 30, completion_tokens_30d: 10 });
+    expect(body.usage).toEqual({
+      requests_30d: 2,
+      prompt_tokens_30d: 30,
+      completion_tokens_30d: 10,
+      cache_read_tokens_30d: 4,
+      cache_write_tokens_30d: 10,
+    });
   });
 
   it('needs the admin key', async () => {

@@ -128,6 +128,8 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
             requests_30d: usage.requests,
             prompt_tokens_30d: usage.promptTokens,
             completion_tokens_30d: usage.completionTokens,
+            cache_read_tokens_30d: usage.cacheReadTokens,
+            cache_write_tokens_30d: usage.cacheWriteTokens,
           },
         },
       };

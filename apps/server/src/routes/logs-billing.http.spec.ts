@@ -17,29 +17,47 @@ describe('token usage API', () => {
     const account = await createAccount(relay, { name: 'team' });
     const token = await createToken(relay, { name: 't', account_id: account.id });
     const other = await createToken(relay, { name: 'other', account_id: account.id });
-    const row = (days: number, model: string, promptTokens: number, cost: number, tokenId = token.id) =>
-      usageEntry({ createdAt: daysAgo(days), tokenId, accountId: account.id, requestedModel: model, promptTokens, completionTokens: 10, cost });
+    const row = (days: number, model: string, promptTokens: number, cost: number, tokenId = token.id, cacheReadTokens = 0, cacheWriteTokens = 0) =>
+      usageEntry({
+        createdAt: daysAgo(days),
+        tokenId,
+        accountId: account.id,
+        requestedModel: model,
+        promptTokens,
+        completionTokens: 10,
+        cacheReadTokens,
+        cacheWriteTokens,
+        cost,
+      });
     await relay.storage.usageLog.insertBatch([
-      row(2, 'gpt-4o', 100, 1_500_000),
-      row(2, 'gpt-4o-mini', 50, 20),
-      row(1, 'gpt-4o', 300, 2_000_000),
-      row(45, 'gpt-4o', 999, 7_000_000),
-      row(1, 'gpt-4o', 999, 9_000_000, other.id),
+      row(2, 'gpt-4o', 100, 1_500_000, token.id, 60, 0),
+      row(2, 'gpt-4o-mini', 50, 20, token.id, 0, 40),
+      row(1, 'gpt-4o', 300, 2_000_000, token.id, 200, 100),
+      row(45, 'gpt-4o', 999, 7_000_000, token.id, 999, 0),
+      row(1, 'gpt-4o', 999, 9_000_000, other.id, 0, 999),
     ]);
 
     const byDay = TokenUsageSchema.parse((await usage(token.id).expect(200)).body);
     expect(byDay.group_by).toBe('day');
     expect(Date.parse(byDay.to) - Date.parse(byDay.from)).toBe(30 * 86_400_000);
     expect(byDay.data).toEqual([
-      { key: daysAgo(2).slice(0, 10), requests: 2, prompt_tokens: 150, completion_tokens: 20, cost: 1_500_020, cost_usd: '1.500020' },
-      { key: daysAgo(1).slice(0, 10), requests: 1, prompt_tokens: 300, completion_tokens: 10, cost: 2_000_000, cost_usd: '2.000000' },
+      { key: daysAgo(2).slice(0, 10), requests: 2, prompt_tokens: 150, completion_tokens: 20, cache_read_tokens: 60, cache_write_tokens: 40, cost: 1_500_020, cost_usd: '1.500020' },
+      { key: daysAgo(1).slice(0, 10), requests: 1, prompt_tokens: 300, completion_tokens: 10, cache_read_tokens: 200, cache_write_tokens: 100, cost: 2_000_000, cost_usd: '2.000000' },
     ]);
-    expect(byDay.total).toEqual({ requests: 3, prompt_tokens: 450, completion_tokens: 30, cost: 3_500_020, cost_usd: '3.500020' });
+    expect(byDay.total).toEqual({
+      requests: 3,
+      prompt_tokens: 450,
+      completion_tokens: 30,
+      cache_read_tokens: 260,
+      cache_write_tokens: 140,
+      cost: 3_500_020,
+      cost_usd: '3.500020',
+    });
 
     const byModel = TokenUsageSchema.parse((await usage(token.id, '?group_by=model').expect(200)).body);
-    expect(byModel.data.map((bucket) => [bucket.key, bucket.requests, bucket.cost])).toEqual([
-      ['gpt-4o', 2, 3_500_000],
-      ['gpt-4o-mini', 1, 20],
+    expect(byModel.data.map((bucket) => [bucket.key, bucket.requests, bucket.cache_read_tokens, bucket.cache_write_tokens, bucket.cost])).toEqual([
+      ['gpt-4o', 2, 260, 100, 3_500_000],
+      ['gpt-4o-mini', 1, 0, 40, 20],
     ]);
 
     // Every row (also the one older than 30 days) was charged when it was written.
@@ -100,7 +118,18 @@ describe('request log API', () => {
     relay = await createTestRelay();
     const account = await createAccount(relay, { name: 'team' });
     await relay.storage.usageLog.insertBatch([
-      usageEntry({ requestId: 'r1', tokenId: 1, accountId: 1, createdAt: '2025-01-01T10:00:00.000Z', requestedModel: 'gpt-4o', cost: 1_234_567 }),
+      usageEntry({
+        requestId: 'r1',
+        tokenId: 1,
+        accountId: 1,
+        createdAt: '2025-01-01T10:00:00.000Z',
+        requestedModel: 'gpt-4o',
+        promptTokens: 5_000,
+        completionTokens: 42,
+        cacheReadTokens: 3_000,
+        cacheWriteTokens: 1_500,
+        cost: 1_234_567,
+      }),
       usageEntry({ requestId: 'r2', tokenId: 1, accountId: 1, createdAt: '2025-01-02T10:00:00.000Z', requestedModel: 'gpt-4o-mini', status: 429, errorCode: 'rate_limit_exceeded' }),
       usageEntry({ requestId: 'r3', tokenId: 2, accountId: account.id, createdAt: '2025-01-03T10:00:00.000Z', requestedModel: 'gpt-4o', usageEstimated: true, stream: true }),
     ]);
@@ -121,6 +150,10 @@ describe('request log API', () => {
       stream: false,
       status: 200,
       error_code: null,
+      prompt_tokens: 5_000,
+      completion_tokens: 42,
+      cache_read_tokens: 3_000,
+      cache_write_tokens: 1_500,
       cost: 1_234_567,
       cost_usd: '1.234567',
       latency_ms: 12,
@@ -129,7 +162,7 @@ describe('request log API', () => {
       attempts: 1,
       usage_estimated: false,
     });
-    expect(page.data[0]).toMatchObject({ usage_estimated: true, stream: true });
+    expect(page.data[0]).toMatchObject({ usage_estimated: true, stream: true, cache_read_tokens: 0, cache_write_tokens: 0 });
   });
 
   it('filters by token, account, model, status and time', async () => {

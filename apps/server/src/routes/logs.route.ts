@@ -24,6 +24,8 @@ export const logView = (entry: StoredUsageLogEntry): LogEntry => ({
   error_code: entry.errorCode,
   prompt_tokens: entry.promptTokens,
   completion_tokens: entry.completionTokens,
+  cache_read_tokens: entry.cacheReadTokens,
+  cache_write_tokens: entry.cacheWriteTokens,
   usage_estimated: entry.usageEstimated,
   cost: entry.cost,
   cost_usd: microUsdToUsd(entry.cost),

@@ -80,7 +80,7 @@ export function messagesRouter(deps: PipelineDeps) {
       const hub = convertMessagesToChat(request).request;
       const resolved = await resolveModel(deps, hub, callerAccountId(caller));
       trace.assistantId = resolved.assistantId;
-      // No pricedModel: the row shows the tokens counted, at no cost (a priced row is charged to the quota).
+      // No trace.pricedModel: the usage row prices by it, and a count is never charged.
       const applied = resolved.assistant && resolved.family !== null ? applyAssistantToMessages(resolved.assistant, request, resolved.family) : undefined;
       const { max_tokens: _unused, ...native } = applied ?? request;
       const gone = (trace.callerGone = new CallerGone());

@@ -39,6 +39,8 @@ const totalsView = (totals: UsageTotals): Omit<UsageBucket, 'key'> => ({
   requests: totals.requests,
   prompt_tokens: totals.promptTokens,
   completion_tokens: totals.completionTokens,
+  cache_read_tokens: totals.cacheReadTokens,
+  cache_write_tokens: totals.cacheWriteTokens,
   cost: totals.cost,
   cost_usd: microUsdToUsd(totals.cost),
 });
@@ -133,9 +135,11 @@ export function tokensRouter(deps: TokenRouteDeps) {
           requests: sum.requests + row.requests,
           promptTokens: sum.promptTokens + row.promptTokens,
           completionTokens: sum.completionTokens + row.completionTokens,
+          cacheReadTokens: sum.cacheReadTokens + row.cacheReadTokens,
+          cacheWriteTokens: sum.cacheWriteTokens + row.cacheWriteTokens,
           cost: sum.cost + row.cost,
         }),
-        { requests: 0, promptTokens: 0, completionTokens: 0, cost: 0 },
+        { requests: 0, promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 },
       );
       return {
         status: 200,

@@ -192,6 +192,8 @@ export interface AssistantUsageTotals {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
 }
 /**
  * Assistants are keyed by owner and id (SPEC §5): a private id is its owner's alone, so another
@@ -236,8 +238,12 @@ export interface UsageLogEntry {
   stream: boolean;
   status: number;
   errorCode: string | null;
+  /** The whole prompt, cache reads and writes included. */
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those read from and written to the provider's prompt cache. */
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   usageEstimated: boolean;
   /** Micro-USD. */
   cost: number;
@@ -267,6 +273,8 @@ export interface UsageTotals {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
   cost: number;
 }
 export interface UsageLogStore {
@@ -308,10 +316,15 @@ export interface QuotaStore {
   releaseReservations(before: string): Promise<ReleasedReservations>;
 }
 
+/** Micro-USD per million tokens. */
 export interface PriceRecord {
   model: string;
   input: number;
   output: number;
+  /** Prompt tokens read from the provider's cache; `null`: the `input` price. */
+  cacheRead: number | null;
+  /** Prompt tokens written to the provider's cache; `null`: the `input` price. */
+  cacheWrite: number | null;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;

@@ -37,6 +37,8 @@ export const usageEntry = (overrides: Partial<UsageLogEntry>): UsageLogEntry => 
   errorCode: null,
   promptTokens: 0,
   completionTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
   usageEstimated: false,
   cost: 0,
   quotaReserved: 0,

@@ -1,4 +1,5 @@
 import { createOpenAiSpecValidator } from '@chat-relay/contract/testing';
+import type { SseEvent } from '../hub/provider-adapter';
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from './testing/anthropic-fixtures';
 import { deltasOf, reassembleToolCalls, runAnthropicStream, type StreamRun } from './testing/run-anthropic-stream';
 
@@ -131,6 +132,35 @@ describe('AnthropicStreamTransformer protocol', () => {
     const run = runAnthropicStream(events.slice(0, -1));
     expect(run.transformer.complete).toBe(false);
     expect(run.transformer.usage).toEqual({ promptTokens: 12, completionTokens: 30 });
+  });
+
+  /** A recorded stream whose message_start reports the cache counts given. */
+  const withCacheAtStart = (recorded: SseEvent[], cache: Record<string, number>): SseEvent[] =>
+    recorded.map((event) => {
+      const json = JSON.parse(event.data) as { type: string; message?: { usage: Record<string, unknown> } };
+      if (json.type !== 'message_start') return event;
+      return { ...event, data: JSON.stringify({ ...json, message: { ...json.message, usage: { ...json.message!.usage, ...cache } } }) };
+    });
+
+  it('keeps the cache counts of message_start when message_delta gives only output_tokens, and reports them', () => {
+    // The recorded message_delta carries {"output_tokens":65} alone: the cache counts are message_start's.
+    const recorded = readStreamFixture('anthropic/stream-text-then-tool-use.sse');
+    const run = runAnthropicStream(withCacheAtStart(recorded, { cache_creation_input_tokens: 1000, cache_read_input_tokens: 200 }), true);
+    expect(run.transformer.usage).toEqual({ promptTokens: 1577, completionTokens: 65, cacheReadTokens: 200, cacheWriteTokens: 1000 });
+    expect(run.chunks.at(-1)?.usage).toEqual({
+      prompt_tokens: 1577,
+      completion_tokens: 65,
+      total_tokens: 1642,
+      prompt_tokens_details: { cached_tokens: 200, cache_write_tokens: 1000 },
+    });
+  });
+
+  it('takes the cache counts message_delta repeats, as newer API versions send them', () => {
+    const deltaIndex = events.findIndex((event) => event.data.includes('"message_delta"'));
+    const delta = JSON.parse(events[deltaIndex]!.data) as { usage: Record<string, number> };
+    const repeated = { ...events[deltaIndex]!, data: JSON.stringify({ ...delta, usage: { ...delta.usage, cache_creation_input_tokens: 7, cache_read_input_tokens: 5 } }) };
+    const run = runAnthropicStream([...events.slice(0, deltaIndex), repeated, ...events.slice(deltaIndex + 1)]);
+    expect(run.transformer.usage).toEqual({ promptTokens: 24, completionTokens: 30, cacheReadTokens: 5, cacheWriteTokens: 7 });
   });
 
   it('turns an upstream error event into one error step, then nothing', () => {

@@ -86,6 +86,19 @@ describe('convertAnthropicResponse on recorded answers', () => {
     expect((potato.body['choices'] as Array<{ message: { content: string } }>)[0]!.message.content).toMatch(/^This is a potato\./);
     expect(potato.usage).toEqual({ promptTokens: 296, completionTokens: 91 });
   });
+
+  it('reports the recorded cache read apart, within the whole prompt (cassette-count-tokens-cache-control.yaml)', () => {
+    const [, messages] = readCassette('anthropic-inbound/cassette-count-tokens-cache-control.yaml');
+    const converted = convert(cassetteResponseText(messages!));
+    // Recorded: input_tokens 3, cache_read_input_tokens 1111, cache_creation_input_tokens 0.
+    expect(converted.usage).toEqual({ promptTokens: 1114, completionTokens: 414, cacheReadTokens: 1111 });
+    expect(converted.body['usage']).toEqual({
+      prompt_tokens: 1114,
+      completion_tokens: 414,
+      total_tokens: 1528,
+      prompt_tokens_details: { cached_tokens: 1111 },
+    });
+  });
 });
 
 describe('convertAnthropicResponse details', () => {
@@ -100,7 +113,7 @@ describe('convertAnthropicResponse details', () => {
       total_tokens: 2141,
       prompt_tokens_details: { cached_tokens: 2000, cache_write_tokens: 100 },
     });
-    expect(converted.usage).toEqual({ promptTokens: 2112, completionTokens: 29 });
+    expect(converted.usage).toEqual({ promptTokens: 2112, completionTokens: 29, cacheReadTokens: 2000, cacheWriteTokens: 100 });
   });
 
   it.each([

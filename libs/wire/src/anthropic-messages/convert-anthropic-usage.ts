@@ -12,7 +12,8 @@ export interface ConvertedUsage {
 /**
  * Anthropic counts cache reads and cache writes apart from `input_tokens`; OpenAI's
  * `prompt_tokens` covers the whole prompt, with the cached part in
- * `prompt_tokens_details.cached_tokens` (and cache writes in `cache_write_tokens`).
+ * `prompt_tokens_details.cached_tokens` (and cache writes in `cache_write_tokens`). The relay
+ * accounts for the whole prompt too, with both cache counts told apart to price them.
  */
 export function convertAnthropicUsage(usage: AnthropicUsage): ConvertedUsage {
   const cacheRead = usage.cache_read_input_tokens ?? 0;
@@ -26,6 +27,11 @@ export function convertAnthropicUsage(usage: AnthropicUsage): ConvertedUsage {
       total_tokens: promptTokens + completionTokens,
       prompt_tokens_details: { cached_tokens: cacheRead, ...(cacheWrite > 0 ? { cache_write_tokens: cacheWrite } : {}) },
     },
-    reported: { promptTokens, completionTokens },
+    reported: {
+      promptTokens,
+      completionTokens,
+      ...(cacheRead > 0 ? { cacheReadTokens: cacheRead } : {}),
+      ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
+    },
   };
 }

@@ -165,7 +165,9 @@ describe('convertGeminiResponse on other answers', () => {
       usageMetadata: { promptTokenCount: 10, cachedContentTokenCount: 4, candidatesTokenCount: 3 },
       responseId: 'two',
     });
-    expect(convertValid(text).body).toEqual({
+    const converted = convertValid(text);
+    expect(converted.usage).toEqual({ promptTokens: 10, completionTokens: 3, cacheReadTokens: 4 });
+    expect(converted.body).toEqual({
       ...envelope('chatcmpl-two'),
       choices: [
         { index: 0, message: message('A'), logprobs: null, finish_reason: 'stop' },

@@ -18,14 +18,16 @@ export function convertGeminiUsage(metadata: GeminiUsageMetadata): { usage: Open
   const promptTokens = metadata.promptTokenCount ?? 0;
   const reasoningTokens = metadata.thoughtsTokenCount ?? 0;
   const completionTokens = (metadata.candidatesTokenCount ?? 0) + reasoningTokens;
+  const cachedTokens = metadata.cachedContentTokenCount ?? 0;
   return {
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: metadata.cachedContentTokenCount ?? 0 },
+      prompt_tokens_details: { cached_tokens: cachedTokens },
       completion_tokens_details: { reasoning_tokens: reasoningTokens },
     },
-    reported: { promptTokens, completionTokens },
+    // Gemini bills no cache write per request (explicit caches are billed by the hour).
+    reported: { promptTokens, completionTokens, ...(cachedTokens > 0 ? { cacheReadTokens: cachedTokens } : {}) },
   };
 }

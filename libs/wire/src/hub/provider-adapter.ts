@@ -48,9 +48,18 @@ export interface UpstreamRequest {
   warnings?: string[];
 }
 
+/**
+ * Usage as the upstream reported it, counted the OpenAI way: `promptTokens` is the whole prompt,
+ * cache reads and cache writes included. Those two are told apart because they are priced
+ * apart (absent: none, or the upstream does not say).
+ */
 export interface ReportedUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Of `promptTokens`, those written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 export type ConvertedCompletion =

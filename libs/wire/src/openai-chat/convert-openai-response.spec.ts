@@ -28,6 +28,17 @@ describe('convertOpenAiResponse', () => {
     expect(converted.ok && converted.usage).toEqual({ promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens });
   });
 
+  it('reports the cached part of the prompt apart (prompt_tokens_details.cached_tokens)', () => {
+    const sent = JSON.parse(recorded) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    const usage = { ...sent.usage, prompt_tokens_details: { cached_tokens: 1024, audio_tokens: 0 } };
+    const converted = convertOpenAiResponse(JSON.stringify({ ...sent, usage }), 'm');
+    expect(converted.ok && converted.usage).toEqual({
+      promptTokens: sent.usage.prompt_tokens,
+      completionTokens: sent.usage.completion_tokens,
+      cacheReadTokens: 1024,
+    });
+  });
+
   it.each([
     ['not JSON', '<html>'],
     ['an array', '[]'],

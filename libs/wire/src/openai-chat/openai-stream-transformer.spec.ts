@@ -60,6 +60,15 @@ describe('OpenAiStreamTransformer on recorded OpenAI streams', () => {
     });
   });
 
+  it('reads the cached part of the prompt from the usage chunk, whether the caller sees it or not', () => {
+    for (const callerWantsUsage of [true, false]) {
+      const transformer = transformerFor('my-model', callerWantsUsage);
+      const usage = { prompt_tokens: 2006, completion_tokens: 300, total_tokens: 2306, prompt_tokens_details: { cached_tokens: 1920 } };
+      transformer.transform({ data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [], usage }) });
+      expect(transformer.usage).toEqual({ promptTokens: 2006, completionTokens: 300, cacheReadTokens: 1920 });
+    }
+  });
+
   it('removes the usage chunk and usage fields when the caller did not ask, but still counts usage', () => {
     const { chunks, events, transformer } = run('openai/chat-stream-text.sse', false);
     expect(chunks.every((chunk) => chunk.choices.length > 0)).toBe(true);

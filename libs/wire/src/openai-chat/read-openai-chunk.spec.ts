@@ -25,6 +25,17 @@ describe('readOpenAiChunk', () => {
     expect(facts?.choiceCount).toBe(0);
   });
 
+  it('reads the cached part of the prompt, and cache writes as OpenAI-compatible relays send them', () => {
+    const usage = (details: unknown) => read({ choices: [], usage: { prompt_tokens: 50, completion_tokens: 7, prompt_tokens_details: details } }).facts?.usage;
+    expect(usage({ cached_tokens: 30, audio_tokens: 0 })).toEqual({ promptTokens: 50, completionTokens: 7, cacheReadTokens: 30 });
+    expect(usage({ cached_tokens: 30, cache_write_tokens: 12 })).toEqual({ promptTokens: 50, completionTokens: 7, cacheReadTokens: 30, cacheWriteTokens: 12 });
+    expect(usage({ cached_tokens: 0 })).toEqual({ promptTokens: 50, completionTokens: 7 });
+    // A detail the relay cannot read leaves the chunk readable and the whole prompt priced as input.
+    for (const odd of [null, 'x', [], { cached_tokens: '30' }, { cached_tokens: null }, { cached_tokens: -3 }]) {
+      expect(usage(odd)).toEqual({ promptTokens: 50, completionTokens: 7 });
+    }
+  });
+
   it('reports an in-stream error, as an object or a string', () => {
     expect(read({ error: { message: 'boom' } }).facts?.error).toEqual({ message: 'boom' });
     expect(read({ error: 'boom' }).facts?.error).toBe('boom');

@@ -15,11 +15,29 @@ export interface OpenAiChunkFacts {
 /** Absent, `null`, or passes `check`: how OpenAI-compatible servers send optional fields. */
 const isLoose = (value: unknown, check: (value: unknown) => boolean) => value === null || value === undefined || check(value);
 
-/** `usage` of a chunk or completion: the two counts, as sent `null`/absent, or false when malformed. */
+/** A count in `prompt_tokens_details`, when it is one: a detail the relay cannot read is not a malformed chunk. */
+const detailCount = (details: unknown, name: string): number | undefined => {
+  const count = isJsonObject(details) ? details[name] : undefined;
+  return typeof count === 'number' && count > 0 ? count : undefined;
+};
+
+/**
+ * `usage` of a chunk or completion: the two counts, and of the prompt those read from the cache
+ * (`prompt_tokens_details.cached_tokens`) and written to it (`cache_write_tokens`, sent by
+ * OpenAI-compatible relays in front of Anthropic, this one included); `null`/absent as sent, or
+ * false when malformed. Only the usage chunk of a stream gets past the first line.
+ */
 export function readUsage(value: unknown): ReportedUsage | null | undefined | false {
   if (value === undefined || value === null) return value;
   if (!isJsonObject(value) || !isNumber(value['prompt_tokens']) || !isNumber(value['completion_tokens'])) return false;
-  return { promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number };
+  const usage: ReportedUsage = { promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number };
+  const details = value['prompt_tokens_details'];
+  if (details === undefined || details === null) return usage;
+  const cacheRead = detailCount(details, 'cached_tokens');
+  const cacheWrite = detailCount(details, 'cache_write_tokens');
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  return usage;
 }
 
 /** Checks one delta and hands its content and tool-call argument text to `deliver`. */

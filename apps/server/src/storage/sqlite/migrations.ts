@@ -181,6 +181,32 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX quota_reservations_request ON quota_reservations(request_id);
     `,
   },
+  {
+    version: 6,
+    name: 'prompt cache prices and token counts',
+    sql: `
+      -- Micro-USD per million prompt tokens read from / written to the provider's cache; NULL = input.
+      ALTER TABLE prices ADD COLUMN cache_read INTEGER;
+      ALTER TABLE prices ADD COLUMN cache_write INTEGER;
+      -- Of prompt_tokens, those read from / written to the cache: rows written before count none.
+      ALTER TABLE usage_log ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE usage_log ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+      -- The list cache prices of the seeded models, where the admin left the seeded row as it was:
+      -- a read at 0.1 × input (Anthropic, Gemini 2.5), 0.25 or 0.5 × (OpenAI); an Anthropic
+      -- 5-minute write at 1.25 × input (OpenAI and Gemini bill no write).
+      UPDATE prices SET cache_read = 75000 WHERE model = 'gpt-4o-mini*' AND input = 150000 AND output = 600000;
+      UPDATE prices SET cache_read = 1250000 WHERE model = 'gpt-4o*' AND input = 2500000 AND output = 10000000;
+      UPDATE prices SET cache_read = 100000 WHERE model = 'gpt-4.1-mini*' AND input = 400000 AND output = 1600000;
+      UPDATE prices SET cache_read = 500000 WHERE model = 'gpt-4.1*' AND input = 2000000 AND output = 8000000;
+      UPDATE prices SET cache_read = 550000 WHERE model = 'o3-mini*' AND input = 1100000 AND output = 4400000;
+      UPDATE prices SET cache_read = 500000 WHERE model = 'o3*' AND input = 2000000 AND output = 8000000;
+      UPDATE prices SET cache_read = 100000, cache_write = 1250000 WHERE model = 'claude-haiku-4-5*' AND input = 1000000 AND output = 5000000;
+      UPDATE prices SET cache_read = 300000, cache_write = 3750000 WHERE model = 'claude-sonnet-4*' AND input = 3000000 AND output = 15000000;
+      UPDATE prices SET cache_read = 1500000, cache_write = 18750000 WHERE model = 'claude-opus-4*' AND input = 15000000 AND output = 75000000;
+      UPDATE prices SET cache_read = 30000 WHERE model = 'gemini-2.5-flash*' AND input = 300000 AND output = 2500000;
+      UPDATE prices SET cache_read = 125000 WHERE model = 'gemini-2.5-pro*' AND input = 1250000 AND output = 10000000;
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -168,7 +168,8 @@ export class SqliteAssistantStore implements AssistantStore {
     // public and that account had no own assistant of the same id.
     const row = this.db
       .prepare(
-        `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion
+        `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion,
+           COALESCE(SUM(cache_read_tokens), 0) AS cacheRead, COALESCE(SUM(cache_write_tokens), 0) AS cacheWrite
          FROM usage_log u WHERE u.assistant_id = :id AND u.created_at >= :since AND (u.account_id = :owner
            OR (:public = 1 AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.id = :id AND o.account_id = u.account_id)))`,
       )
@@ -177,7 +178,13 @@ export class SqliteAssistantStore implements AssistantStore {
         since: sinceIso,
         owner: assistant.accountId,
         public: assistant.visibility === 'public' ? 1 : 0,
-      }) as { requests: number; prompt: number; completion: number };
-    return { requests: row.requests, promptTokens: row.prompt, completionTokens: row.completion };
+      }) as { requests: number; prompt: number; completion: number; cacheRead: number; cacheWrite: number };
+    return {
+      requests: row.requests,
+      promptTokens: row.prompt,
+      completionTokens: row.completion,
+      cacheReadTokens: row.cacheRead,
+      cacheWriteTokens: row.cacheWrite,
+    };
   }
 }

@@ -23,6 +23,8 @@ interface UsageRow {
   error_code: string | null;
   prompt_tokens: number;
   completion_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
   usage_estimated: number;
   cost: number;
   latency_ms: number;
@@ -31,7 +33,7 @@ interface UsageRow {
   attempts: number;
 }
 
-type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number | null, string | null, number];
+type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number];
 
 /** The INSERT's values in column order (positional binding is the cheapest better-sqlite3 offers). */
 const rowValues = (entry: UsageLogEntry): UsageValues => [
@@ -48,6 +50,8 @@ const rowValues = (entry: UsageLogEntry): UsageValues => [
     entry.errorCode,
     entry.promptTokens,
     entry.completionTokens,
+    entry.cacheReadTokens,
+    entry.cacheWriteTokens,
     entry.usageEstimated ? 1 : 0,
     entry.cost,
     Math.round(entry.latencyMs),
@@ -71,6 +75,8 @@ const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
   errorCode: row.error_code,
   promptTokens: row.prompt_tokens,
   completionTokens: row.completion_tokens,
+  cacheReadTokens: row.cache_read_tokens,
+  cacheWriteTokens: row.cache_write_tokens,
   usageEstimated: row.usage_estimated === 1,
   cost: row.cost,
   latencyMs: row.latency_ms,
@@ -98,9 +104,9 @@ export class SqliteUsageLogStore implements UsageLogStore {
     );
     this.insert = db.prepare(
       `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
-         channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, usage_estimated,
-         cost, latency_ms, ttfb_ms, client_ip, attempts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens,
+         cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -151,7 +157,8 @@ export class SqliteUsageLogStore implements UsageLogStore {
     return this.db
       .prepare(
         `SELECT ${key} AS key, COUNT(*) AS requests, SUM(prompt_tokens) AS promptTokens,
-           SUM(completion_tokens) AS completionTokens, SUM(cost) AS cost
+           SUM(completion_tokens) AS completionTokens, SUM(cache_read_tokens) AS cacheReadTokens,
+           SUM(cache_write_tokens) AS cacheWriteTokens, SUM(cost) AS cost
          FROM usage_log WHERE ${where} GROUP BY ${key} ORDER BY ${key}`,
       )
       .all(params) as Array<UsageTotals & { key: string }>;

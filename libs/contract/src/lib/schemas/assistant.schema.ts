@@ -57,6 +57,9 @@ export const AssistantUsageSchema = z.object({
   requests_30d: z.number().int().nonnegative(),
   prompt_tokens_30d: z.number().int().nonnegative(),
   completion_tokens_30d: z.number().int().nonnegative(),
+  /** Of `prompt_tokens_30d`, those read from and written to the provider's prompt cache. */
+  cache_read_tokens_30d: z.number().int().nonnegative(),
+  cache_write_tokens_30d: z.number().int().nonnegative(),
 });
 
 export const AssistantSchema = z.object({

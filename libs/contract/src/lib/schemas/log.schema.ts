@@ -18,6 +18,10 @@ export const LogEntrySchema = z.object({
   error_code: z.string().nullable(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
+  /** Of `prompt_tokens`, those read from the provider's prompt cache (priced at `cache_read`). */
+  cache_read_tokens: z.number().int(),
+  /** Of `prompt_tokens`, those written to the provider's prompt cache (priced at `cache_write`). */
+  cache_write_tokens: z.number().int(),
   usage_estimated: z.boolean(),
   cost: z.number().int(),
   cost_usd: UsdStringSchema,

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 
-/** A price for a model name or glob, in micro-USD per million tokens (SPEC §8). */
+const perMillionTokens = z.number().int().nonnegative().max(1_000_000_000_000);
+
+/**
+ * A price for a model name or glob, in micro-USD per million tokens (SPEC §8). Prompt tokens
+ * read from or written to the provider's prompt cache have prices of their own (Anthropic bills
+ * a 5-minute cache write at 1.25 × input and a read at 0.1 ×; OpenAI and Gemini a cached read
+ * at a fraction of input); `null` or absent, they cost what `input` costs.
+ */
 export const PriceSchema = z
   .object({
     model: z.string().trim().min(1).max(200),
-    input: z.number().int().nonnegative().max(1_000_000_000_000),
-    output: z.number().int().nonnegative().max(1_000_000_000_000),
+    input: perMillionTokens,
+    output: perMillionTokens,
+    cache_read: perMillionTokens.nullable().optional(),
+    cache_write: perMillionTokens.nullable().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;

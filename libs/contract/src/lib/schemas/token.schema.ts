@@ -129,6 +129,9 @@ export const UsageBucketSchema = z.object({
   requests: z.number().int(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
+  /** Of `prompt_tokens`, those read from and written to the provider's prompt cache. */
+  cache_read_tokens: z.number().int(),
+  cache_write_tokens: z.number().int(),
   cost: z.number().int(),
   cost_usd: UsdStringSchema,
 });
