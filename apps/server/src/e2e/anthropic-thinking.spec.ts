@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { signThinking } from '@chat-relay/upstream-sim';
 import {
+  anthropicClient,
   anthropicError,
   anthropicKind,
   anthropicWeatherTools,
@@ -11,6 +12,7 @@ import {
   toolUsesOf,
   type AnthropicE2e,
 } from './anthropic-e2e';
+import { startRecordingUpstream, type RecordingUpstream } from './recording-upstream';
 import { askForBoth, runWeatherTool } from './weather-tools';
 
 const thinking = { type: 'enabled', budget_tokens: 2048 } as const;
@@ -154,5 +156,50 @@ describe('e2e: thinking bridged to an openai channel', () => {
     expect(started).toEqual(['tool_use', 'tool_use']);
     expect(final.content.map((block) => block.type)).toEqual(['tool_use', 'tool_use']);
     expect(upstreamBodies()[0]).toMatchObject({ reasoning_effort: 'low', stream: true });
+  });
+});
+
+/** A reasoning model behind an OpenAI-compatible API (DeepSeek, vLLM): its reasoning as `reasoning_content`. */
+const reasoningChunk = (delta: object, finishReason: string | null = null): string =>
+  `data: ${JSON.stringify({
+    id: 'chatcmpl-r1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'deepseek-reasoner',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  })}\n\n`;
+const reasoningStream =
+  reasoningChunk({ role: 'assistant', reasoning_content: 'The user greets me; I will greet back.' }) +
+  reasoningChunk({ content: 'Hi!' }) +
+  reasoningChunk({}, 'stop') +
+  'data: [DONE]\n\n';
+
+describe('e2e: a conversation moving from a bridged reasoning model to an anthropic channel', () => {
+  let e2e: AnthropicE2e;
+  let reasoner: RecordingUpstream;
+
+  beforeEach(async () => {
+    e2e = await startAnthropicRelay(anthropicKind);
+    reasoner = await startRecordingUpstream(() => ({ contentType: 'text/event-stream', body: reasoningStream }));
+    await e2e.addChannel(reasoner.baseUrl, { type: 'openai', models: ['deepseek-reasoner'] });
+  });
+  afterEach(async () => {
+    await e2e.close();
+    await reasoner.close();
+  });
+
+  it('the bridged thinking block comes to the caller, and is not sent to Anthropic with the next turn', async () => {
+    const client = anthropicClient(e2e);
+    const first = await client.messages.stream({ ...thinkingRequest, model: 'deepseek-reasoner' }).finalMessage();
+    expect(first.content).toEqual([
+      expect.objectContaining({ type: 'thinking', thinking: 'The user greets me; I will greet back.', signature: expect.any(String) }),
+      expect.objectContaining({ type: 'text', text: 'Hi!' }),
+    ]);
+
+    const next = await client.messages.create({ ...thinkingRequest, messages: nextTurn(first, 'And now in Claude') });
+    expect(textOf(next)).toBe('You said: And now in Claude');
+    const sent = anthropicKind.calls(e2e.sim)[0]?.body as { messages: Array<{ role: string; content: unknown }> };
+    // Only the text of the bridged turn: a foreign signature would make Anthropic refuse the request.
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [expect.objectContaining({ type: 'text', text: 'Hi!' })] });
   });
 });
