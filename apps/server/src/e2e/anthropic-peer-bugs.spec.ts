@@ -1,6 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { argumentsFromSchema } from '@chat-relay/upstream-sim';
-import { costOf } from '../relay/price-book';
 import {
   anthropicError,
   anthropicKind,
@@ -224,23 +223,39 @@ describe('peer bug: prompt-cache writes not billed', () => {
     expect(written.usage.cache_creation_input_tokens).toBeGreaterThan(0);
     expect(read.usage.cache_read_input_tokens).toBeGreaterThan(0);
 
-    const rows = (await e2e.usageRows(2)).slice(-2);
     const price = await e2e.relay.services.prices.priceOf(CLAUDE);
-    expect(price).toBeDefined();
+    // The seeded list prices: writes dearer than input, reads cheaper.
+    expect(price?.cacheWrite).toBeGreaterThan(price?.input ?? Infinity);
+    expect(price?.cacheRead).toBeLessThan(price?.input ?? 0);
+    const { input, output, cacheRead, cacheWrite } = price!;
+    /** Micro-USD as Anthropic bills it: each part of the prompt at its own price, rounded up once. */
+    const billed = (usage: Anthropic.Usage): number =>
+      Math.ceil(
+        (usage.input_tokens * input +
+          (usage.cache_creation_input_tokens ?? 0) * (cacheWrite ?? input) +
+          (usage.cache_read_input_tokens ?? 0) * (cacheRead ?? input) +
+          usage.output_tokens * output) /
+          1_000_000,
+      );
+
+    const rows = (await e2e.usageRows(2)).slice(-2);
     for (const [row, usage] of [
       [rows[0], written.usage],
       [rows[1], read.usage],
     ] as const) {
-      const cacheTokens = (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-      // The prompt counted in full: uncached input, cache writes and cache reads.
-      expect(row?.promptTokens).toBe(usage.input_tokens + cacheTokens);
-      expect(row?.completionTokens).toBe(usage.output_tokens);
-      expect(row?.usageEstimated).toBe(false);
-      // Charged for more than the uncached input alone.
-      expect(row?.cost).toBeGreaterThan(costOf(price, usage.input_tokens, usage.output_tokens));
+      // The prompt counted in full, its cache reads and writes apart, each priced as such.
+      expect(row).toMatchObject({
+        promptTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+        completionTokens: usage.output_tokens,
+        usageEstimated: false,
+        cost: billed(usage),
+      });
     }
-    // A cache write costs at least what as many input tokens cost.
-    expect(rows[0]?.cost).toBeGreaterThanOrEqual(costOf(price, rows[0]?.promptTokens ?? 0, rows[0]?.completionTokens ?? 0));
+    // The write costs more than the same tokens as plain input would.
+    const asInput = Math.ceil(((rows[0]?.promptTokens ?? 0) * input + written.usage.output_tokens * output) / 1_000_000);
+    expect(rows[0]?.cost).toBeGreaterThan(asInput);
   });
 });
 
