@@ -73,7 +73,8 @@ describe('AnthropicPassthroughStream on recorded streams', () => {
     const events = readStreamFixture('anthropic/stream-text-then-tool-use.sse');
     const stream = passthrough();
     stream.transform(events[0]!);
-    expect(stream.usage).toEqual({ promptTokens: 377, completionTokens: 1 });
+    // message_start's output_tokens is a placeholder: cut here, the completion is counted by the relay.
+    expect(stream.usage).toEqual({ promptTokens: 377, completionTokens: 0, completionUnknown: true });
     for (const event of events.slice(1)) stream.transform(event);
     expect(stream.usage).toEqual({ promptTokens: 377, completionTokens: 65 });
   });
@@ -140,18 +141,18 @@ describe('AnthropicPassthroughStream protocol', () => {
   it('keeps the cache counts: promptTokens = input + cache writes + cache reads', () => {
     const stream = passthrough();
     stream.transform(start('m', { input_tokens: 10, cache_creation_input_tokens: 5, cache_read_input_tokens: 100, output_tokens: 1 }));
-    expect(stream.usage).toEqual({ promptTokens: 115, completionTokens: 1 });
+    expect(stream.usage).toEqual({ promptTokens: 115, completionTokens: 0, cacheReadTokens: 100, cacheWriteTokens: 5, completionUnknown: true });
     // A delta with only output_tokens keeps the input side and the cache counts of message_start.
     stream.transform(messageDelta({ output_tokens: 20 }));
-    expect(stream.usage).toEqual({ promptTokens: 115, completionTokens: 20 });
+    expect(stream.usage).toEqual({ promptTokens: 115, completionTokens: 20, cacheReadTokens: 100, cacheWriteTokens: 5 });
     // Later API versions repeat the input side and cache counts: the newest counts win.
     stream.transform(messageDelta({ input_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 200, output_tokens: 42 }));
-    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 42 });
+    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 42, cacheReadTokens: 200 });
     // A later delta builds on the latest counts, not on message_start's.
     stream.transform(messageDelta({ output_tokens: 50 }));
-    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 50 });
+    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 50, cacheReadTokens: 200 });
     stream.transform(stop);
-    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 50 });
+    expect(stream.usage).toEqual({ promptTokens: 212, completionTokens: 50, cacheReadTokens: 200 });
   });
 
   it('has no usage until one is reported, and keeps what it had when a delta cannot complete it', () => {

@@ -38,9 +38,15 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     return this.stopped;
   }
 
+  /**
+   * The counts of the last `message_delta` (or of `message_start` at `message_stop`). Before
+   * that, only the prompt side is known: `message_start`'s `output_tokens` is a placeholder, so a
+   * stream cut there reports its prompt and leaves the completion to be counted.
+   */
   get usage(): ReportedUsage | undefined {
-    const usage = this.finalUsage ?? this.startUsage;
-    return usage ? convertAnthropicUsage(usage).reported : undefined;
+    if (this.finalUsage) return convertAnthropicUsage(this.finalUsage).reported;
+    if (!this.startUsage) return undefined;
+    return { ...convertAnthropicUsage(this.startUsage).reported, completionTokens: 0, completionUnknown: true };
   }
 
   get deliveredChars(): number {

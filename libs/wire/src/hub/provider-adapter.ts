@@ -60,6 +60,12 @@ export interface ReportedUsage {
   cacheReadTokens?: number;
   /** Of `promptTokens`, those written to the provider's prompt cache. */
   cacheWriteTokens?: number;
+  /**
+   * The stream ended before the provider said how many tokens it wrote (cut, aborted, failed):
+   * the prompt side is the provider's count, `completionTokens` is not — the relay counts what
+   * was delivered instead.
+   */
+  completionUnknown?: true;
 }
 
 export type ConvertedCompletion =
