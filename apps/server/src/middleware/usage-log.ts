@@ -69,8 +69,8 @@ export function usageLog(
         clientIp: trace.clientIp ?? req.ip ?? req.socket.remoteAddress ?? null,
         attempts: trace.attempts,
       });
-      // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4).
-      await recordCallerTokens(rateLimiter, caller, trace);
+      // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4); a count consumed none.
+      if (!trace.countOnly) await recordCallerTokens(rateLimiter, caller, trace);
     };
     // One listener does it all: a caller gone before the end aborts the upstream call, and
     // the row is written once the answer (streamed or not) has settled.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AnthropicErrorResponseSchema } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
 import { SIM_KEY, startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
+import { patchToken } from '../testing/patch-token';
 
 /**
  * `POST /v1/messages/count_tokens` through the relay: an `anthropic` channel counts; when it fails
@@ -140,5 +141,21 @@ describe('POST /v1/messages/count_tokens', () => {
     });
     const token = await fetch(`${e2e.url}/api/tokens/${e2e.tokenId}`, { headers: { authorization: `Bearer ${e2e.relay.adminKey}` } });
     expect(((await token.json()) as { quota_used: number }).quota_used).toBe(0);
+  });
+
+  it('holds nothing against the token\'s tpm: counts beyond the limit still answer, and a chat still fits', async () => {
+    await patchToken(e2e.relay, e2e.tokenId, { rate_limit: { tpm: 40 } });
+    try {
+      for (let i = 0; i < 5; i++) expect((await count(prompt('claude-sonnet-4-5'))).status).toBe(200);
+      await e2e.usageRows(1);
+      const chat = await fetch(`${e2e.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': e2e.token, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }),
+      });
+      expect(chat.status).toBe(200);
+    } finally {
+      await patchToken(e2e.relay, e2e.tokenId, { rate_limit: null });
+    }
   });
 });

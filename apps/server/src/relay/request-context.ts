@@ -45,6 +45,8 @@ export interface RelayTrace {
   callerGone: CallerGone | null;
   /** The caller's address as policy saw it (`req.ip`), worked out once. */
   clientIp: string | null;
+  /** The request only counted tokens (count_tokens): its tokens are not charged nor held against the token's tpm. */
+  countOnly: boolean;
   /** Gives back the token's `concurrency` slot; the usage log calls it once, when the response closes. */
   releaseSlot: (() => void) | null;
 }
@@ -71,6 +73,7 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   settled: null,
   callerGone: null,
   clientIp: null,
+  countOnly: false,
   releaseSlot: null,
 });
 

@@ -71,6 +71,7 @@ export function messagesRouter(deps: PipelineDeps) {
       res.setHeader('request-id', res.locals.requestId);
       const trace = traceOf(res);
       trace.requestedModel = body.model;
+      trace.countOnly = true;
       const caller = res.locals.caller;
       trace.clientIp = req.ip ?? null;
       // Rate-limited and allow-listed like any request; never charged.
