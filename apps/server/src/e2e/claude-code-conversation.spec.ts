@@ -6,6 +6,7 @@ import {
   ANTHROPIC_VERSION,
   CLAUDE,
   namedEventsOf,
+  geminiKind,
   openAiKind,
   startAnthropicRelay,
   type AnthropicE2e,
@@ -96,7 +97,7 @@ describe('e2e: a Claude Code request through an anthropic channel (passthrough)'
   });
 });
 
-describe.each([openAiKind])('e2e: a Claude Code request bridged to a $type channel', (kind) => {
+describe.each([openAiKind, geminiKind])('e2e: a Claude Code request bridged to a $type channel', (kind) => {
   let e2e: AnthropicE2e;
 
   beforeEach(async () => {
@@ -130,6 +131,12 @@ describe.each([openAiKind])('e2e: a Claude Code request bridged to a $type chann
       expect(body.tools).toHaveLength((claudeCodeRequest['tools'] as unknown[]).length);
       expect(body.messages[0]?.role).toBe('system');
       expect(body.user).toBe((claudeCodeRequest['metadata'] as { user_id: string }).user_id);
+    }
+    if (kind === geminiKind) {
+      // Every tool declared (SendMessage's `allOf` of two patterns merged), thinking as a budget.
+      const body = call?.body as { tools: { functionDeclarations: unknown[] }[]; generationConfig: { thinkingConfig?: { thinkingBudget: number } } };
+      expect(body.tools[0]?.functionDeclarations).toHaveLength((claudeCodeRequest['tools'] as unknown[]).length);
+      expect(body.generationConfig.thinkingConfig?.thinkingBudget).toBe(24576);
     }
   });
 });

@@ -169,11 +169,11 @@ describe('sanitizeGeminiSchema rejects what Gemini cannot express, naming the pl
     ],
     ['an unknown $ref', { type: 'object', properties: { a: { $ref: '#/$defs/Nope' } } }, `${PARAM}.properties.a`, 'does not define'],
     ['a remote $ref', { type: 'object', properties: { a: { $ref: 'https://x/s.json' } } }, `${PARAM}.properties.a`, 'outside'],
-    ['a value of any type', { type: 'object', properties: { a: {} } }, `${PARAM}.properties.a`, 'any value'],
-    ['true as a schema', { type: 'object', properties: { a: true } }, `${PARAM}.properties.a`, 'any value'],
+    ['a required value of any type', { type: 'object', properties: { a: {} }, required: ['a'] }, `${PARAM}.properties.a`, 'any value'],
+    ['true as a required schema', { type: 'object', properties: { a: true }, required: ['a'] }, `${PARAM}.properties.a`, 'any value'],
     ['an array without items', { type: 'object', properties: { a: { type: 'array' } } }, `${PARAM}.properties.a`, 'items'],
     ['a tuple', withProperty({ type: 'array', items: [{ type: 'string' }] }), `${PARAM}.properties.a.items`, 'tuple'],
-    ['allOf of two', withProperty({ allOf: [{ type: 'string' }, { minLength: 1 }] }), `${PARAM}.properties.a.allOf`, 'several'],
+    ['allOf of two structured schemas', withProperty({ allOf: [{ type: 'string' }, { type: 'object', properties: { b: { type: 'string' } } }] }), `${PARAM}.properties.a.allOf`, 'several'],
     ['only null', { type: 'object', properties: { a: { type: 'null' } } }, `${PARAM}.properties.a`, 'only allows null'],
     ['an unknown type', { type: 'object', properties: { a: { type: 'date' } } }, `${PARAM}.properties.a.type`, "'date'"],
     ['a non-object root', { type: 'string' }, PARAM, 'must be an object'],
@@ -181,5 +181,24 @@ describe('sanitizeGeminiSchema rejects what Gemini cannot express, naming the pl
     const { param: named, message } = rejection(schema as Record<string, unknown>);
     expect(named).toBe(param);
     expect(message).toContain(fragment);
+  });
+});
+
+describe('sanitizeGeminiSchema: optional properties of any value', () => {
+  it('leaves them out (Claude Code\'s Workflow `args`), keeping the rest of the object', () => {
+    const schema = { type: 'object', properties: { script: { type: 'string' }, args: { description: 'Any input, verbatim.' }, flag: true }, required: ['script'] };
+    expect(sanitizeGeminiSchema(schema, PARAM, 'parameters')).toEqual({ type: 'OBJECT', properties: { script: { type: 'STRING' } }, required: ['script'] });
+  });
+});
+
+describe('sanitizeGeminiSchema: allOf of one readable schema', () => {
+  it('merges members that only constrain what Gemini drops (Claude Code\'s SendMessage `to`: two patterns)', () => {
+    const schema = { type: 'object', properties: { to: { type: 'string', allOf: [{ pattern: '^[a-z]+$' }, { pattern: '^(?!team).*' }] } } };
+    expect(sanitizeGeminiSchema(schema, PARAM, 'parameters')).toEqual({ type: 'OBJECT', properties: { to: { type: 'STRING' } } });
+  });
+
+  it('keeps the one structured member beside constraint-only ones', () => {
+    const schema = { type: 'object', properties: { a: { allOf: [{ type: 'string', enum: ['x', 'y'] }, { minLength: 1 }] } } };
+    expect(sanitizeGeminiSchema(schema, PARAM, 'parameters')).toMatchObject({ type: 'OBJECT', properties: { a: { type: 'STRING', enum: ['x', 'y'] } } });
   });
 });

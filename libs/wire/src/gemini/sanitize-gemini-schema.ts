@@ -5,10 +5,11 @@ import type { GeminiSchema, GeminiSchemaType } from './gemini-api';
  * Gemini's `parameters` and `responseSchema` take a small OpenAPI-3.0 subset and answer 400 to
  * anything else (`additionalProperties`, `$ref`, `default`, `properties: {}`, a `format` it does
  * not know …). So the caller's JSON Schema is rebuilt by whitelist: only the keywords below are
- * ever copied, `$ref` and one-element `allOf` are inlined, `type: [x, "null"]` and
- * `anyOf: [x, {type: "null"}]` become `nullable`, and what cannot be expressed (recursion, a
- * value of any type, tuples, arrays without `items`, `allOf` of several schemas) is a 400
- * naming the place in the schema — never sent.
+ * ever copied, `$ref` and `allOf` of one readable schema are inlined, `type: [x, "null"]` and
+ * `anyOf: [x, {type: "null"}]` become `nullable`, an optional property that accepts any value
+ * is left out (Gemini cannot declare it; the model then never sets it), and what cannot be
+ * expressed otherwise (recursion, a required value of any type, tuples, arrays without `items`,
+ * `allOf` of several schemas) is a 400 naming the place in the schema — never sent.
  *
  * Kept: type, format (per type, below), description, nullable, enum (strings), items,
  * minItems, maxItems, minimum, maximum, properties, required (only declared names),
@@ -75,11 +76,8 @@ function sanitizeNode(node: unknown, path: string, walk: Walk): GeminiSchema {
   }
   const allOf = node['allOf'];
   if (allOf !== undefined) {
-    if (!Array.isArray(allOf) || allOf.length !== 1 || !isObject(allOf[0])) {
-      throw cannotExpress(`${path}.allOf`, 'combines several schemas, which Gemini cannot declare');
-    }
     const { allOf: _allOf, ...rest } = node;
-    return sanitizeNode({ ...allOf[0], ...rest }, path, walk);
+    return sanitizeNode({ ...singleSchemaOf(allOf, `${path}.allOf`), ...rest }, path, walk);
   }
 
   const child: Walk = { ...walk, depth: walk.depth + 1 };
@@ -94,6 +92,22 @@ function sanitizeNode(node: unknown, path: string, walk: Walk): GeminiSchema {
   const type = types[0] ?? inferType(node);
   if (!type) throw cannotExpress(path, nullable ? 'only allows null' : 'has no type, so it accepts any value');
   return sanitizeTyped(node, type, nullable, path, child);
+}
+
+/** What Gemini reads of a schema: a member of `allOf` holding none of these adds nothing it can declare. */
+const GEMINI_READS = new Set([...STRUCTURE_KEYWORDS, 'format', 'nullable', 'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'required', 'propertyOrdering']);
+
+/**
+ * `allOf` as one schema: its only member, or the one member Gemini can read something of when
+ * the others only constrain what Gemini drops anyway (`pattern`, `minLength`, titles … — Claude
+ * Code's tools combine two `pattern`s this way). Several members with structure cannot be merged.
+ */
+function singleSchemaOf(allOf: unknown, path: string): JsonObject {
+  if (!Array.isArray(allOf) || !allOf.every(isObject)) throw cannotExpress(path, 'is not a list of schemas');
+  const structural = allOf.filter((member) => Object.keys(member).some((keyword) => GEMINI_READS.has(keyword)));
+  if (allOf.length === 1) return allOf[0] as JsonObject;
+  if (structural.length <= 1) return structural[0] ?? {};
+  throw cannotExpress(path, 'combines several schemas, which Gemini cannot declare');
 }
 
 function sanitizeVariants(
@@ -164,7 +178,9 @@ function sanitizeProperties(node: JsonObject, path: string, child: Walk): Partia
   const properties = node['properties'];
   if (properties === undefined) return {};
   if (!isObject(properties)) throw cannotExpress(`${path}.properties`, 'is not an object');
-  const names = Object.keys(properties);
+  const requiredNames = Array.isArray(node['required']) ? node['required'] : [];
+  // An optional property of any value cannot be declared: it is left out (the model cannot set it).
+  const names = Object.keys(properties).filter((name) => requiredNames.includes(name) || !acceptsAnyValue(properties[name]));
   // Gemini rejects `properties: {}`; a free-form object is sent as a bare OBJECT.
   if (names.length === 0) return {};
   const out: Partial<GeminiSchema> = {
@@ -179,6 +195,10 @@ function sanitizeProperties(node: JsonObject, path: string, child: Walk): Partia
   if (ordering.length > 0) out.propertyOrdering = ordering;
   return out;
 }
+
+/** `true`, or a schema with nothing but annotations (`{"description": …}`): any JSON value. */
+const acceptsAnyValue = (schema: unknown): boolean =>
+  schema === true || (isObject(schema) && !STRUCTURE_KEYWORDS.some((keyword) => keyword in schema));
 
 function readTypes(node: JsonObject, path: string): { types: string[]; nullable: boolean } {
   const type = node['type'];
