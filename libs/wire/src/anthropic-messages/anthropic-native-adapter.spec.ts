@@ -147,7 +147,7 @@ describe('anthropicNativeAdapter.convertResponse', () => {
       usage: { input_tokens: 10, cache_creation_input_tokens: 300, cache_read_input_tokens: 4000, output_tokens: 5 },
     });
     const converted = anthropicNativeAdapter.convertResponse(text, 'm');
-    expect(converted.ok && converted.usage).toEqual({ promptTokens: 4310, completionTokens: 5 });
+    expect(converted.ok && converted.usage).toEqual({ promptTokens: 4310, completionTokens: 5, cacheReadTokens: 4000, cacheWriteTokens: 300 });
   });
 
   it('answers without usage when the upstream gave none readable', () => {
