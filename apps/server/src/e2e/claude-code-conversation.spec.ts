@@ -89,10 +89,14 @@ describe('e2e: a Claude Code request through an anthropic channel (passthrough)'
     });
     await expectRecordedEvents(await postClaudeCode(e2e));
 
-    const received = JSON.parse(upstream.calls[0]?.body.toString('utf8') ?? '') as Record<string, unknown>;
-    // Every field kept (thinking.display, context_management, cache_control, $schema …); the relay
-    // re-serialises the body then, so whitespace and key order are its own.
-    expect(received).toEqual({ ...claudeCodeRequest, model: upstreamModel });
+    const received = upstream.calls[0]?.body.toString('utf8') ?? '';
+    expect(JSON.parse(received)).toEqual({ ...claudeCodeRequest, model: upstreamModel });
+    // Byte for byte the caller's, the model's value alone swapped: whitespace, key order, numbers as sent.
+    const sent = claudeCodeBytes.toString('utf8');
+    const modelValue = JSON.stringify(claudeCodeRequest.model);
+    const at = sent.lastIndexOf(`"model":${modelValue}`) >= 0 ? sent.lastIndexOf(`"model":${modelValue}`) : sent.lastIndexOf(`"model": ${modelValue}`);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(received).toBe(sent.slice(0, at) + sent.slice(at).replace(modelValue, JSON.stringify(upstreamModel)));
     expect(upstream.calls[0]?.headers['anthropic-beta']).toBe(CLAUDE_CODE_BETAS);
   });
 });

@@ -33,8 +33,15 @@ describe('anthropicNativeAdapter.buildRequest', () => {
     expect(request.body).toBe(rawBody);
   });
 
-  it('re-serialises with the mapped model when the channel names it otherwise, every other field kept', () => {
+  it('swaps the mapped model into the caller\'s bytes when the channel names it otherwise, every other byte kept', () => {
     const request = anthropicNativeAdapter.buildRequest(args({ upstreamModel: 'claude-sonnet-4-5-20250929' }));
+    const expected = rawBody.toString('utf8').replace(`"model": "${body.model}"`, '"model": "claude-sonnet-4-5-20250929"');
+    expect(expected).not.toBe(rawBody.toString('utf8'));
+    expect(request.body.toString()).toBe(expected);
+  });
+
+  it('re-serialises with the mapped model when there are no caller bytes to forward (an assistant applied)', () => {
+    const request = anthropicNativeAdapter.buildRequest(args({ rawBody: undefined, upstreamModel: 'claude-sonnet-4-5-20250929' }));
     expect(typeof request.body).toBe('string');
     expect(JSON.parse(request.body.toString())).toEqual({ ...body, model: 'claude-sonnet-4-5-20250929' });
   });

@@ -1,4 +1,5 @@
 import { upstreamError } from '../errors/relay-error';
+import { replaceTopLevelString } from '../json/replace-top-level-string';
 import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
 import type { UpstreamRequest } from '../hub/provider-adapter';
 import { ANTHROPIC_VERSION } from './anthropic-adapter';
@@ -24,9 +25,16 @@ function headersFor({ key, headers }: Pick<NativeBuildArgs, 'key' | 'headers'>, 
   return sent;
 }
 
-/** The caller's bytes when nothing changes, else the parsed request with the channel's model name. */
+/**
+ * The caller's bytes, with the channel's model name swapped in when it maps the model (every
+ * other byte as sent); the parsed request, serialised, when an assistant changed it.
+ */
 function bodyFor({ body, rawBody, upstreamModel }: NativeBuildArgs): string | Buffer {
-  if (rawBody && body['model'] === upstreamModel) return rawBody;
+  if (rawBody) {
+    if (body['model'] === upstreamModel) return rawBody;
+    const mapped = replaceTopLevelString(rawBody, 'model', upstreamModel);
+    if (mapped) return mapped;
+  }
   return JSON.stringify({ ...body, model: upstreamModel });
 }
 
