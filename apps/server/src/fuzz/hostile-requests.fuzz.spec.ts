@@ -35,7 +35,7 @@ describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
   beforeAll(async () => {
     e2e = await startE2eRelay();
     const sim = await e2e.startSim();
-    context = await seedFuzzTargets(e2e.url, e2e.relay.adminKey, { baseUrl: sim.baseUrl, key: SIM_KEY });
+    context = await seedFuzzTargets(e2e.url, e2e.relay.adminKey, { ...sim, key: SIM_KEY });
     // Seen here, an error that would have killed a production process counts as a failure.
     process.on('uncaughtException', onCrash);
     process.on('unhandledRejection', onCrash);
