@@ -1,4 +1,5 @@
-import type { RawOutcome, RawRequest } from './raw-http';
+import { anthropicRouteOf, checkAnthropicAnswer } from './check-anthropic-answer';
+import type { RawOutcome, RawRequest, RawResponse } from './raw-http';
 
 /** What every answer must be; a string names the problem, undefined means it passed. */
 export type Verdict = { statusKey: string; problem?: string };
@@ -51,18 +52,34 @@ const codeOf = (payload: unknown): string => {
 };
 
 /**
- * The verdict on one answer: no status ≥ 500, every error body JSON in OpenAI's shape, every
- * JSON answer parseable, a stream's error events shaped too, and an answer at all.
+ * A caller that left after the headers kept whatever bytes had come, which may run past the
+ * answer into the next one on the socket (a request whose declared length was a lie); cut them.
  */
-export function checkAnswer(request: RawRequest, outcome: RawOutcome): Verdict {
+function withinLength(response: RawResponse): RawResponse {
+  const length = Number(response.headers['content-length']);
+  return response.aborted && Number.isInteger(length) && response.body.length > length ? { ...response, body: response.body.subarray(0, length) } : response;
+}
+
+/**
+ * The verdict on one answer: an answer at all; on an Anthropic route, Anthropic's shapes (see
+ * checkAnthropicAnswer); elsewhere no status ≥ 500, every error body JSON in OpenAI's shape,
+ * every JSON answer parseable, a stream's error events shaped too. `upstreamFault`: the case
+ * asked the simulator to fail, so an Anthropic route may answer 5xx.
+ */
+export function checkAnswer(request: RawRequest, outcome: RawOutcome, upstreamFault = false): Verdict {
   if (outcome.kind === 'timeout') return { statusKey: 'timeout', problem: 'no answer before the deadline' };
   if (outcome.kind === 'closed') return { statusKey: 'closed', problem: 'connection closed without an answer' };
-  const { status, headers, body, aborted } = outcome.response;
+  const response = withinLength(outcome.response);
+  const { status, headers, body, aborted } = response;
   const statusKey = String(status);
+  if (Number.isNaN(status)) return { statusKey: 'garbled', problem: 'no HTTP status line' };
+  const anthropicRoute = anthropicRouteOf(request);
+  // Every answer Express writes has an x-request-id; one without was written by the HTTP layer
+  // before any route was matched (a request Node's parser refused), in OpenAI's shape.
+  if (anthropicRoute && headers['x-request-id'] !== undefined) return checkAnthropicAnswer(request, response, anthropicRoute, upstreamFault);
   const text = body.toString('utf8');
   const contentType = headers['content-type'] ?? '';
   const bodyless = request.method === 'HEAD' || status === 204 || status === 304;
-  if (Number.isNaN(status)) return { statusKey: 'garbled', problem: 'no HTTP status line' };
 
   if (status >= 400 && !bodyless) {
     if (text.length === 0) return { statusKey, problem: `${status} with an empty body` };

@@ -17,6 +17,12 @@ export interface FuzzContext {
   model: string;
   /** A public assistant of the account, chatted with as `<model>-gizmo-<id>`. */
   assistantId: string;
+  /**
+   * Models of the Messages family: `native` on an Anthropic channel (passed through), `bridged` a
+   * Claude name an OpenAI channel serves as its model, `gemini` on a Gemini channel (both through
+   * the hub), `both` on an Anthropic and an OpenAI channel (a retry may change the path).
+   */
+  messagesModels: { native: string; bridged: string; gemini: string; both: string };
   /** The simulator's OpenAI base URL and key, for channel bodies that must stay harmless. */
   simBaseUrl: string;
   simKey: string;
@@ -30,6 +36,8 @@ export type KeyKind = 'admin' | 'account' | 'token' | 'none' | 'wrong' | 'malfor
 export interface FuzzCase {
   family: string;
   request: RawRequest;
+  /** The case asked the simulator for a failure (`[sim:fault=…]`): a 5xx or an error event is then the answer. */
+  upstreamFault?: boolean;
 }
 
 export const keyKindArb: fc.Arbitrary<KeyKind> = fc.constantFrom('admin', 'account', 'token', 'none', 'wrong', 'malformed');

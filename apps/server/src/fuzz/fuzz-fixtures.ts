@@ -1,6 +1,16 @@
 import type { FuzzContext } from './fuzz-context';
 
 const FUZZ_MODEL = 'gpt-4o';
+/** The Messages family's models (see FuzzContext.messagesModels); the simulator knows the Claude ones. */
+const MESSAGES_MODELS = { native: 'claude-sonnet-4-5', bridged: 'claude-opus-4-1', gemini: 'gemini-2.5-flash', both: 'claude-haiku-4-5' };
+
+/** Where the simulator listens for each provider's format, and the one key it accepts. */
+export interface FuzzSim {
+  baseUrl: string;
+  anthropicBaseUrl: string;
+  geminiBaseUrl: string;
+  key: string;
+}
 /** 9 billion USD in micro-USD, under 2^53. */
 const UNREACHABLE_QUOTA = 9_000_000_000_000_000;
 
@@ -17,10 +27,11 @@ async function call<T>(url: string, key: string, method: string, path: string, b
 
 /**
  * Through the admin API of the relay at `url`: a channel to the simulator serving the chat
- * model, an account with its access key and chat token, a public assistant, and the spare
- * resources hostile writes may change. Returns what the generators aim at.
+ * model, Anthropic, OpenAI and Gemini channels for the Messages family's models, an account with
+ * its access key and chat token, a public assistant, and the spare resources hostile writes may
+ * change. Returns what the generators aim at.
  */
-export async function seedFuzzTargets(url: string, adminKey: string, sim: { baseUrl: string; key: string }): Promise<FuzzContext> {
+export async function seedFuzzTargets(url: string, adminKey: string, sim: FuzzSim): Promise<FuzzContext> {
   const post = <T>(path: string, body: unknown, key = adminKey) => call<T>(url, key, 'POST', path, body, 201);
   const channel = await post<{ id: number }>('/api/channels', {
     name: 'fuzz simulator',
@@ -29,6 +40,22 @@ export async function seedFuzzTargets(url: string, adminKey: string, sim: { base
     keys: [sim.key],
     models: [FUZZ_MODEL],
   });
+  await post('/api/channels', {
+    name: 'fuzz anthropic',
+    type: 'anthropic',
+    base_url: sim.anthropicBaseUrl,
+    keys: [sim.key],
+    models: [MESSAGES_MODELS.native, MESSAGES_MODELS.both],
+  });
+  await post('/api/channels', {
+    name: 'fuzz claude names on openai',
+    type: 'openai',
+    base_url: sim.baseUrl,
+    keys: [sim.key],
+    models: [MESSAGES_MODELS.bridged, MESSAGES_MODELS.both],
+    model_mapping: { [MESSAGES_MODELS.bridged]: FUZZ_MODEL, [MESSAGES_MODELS.both]: FUZZ_MODEL },
+  });
+  await post('/api/channels', { name: 'fuzz gemini', type: 'gemini', base_url: sim.geminiBaseUrl, keys: [sim.key], models: [MESSAGES_MODELS.gemini] });
   const spareChannel = await post<{ id: number }>('/api/channels', {
     name: 'fuzz spare',
     type: 'openai',
@@ -55,6 +82,7 @@ export async function seedFuzzTargets(url: string, adminKey: string, sim: { base
     token: token.key,
     model: FUZZ_MODEL,
     assistantId: 'g-fuzz1',
+    messagesModels: MESSAGES_MODELS,
     simBaseUrl: sim.baseUrl,
     simKey: sim.key,
     fixtureIds: { token: token.id, account: account.id, channel: channel.id },

@@ -26,7 +26,7 @@ describe('hostile requests against the production bundle in its own process', ()
   });
 
   it('keeps the process alive, answers in shape, and serves a chat afterwards', async () => {
-    const context = await seedFuzzTargets(relay.url, relay.adminKey, { baseUrl: sim.baseUrl, key: SIM_KEY });
+    const context = await seedFuzzTargets(relay.url, relay.adminKey, { ...sim, key: SIM_KEY });
     const result = await runFuzz(Number(new URL(relay.url).port), context, options);
     const alive = relay.child.exitCode === null && relay.child.signalCode === null;
 

@@ -21,9 +21,10 @@ async function chargedVersusLogged(url: string, context: FuzzContext) {
 
 /**
  * Issue 10's fuzz suite: ≥ 10,000 generated hostile requests over HTTP on /v1 and /api against
- * a real relay (in this process, for speed) with the simulator behind its channel. Every answer:
- * status < 500, error bodies in OpenAI's shape, streams' error events too; afterwards the relay
- * still serves a normal chat, and no prototype gained a property.
+ * a real relay (in this process, for speed) with the simulator behind its OpenAI, Anthropic and
+ * Gemini channels. Every answer: status < 500 (unless the case asked the upstream to fail),
+ * error bodies and streams in the caller's dialect — OpenAI's, or Anthropic's on the Messages
+ * routes; afterwards the relay still serves a normal chat, and no prototype gained a property.
  */
 describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
   const options = fuzzOptionsFromEnv({ runs: 10_000, concurrency: 12 });
@@ -35,7 +36,7 @@ describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
   beforeAll(async () => {
     e2e = await startE2eRelay();
     const sim = await e2e.startSim();
-    context = await seedFuzzTargets(e2e.url, e2e.relay.adminKey, { baseUrl: sim.baseUrl, key: SIM_KEY });
+    context = await seedFuzzTargets(e2e.url, e2e.relay.adminKey, { ...sim, key: SIM_KEY });
     // Seen here, an error that would have killed a production process counts as a failure.
     process.on('uncaughtException', onCrash);
     process.on('unhandledRejection', onCrash);

@@ -28,6 +28,24 @@ export function withEntry(node: JsonNode, key: string, value: JsonNode): JsonNod
   return obj([...entries, [key, value]]);
 }
 
+/** `item` appended to the array at `key` (a new array when there is none). */
+export function appendTo(base: JsonNode, key: string, item: JsonNode): JsonNode {
+  const current = base.kind === 'object' ? base.entries.find(([name]) => name === key)?.[1] : undefined;
+  return withEntry(base, key, arr([...(current?.kind === 'array' ? current.items : []), item]));
+}
+
+/** `root` without the value at `path` (unchanged when there is none). */
+export function dropPath(root: JsonNode, path: ReadonlyArray<string | number>): JsonNode {
+  const [step, ...rest] = path;
+  if (step === undefined) return root;
+  if (typeof step === 'number') {
+    if (root.kind !== 'array' || step >= root.items.length) return root;
+    return arr(rest.length === 0 ? root.items.filter((_, index) => index !== step) : root.items.map((item, index) => (index === step ? dropPath(item, rest) : item)));
+  }
+  if (root.kind !== 'object') return root;
+  return obj(rest.length === 0 ? root.entries.filter(([key]) => key !== step) : root.entries.map(([key, item]): [string, JsonNode] => [key, key === step ? dropPath(item, rest) : item]));
+}
+
 /** Lone surrogates come out as `\ud800` escapes (well-formed JSON.stringify): valid JSON, invalid UTF-16. */
 const quote = (value: string): string => JSON.stringify(value);
 

@@ -3,6 +3,7 @@ import { apiCaseArb } from './api-requests';
 import { chatCaseArb } from './chat-requests';
 import { checkAnswer, describeRequest } from './check-answer';
 import type { FuzzCase, FuzzContext } from './fuzz-context';
+import { messagesCaseArb } from './messages-requests';
 import { mapConcurrent, sendRaw } from './raw-http';
 import { transportCaseArb } from './transport-requests';
 
@@ -30,6 +31,8 @@ export interface FuzzResult {
   /** The slowest answers (a freeze shows here first), slowest first. */
   slowest: Array<{ index: number; family: string; ms: number }>;
   byStatus: Record<string, number>;
+  /** Cases sent per family group (the family's first word: chat, api, transport, messages, count). */
+  byGroup: Record<string, number>;
   failures: FuzzFailure[];
   elapsedMs: number;
 }
@@ -37,13 +40,16 @@ export interface FuzzResult {
 /** Cases are generated in batches, each from `seed + batch`: memory stays bounded, any case replays. */
 const BATCH = 256;
 
-/** Every family of hostile request, weighted towards chat (the path that reaches an upstream). */
+/** Every family of hostile request, weighted towards the two that reach an upstream: chat and Messages. */
 export const fuzzCaseArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitrary<FuzzCase> =>
   fc.oneof(
     { weight: 5, arbitrary: chatCaseArb(context, { maxStringBytes }) },
+    { weight: 3, arbitrary: messagesCaseArb(context, { maxStringBytes }) },
     { weight: 4, arbitrary: apiCaseArb(context, { maxStringBytes }) },
     { weight: 2, arbitrary: transportCaseArb(context) },
   );
+
+const groupOf = (family: string): string => /^[a-z]+/.exec(family)?.[0] ?? family;
 
 function batchOf(arbitrary: fc.Arbitrary<FuzzCase>, options: FuzzOptions, batch: number): FuzzCase[] {
   return fc.sample(arbitrary, { seed: options.seed + batch, numRuns: BATCH });
@@ -64,6 +70,7 @@ function masked(context: FuzzContext, text: string): string {
 export async function runFuzz(port: number, context: FuzzContext, options: FuzzOptions): Promise<FuzzResult> {
   const started = Date.now();
   const byStatus: Record<string, number> = {};
+  const byGroup: Record<string, number> = {};
   const failures: FuzzFailure[] = [];
   // Built once: some arbitraries index all of Unicode on first use.
   const arbitrary = fuzzCaseArb(context, options.maxStringBytes);
@@ -84,9 +91,10 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
         slowest.push({ index, family: fuzzCase.family, ms });
         slowest.sort((left, right) => right.ms - left.ms).splice(5);
       }
-      const verdict = checkAnswer(fuzzCase.request, outcome);
+      const verdict = checkAnswer(fuzzCase.request, outcome, fuzzCase.upstreamFault);
       sent++;
       byStatus[verdict.statusKey] = (byStatus[verdict.statusKey] ?? 0) + 1;
+      byGroup[groupOf(fuzzCase.family)] = (byGroup[groupOf(fuzzCase.family)] ?? 0) + 1;
       if (verdict.problem) {
         failures.push({
           index,
@@ -98,17 +106,21 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
       }
     });
   }
-  return { sent, slowest, byStatus, failures, elapsedMs: Date.now() - started };
+  return { sent, slowest, byStatus, byGroup, failures, elapsedMs: Date.now() - started };
 }
 
-/** One line: `fuzz: 10000 requests in 41.2 s (seed 1, 12 in flight): 200×… 400×… | failures 0`. */
+/** `fuzz: 10000 requests in 41.2 s (seed 1, 12 in flight): 200×… 400×… | failures 0`, then the families and the slowest. */
 export function summaryLine(label: string, result: FuzzResult, options: FuzzOptions): string {
   const counts = Object.entries(result.byStatus)
     .sort(([left], [right]) => left.localeCompare(right))
     .map(([status, count]) => `${status}×${count}`)
     .join(' ');
   const slowest = result.slowest.map((slow) => `${slow.ms} ms case ${slow.index} ${slow.family}`).join('; ');
-  return `${label}: ${result.sent} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (seed ${options.seed}, ${options.concurrency} in flight): ${counts} | failures ${result.failures.length}\n  slowest: ${slowest}`;
+  const groups = Object.entries(result.byGroup)
+    .sort(([, left], [, right]) => right - left)
+    .map(([group, count]) => `${group}×${count}`)
+    .join(' ');
+  return `${label}: ${result.sent} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (seed ${options.seed}, ${options.concurrency} in flight): ${counts} | failures ${result.failures.length}\n  families: ${groups}\n  slowest: ${slowest}`;
 }
 
 /** Failures grouped by problem, then by family root; the smallest request of each as its repro. */

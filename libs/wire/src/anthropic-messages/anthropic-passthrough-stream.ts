@@ -7,6 +7,15 @@ import { mergeAnthropicUsage } from './merge-anthropic-usage';
 
 const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
 
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The fields of an event the relay reads; everything else passes untouched. */
 interface EventHead {
   type?: unknown;
@@ -21,8 +30,9 @@ interface EventHead {
  * same name, the same data text — except `message_start`, whose `message.model` becomes the name
  * the caller used. Usage is read from `message_start` and `message_delta` (cumulative counts,
  * cache reads and writes apart); `message_stop` completes the answer; an upstream `error` event
- * ends it as a failure (the relay writes it in the caller's dialect). Content deltas are not
- * parsed unless usage never comes and their text must be counted.
+ * ends it as a failure (the relay writes it in the caller's dialect), as does an event whose data
+ * is not JSON. Content deltas are only checked to be JSON, not read, unless usage never comes and
+ * their text must be counted.
  */
 export class AnthropicPassthroughStream implements StreamTransformer {
   private ended = false;
@@ -71,12 +81,13 @@ export class AnthropicPassthroughStream implements StreamTransformer {
   transform(sse: SseEvent): StreamStep[] {
     if (this.ended) return [];
     const name = sse.event;
-    if (name === 'content_block_delta') {
-      this.deltas.push(sse.data);
-      this.deliveredLength += sse.data.length;
-      return [{ kind: 'chunk', event: name, json: sse.data }];
-    }
-    if (name === 'ping' || name === 'content_block_start' || name === 'content_block_stop') {
+    if (name === 'content_block_delta' || name === 'ping' || name === 'content_block_start' || name === 'content_block_stop') {
+      // Read no further, but never forward what is not JSON: the caller's SDK would choke on it.
+      if (!isJsonText(sse.data)) return this.fail(badEvent('The upstream provider sent a malformed stream event.'));
+      if (name === 'content_block_delta') {
+        this.deltas.push(sse.data);
+        this.deliveredLength += sse.data.length;
+      }
       return [{ kind: 'chunk', event: name, json: sse.data }];
     }
     let head: EventHead;
