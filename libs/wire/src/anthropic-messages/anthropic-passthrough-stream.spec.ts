@@ -221,17 +221,16 @@ describe('AnthropicPassthroughStream protocol', () => {
     expect(steps).toEqual([{ kind: 'error', error: expect.objectContaining({ code: 'bad_response' }) }]);
   });
 
-  it('reassembles text_delta, input_json_delta and thinking_delta text, skipping a malformed delta', () => {
+  it('reassembles text_delta, input_json_delta and thinking_delta text (a malformed delta ends the stream: see anthropic-passthrough-malformed.spec.ts)', () => {
     const stream = passthrough();
     const deltas: SseEvent[] = [
       named({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me think. ' } }),
       named({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM' } }),
       textDelta('Calling '),
-      { event: 'content_block_delta', data: '{"type":"content_block_delta","delta":' },
       named({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"city":' } }),
       named({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } }),
     ];
-    // Deltas are relayed without being parsed, the malformed one too.
+    // Deltas are relayed as they came.
     expect(deltas.flatMap((event) => stream.transform(event))).toEqual(
       deltas.map((event) => ({ kind: 'chunk', event: 'content_block_delta', json: event.data })),
     );
