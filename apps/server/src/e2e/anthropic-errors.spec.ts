@@ -1,6 +1,5 @@
+import { closedPort } from '../testing/closed-port';
 import Anthropic from '@anthropic-ai/sdk';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { patchToken } from '../testing/patch-token';
 import {
   anthropicClient,
@@ -47,15 +46,6 @@ function expectSdkError(error: InstanceType<typeof Anthropic.APIError>, status: 
   expect(error.type).toBe(type);
   expect(error.requestID).toMatch(/^req_/);
   expect(error.error).toMatchObject({ type: 'error', error: { type } });
-}
-
-/** A port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('e2e: errors reach the Anthropic SDK as its own classes, in Anthropic’s shape', () => {

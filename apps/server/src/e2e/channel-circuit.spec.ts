@@ -1,6 +1,5 @@
+import { closedPort } from '../testing/closed-port';
 import type { Channel } from '@chat-relay/contract';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 
 /** A chat body whose last user text carries a simulator directive (`[sim:fault=status:500]`). */
@@ -9,15 +8,6 @@ const chat = (text: string, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: 'user', content: text }],
   ...extra,
 });
-
-/** A port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('issue 10 defect 7: any token trips a channel for everyone', () => {
   let e2e: E2eRelay;

@@ -1,3 +1,4 @@
+import { closedPort } from '../testing/closed-port';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AnthropicErrorResponseSchema } from '@chat-relay/contract';
@@ -32,15 +33,11 @@ describe('POST /v1/messages/count_tokens', () => {
       res.end('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
     });
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
-    // A port nothing listens on: taken, then given back.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachablePort = await closedPort();
 
     await e2e.addChannel(sim.anthropicBaseUrl, { type: 'anthropic', models: ['claude-sonnet-4-5'] });
     await e2e.addChannel(`http://127.0.0.1:${(failing.address() as AddressInfo).port}/v1`, { type: 'anthropic', models: ['claude-haiku-4-5'] });
-    await e2e.addChannel(`http://127.0.0.1:${closedPort}/v1`, { type: 'anthropic', models: ['claude-opus-4-1'] });
+    await e2e.addChannel(`http://127.0.0.1:${unreachablePort}/v1`, { type: 'anthropic', models: ['claude-opus-4-1'] });
     await e2e.addChannel(sim.baseUrl, { type: 'openai', models: ['gpt-4o'] });
   });
   afterAll(async () => {

@@ -196,7 +196,7 @@ function sanitizeProperties(node: JsonObject, path: string, child: Walk): Partia
   return out;
 }
 
-/** `true`, or a schema with nothing but annotations (`{"description": …}`): any JSON value. */
+/** `true`, or a schema with nothing but annotations (`{"description": …}`), which accepts every JSON value. */
 const acceptsAnyValue = (schema: unknown): boolean =>
   schema === true || (isObject(schema) && !STRUCTURE_KEYWORDS.some((keyword) => keyword in schema));
 
