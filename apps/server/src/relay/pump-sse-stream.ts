@@ -54,8 +54,8 @@ export class SseBody extends Stream {
 
 /**
  * Reads the upstream SSE body and writes the caller's stream: every upstream event is framed
- * and written at once; the dialect's end marker (`[DONE]`) at a clean end; a failure after the start becomes one error
- * event and the end (SPEC §7). Honours back-pressure from a slow client.
+ * and written at once; the dialect's end marker (`[DONE]`) at a clean end; a failure after the
+ * start becomes one error event and the end (SPEC §7). Honours back-pressure from a slow client.
  */
 export function pumpSseStream(input: PumpInput): SseBody {
   return new SseBody(input);

@@ -281,19 +281,6 @@ function buildAttempt(
   return { adapter, upstreamRequest: adapter.buildRequest({ channel: channel.record, key, request, upstreamModel, rawBody }) };
 }
 
-/** A cut stream whose prompt the upstream counted: what it delivered is counted here, marked estimated. */
-async function countDelivered(logger: Logger, trace: RelayTrace, deliveredText: () => string): Promise<void> {
-  trace.usageEstimated = true;
-  let text = '';
-  try {
-    text = deliveredText();
-    trace.completionTokens = await countCompletionTokens(text);
-  } catch (error) {
-    logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
-    trace.completionTokens = estimateTokensFromChars(text.length);
-  }
-}
-
 /**
  * Usage as the upstream reported it, or counted with a tokenizer and marked estimated. Never
  * rejects: a stream's row waits on it, and the answer has already gone to the caller.
@@ -310,14 +297,14 @@ async function recordUsage(
     trace.completionTokens = usage.completionTokens;
     trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
     trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
-    if (usage.completionUnknown) await countDelivered(logger, trace, deliveredText);
-    return;
+    if (!usage.completionUnknown) return;
   }
+  // Counted here what the upstream did not count: the whole answer, or what a cut stream delivered.
   trace.usageEstimated = true;
   let text = '';
   try {
     text = deliveredText();
-    trace.promptTokens = await countPromptTokens(request);
+    if (!usage) trace.promptTokens = await countPromptTokens(request);
     trace.completionTokens = await countCompletionTokens(text);
   } catch (error) {
     // Charge what the lengths say rather than nothing, and keep the process up.

@@ -9,7 +9,7 @@ import { CallerGone } from './caller-gone';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
-import { resolveModel } from './resolve-model';
+import { resolveModel, type ResolvedModel } from './resolve-model';
 
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps {
   assistants: AssistantStore;
@@ -56,18 +56,8 @@ export function traceOf(res: Response): RelayTrace {
  * route only converts its request to the hub's form and writes the result.
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
-  const trace = traceOf(res);
   const { request } = input;
-  trace.requestedModel = request.model;
-  trace.stream = request.stream === true;
-  const caller = res.locals.caller;
-  const clientIp = req.ip;
-  trace.clientIp = clientIp ?? null;
-  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model: request.model, slot: trace }));
-  input.validate?.();
-
-  const resolved = await resolveModel(deps, request, callerAccountId(caller));
-  trace.assistantId = resolved.assistantId;
+  const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
   trace.pricedModel = resolved.request.model;
   const unchanged = resolved.request === request;
   if (caller?.kind === 'token') {
@@ -79,9 +69,6 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   }
 
   const native = input.native && nativeFor(input.native, resolved);
-  // The usage log's close listener aborts it when the caller goes away first.
-  const gone = (trace.callerGone = new CallerGone());
-  if (res.destroyed) gone.abort();
   return relayChatCompletion(
     deps,
     {
@@ -96,8 +83,40 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       bridgeWarnings: input.bridgeWarnings,
     },
     trace,
-    gone,
+    watchCaller(res, trace),
   );
+}
+
+/**
+ * What every relayed request goes through first, whatever it then does: the trace told the
+ * model and the caller's address, the caller's policy (IP and model allow-lists, rate limits,
+ * concurrency), the dialect's own checks, and the model resolved (a custom assistant applied).
+ */
+export async function admitRequest(
+  deps: PipelineDeps,
+  req: Request,
+  res: Response,
+  request: ChatCompletionRequest,
+  validate?: () => void,
+): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
+  const trace = traceOf(res);
+  trace.requestedModel = request.model;
+  trace.stream = request.stream === true;
+  const caller = res.locals.caller;
+  const clientIp = req.ip;
+  trace.clientIp = clientIp ?? null;
+  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model: request.model, slot: trace }));
+  validate?.();
+  const resolved = await resolveModel(deps, request, callerAccountId(caller));
+  trace.assistantId = resolved.assistantId;
+  return { trace, caller, resolved };
+}
+
+/** Aborted by the usage log's close listener when the caller goes away before its answer. */
+export function watchCaller(res: Response, trace: RelayTrace): CallerGone {
+  const gone = (trace.callerGone = new CallerGone());
+  if (res.destroyed) gone.abort();
+  return gone;
 }
 
 function nativeFor(native: NativeRequest, resolved: { assistant: AssistantRecord | null; family: string | null }): NativeCall {

@@ -1,7 +1,6 @@
 import type { ChatCompletion } from '@chat-relay/contract';
 import { AnthropicModelListQuerySchema, chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { performance } from 'node:perf_hooks';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import { isModelAllowed } from '../policy/model-allow-list';
@@ -9,8 +8,8 @@ import { chatCompletionsDialect } from '../relay/caller-dialect';
 import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../relay/anthropic-model-list';
 import { listModels } from '../relay/list-models';
 import { familyAllowed } from '../relay/resolve-model';
-import { callerAccountId, runPipeline, traceOf, type PipelineDeps } from '../relay/run-pipeline';
-import { SSE_HEADERS } from '../relay/sse';
+import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import { relayAnswer } from './relay-answer';
 
 export type ChatRouteDeps = PipelineDeps;
 
@@ -29,16 +28,7 @@ export function chatRouter(deps: ChatRouteDeps) {
           }
         },
       });
-      if (result.kind === 'json') {
-        traceOf(res).ttfbMs = performance.now() - traceOf(res).startedAt;
-        // Text already serialised goes out as bytes (the contract declares this answer with an
-        // explicit content type, so ts-rest sends it without serialising it again).
-        const answer = result.text === undefined ? result.body : Buffer.from(result.text);
-        return { status: 200, body: answer as unknown as ChatCompletion };
-      }
-      for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
-      // ts-rest pipes a stream body to the response as it comes; the contract types the JSON form.
-      return { status: 200, body: result.body as unknown as ChatCompletion };
+      return relayAnswer<ChatCompletion>(res, result);
     },
 
     listModels: async ({ req, res }) => {
