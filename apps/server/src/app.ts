@@ -13,6 +13,7 @@ import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { messagesRouter } from './routes/messages.route';
+import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   const router = s.router(serverContract, {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
+    responses: responsesRouter(pipeline),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

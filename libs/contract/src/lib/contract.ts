@@ -4,6 +4,7 @@ import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
 import { messagesContract } from './messages.contract';
+import { responsesContract } from './responses.contract';
 import { systemContract } from './system.contract';
 import { tokensContract } from './tokens.contract';
 
@@ -13,6 +14,7 @@ const c = initContract();
 export const relayContract = c.router({
   chat: chatContract,
   messages: messagesContract,
+  responses: responsesContract,
   channels: channelsContract,
   tokens: tokensContract,
   assistants: assistantsContract,
