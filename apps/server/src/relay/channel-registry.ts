@@ -1,9 +1,13 @@
 import { parseGizmoModel } from '@chat-relay/contract';
+import { createHash } from 'node:crypto';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { isGlob, matchesModelPattern } from './model-pattern';
 
 /** A pattern that spells out the gizmo part (`*-gizmo-*`, `gpt-4o-gizmo-*`): relay chaining (SPEC §5). */
 const namesGizmo = (pattern: string): boolean => pattern.includes('-gizmo-');
+
+/** How a channel key is named in stored state: sha256 hex, never the key itself. */
+export const channelKeyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /** A channel as routing sees it, with its key rotation cursor. */
 export class LiveChannel {
@@ -54,6 +58,11 @@ export class LiveChannel {
     this.keyCursor = (this.keyCursor + 1) % keys.length;
     if (key === undefined) throw new Error(`channel ${this.id} has no active key`);
     return key;
+  }
+
+  /** The active key whose sha256 (hex) is `digest`: the key that created state upstream. */
+  keyWithDigest(digest: string): string | undefined {
+    return this.activeKeys.find((key) => channelKeyDigest(key) === digest);
   }
 
   /** Names a caller can list: plain model names and mapping keys, not globs. */

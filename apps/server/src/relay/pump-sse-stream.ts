@@ -87,7 +87,11 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     if (finished) return;
     failure = error;
     ended = true;
-    if (!signal.aborted) push(framing.error(error));
+    if (signal.aborted) return;
+    // A dialect with its own failure events for a started stream (Responses: `response.failed`) writes them.
+    const steps = transformer.fail?.(error);
+    if (!steps) push(framing.error(error));
+    else for (const step of steps) if (step.kind === 'chunk') push(frame(step));
   };
 
   /** Exactly once: the last frames, the end of the response, and the upstream let go. */

@@ -1,4 +1,5 @@
 import type { ChannelType, ChatCompletionRequest } from '@chat-relay/contract';
+import type { ChannelRecord } from '../storage/types';
 import {
   chainTransformers,
   modelNotFound,
@@ -58,6 +59,22 @@ export interface RelayedRequest {
   nativeOnly?: RelayError;
   /** What converting to the hub could not keep exactly: logged when a bridged channel is tried. */
   bridgeWarnings?: readonly string[];
+  /**
+   * Only this channel can serve the request (it keeps state the request refers to: a stored
+   * response), with the key that created that state when it still has it; `gone` when it is
+   * no longer a candidate.
+   */
+  pin?: { channelId: number; keyDigest: string | null; gone: RelayError };
+  /** Told, once, which channel and key an answer that reached the caller came from. */
+  onServed?(served: ServedBy): void;
+}
+
+/** Where a committed answer came from. */
+export interface ServedBy {
+  channel: LiveChannel;
+  key: string;
+  /** Passed through in the caller's own dialect, not bridged through the hub. */
+  native: boolean;
 }
 
 /** A request in a dialect some channel type speaks natively. */
@@ -69,9 +86,22 @@ export interface NativeCall {
   rawBody?: Buffer;
   /** The dialect's headers as the caller sent them, forwarded to a native channel. */
   headers: Readonly<Record<string, string>>;
+  /** Whether a channel takes the request natively; every channel of `channelType` when absent. */
+  serves?(channel: ChannelRecord): boolean;
+  /**
+   * A channel of the type may lack the endpoint (an OpenAI-compatible server without the
+   * Responses API): `test` recognises its answer, `remember` records it on the channel, and the
+   * same channel is tried again bridged — no retry spent, nothing held against its circuit.
+   */
+  endpointMissing?: { test(status: number, text: string): boolean; remember(channel: LiveChannel): Promise<void> };
 }
 
-type AttemptOutcome = { ok: true; result: ChatRelayResult } | ({ ok: false; key: string } & UpstreamFailure);
+const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
+  native !== undefined && (native.serves ? native.serves(channel.record) : native.channelType === channel.record.type);
+
+type AttemptOutcome =
+  | { ok: true; result: ChatRelayResult }
+  | ({ ok: false; key: string; endpointMissing?: true } & UpstreamFailure);
 
 /**
  * Above this many tokens asked for, an unstreamed answer's wait for its first byte measures the
@@ -101,10 +131,14 @@ export async function relayChatCompletion(
   const { request } = relayed;
   let candidates = await deps.registry.candidatesFor(request.model);
   if (candidates.length === 0) throw modelNotFound(request.model);
+  if (relayed.pin) {
+    const { channelId, gone } = relayed.pin;
+    candidates = candidates.filter((channel) => channel.id === channelId);
+    if (candidates.length === 0) throw gone;
+  }
   if (relayed.nativeOnly) {
     // Only a channel that speaks the caller's dialect can serve it: the others are not tried.
-    const nativeType = relayed.native?.channelType;
-    candidates = candidates.filter((channel) => channel.record.type === nativeType);
+    candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel));
     if (candidates.length === 0) throw relayed.nativeOnly;
   }
 
@@ -119,7 +153,19 @@ export async function relayChatCompletion(
       tried.add(channel.id); // its last key was disabled by a concurrent request
       continue;
     }
-    const outcome = await attemptChannel(deps, channel, relayed, trace, signal);
+    let outcome = await attemptChannel(deps, channel, relayed, trace, signal, false);
+    if (!outcome.ok && outcome.endpointMissing && relayed.native?.endpointMissing) {
+      // The channel has no such endpoint: it is not unhealthy, and from now on it is bridged.
+      deps.logger.info({ requestId: trace.requestId, channelId: channel.id }, 'channel lacks the native endpoint; bridging from now on');
+      await rememberMissing(deps, relayed.native.endpointMissing, channel);
+      deps.health.releaseTrial(channel.id);
+      if (relayed.nativeOnly) {
+        tried.add(channel.id);
+        lastFailure = relayed.nativeOnly;
+        continue;
+      }
+      outcome = await attemptChannel(deps, channel, relayed, trace, signal, true);
+    }
     if (outcome.ok) return outcome.result;
     lastFailure = outcome.error;
     deps.logger.warn(
@@ -146,6 +192,14 @@ export async function relayChatCompletion(
   throw lastFailure ?? noAvailableChannel(request.model);
 }
 
+async function rememberMissing(deps: ChatRelayDeps, endpointMissing: NonNullable<NativeCall['endpointMissing']>, channel: LiveChannel): Promise<void> {
+  try {
+    await endpointMissing.remember(channel);
+  } catch (storeError) {
+    deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record that a channel lacks an endpoint');
+  }
+}
+
 async function disableKey(deps: ChatRelayDeps, channel: LiveChannel, key: string, error: RelayError): Promise<void> {
   const reason = `upstream ${error.code ?? error.type}: ${error.message}`;
   deps.logger.warn({ channelId: channel.id, keyHint: keyHint(key), reason }, 'channel key disabled');
@@ -162,15 +216,17 @@ async function attemptChannel(
   relayed: RelayedRequest,
   trace: RelayTrace,
   signal: AbortLike,
+  forceBridge: boolean,
 ): Promise<AttemptOutcome> {
   const { request, publicModel } = relayed;
-  const key = channel.nextKey();
+  const pinnedKey = relayed.pin?.keyDigest ? channel.keyWithDigest(relayed.pin.keyDigest) : undefined;
+  const key = pinnedKey ?? channel.nextKey();
   const upstreamModel = channel.upstreamModel(request.model);
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
-  const native = relayed.native?.channelType === channel.record.type ? relayed.native : undefined;
+  const native = !forceBridge && speaksNatively(relayed.native, channel) ? relayed.native : undefined;
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
   // A request the provider cannot express is the caller's error (400), whichever channel.
@@ -194,6 +250,10 @@ async function attemptChannel(
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
+      if (native?.endpointMissing?.test(response.statusCode, text)) {
+        const failure = native.adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
+        return { ok: false, key, ...failure, endpointMissing: true };
+      }
       // Each adapter's error mapper redacts the channel's keys from every field it builds.
       return { ok: false, key, ...adapter.mapErrorResponse(response.statusCode, text, channel.record.keys) };
     }
@@ -204,8 +264,9 @@ async function attemptChannel(
         return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
       }
       deps.health.recordSuccess(channel.id);
-      // A native answer is in the caller's dialect: its content blocks are what was delivered.
-      const deliveredText = native ? () => JSON.stringify(converted.body['content'] ?? '') : () => completionTextOf(converted.body);
+      relayed.onServed?.({ channel, key, native: native !== undefined });
+      // A native answer is in the caller's dialect: its content blocks (Messages) or output items (Responses) are what was delivered.
+      const deliveredText = native ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? '') : () => completionTextOf(converted.body);
       await recordUsage(deps.logger, trace, request, converted.usage, deliveredText);
       const result: ChatRelayResult = bridge
         ? { kind: 'json', body: bridge.completion(converted.body, publicModel) }
@@ -230,6 +291,7 @@ async function attemptChannel(
     return { ok: false, key, error, retryable: true, channelFault: true };
   }
   deps.health.recordSuccess(channel.id);
+  relayed.onServed?.({ channel, key, native: native !== undefined });
   const upstreamTransformer = adapter.createStreamTransformer({
     publicModel,
     // A bridge reads the hub's usage chunk to report usage in the caller's dialect.

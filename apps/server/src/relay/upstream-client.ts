@@ -7,8 +7,11 @@ export interface UpstreamCall {
   channel: ChannelRecord;
   url: string;
   headers: Record<string, string>;
-  body: string | Buffer;
+  /** Absent for a GET or DELETE. */
+  body?: string | Buffer;
   signal: AbortLike;
+  /** POST when absent: every relayed call is one; GET and DELETE reach stored upstream state. */
+  method?: 'POST' | 'GET' | 'DELETE';
 }
 
 export interface UpstreamResponse {
@@ -86,9 +89,9 @@ export class UpstreamClient {
         {
           origin,
           path,
-          method: 'POST',
+          method: call.method ?? 'POST',
           headers: call.headers,
-          body: call.body,
+          body: call.body ?? null,
           headersTimeout: channel.timeouts.firstByteMs,
           bodyTimeout: channel.timeouts.idleMs,
         },

@@ -128,4 +128,9 @@ export interface StreamTransformer {
   readonly deliveredChars: number;
   /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
   readonly deliveredText: string;
+  /**
+   * The dialect's own failure events for a stream that broke after it started (Responses:
+   * `response.failed`); without it the relay writes the dialect's generic error event.
+   */
+  fail?(error: RelayError): StreamStep[];
 }
