@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
   const router = s.router(serverContract, {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
-    responses: responsesRouter(pipeline),
+    responses: responsesRouter({ ...pipeline, responses: services.responses }),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

@@ -37,6 +37,38 @@ function isOrigin(text: string): boolean {
   }
 }
 
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30d`, `12h`, `90m`, `3600s` or a number of seconds, as milliseconds. */
+const durationFromEnv = (fallback: string, minMs: number) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const match = /^(\d+)\s*([smhd]?)$/i.exec(text === '' ? fallback : text);
+      const ms = match ? Number(match[1]) * (DURATION_UNITS_MS[(match[2] || 's').toLowerCase()] ?? 1000) : NaN;
+      if (!Number.isSafeInteger(ms) || ms < minMs) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a duration such as 30d, 12h or 90m, at least ${minMs / 1000} seconds` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const booleanFromEnv = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text === '') return fallback;
+      if (['true', '1', 'yes', 'on'].includes(text)) return true;
+      if (['false', '0', 'no', 'off'].includes(text)) return false;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be true or false' });
+      return z.NEVER;
+    });
+
 const EnvSchema = z.object({
   PORT: intFromEnv(3000, 0, 65535),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -58,6 +90,8 @@ const EnvSchema = z.object({
   RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
   RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
+  RELAY_RESPONSES_STORE: booleanFromEnv(true),
+  RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -107,6 +141,11 @@ export interface Config {
   quotaDefaultCompletionTokens: number;
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
   usageFlushMs: number;
+  /**
+   * Responses API state (SPEC §8): whether `store` requests keep the response and its input
+   * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
+   */
+  responses: { store: boolean; ttlMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
+    responses: { store: values.RELAY_RESPONSES_STORE, ttlMs: values.RELAY_RESPONSES_TTL },
   };
 }
 

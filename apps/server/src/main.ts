@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   keepRunningOnRejections(logger);
   const storage = openSqliteStorage(config.dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs } });
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs }, responses: config.responses });
   const app = createApp({
     storage,
     services,

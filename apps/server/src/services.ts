@@ -6,6 +6,7 @@ import { ChannelRegistry } from './relay/channel-registry';
 import { InFlightRequests } from './relay/in-flight-requests';
 import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
+import { StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
 import type { Storage } from './storage/types';
@@ -25,6 +26,8 @@ export interface RelayServices {
   openStreams: OpenStreams;
   /** Relayed requests under way and, on shutdown, their usage rows still to be written. */
   inFlight: InFlightRequests;
+  /** The Responses API's stored responses, purged when they expire. */
+  responses: StoredResponses;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -33,11 +36,15 @@ export interface ServiceOptions {
   usage?: UsageRecorderOptions;
   circuit?: CircuitOptions;
   rateLimiter?: RateLimiter;
+  /** RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL; stored for 30 days when not given. */
+  responses?: StoredResponsesOptions;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const upstream = new UpstreamClient();
   const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
+  const responses = new StoredResponses(storage.responses, logger, options.responses);
+  responses.start();
   return {
     registry: new ChannelRegistry(storage.channels),
     health: new ChannelHealth(options.circuit),
@@ -48,8 +55,10 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     authFailures: new AuthFailureLog(logger),
     openStreams: new OpenStreams(),
     inFlight: new InFlightRequests(),
+    responses,
     close: async () => {
       await recorder.close();
+      await responses.close();
       await upstream.close();
     },
   };

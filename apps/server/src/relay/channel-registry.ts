@@ -119,6 +119,15 @@ export class ChannelRegistry {
     return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model, isGizmo));
   }
 
+  /**
+   * Whether the channel's own Responses API is used: the relay sets `bridged` when an `auto`
+   * channel answers that it has none (404/405), so later requests go straight to the bridge.
+   */
+  async setResponsesApi(channel: LiveChannel, value: ChannelRecord['responsesApi']): Promise<void> {
+    await this.store.setResponsesApi(channel.id, value);
+    this.invalidate();
+  }
+
   /** The upstream refused `key` (SPEC §6): out of rotation now, and recorded with the reason. */
   async disableKey(channel: LiveChannel, key: string, reason: string): Promise<void> {
     channel.dropKey(key);

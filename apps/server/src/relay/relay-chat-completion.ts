@@ -93,7 +93,7 @@ export interface NativeCall {
    * Responses API): `test` recognises its answer, `remember` records it on the channel, and the
    * same channel is tried again bridged — no retry spent, nothing held against its circuit.
    */
-  endpointMissing?: { test(status: number, text: string): boolean; remember(channel: LiveChannel): Promise<void> };
+  endpointMissing?: { test(status: number, text: string, channel: ChannelRecord): boolean; remember(channel: LiveChannel): Promise<void> };
 }
 
 const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
@@ -250,7 +250,7 @@ async function attemptChannel(
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
-      if (native?.endpointMissing?.test(response.statusCode, text)) {
+      if (native?.endpointMissing?.test(response.statusCode, text, channel.record)) {
         const failure = native.adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
         return { ok: false, key, ...failure, endpointMissing: true };
       }

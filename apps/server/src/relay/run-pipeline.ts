@@ -6,7 +6,7 @@ import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
-import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall } from './relay-chat-completion';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall, type RelayedRequest } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
@@ -30,6 +30,9 @@ export interface PipelineRequest {
   bridgeWarnings?: readonly string[];
   /** The dialect's own checks of the request, once the caller's policy has admitted it. */
   validate?(): void;
+  /** See RelayedRequest: a channel (and key) that alone can serve the request. */
+  pin?: RelayedRequest['pin'];
+  onServed?: RelayedRequest['onServed'];
 }
 
 export interface NativeRequest extends NativeCall {
@@ -81,6 +84,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       native,
       nativeOnly: input.nativeOnly,
       bridgeWarnings: input.bridgeWarnings,
+      pin: input.pin,
+      onServed: input.onServed,
     },
     trace,
     watchCaller(res, trace),

@@ -1,20 +1,250 @@
-import { responsesContract } from '@chat-relay/contract';
-import { notFound } from '@chat-relay/wire';
+import { responsesContract, type ResponseObject, type ResponsesRequest } from '@chat-relay/contract';
+import {
+  convertResponsesToChat,
+  invalidRequest,
+  isResponsesEndpointMissing,
+  notFound,
+  openaiResponsesNativeAdapter,
+  ResponsesPassthroughStream,
+  type NativeAdapter,
+  type RelayError,
+} from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
-import type { PipelineDeps } from '../relay/run-pipeline';
+import type { Response } from 'express';
+import { applyAssistantToResponses } from '../relay/apply-assistant-to-responses';
+import { CallerGone } from '../relay/caller-gone';
+import { channelKeyDigest } from '../relay/channel-registry';
+import { callNativeResponse } from '../relay/native-response-call';
+import type { ServedBy } from '../relay/relay-chat-completion';
+import { responsesDialect } from '../relay/responses-dialect';
+import { historyOf, inputItemsOf, newResponseId, pageOfItems } from '../relay/responses-items';
+import type { Caller } from '../relay/request-context';
+import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import type { StoredResponses } from '../relay/stored-responses';
+import type { StoredResponseRecord } from '../storage/types';
+import { relayAnswer } from './relay-answer';
 
-const notYet = () => {
-  throw notFound('unknown_url', 'The Responses API is being wired (issue 13).');
-};
+export interface ResponsesRouteDeps extends PipelineDeps {
+  responses: StoredResponses;
+}
 
-/** OpenAI's Responses API on the one pipeline (work in progress: answered as not found until wired). */
-export function responsesRouter(_deps: PipelineDeps) {
+const previousNotFound = (id: string): RelayError =>
+  notFound('previous_response_not_found', `Previous response with id '${id}' not found.`, 'previous_response_id');
+
+const responseNotFound = (id: string): RelayError => notFound('response_not_found', `Response with id '${id}' not found.`);
+
+const nothingStored = (): RelayError =>
+  invalidRequest(
+    'This relay stores no responses (RELAY_RESPONSES_STORE=false): previous_response_id works only for responses a channel answered natively. Send the earlier items in `input` instead.',
+    'previous_response_id',
+    'previous_response_unavailable',
+  );
+
+/** Only the channel that created a native response can continue it. */
+const onlyItsChannel = (id: string): RelayError =>
+  invalidRequest(
+    `Previous response '${id}' is kept by the upstream channel that created it, which can no longer serve this request (removed, disabled, or not serving this model).`,
+    'previous_response_id',
+    'previous_response_unavailable',
+  );
+
+function tokenIdOf(caller: Caller | undefined): number | null {
+  return caller?.kind === 'token' ? caller.token.id : null;
+}
+
+/** A signal raised when the caller of a plain JSON route goes away. */
+function closedBy(res: Response): CallerGone {
+  const gone = new CallerGone();
+  res.on('close', () => gone.abort());
+  return gone;
+}
+
+/**
+ * OpenAI's Responses API (SPEC §1, §8) on the one pipeline. An `openai` channel whose
+ * `responses_api` is not `bridged` takes the request as sent (model mapped) — `auto` channels
+ * that answer 404/405 are switched to `bridged` by the relay; every other channel gets it
+ * bridged through Chat Completions. With `store`, a bridged response and its input items are
+ * kept (RELAY_RESPONSES_TTL) so `previous_response_id` and retrieval work; a native one is
+ * kept by its channel, and the relay remembers which channel and key, so later calls go there.
+ */
+export function responsesRouter(deps: ResponsesRouteDeps) {
   const s = initServer();
+  const { responses } = deps;
+
+  /** The stored response `id` of the caller's account, or the 404 OpenAI answers. */
+  async function ownResponse(id: string, res: Response): Promise<StoredResponseRecord> {
+    const record = await responses.find(id, callerAccountId(res.locals.caller));
+    if (!record) throw responseNotFound(id);
+    return record;
+  }
+
   return s.router(responsesContract, {
-    createResponse: notYet,
-    retrieveResponse: notYet,
-    deleteResponse: notYet,
-    listResponseInputItems: notYet,
-    cancelResponse: notYet,
+    createResponse: async ({ body, req, res }) => {
+      const caller = res.locals.caller;
+      const accountId = callerAccountId(caller);
+      const storing = body.store !== false;
+      const previousId = body.previous_response_id ?? undefined;
+      const previous = previousId ? await responses.find(previousId, accountId) : undefined;
+      if (previousId && !previous) throw responses.options.store ? previousNotFound(previousId) : nothingStored();
+      const history = previous?.origin === 'bridged' ? historyOf(await responses.chain(previous.id, accountId)) : undefined;
+      const converted = convertResponsesToChat(body, history);
+
+      const createdAtMs = Date.now();
+      const responseId = newResponseId('resp');
+      const keep = (record: Omit<StoredResponseRecord, 'accountId' | 'tokenId' | 'previousResponseId' | 'createdAt' | 'expiresAt'>) =>
+        responses.remember({
+          ...record,
+          accountId,
+          tokenId: tokenIdOf(caller),
+          previousResponseId: previousId ?? null,
+          createdAt: new Date(createdAtMs).toISOString(),
+          expiresAt: responses.expiresAt(createdAtMs),
+        });
+
+      let served: ServedBy | undefined;
+      /** A native response lives on its channel: the relay keeps where (never its content). */
+      const keepNative = (id: string, status: string) => {
+        if (!served || !storing) return;
+        keep({ id, origin: 'native', channelId: served.channel.id, keyDigest: channelKeyDigest(served.key), model: body.model, status, response: null, inputItems: null });
+      };
+      const dialect = responsesDialect({
+        request: body,
+        responseId,
+        createdAt: Math.floor(createdAtMs / 1000),
+        newId: newResponseId,
+        onBridged: (response: ResponseObject) => {
+          if (!storing || !responses.options.store) return;
+          void keep({
+            id: responseId,
+            origin: 'bridged',
+            channelId: served?.channel.id ?? null,
+            keyDigest: null,
+            model: body.model,
+            status: response.status,
+            response,
+            inputItems: inputItemsOf(body),
+          });
+        },
+      });
+
+      // A response the relay stores continues on any channel, bridged; one a channel keeps, only there.
+      const pinned = previous?.origin === 'native' ? previous : undefined;
+      const native = previous?.origin === 'bridged' ? undefined : nativeResponsesCall(deps, body, res.locals.rawBody, (id) => keepNative(id, 'in_progress'));
+      const result = await runPipeline(deps, req, res, {
+        request: converted.request,
+        rawBody: undefined,
+        dialect,
+        native,
+        nativeOnly: pinned ? onlyItsChannel(pinned.id) : converted.nativeOnly,
+        bridgeWarnings: converted.warnings,
+        pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
+        onServed: (by) => (served = by),
+      });
+      if (result.kind === 'json' && served?.native) {
+        const id = result.body['id'];
+        const status = result.body['status'];
+        if (typeof id === 'string') await keepNative(id, typeof status === 'string' ? status : 'completed');
+      }
+      return relayAnswer<ResponseObject>(res, result);
+    },
+
+    retrieveResponse: async ({ params, query, res }) => {
+      const record = await ownResponse(params.id, res);
+      if (record.origin === 'bridged') {
+        if (query.stream !== undefined && query.stream !== 'false') {
+          throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
+        }
+        return { status: 200, body: record.response as ResponseObject };
+      }
+      const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, String(v)]) : value === undefined ? [] : [[name, String(value)]])));
+      if (search.get('stream') === 'true') throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
+      const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}`, search), rewritesModel: true }, closedBy(res));
+      return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
+    },
+
+    deleteResponse: async ({ params, res }) => {
+      const record = await ownResponse(params.id, res);
+      if (record.origin === 'native') {
+        const text = await callNativeResponse(deps, record, { method: 'DELETE', path: `/responses/${enc(record.id)}`, rewritesModel: false }, closedBy(res));
+        await responses.delete(record.id, record.accountId);
+        return { status: 200, body: Buffer.from(text) as unknown as { id: string; object: 'response'; deleted: true } };
+      }
+      await responses.delete(record.id, record.accountId);
+      return { status: 200, body: { id: record.id, object: 'response' as const, deleted: true as const } };
+    },
+
+    listResponseInputItems: async ({ params, query, res }) => {
+      const record = await ownResponse(params.id, res);
+      if (record.origin === 'bridged') return { status: 200, body: pageOfItems(record.inputItems ?? [], query) };
+      const search = new URLSearchParams();
+      for (const name of ['limit', 'order', 'after', 'before'] as const) if (query[name] !== undefined) search.set(name, String(query[name]));
+      for (const include of [query.include ?? []].flat()) search.append('include', include);
+      const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}/input_items`, search), rewritesModel: false }, closedBy(res));
+      return { status: 200, body: Buffer.from(text) as unknown as ReturnType<typeof pageOfItems> };
+    },
+
+    cancelResponse: async ({ params, res }) => {
+      const record = await ownResponse(params.id, res);
+      if (record.origin === 'bridged') {
+        throw invalidRequest('Only responses created with background=true can be cancelled; this response was answered in the foreground.', null, 'response_not_cancellable');
+      }
+      const text = await callNativeResponse(deps, record, { method: 'POST', path: `/responses/${enc(record.id)}/cancel`, rewritesModel: true }, closedBy(res));
+      return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
+    },
   });
+}
+
+const enc = encodeURIComponent;
+const withQuery = (path: string, search: URLSearchParams): string => (search.size > 0 ? `${path}?${search.toString()}` : path);
+
+/**
+ * The request as an `openai` channel with the Responses API takes it: passed through (model
+ * mapped), its stream read as it goes by so the response's id is known — and where it lives
+ * recorded — before the caller can refer to it.
+ */
+function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, rawBody: Buffer | undefined, onId: (id: string) => void) {
+  const adapter: NativeAdapter = {
+    ...openaiResponsesNativeAdapter,
+    createStreamTransformer: (options) => {
+      const stream = new ResponsesPassthroughStream(options);
+      let told = false;
+      return {
+        transform: (event) => {
+          const steps = stream.transform(event);
+          if (!told && stream.responseId !== undefined) {
+            told = true;
+            onId(stream.responseId);
+          }
+          return steps;
+        },
+        finish: () => stream.finish(),
+        fail: (error) => stream.fail(error),
+        get complete() {
+          return stream.complete;
+        },
+        get usage() {
+          return stream.usage;
+        },
+        get deliveredChars() {
+          return stream.deliveredChars;
+        },
+        get deliveredText() {
+          return stream.deliveredText;
+        },
+      };
+    },
+  };
+  return {
+    channelType: 'openai' as const,
+    adapter,
+    body,
+    rawBody,
+    headers: {},
+    applyAssistant: (assistant: Parameters<typeof applyAssistantToResponses>[0], family: string) => applyAssistantToResponses(assistant, body, family),
+    serves: (channel: { type: string; responsesApi: string }) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+    endpointMissing: {
+      test: (status: number, text: string, channel: { responsesApi: string }) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text),
+      remember: (channel: Parameters<ResponsesRouteDeps['registry']['setResponsesApi']>[0]) => deps.registry.setResponsesApi(channel, 'bridged'),
+    },
+  };
 }

@@ -49,7 +49,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
   const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
   const storage = openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit });
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit, responses: config.responses });
   const app = createApp({
     storage,
     services,

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { ResponseInputItemSchema, type ResponseInputItem, type ResponsesRequest } from '@chat-relay/contract';
+import type { StoredResponseRecord } from '../storage/types';
+
+/** `resp_…`, `msg_…`: an id shaped like OpenAI's, random enough to be unguessable. */
+export const newResponseId = (prefix: string): string => `${prefix}_${randomBytes(24).toString('hex')}`;
+
+const ID_PREFIX: Readonly<Record<string, string>> = {
+  message: 'msg',
+  function_call: 'fc',
+  function_call_output: 'fco',
+  reasoning: 'rs',
+  item_reference: 'ref',
+};
+
+/**
+ * A request's `input` as the items `GET /v1/responses/{id}/input_items` lists: a string is one
+ * user message, and every item gets an id (the caller's own when it sent one).
+ */
+export function inputItemsOf(request: ResponsesRequest): Record<string, unknown>[] {
+  const input = request.input ?? [];
+  if (typeof input === 'string') {
+    return [{ id: newResponseId('msg'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
+  }
+  return input.map((item) => {
+    const type = item.type ?? 'message';
+    const content = 'content' in item && typeof item.content === 'string' ? [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] : undefined;
+    return { ...item, type, ...(content ? { content } : {}), id: typeof item.id === 'string' ? item.id : newResponseId(ID_PREFIX[type] ?? 'item') };
+  });
+}
+
+/**
+ * The conversation a stored chain holds, oldest first: each response's input items, then its
+ * output. Instructions are not carried over (as OpenAI does with `previous_response_id`).
+ * Stored JSON is read back through the contract's schema: what does not parse is left out.
+ */
+export function historyOf(chain: readonly StoredResponseRecord[]): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  for (const record of chain) {
+    const output = record.response?.['output'];
+    for (const raw of [...(record.inputItems ?? []), ...(Array.isArray(output) ? output : [])]) {
+      const parsed = ResponseInputItemSchema.safeParse(raw);
+      if (parsed.success) items.push(parsed.data);
+    }
+  }
+  return items;
+}
+
+/** One page of stored input items, as OpenAI pages them (`desc` by default, cursors by item id). */
+export function pageOfItems(
+  items: readonly Record<string, unknown>[],
+  query: { limit?: number; order?: 'asc' | 'desc'; after?: string; before?: string },
+): { object: 'list'; data: Record<string, unknown>[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  let ordered = query.order === 'asc' ? [...items] : [...items].reverse();
+  const indexOf = (id: string) => ordered.findIndex((item) => item['id'] === id);
+  if (query.after !== undefined) ordered = ordered.slice(indexOf(query.after) + 1 || ordered.length);
+  if (query.before !== undefined) {
+    const at = indexOf(query.before);
+    if (at >= 0) ordered = ordered.slice(0, at);
+  }
+  const limit = query.limit ?? 20;
+  const data = ordered.slice(0, limit);
+  const idOf = (item: Record<string, unknown> | undefined) => (typeof item?.['id'] === 'string' ? item['id'] : null);
+  return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data[data.length - 1]), has_more: ordered.length > limit };
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '../logger';
+import type { ResponseStore, StoredResponseRecord } from '../storage/types';
+
+/** The longest `previous_response_id` chain replayed to a bridged channel. */
+export const MAX_RESPONSE_CHAIN = 1000;
+const PURGE_INTERVAL_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+export interface StoredResponsesOptions {
+  /** RELAY_RESPONSES_STORE: false keeps nothing (`previous_response_id` then works on native channels only). */
+  store: boolean;
+  /** RELAY_RESPONSES_TTL, in milliseconds. */
+  ttlMs: number;
+}
+
+/**
+ * The Responses API's state as the relay keeps it (SPEC §8): responses created through the
+ * bridge, with their input items, and for native ones only where they live (channel and key).
+ * The one place the relay stores prompts and answers.
+ *
+ * A write is registered before the answer that names the response reaches the caller, and a
+ * read of that id waits for it: a client that sends `previous_response_id` the moment it has
+ * read `response.completed` finds the response even if the database has not finished writing.
+ */
+export class StoredResponses {
+  private readonly pending = new Map<string, Promise<void>>();
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: ResponseStore,
+    private readonly logger: Logger,
+    readonly options: StoredResponsesOptions = { store: true, ttlMs: 30 * DAY_MS },
+  ) {}
+
+  /** Starts the background purge of expired responses: now, then hourly. */
+  start(): void {
+    if (this.purgeTimer) return;
+    void this.purge();
+    this.purgeTimer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
+  /** Expiry of a response created at `createdAtMs`. */
+  expiresAt(createdAtMs: number): string {
+    return new Date(createdAtMs + this.options.ttlMs).toISOString();
+  }
+
+  /** Keeps `record`; the write is awaited by readers of the same id. Never rejects. */
+  remember(record: StoredResponseRecord): Promise<void> {
+    const write = this.store.put(record).catch((error: unknown) => {
+      this.logger.error({ err: error, responseId: record.id }, 'could not store a response');
+    });
+    const tracked = write.finally(() => {
+      if (this.pending.get(record.id) === tracked) this.pending.delete(record.id);
+    });
+    this.pending.set(record.id, tracked);
+    return tracked;
+  }
+
+  async find(id: string, accountId: number): Promise<StoredResponseRecord | undefined> {
+    await this.pending.get(id);
+    return this.store.get(id, accountId, new Date().toISOString());
+  }
+
+  /** The conversation ending at `id`, oldest first. */
+  async chain(id: string, accountId: number): Promise<StoredResponseRecord[]> {
+    await this.pending.get(id);
+    return this.store.chain(id, accountId, new Date().toISOString(), MAX_RESPONSE_CHAIN);
+  }
+
+  async delete(id: string, accountId: number): Promise<boolean> {
+    await this.pending.get(id);
+    return this.store.delete(id, accountId);
+  }
+
+  async purge(): Promise<void> {
+    try {
+      const purged = await this.store.purgeExpired(new Date().toISOString());
+      if (purged > 0) this.logger.info({ purged }, 'expired stored responses purged');
+    } catch (error) {
+      this.logger.error({ err: error }, 'purging expired stored responses failed');
+    }
+  }
+
+  /** Stops the purge and waits for writes under way. */
+  async close(): Promise<void> {
+    if (this.purgeTimer) clearInterval(this.purgeTimer);
+    this.purgeTimer = undefined;
+    await Promise.all(this.pending.values());
+  }
+}
