@@ -26,3 +26,4 @@ export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FOR
 export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } from './anthropic-messages/anthropic-error-body';
 export * from './hub/chain-transformers';
 export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinking';
+export * from './openai-responses/native';
