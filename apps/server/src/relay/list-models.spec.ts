@@ -17,6 +17,7 @@ const channel = (models: string[], overrides: Partial<ChannelRecord> = {}) =>
     priority: 0,
     weight: 1,
     enabled: true,
+    responsesApi: 'auto',
     timeouts: { connectMs: 1, firstByteMs: 1, idleMs: 1 },
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',

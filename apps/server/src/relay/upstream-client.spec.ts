@@ -32,6 +32,7 @@ const channel = (timeouts: Partial<ChannelTimeoutsMs> = {}): ChannelRecord => ({
   priority: 0,
   weight: 1,
   enabled: true,
+  responsesApi: 'auto',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   timeouts: { connectMs: 1000, firstByteMs: 5000, idleMs: 5000, ...timeouts },

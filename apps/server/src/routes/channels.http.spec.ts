@@ -28,6 +28,7 @@ describe('channel admin API', () => {
     expect(channel.base_url).toBe('http://127.0.0.1:9/v1');
     expect(channel.key_hints).toEqual(['...aaaa', '...bbbb']);
     expect(channel.timeouts).toEqual({ connect_ms: 10000, first_byte_ms: 300000, idle_ms: 120000 });
+    expect(channel.responses_api).toBe('auto');
     expect(JSON.stringify(created.body)).not.toContain('upstream-secret');
 
     const fetched = await request(relay.app).get(`/api/channels/${channel.id}`).set(admin()).expect(200);
@@ -66,11 +67,45 @@ describe('channel admin API', () => {
     [{ ...newChannel, base_url: 'ftp://example.com' }, 'base_url', 'http'],
     [{ ...newChannel, weight: 0 }, 'weight', 'greater than or equal to 1'],
     [{ ...newChannel, type: 'carrier-pigeon' }, 'type', 'Invalid enum value'],
+    [{ ...newChannel, responses_api: 'sometimes' }, 'responses_api', 'Invalid enum value'],
     [{ ...newChannel, models: ['x'], name: undefined }, 'name', 'Missing required parameter'],
   ])('rejects bad input %# with a 400 naming the field', async (body, param, message) => {
     const response = await request(relay.app).post('/api/channels').set(admin()).send(body).expect(400);
     expect(response.body.error).toMatchObject({ type: 'invalid_request_error', param });
     expect(response.body.error.message).toContain(message);
+  });
+
+  it('keeps responses_api as created, shows it in get and list, and changes it by PATCH', async () => {
+    const created = await request(relay.app).post('/api/channels').set(admin()).send({ ...newChannel, responses_api: 'bridged' }).expect(201);
+    expect(created.body.responses_api).toBe('bridged');
+    const { body: other } = await request(relay.app).post('/api/channels').set(admin()).send({ ...newChannel, name: 'other' }).expect(201);
+    const listed = await request(relay.app).get('/api/channels').set(admin()).expect(200);
+    expect(listed.body.data.map((channel: { id: number; responses_api: string }) => [channel.id, channel.responses_api])).toEqual([
+      [created.body.id, 'bridged'],
+      [other.id, 'auto'],
+    ]);
+
+    const patched = await request(relay.app).patch(`/api/channels/${created.body.id}`).set(admin()).send({ responses_api: 'native' }).expect(200);
+    expect(patched.body).toMatchObject({ responses_api: 'native', name: newChannel.name, priority: 5 });
+    const fetched = await request(relay.app).get(`/api/channels/${created.body.id}`).set(admin()).expect(200);
+    expect(fetched.body.responses_api).toBe('native');
+    // A patch of something else leaves it as it is.
+    const renamed = await request(relay.app).patch(`/api/channels/${created.body.id}`).set(admin()).send({ name: 'renamed' }).expect(200);
+    expect(renamed.body.responses_api).toBe('native');
+  });
+
+  it('accepts responses_api on a channel of another type (whose Responses requests are always bridged)', async () => {
+    const anthropic = { ...newChannel, type: 'anthropic', base_url: 'http://127.0.0.1:9/v1', responses_api: 'native' };
+    const created = await request(relay.app).post('/api/channels').set(admin()).send(anthropic).expect(201);
+    expect(ChannelSchema.parse(created.body)).toMatchObject({ type: 'anthropic', responses_api: 'native' });
+  });
+
+  it('rejects a PATCH with a responses_api outside auto, native, bridged, naming it, and changes nothing', async () => {
+    const { body: channel } = await request(relay.app).post('/api/channels').set(admin()).send(newChannel).expect(201);
+    const response = await request(relay.app).patch(`/api/channels/${channel.id}`).set(admin()).send({ responses_api: 'chat' }).expect(400);
+    expect(response.body.error).toMatchObject({ type: 'invalid_request_error', param: 'responses_api' });
+    const fetched = await request(relay.app).get(`/api/channels/${channel.id}`).set(admin()).expect(200);
+    expect(fetched.body.responses_api).toBe('auto');
   });
 
   it('rejects an empty patch, a non-numeric id and a page out of range', async () => {

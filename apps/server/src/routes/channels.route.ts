@@ -59,6 +59,7 @@ function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch 
   if (update.weight !== undefined) patch.weight = update.weight;
   if (update.enabled !== undefined) patch.enabled = update.enabled;
   if (update.timeouts !== undefined) patch.timeouts = timeoutsFrom(update.timeouts, currentTimeouts);
+  if (update.responses_api !== undefined) patch.responsesApi = update.responses_api;
   return patch;
 }
 
@@ -88,6 +89,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         weight: body.weight ?? 1,
         enabled: body.enabled ?? true,
         timeouts: timeoutsFrom(body.timeouts),
+        responsesApi: body.responses_api ?? 'auto',
       });
       changed(channel.id);
       return { status: 201, body: view(channel) };

@@ -38,6 +38,7 @@ export const channelView = (channel: ChannelRecord, health: CircuitSnapshot): Ch
     first_byte_ms: channel.timeouts.firstByteMs,
     idle_ms: channel.timeouts.idleMs,
   },
+  responses_api: channel.responsesApi,
   created_at: channel.createdAt,
   updated_at: channel.updatedAt,
 });

@@ -1,4 +1,4 @@
-import type { AssistantVisibility, ChannelType, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
+import type { AssistantVisibility, ChannelResponsesApi, ChannelType, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 import type { RateLimits } from '../policy/rate-limits';
 
 /**
@@ -42,7 +42,7 @@ export interface AccountStore {
   get(id: number): Promise<AccountRecord | undefined>;
   list(request: PageRequest): Promise<Page<AccountRecord>>;
   update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined>;
-  /** Deletes the account with its tokens and assistants. */
+  /** Deletes the account with its tokens, assistants and stored responses. */
   delete(id: number): Promise<boolean>;
   findByKeyDigest(digest: string): Promise<AccountRecord | undefined>;
   findAdmin(): Promise<AccountRecord | undefined>;
@@ -152,11 +152,19 @@ export interface ChannelRecord {
   weight: number;
   enabled: boolean;
   timeouts: ChannelTimeoutsMs;
+  /** Whether Responses requests go to the channel's own `/responses` (see ChannelResponsesApiSchema). */
+  responsesApi: ChannelResponsesApi;
   createdAt: string;
   updatedAt: string;
 }
-/** Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active. */
-export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'keyStates'> & { keyStates?: ChannelKeyState[] };
+/**
+ * Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active.
+ * Without `responsesApi` a new channel is `auto`.
+ */
+export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'keyStates' | 'responsesApi'> & {
+  keyStates?: ChannelKeyState[];
+  responsesApi?: ChannelResponsesApi;
+};
 export type ChannelPatch = Partial<NewChannel>;
 export interface ChannelStore {
   create(input: NewChannel): Promise<ChannelRecord>;
@@ -168,6 +176,11 @@ export interface ChannelStore {
   count(): Promise<number>;
   /** Takes `key` out of rotation with a reason; undefined when the channel no longer holds it. */
   disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined>;
+  /**
+   * Only `responsesApi` (and `updatedAt`, as `update` does): what the relay writes when an `auto`
+   * channel answers 404/405 on `/responses`. Undefined when the channel no longer exists.
+   */
+  setResponsesApi(id: number, value: ChannelResponsesApi): Promise<ChannelRecord | undefined>;
 }
 
 export interface AssistantRecord {
@@ -331,6 +344,41 @@ export interface PriceStore {
   replace(prices: readonly PriceRecord[]): Promise<void>;
 }
 
+/** A response created through `POST /v1/responses`, kept for `previous_response_id` and retrieval. */
+export interface StoredResponseRecord {
+  /** `resp_…`: the relay's own id when bridged, the upstream's when native. */
+  id: string;
+  accountId: number;
+  tokenId: number | null;
+  /** `native`: the channel keeps the response, the relay only where it lives; `bridged`: the relay keeps it. */
+  origin: 'native' | 'bridged';
+  /** The channel that answered (native: where later calls about this response must go). */
+  channelId: number | null;
+  /** Native only: sha256 hex of the channel key that created it (never the key itself). */
+  keyDigest: string | null;
+  /** The model name the caller used. */
+  model: string;
+  previousResponseId: string | null;
+  status: string;
+  /** Bridged: the Response object as answered. Null when native. */
+  response: Record<string, unknown> | null;
+  /** Bridged: this request's input items, each with an `id`. Null when native. */
+  inputItems: Record<string, unknown>[] | null;
+  createdAt: string;
+  expiresAt: string;
+}
+export interface ResponseStore {
+  /** Insert, or replace the row with the same id (a background response finishing). */
+  put(record: StoredResponseRecord): Promise<void>;
+  /** The record when it exists, belongs to `accountId` and has not expired at `now` (ISO). */
+  get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined>;
+  /** The chain ending at `id` (that record last), oldest first, following previousResponseId, at most `maxDepth` records, only the account's unexpired rows; stops at a missing link. */
+  chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]>;
+  delete(id: string, accountId: number): Promise<boolean>;
+  /** Deletes rows expired at `now`; returns how many. */
+  purgeExpired(now: string): Promise<number>;
+}
+
 export interface Storage {
   accounts: AccountStore;
   tokens: TokenStore;
@@ -339,6 +387,7 @@ export interface Storage {
   quota: QuotaStore;
   prices: PriceStore;
   usageLog: UsageLogStore;
+  responses: ResponseStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -207,6 +207,35 @@ export const migrations: readonly Migration[] = [
       UPDATE prices SET cache_read = 125000 WHERE model = 'gemini-2.5-pro*' AND input = 1250000 AND output = 10000000;
     `,
   },
+  {
+    version: 7,
+    name: 'stored responses, channels speaking the Responses API',
+    sql: `
+      -- Responses created through POST /v1/responses (issue 13): bridged ones whole, native ones only
+      -- as where they live upstream, so previous_response_id and retrieval find them until expires_at.
+      CREATE TABLE stored_responses (
+        id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        token_id INTEGER,
+        origin TEXT NOT NULL CHECK (origin IN ('native', 'bridged')),
+        channel_id INTEGER,
+        key_digest TEXT,
+        model TEXT NOT NULL,
+        previous_response_id TEXT,
+        status TEXT NOT NULL,
+        response TEXT,
+        input_items TEXT,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX stored_responses_expires ON stored_responses(expires_at);
+      -- Deleting an account cascades here: without an index each deletion reads the whole table.
+      CREATE INDEX stored_responses_account ON stored_responses(account_id);
+      -- Existing channels try their own /responses first and fall back to bridging on 404/405.
+      ALTER TABLE channels ADD COLUMN responses_api TEXT NOT NULL DEFAULT 'auto'
+        CHECK (responses_api IN ('auto', 'native', 'bridged'));
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -9,6 +9,7 @@ import { SqliteAssistantStore } from './sqlite-assistant-store';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteQuotaStore } from './sqlite-quota-store';
+import { SqliteResponseStore } from './sqlite-response-store';
 import { SqliteTokenStore } from './sqlite-token-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
 
@@ -53,6 +54,7 @@ export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOption
     quota: new SqliteQuotaStore(db),
     prices: new SqlitePriceStore(db),
     usageLog: new SqliteUsageLogStore(db),
+    responses: new SqliteResponseStore(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

@@ -14,6 +14,7 @@ interface ChannelRow {
   weight: number;
   enabled: number;
   timeouts: string;
+  responses_api: ChannelRecord['responsesApi'];
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +40,7 @@ const toRecord = (row: ChannelRow): ChannelRecord => {
     weight: row.weight,
     enabled: row.enabled === 1,
     timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
+    responsesApi: row.responses_api,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -56,6 +58,7 @@ const toColumns = (channel: NewChannel) => ({
   weight: channel.weight,
   enabled: channel.enabled ? 1 : 0,
   timeouts: JSON.stringify(channel.timeouts),
+  responses_api: channel.responsesApi ?? 'auto',
 });
 
 export class SqliteChannelStore implements ChannelStore {
@@ -66,9 +69,9 @@ export class SqliteChannelStore implements ChannelStore {
     const row = this.db
       .prepare(
         `INSERT INTO channels (name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-           created_at, updated_at)
+           responses_api, created_at, updated_at)
          VALUES (:name, :type, :base_url, :keys, :key_states, :models, :model_mapping, :priority, :weight, :enabled, :timeouts,
-           :now, :now)
+           :responses_api, :now, :now)
          RETURNING *`,
       )
       .get({ ...toColumns(input), now }) as ChannelRow;
@@ -105,7 +108,7 @@ export class SqliteChannelStore implements ChannelStore {
           `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, key_states = :key_states,
              models = :models,
              model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
-             timeouts = :timeouts, updated_at = :now
+             timeouts = :timeouts, responses_api = :responses_api, updated_at = :now
            WHERE id = :id RETURNING *`,
         )
         .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as ChannelRow;
@@ -138,5 +141,12 @@ export class SqliteChannelStore implements ChannelStore {
         .get(JSON.stringify(keyStates), now, id) as ChannelRow;
       return toRecord(row);
     })();
+  }
+
+  async setResponsesApi(id: number, value: ChannelRecord['responsesApi']): Promise<ChannelRecord | undefined> {
+    const row = this.db
+      .prepare('UPDATE channels SET responses_api = ?, updated_at = ? WHERE id = ? RETURNING *')
+      .get(value, new Date().toISOString(), id) as ChannelRow | undefined;
+    return row ? toRecord(row) : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { ChannelCreateSchema, ChannelUpdateSchema } from './channel.schema';
+import { ChannelCreateSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
 
 const channel = {
   name: 'openai-main',
@@ -28,6 +28,7 @@ describe('ChannelCreateSchema', () => {
       weight: 3,
       enabled: false,
       timeouts: { first_byte_ms: 30_000 },
+      responses_api: 'bridged',
     };
     expect(ChannelCreateSchema.parse(full)).toEqual(full);
   });
@@ -53,6 +54,8 @@ describe('ChannelCreateSchema', () => {
     ['weight 0', { weight: 0 }, ['weight']],
     ['a fractional priority', { priority: 1.5 }, ['priority']],
     ['an unknown type', { type: 'anthropic-ish' }, ['type']],
+    ['an unknown responses_api', { responses_api: 'sometimes' }, ['responses_api']],
+    ['a responses_api of another case', { responses_api: 'Native' }, ['responses_api']],
   ])('rejects %s', (_name, change, path) => {
     expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, ...change }))).toEqual([path]);
   });
@@ -85,5 +88,41 @@ describe('ChannelUpdateSchema', () => {
 
   it('rejects unknown fields (strict)', () => {
     expect(ChannelUpdateSchema.safeParse({ enabled: true, id: 3 }).success).toBe(false);
+  });
+
+  it.each(['auto', 'native', 'bridged'])('accepts responses_api %s alone', (value) => {
+    expect(ChannelUpdateSchema.parse({ responses_api: value })).toEqual({ responses_api: value });
+  });
+
+  it('rejects a responses_api outside auto, native, bridged, naming it', () => {
+    expect(issuePaths(ChannelUpdateSchema.safeParse({ responses_api: null }))).toEqual([['responses_api']]);
+  });
+});
+
+describe('ChannelSchema', () => {
+  const shown = {
+    id: 1,
+    name: 'openai-main',
+    type: 'openai',
+    base_url: 'https://api.openai.com/v1',
+    key_hints: ['...abcd'],
+    key_status: [{ index: 0, hint: '...abcd', status: 'active', reason: null, changed_at: null }],
+    has_active_key: true,
+    health: { state: 'closed', attempts: 0, failures: 0, open_until: null },
+    models: ['gpt-4o*'],
+    model_mapping: {},
+    priority: 0,
+    weight: 1,
+    enabled: true,
+    timeouts: { connect_ms: 1, first_byte_ms: 1, idle_ms: 1 },
+    responses_api: 'native',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('always carries responses_api: a channel view without it does not parse', () => {
+    expect(ChannelSchema.parse(shown).responses_api).toBe('native');
+    const { responses_api: _left, ...without } = shown;
+    expect(issuePaths(ChannelSchema.safeParse(without))).toEqual([['responses_api']]);
   });
 });

@@ -17,6 +17,18 @@ export const ChannelTimeoutsSchema = z
   .strict();
 export type ChannelTimeouts = z.infer<typeof ChannelTimeoutsSchema>;
 
+/**
+ * Whether an `openai` channel speaks the Responses API (`POST /v1/responses`) itself.
+ * `auto`: try the channel's own `/responses` first, and switch the channel to `bridged` by itself
+ * when that answers 404 or 405 (a chat-completions-only OpenAI-compatible server);
+ * `native`: always pass Responses requests through to the channel;
+ * `bridged`: always translate them through chat completions.
+ * Only `openai` channels have a native Responses API: other types accept the field, but their
+ * Responses requests are always bridged, whatever it says.
+ */
+export const ChannelResponsesApiSchema = z.enum(['auto', 'native', 'bridged']);
+export type ChannelResponsesApi = z.infer<typeof ChannelResponsesApiSchema>;
+
 const baseUrl = z
   .string()
   .url()
@@ -36,6 +48,7 @@ const channelFields = {
   weight: z.number().int().min(1).max(1_000_000),
   enabled: z.boolean(),
   timeouts: ChannelTimeoutsSchema.partial().strict(),
+  responses_api: ChannelResponsesApiSchema,
 };
 
 export const ChannelCreateSchema = z
@@ -46,6 +59,8 @@ export const ChannelCreateSchema = z
     weight: channelFields.weight.optional(),
     enabled: channelFields.enabled.optional(),
     timeouts: channelFields.timeouts.optional(),
+    /** Left out: `auto`. */
+    responses_api: channelFields.responses_api.optional(),
   })
   .strict();
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
@@ -102,6 +117,8 @@ export const ChannelSchema = z.object({
   weight: z.number().int(),
   enabled: z.boolean(),
   timeouts: ChannelTimeoutsSchema,
+  /** `auto` until the admin sets it, or until the channel answered 404/405 on `/responses` (then `bridged`). */
+  responses_api: ChannelResponsesApiSchema,
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });

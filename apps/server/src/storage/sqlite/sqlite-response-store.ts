@@ -1,0 +1,117 @@
+import type Database from 'better-sqlite3';
+import { AlreadyExistsError, type ResponseStore, type StoredResponseRecord } from '../types';
+import { fromJsonColumn, toJsonColumn } from './json-column';
+
+interface StoredResponseRow {
+  id: string;
+  account_id: number;
+  token_id: number | null;
+  origin: StoredResponseRecord['origin'];
+  channel_id: number | null;
+  key_digest: string | null;
+  model: string;
+  previous_response_id: string | null;
+  status: string;
+  response: string | null;
+  input_items: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+const toRecord = (row: StoredResponseRow): StoredResponseRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  tokenId: row.token_id,
+  origin: row.origin,
+  channelId: row.channel_id,
+  keyDigest: row.key_digest,
+  model: row.model,
+  previousResponseId: row.previous_response_id,
+  status: row.status,
+  response: fromJsonColumn<Record<string, unknown>>(row.response),
+  inputItems: fromJsonColumn<Record<string, unknown>[]>(row.input_items),
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
+const toColumns = (record: StoredResponseRecord): StoredResponseRow => ({
+  id: record.id,
+  account_id: record.accountId,
+  token_id: record.tokenId,
+  origin: record.origin,
+  channel_id: record.channelId,
+  key_digest: record.keyDigest,
+  model: record.model,
+  previous_response_id: record.previousResponseId,
+  status: record.status,
+  response: toJsonColumn(record.response),
+  input_items: toJsonColumn(record.inputItems),
+  created_at: record.createdAt,
+  expires_at: record.expiresAt,
+});
+
+/**
+ * Responses kept for `previous_response_id` and retrieval, on SQLite. Every read is scoped to the
+ * account and to rows not expired at the caller's `now`: an expired row is gone for callers even
+ * before `purgeExpired` removes it. A `put` never takes over another account's row: an id held by
+ * another account fails with `AlreadyExistsError` and leaves that row as it was.
+ */
+export class SqliteResponseStore implements ResponseStore {
+  private readonly upsert: Database.Statement<[StoredResponseRow]>;
+  private readonly owned: Database.Statement<[string, number, string], StoredResponseRow>;
+  private readonly chained: Database.Statement<{ id: string; account: number; now: string; depth: number }, StoredResponseRow>;
+
+  constructor(private readonly db: Database.Database) {
+    this.upsert = db.prepare(
+      `INSERT INTO stored_responses (id, account_id, token_id, origin, channel_id, key_digest, model, previous_response_id,
+         status, response, input_items, created_at, expires_at)
+       VALUES (:id, :account_id, :token_id, :origin, :channel_id, :key_digest, :model, :previous_response_id,
+         :status, :response, :input_items, :created_at, :expires_at)
+       ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id, origin = excluded.origin, channel_id = excluded.channel_id,
+         key_digest = excluded.key_digest, model = excluded.model, previous_response_id = excluded.previous_response_id,
+         status = excluded.status, response = excluded.response, input_items = excluded.input_items,
+         created_at = excluded.created_at, expires_at = excluded.expires_at
+       WHERE stored_responses.account_id = excluded.account_id`,
+    );
+    this.owned = db.prepare('SELECT * FROM stored_responses WHERE id = ? AND account_id = ? AND expires_at > ?');
+    // Walks back from `id` one link at a time. `seen` (ids between unit separators) stops at a
+    // record already in the chain, so a cycle of links yields each record once.
+    this.chained = db.prepare(
+      `WITH RECURSIVE chain AS (
+         SELECT stored_responses.*, 1 AS depth, char(31) || stored_responses.id || char(31) AS seen FROM stored_responses
+         WHERE id = :id AND account_id = :account AND expires_at > :now AND :depth >= 1
+         UNION ALL
+         SELECT earlier.*, chain.depth + 1, chain.seen || earlier.id || char(31) FROM stored_responses AS earlier
+         JOIN chain ON earlier.id = chain.previous_response_id
+         WHERE earlier.account_id = :account AND earlier.expires_at > :now AND chain.depth < :depth
+           AND instr(chain.seen, char(31) || earlier.id || char(31)) = 0
+       )
+       SELECT id, account_id, token_id, origin, channel_id, key_digest, model, previous_response_id, status, response,
+         input_items, created_at, expires_at
+       FROM chain ORDER BY depth DESC`,
+    );
+  }
+
+  async put(record: StoredResponseRecord): Promise<void> {
+    if (this.upsert.run(toColumns(record)).changes === 0) {
+      throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
+    }
+  }
+
+  async get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined> {
+    const row = this.owned.get(id, accountId, now);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]> {
+    return this.chained.all({ id, account: accountId, now, depth: maxDepth }).map(toRecord);
+  }
+
+  async delete(id: string, accountId: number): Promise<boolean> {
+    return this.db.prepare('DELETE FROM stored_responses WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
+  }
+
+  async purgeExpired(now: string): Promise<number> {
+    return this.db.prepare('DELETE FROM stored_responses WHERE expires_at <= ?').run(now).changes;
+  }
+}
