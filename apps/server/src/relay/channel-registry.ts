@@ -124,6 +124,9 @@ export class ChannelRegistry {
    * channel answers that it has none (404/405), so later requests go straight to the bridge.
    */
   async setResponsesApi(channel: LiveChannel, value: ChannelRecord['responsesApi']): Promise<void> {
+    // Re-read first: an admin's explicit `native` set meanwhile is not overridden by a detection.
+    const current = await this.store.get(channel.id);
+    if (!current || current.responsesApi !== 'auto') return;
     await this.store.setResponsesApi(channel.id, value);
     this.invalidate();
   }
