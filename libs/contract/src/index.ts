@@ -45,3 +45,4 @@ export * from './lib/schemas/anthropic/anthropic-model.schema';
 export * from './lib/schemas/openai-responses/responses-item.schema';
 export * from './lib/schemas/openai-responses/responses-request.schema';
 export * from './lib/schemas/openai-responses/response.schema';
+export * from './lib/schemas/openai-responses/response-stream-event.schema';

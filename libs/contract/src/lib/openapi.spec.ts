@@ -16,6 +16,10 @@ describe('buildOpenApiDocument', () => {
         '/v1/messages/count_tokens',
         '/v1/models',
         '/v1/models/{model}',
+        '/v1/responses',
+        '/v1/responses/{id}',
+        '/v1/responses/{id}/cancel',
+        '/v1/responses/{id}/input_items',
         '/api/channels',
         '/api/channels/{id}',
         '/api/channels/{id}/test',
@@ -99,6 +103,41 @@ describe('buildOpenApiDocument', () => {
       expect(createMessage().security).toEqual([{ bearer: [] }, { apiKey: [] }]);
       expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
       expect(document.paths['/v1/chat/completions'].post.security).toBeUndefined();
+    });
+  });
+
+  describe('the Responses routes', () => {
+    const paths = () => document.paths;
+
+    it('name each operation, with the methods OpenAI uses', () => {
+      expect(paths()['/v1/responses'].post.operationId).toBe('createResponse');
+      expect(Object.keys(paths()['/v1/responses/{id}']).sort()).toEqual(['delete', 'get']);
+      expect(paths()['/v1/responses/{id}'].get.operationId).toBe('retrieveResponse');
+      expect(paths()['/v1/responses/{id}'].delete.operationId).toBe('deleteResponse');
+      expect(paths()['/v1/responses/{id}/input_items'].get.operationId).toBe('listResponseInputItems');
+      expect(paths()['/v1/responses/{id}/cancel'].post.operationId).toBe('cancelResponse');
+    });
+
+    it('describe the create body (model required, input and tools documented) and the Response answer', () => {
+      const operation = paths()['/v1/responses'].post;
+      const body = operation.requestBody.content['application/json'].schema;
+      expect(body.required).toEqual(['model']);
+      expect(body.properties).toEqual(expect.objectContaining({ input: expect.any(Object), tools: expect.any(Object), text: expect.any(Object) }));
+      const answer = operation.responses['200'].content['application/json'].schema;
+      expect(answer.required).toEqual(expect.arrayContaining(['id', 'object', 'status', 'output']));
+      expect(operation.responses['400'].content['application/json'].schema.properties.error.required).toEqual(
+        expect.arrayContaining(['message', 'type', 'param', 'code']),
+      );
+    });
+
+    it('document the delete answer, the item page and its cursor parameters', () => {
+      expect(paths()['/v1/responses/{id}'].delete.responses['200'].content['application/json'].schema.required).toEqual(['id', 'object', 'deleted']);
+      const list = paths()['/v1/responses/{id}/input_items'].get;
+      expect(list.responses['200'].content['application/json'].schema.required).toEqual(
+        expect.arrayContaining(['object', 'data', 'has_more']),
+      );
+      const query = list.parameters.filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name);
+      expect(query).toEqual(expect.arrayContaining(['limit', 'order', 'after', 'include']));
     });
   });
 

@@ -10,6 +10,11 @@
  * `discriminator`, `example` and `x-*` annotations are dropped, `$recursiveRef: "#"` points at
  * its own component, and the `unixtime` format means an integer. ajv runs with `strict: false`.
  *
+ * `createOpenAiSpecValidator(spec, { oneOfAsAnyOf: true })` reads every `oneOf` as `anyOf`: the
+ * Responses schemas list overlapping members (a typed user message is both an EasyInputMessage
+ * and an InputMessage), which OpenAI's SDKs read as a plain union, while JSON Schema's `oneOf`
+ * refuses a value that more than one member accepts.
+ *
  * Depends only on `./fixtures` (where `test-fixtures/` is), js-yaml, ajv and ajv-formats, so tests of
  * other projects can use it as is. Not exported from the package.
  */
@@ -49,23 +54,39 @@ const SCHEMA_SINGLES = new Set([
 ]);
 const DROPPED = new Set(['discriminator', 'example', '$recursiveAnchor', 'nullable']);
 
+export interface ConversionOptions {
+  /** Read `oneOf` as `anyOf` (see the header). */
+  oneOfAsAnyOf?: boolean;
+}
+
 /** One OpenAPI component schema → JSON Schema 2020-12 (see the header). */
-export function openApiToJsonSchema(schema: unknown, componentName: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => openApiToJsonSchema(item, componentName));
+export function openApiToJsonSchema(schema: unknown, componentName: string, options: ConversionOptions = {}): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => openApiToJsonSchema(item, componentName, options));
   if (schema === null || typeof schema !== 'object') return schema;
   const source = schema as JsonSchema;
   const converted: JsonSchema = {};
+  const convert = (value: unknown) => openApiToJsonSchema(value, componentName, options);
   for (const [keyword, value] of Object.entries(source)) {
     if (keyword.startsWith('x-') || DROPPED.has(keyword)) continue;
     if (keyword === '$recursiveRef') converted['$ref'] = `#/components/schemas/${componentName}`;
     else if (SCHEMA_MAPS.has(keyword) && value !== null && typeof value === 'object') {
-      converted[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, child]) => [name, openApiToJsonSchema(child, componentName)]),
-      );
+      converted[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child)]));
     } else if (SCHEMA_LISTS.has(keyword) || SCHEMA_SINGLES.has(keyword)) {
-      converted[keyword] = openApiToJsonSchema(value, componentName);
+      converted[keyword] = convert(value);
     } else converted[keyword] = value;
   }
+  if (options.oneOfAsAnyOf && converted['oneOf'] !== undefined) {
+    const { oneOf: members, ...rest } = converted;
+    // An `anyOf` beside it must hold as well: both become members of an `allOf`.
+    if (rest['anyOf'] === undefined) rest['anyOf'] = members;
+    else rest['allOf'] = [...((rest['allOf'] as unknown[] | undefined) ?? []), { anyOf: members }];
+    return withNullable(source, rest);
+  }
+  return withNullable(source, converted);
+}
+
+/** `nullable: true` (OpenAPI 3.0) as JSON Schema: `null` joins the type (and the enum). */
+function withNullable(source: JsonSchema, converted: JsonSchema): JsonSchema {
   if (source['nullable'] !== true) return converted;
   const { type, enum: allowed } = converted;
   if (type === undefined) return { anyOf: [converted, { type: 'null' }] };
@@ -81,9 +102,12 @@ export interface OpenAiSpecValidator {
 
 const documentId = 'https://openai.local/openapi.json';
 
-export function createOpenAiSpecValidator(spec: OpenApiDocument = loadOpenAiSpec()): OpenAiSpecValidator {
+export function createOpenAiSpecValidator(
+  spec: OpenApiDocument = loadOpenAiSpec(),
+  options: ConversionOptions = {},
+): OpenAiSpecValidator {
   const schemas = Object.fromEntries(
-    Object.entries(spec.components.schemas).map(([name, schema]) => [name, openApiToJsonSchema(schema, name)]),
+    Object.entries(spec.components.schemas).map(([name, schema]) => [name, openApiToJsonSchema(schema, name, options)]),
   );
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);

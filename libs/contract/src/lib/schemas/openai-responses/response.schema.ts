@@ -21,12 +21,20 @@ export const ResponseErrorSchema = z.object({ code: z.string(), message: z.strin
  * The Response object (`object: "response"`): what `POST /v1/responses` answers, what a stream's
  * `response.*` lifecycle events carry and what retrieval returns. It echoes the request's
  * settings (`instructions`, `tools`, `text`, `reasoning` …), kept by `passthrough`.
+ *
+ * Looser than OpenAI's published schema where OpenAI's own answers or other upstreams are:
+ * `usage` is null until the response completes, `error.code` is any string (OpenAI sends
+ * `insufficient_quota`, outside its enum), and the echoed settings OpenAI's schema requires
+ * (`tools`, `tool_choice`, `metadata`, `temperature`, `top_p`, `parallel_tool_calls`,
+ * `instructions`) may be missing. A Response the relay builds itself should carry them all.
  */
 export const ResponseObjectSchema = z
   .object({
     id: z.string(),
     object: z.literal('response'),
-    created_at: z.number(),
+    /** Unix seconds, an integer as OpenAI's schema says (`unixtime`). */
+    created_at: z.number().int(),
+    completed_at: z.number().int().nullable().optional(),
     status: ResponseStatusSchema,
     model: z.string(),
     output: z.array(ResponseOutputItemSchema),
@@ -45,6 +53,7 @@ export type ResponseDeleted = z.infer<typeof ResponseDeletedSchema>;
 export const ResponseInputItemListSchema = z.object({
   object: z.literal('list'),
   data: z.array(ResponseListedItemSchema),
+  /** Null on an empty page (OpenAI's schema says string; there is no id to give). */
   first_id: z.string().nullable(),
   last_id: z.string().nullable(),
   has_more: z.boolean(),

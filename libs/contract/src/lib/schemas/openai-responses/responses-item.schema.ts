@@ -16,7 +16,8 @@ export const ResponseInputImageSchema = z
     type: z.literal('input_image'),
     image_url: nullish(z.string()),
     file_id: nullish(z.string()),
-    detail: z.enum(['auto', 'low', 'high']).optional(),
+    /** `original` (full resolution) is newer than the first three. */
+    detail: z.enum(['auto', 'low', 'high', 'original']).optional(),
   })
   .passthrough();
 export const ResponseInputFileSchema = z
@@ -107,16 +108,22 @@ export const ResponseItemReferenceSchema = z
   .object({ type: z.literal('item_reference'), id: z.string().min(1) })
   .passthrough();
 
-const KnownTypedItemSchema = z.discriminatedUnion('type', [
+/**
+ * Keyed by `type`, a missing `type` meaning a message: so an item is checked only against the
+ * schema its `type` names, and a 400 names the field that is wrong (`input[2].call_id`), not a
+ * field of the message schema it was never meant to be. (OpenAI's schema also reads `{id}` alone
+ * as an item reference; here it is a message without role, refused: no SDK sends it so.)
+ */
+const KnownInputItemSchema = z.discriminatedUnion('type', [
+  ResponseInputMessageSchema,
   ResponseFunctionCallSchema,
   ResponseFunctionCallOutputSchema,
   ResponseReasoningSchema,
   ResponseItemReferenceSchema,
 ]);
-const KNOWN_ITEM_TYPES = ['message', ...KnownTypedItemSchema.optionsMap.keys()];
 
 /** One element of `input`: a message (typed or not), a call, its output, reasoning, or another item kept as sent. */
-export const ResponseInputItemSchema = z.union([ResponseInputMessageSchema, KnownTypedItemSchema, unknownTypedObject(KNOWN_ITEM_TYPES)]);
+export const ResponseInputItemSchema = z.union([KnownInputItemSchema, unknownTypedObject(KnownInputItemSchema.optionsMap.keys())]);
 export type ResponseInputItem = z.infer<typeof ResponseInputItemSchema>;
 
 /** An assistant message in `output`: always typed, with an id and a status. */

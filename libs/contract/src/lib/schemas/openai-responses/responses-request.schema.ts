@@ -28,7 +28,8 @@ export const ResponsesToolChoiceSchema = z.union([
 ]);
 export type ResponsesToolChoice = z.infer<typeof ResponsesToolChoiceSchema>;
 
-export const ResponsesTextFormatSchema = z.union([
+/** Keyed by `type`, so a json_schema format without `name` is reported at `text.format.name`. */
+export const ResponsesTextFormatSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }).passthrough(),
   z.object({ type: z.literal('json_object') }).passthrough(),
   z
@@ -57,8 +58,16 @@ export const ResponsesReasoningConfigSchema = z
 
 /**
  * POST /v1/responses. `input` is a string (one user message) or a list of items. Typed fields
- * are checked; every other field (`service_tier`, `safety_identifier`, `prompt`, `top_logprobs`,
+ * are checked; every other field (`service_tier`, `safety_identifier`, `prompt`, `conversation`,
  * `max_tool_calls`, `stream_options` …) is kept as sent.
+ *
+ * Where this is stricter or looser than OpenAI's published schema (CreateResponse), on purpose:
+ * `model` is required (the relay routes on it; OpenAI can take it from a stored prompt);
+ * `max_output_tokens` may be below OpenAI's minimum of 16 (other upstreams take any positive
+ * count; OpenAI itself will answer 400); a function tool may leave out `strict` and
+ * `parameters`, and an echoed `function_call` may carry `status: null`, as SDKs send them; a
+ * `function_call_output` needs its `call_id` (OpenAI's schema leaves it optional; nothing could
+ * pair the output with its call).
  */
 export const ResponsesRequestSchema = z
   .object({
@@ -73,13 +82,14 @@ export const ResponsesRequestSchema = z
     max_output_tokens: nullish(z.number().int().min(1).max(MAX_OUTPUT_TOKENS)),
     temperature: nullish(z.number().min(0).max(2)),
     top_p: nullish(z.number().min(0).max(1)),
+    top_logprobs: nullish(z.number().int().min(0).max(20)),
     store: nullish(z.boolean()),
     previous_response_id: nullish(z.string().min(1)),
     include: nullish(z.array(z.string())),
     metadata: nullish(z.record(z.string())),
     stream: nullish(z.boolean()),
     background: nullish(z.boolean()),
-    prompt_cache_key: z.string().optional(),
+    prompt_cache_key: nullish(z.string()),
     truncation: nullish(z.enum(['auto', 'disabled'])),
     user: z.string().optional(),
   })
