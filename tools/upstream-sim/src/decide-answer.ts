@@ -11,10 +11,20 @@ export type AnswerPlan =
   | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage; preamble?: string }
   | { kind: 'invalid'; param: string; message: string };
 
-/** A stable digest of what the model "sees", so the same request always gets the same ids. */
+/** Text-only part lists read as their text: the same words sent as a string or as parts are the same turn. */
+function canonicalMessage(message: Message): Message {
+  const { content } = message;
+  if (!Array.isArray(content) || !content.every((part) => part.type === 'text')) return message;
+  return { ...message, content: textOfContent(content) } as Message;
+}
+
+/**
+ * A stable digest of what the model "sees", so the same request always gets the same ids —
+ * in every wire format (Responses and Anthropic send text as parts where Chat sends a string).
+ */
 export function requestDigest(request: ChatCompletionRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify([request.model, request.messages, request.tools ?? null]))
+    .update(JSON.stringify([request.model, request.messages.map(canonicalMessage), request.tools ?? null]))
     .digest('hex');
 }
 

@@ -19,11 +19,14 @@ function valueAt(json: unknown, path: ZodIssue['path']): unknown {
   );
 }
 
+/** The number fields OpenAI types as decimals; the others (token counts, n, top_logprobs) are integers. */
+const decimalParams = new Set(['temperature', 'top_p', 'frequency_penalty', 'presence_penalty']);
+
 /** OpenAI's wording for a number out of range: `decimal_below_min_value` and its kin. */
 function rangeError(issue: ZodIssue, param: string, json: unknown): { message: string; code: string } | undefined {
   if ((issue.code !== 'too_small' && issue.code !== 'too_big') || issue.type !== 'number') return undefined;
   const value = valueAt(json, issue.path);
-  const kind = Number.isInteger(value) ? 'integer' : 'decimal';
+  const kind = decimalParams.has(String(issue.path.at(-1))) ? 'decimal' : 'integer';
   const below = issue.code === 'too_small';
   const bound = below ? issue.minimum : issue.maximum;
   const comparison = below ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
