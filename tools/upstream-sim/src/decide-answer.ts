@@ -15,7 +15,7 @@ export type AnswerPlan =
 function canonicalMessage(message: Message): Message {
   const { content } = message;
   if (!Array.isArray(content) || !content.every((part) => part.type === 'text')) return message;
-  return { ...message, content: textOfContent(content) } as Message;
+  return { ...message, content: textOfContent(content) };
 }
 
 /**

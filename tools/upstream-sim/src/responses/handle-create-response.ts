@@ -112,7 +112,8 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
   if (!conversation) return;
   const internal = responsesToInternalRequest(request, [...conversation.history, ...conversation.inputItems]);
   const planned = planProviderAnswer(internal, context);
-  if (planned.kind === 'invalid') return invalid(res, 400, planned.message, planned.param);
+  // The brain names Chat fields; the conversation is `input` here.
+  if (planned.kind === 'invalid') return invalid(res, 400, planned.message, planned.param === 'messages' ? 'input' : planned.param);
   const { plan, fault, latencyMsPerToken } = planned;
   if (fault?.kind === 'status') {
     sendError(res, fault.status, errorForStatus(fault.status));
