@@ -22,6 +22,9 @@ export interface ResponsesContext extends ChatContext {
 /** The faults left once status and timeout faults have been answered. */
 type StreamableFault = Exclude<SimFault, { kind: 'status' | 'timeout' }>;
 
+/** OpenAI refuses a smaller `max_output_tokens` (Chat Completions takes any positive `max_tokens`). */
+const minOutputTokens = 16;
+
 /** A background response completes this long after it was queued when no latency is set. */
 const defaultBackgroundMs = 200;
 
@@ -105,6 +108,11 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
   const request = parseOpenAiBody(res, rawBody, ResponsesRequestSchema);
   if (!request) return;
   const store = context.responseStore;
+  const maxOutputTokens = request.max_output_tokens;
+  if (maxOutputTokens != null && maxOutputTokens < minOutputTokens) {
+    const message = `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= ${minOutputTokens}, but got ${maxOutputTokens} instead.`;
+    return invalid(res, 400, message, 'max_output_tokens', 'integer_below_min_value');
+  }
   if (request.background === true && request.store === false) {
     return invalid(res, 400, 'Background responses must be stored: set store to true (the default).', 'store');
   }

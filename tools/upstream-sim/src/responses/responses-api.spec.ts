@@ -39,6 +39,9 @@ async function stream(body: Record<string, unknown>): Promise<ResponseEvent[]> {
   return specValidEvents(text);
 }
 
+/** `w1 w2 … wN`: one word token each. */
+const words = (count: number): string => Array.from({ length: count }, (_, index) => `w${index + 1}`).join(' ');
+
 function outputText(response: { output: unknown[] }): string {
   return response.output
     .flatMap((item) => ((item as { type: string }).type === 'message' ? (item as { content: { text: string }[] }).content : []))
@@ -190,11 +193,24 @@ describe('POST /v1/responses', () => {
   });
 
   it('ends incomplete at max_output_tokens: reason max_output_tokens, message incomplete, no completed_at', async () => {
-    const response = await create({ model: 'gpt-4o', input: 'one two three four five', max_output_tokens: 3 });
+    const response = await create({ model: 'gpt-4o', input: words(20), max_output_tokens: 16 });
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, completed_at: null });
     expect(response.output[0]).toMatchObject({ status: 'incomplete' });
-    expect(outputText(response)).toBe('You said: one');
-    expect(response.usage?.output_tokens).toBe(3);
+    expect(outputText(response)).toBe(`You said: ${words(14)}`);
+    expect(response.usage?.output_tokens).toBe(16);
+    const enough = await create({ model: 'gpt-4o', input: words(14), max_output_tokens: 16 });
+    expect(enough).toMatchObject({ status: 'completed', incomplete_details: null });
+  });
+
+  it('refuses max_output_tokens below 16, as OpenAI does', async () => {
+    const response = await postResponses(sim, { model: 'gpt-4o', input: 'x', max_output_tokens: 15 });
+    expect(response.status).toBe(400);
+    expect(ErrorResponseSchema.parse(await response.json()).error).toEqual({
+      type: 'invalid_request_error',
+      param: 'max_output_tokens',
+      code: 'integer_below_min_value',
+      message: "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 15 instead.",
+    });
   });
 
   it('answers text.format json_schema with JSON valid for the schema, json_object with {"echo": …}', async () => {
@@ -302,7 +318,7 @@ describe('POST /v1/responses, streamed', () => {
   });
 
   it('ends with response.incomplete when max_output_tokens cuts the text', async () => {
-    const events = await stream({ model: 'gpt-4o', input: 'one two three four', max_output_tokens: 2 });
+    const events = await stream({ model: 'gpt-4o', input: words(20), max_output_tokens: 16 });
     const last = events.at(-1)?.data;
     expect(last?.type).toBe('response.incomplete');
     expect(last?.['response']).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
