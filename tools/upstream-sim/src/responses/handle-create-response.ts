@@ -68,7 +68,7 @@ function queueInBackground(stored: StoredResponse, meta: ResponseMeta, latencyMs
   }, latencyMs);
   // A queued response must never keep a test process alive.
   timer.unref();
-  return { ...stored, response: responseShell(meta, 'queued'), pending: { finished, timer } };
+  return { ...stored, response: responseShell(meta, 'queued'), pending: { timer } };
 }
 
 /** `stream_options.include_obfuscation`, true unless set to false. */

@@ -7,8 +7,8 @@ export interface StoredResponse {
   inputItems: ListedItem[];
   /** The whole conversation up to and including this response's output: what a follow-up continues. */
   conversation: ListedItem[];
-  /** Set while a background response is queued: what completes it, and its timer. */
-  pending?: { finished: ResponseBody; timer: NodeJS.Timeout };
+  /** Set while a background response is queued: the timer that completes it. */
+  pending?: { timer: NodeJS.Timeout };
 }
 
 /** Enough for any test; the oldest response is forgotten past it so a long benchmark stays bounded. */
