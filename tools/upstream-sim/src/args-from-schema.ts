@@ -1,6 +1,6 @@
 import type { JsonSchemaObject } from '@chat-relay/contract';
 
-type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 const maxDepth = 8;
 
@@ -25,56 +25,115 @@ function schemaType(schema: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function objectFromSchema(schema: Record<string, unknown>, depth: number): { [key: string]: JsonValue } {
-  const properties = schema['properties'];
-  const result: { [key: string]: JsonValue } = {};
-  if (!isRecord(properties) || depth > maxDepth) return result;
-  for (const [name, propertySchema] of Object.entries(properties)) {
-    result[name] = valueFromSchema(propertySchema, name, depth + 1);
-  }
-  return result;
+/** Examples for the string formats strict structured outputs allow, so a format check passes. */
+const formatExamples: Record<string, (name: string) => string> = {
+  'date-time': () => '2024-01-01T00:00:00Z',
+  date: () => '2024-01-01',
+  time: () => '00:00:00Z',
+  duration: () => 'P1D',
+  email: (name) => `${name.replace(/[^a-zA-Z0-9]/g, '') || 'name'}@example.com`,
+  hostname: () => 'example.com',
+  ipv4: () => '192.0.2.1',
+  ipv6: () => '2001:db8::1',
+  uri: (name) => `https://example.com/${encodeURIComponent(name)}`,
+  uuid: () => '00000000-0000-4000-8000-000000000000',
+};
+
+/** `#/$defs/Name` or `#/definitions/Name` (what pydantic and zod-to-json-schema write) in `root`. */
+function resolveRef(ref: string, root: Record<string, unknown>): unknown {
+  if (ref === '#') return root;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  const definitions = match ? root[match[1] ?? ''] : undefined;
+  return isRecord(definitions) ? definitions[decodeURIComponent(match?.[2] ?? '')] : undefined;
 }
 
-/** A deterministic example value for one JSON schema; `name` is the property it belongs to. */
-function valueFromSchema(schema: unknown, name: string, depth: number): JsonValue {
-  if (!isRecord(schema)) return `${name} value`;
-  const enumValues = schema['enum'];
-  if (Array.isArray(enumValues) && enumValues.length > 0 && isJsonValue(enumValues[0])) return enumValues[0];
-  if (schema['const'] !== undefined && isJsonValue(schema['const'])) return schema['const'];
-  for (const combinator of ['anyOf', 'oneOf', 'allOf']) {
-    const options = schema[combinator];
-    if (Array.isArray(options) && options.length > 0) return valueFromSchema(options[0], name, depth + 1);
-  }
-  const type = schemaType(schema);
-  switch (type) {
-    case 'number':
-    case 'integer': {
-      const minimum = schema['minimum'];
-      return typeof minimum === 'number' ? minimum : 1;
+function stringFromSchema(schema: Record<string, unknown>, name: string): string {
+  const format = schema['format'];
+  const example = typeof format === 'string' ? formatExamples[format] : undefined;
+  if (example) return example(name);
+  const text = `${name} value`;
+  const minLength = schema['minLength'];
+  const maxLength = schema['maxLength'];
+  const padded = typeof minLength === 'number' && text.length < minLength ? text.padEnd(minLength, '.') : text;
+  return typeof maxLength === 'number' ? padded.slice(0, maxLength) : padded;
+}
+
+function numberFromSchema(schema: Record<string, unknown>, integer: boolean): number {
+  const { minimum, exclusiveMinimum, maximum, exclusiveMaximum } = schema;
+  if (typeof minimum === 'number') return integer ? Math.ceil(minimum) : minimum;
+  if (typeof exclusiveMinimum === 'number') return integer ? Math.floor(exclusiveMinimum) + 1 : exclusiveMinimum + 1;
+  if (typeof maximum === 'number' && maximum < 1) return integer ? Math.floor(maximum) : maximum;
+  if (typeof exclusiveMaximum === 'number' && exclusiveMaximum <= 1) return Math.ceil(exclusiveMaximum) - 1;
+  return 1;
+}
+
+class ExampleBuilder {
+  constructor(private readonly root: Record<string, unknown>) {}
+
+  object(schema: Record<string, unknown>, depth: number): { [key: string]: JsonValue } {
+    const properties = schema['properties'];
+    const result: { [key: string]: JsonValue } = {};
+    if (!isRecord(properties) || depth > maxDepth) return result;
+    for (const [name, propertySchema] of Object.entries(properties)) {
+      result[name] = this.value(propertySchema, name, depth + 1);
     }
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    case 'array':
-      return depth > maxDepth ? [] : [valueFromSchema(schema['items'] ?? {}, name, depth + 1)];
-    case 'object':
-      return objectFromSchema(schema, depth);
-    default:
-      return `${name} value`;
+    return result;
+  }
+
+  /** A deterministic example value for one JSON schema; `name` is the property it belongs to. */
+  value(schema: unknown, name: string, depth: number): JsonValue {
+    if (!isRecord(schema)) return `${name} value`;
+    const ref = schema['$ref'];
+    if (typeof ref === 'string' && depth <= maxDepth) return this.value(resolveRef(ref, this.root), name, depth + 1);
+    const enumValues = schema['enum'];
+    if (Array.isArray(enumValues) && enumValues.length > 0 && isJsonValue(enumValues[0])) return enumValues[0];
+    if (schema['const'] !== undefined && isJsonValue(schema['const'])) return schema['const'];
+    for (const combinator of ['anyOf', 'oneOf', 'allOf']) {
+      const options = schema[combinator];
+      if (Array.isArray(options) && options.length > 0) return this.value(options[0], name, depth + 1);
+    }
+    switch (schemaType(schema)) {
+      case 'number':
+        return numberFromSchema(schema, false);
+      case 'integer':
+        return numberFromSchema(schema, true);
+      case 'boolean':
+        return true;
+      case 'null':
+        return null;
+      case 'array': {
+        if (depth > maxDepth) return [];
+        const minItems = schema['minItems'];
+        const count = typeof minItems === 'number' && minItems > 1 ? Math.min(minItems, 10) : 1;
+        return Array.from({ length: count }, () => this.value(schema['items'] ?? {}, name, depth + 1));
+      }
+      case 'object':
+        return this.object(schema, depth);
+      case 'string':
+        return stringFromSchema(schema, name);
+      default:
+        return `${name} value`;
+    }
   }
 }
 
 /**
  * Tool-call arguments built from a function's `parameters`: every property gets a value
- * (enum → first, string → "<name> value", number → minimum or 1, boolean → true, …).
+ * (enum → first, string → "<name> value" or a sample of its `format`, number → minimum or 1,
+ * boolean → true, `$ref` → its `$defs` entry, …).
  */
 export function argumentsFromSchema(parameters: JsonSchemaObject | undefined): { [key: string]: JsonValue } {
   if (parameters === undefined) return {};
-  return objectFromSchema(parameters, 0);
+  return new ExampleBuilder(parameters).object(parameters, 0);
 }
 
 /** The JSON string OpenAI puts in `function.arguments`; `"{}"` when there are no parameters. */
 export function argumentsJsonFromSchema(parameters: JsonSchemaObject | undefined): string {
   return JSON.stringify(argumentsFromSchema(parameters));
+}
+
+/** A value valid against `schema` whatever its root type (a structured-output answer). */
+export function exampleFromSchema(schema: JsonSchemaObject | undefined): JsonValue {
+  if (schema === undefined) return {};
+  return new ExampleBuilder(schema).value(schema, 'answer', 0);
 }

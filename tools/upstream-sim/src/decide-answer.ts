@@ -3,6 +3,7 @@ import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@c
 import { argumentsJsonFromSchema } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools } from './select-tools';
+import { structuredAnswerText } from './structured-answer';
 import { countTokens, splitIntoStreamTokens } from './tokens';
 
 export type AnswerPlan =
@@ -10,10 +11,20 @@ export type AnswerPlan =
   | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage; preamble?: string }
   | { kind: 'invalid'; param: string; message: string };
 
-/** A stable digest of what the model "sees", so the same request always gets the same ids. */
+/** Text-only part lists read as their text: the same words sent as a string or as parts are the same turn. */
+function canonicalMessage(message: Message): Message {
+  const { content } = message;
+  if (!Array.isArray(content) || !content.every((part) => part.type === 'text')) return message;
+  return { ...message, content: textOfContent(content) };
+}
+
+/**
+ * A stable digest of what the model "sees", so the same request always gets the same ids —
+ * in every wire format (Responses and Anthropic send text as parts where Chat sends a string).
+ */
 export function requestDigest(request: ChatCompletionRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify([request.model, request.messages, request.tools ?? null]))
+    .update(JSON.stringify([request.model, request.messages.map(canonicalMessage), request.tools ?? null]))
     .digest('hex');
 }
 
@@ -76,7 +87,8 @@ function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: 
 
 /**
  * What the simulated model answers, deterministically: tool calls when tools fit the last
- * user message, a text that uses the tool results after them, otherwise an echo of the user.
+ * user message; else JSON when `response_format` asks for it (built from the schema, or
+ * `{"echo": …}`); else a text that uses the tool results after the calls, or an echo of the user.
  */
 export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
   const promptTokens = countPromptTokens(request);
@@ -100,12 +112,14 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
     }
   }
 
+  const userText = stripSimMarkers(lastUserText(request.messages));
+  const structured = structuredAnswerText(request.response_format, userText);
+  if (structured !== undefined) return textPlan(request, structured, promptTokens);
   const toolResults = trailingToolResults(request.messages);
   if (toolResults.length > 0) {
     const found = toolResults.map((result) => `${result.name}: ${result.content}`).join('; ');
     return textPlan(request, `Here is what I found: ${found}.`, promptTokens);
   }
-  const userText = stripSimMarkers(lastUserText(request.messages));
   return textPlan(request, userText.length > 0 ? `You said: ${userText}` : 'You said nothing.', promptTokens);
 }
 

@@ -4,15 +4,25 @@ import { handleAnthropicRoute, isAnthropicSide } from './anthropic/anthropic-rou
 import type { AnthropicContext } from './anthropic/handle-messages';
 import { geminiError, sendGeminiError } from './gemini/gemini-error';
 import { handleGenerateContent } from './gemini/handle-generate-content';
+import { checkBearer } from './check-bearer';
 import { handleChatCompletion } from './handle-chat-completion';
 import { readBody, sendError, sendJson } from './http-io';
 import { openAiError } from './openai-error';
+import type { ResponseStore } from './responses/response-store';
+import { handleResponsesRoute, isResponsesPath } from './responses/responses-routes';
+import type { ResponsesMissingStatus } from './responses/responses-off';
 import type { RecordedRequest } from './sim-types';
 
 export interface SimContext extends AnthropicContext {
   modelsServed: readonly string[];
+  responseStore: ResponseStore;
+  /** Set when the `responsesApi` option switches the Responses API off. */
+  responsesMissing: ResponsesMissingStatus | undefined;
   record(request: RecordedRequest): void;
 }
+
+/** The second OpenAI base URL, `…/chat-only/v1`: everything `/v1` serves but the Responses API. */
+export const chatOnlyPrefix = '/chat-only';
 
 /** A fixed date keeps `GET /v1/models` answers identical from run to run. */
 const modelsCreated = 1_700_000_000;
@@ -24,24 +34,6 @@ function parsedOrRaw(rawBody: string): unknown {
   } catch {
     return rawBody;
   }
-}
-
-/** Answers 401 and returns false unless the request carries an acceptable bearer key. */
-function checkBearer(req: IncomingMessage, res: ServerResponse, acceptedKeys: ReadonlySet<string> | undefined): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  const key = match?.[1];
-  if (!key) {
-    const message =
-      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
-    sendError(res, 401, openAiError(message, 'invalid_request_error', null, 'invalid_api_key'));
-    return false;
-  }
-  if (acceptedKeys && !acceptedKeys.has(key)) {
-    const message = `Incorrect API key provided: ${key.slice(0, 3)}***${key.slice(-4)}.`;
-    sendError(res, 401, openAiError(message, 'invalid_request_error', null, 'invalid_api_key'));
-    return false;
-  }
-  return true;
 }
 
 function modelEntry(id: string): { id: string; object: 'model'; created: number; owned_by: string } {
@@ -82,16 +74,24 @@ async function handleProviderRoute(
 /** Routes one request: records it, then OpenAI, Anthropic or Gemini routes, or 404. */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
   const method = req.method ?? 'GET';
-  const [path = '/', query = ''] = (req.url ?? '/').split('?');
+  const [receivedPath = '/', query = ''] = (req.url ?? '/').split('?');
   const rawBody = await readBody(req);
+  const chatOnly = receivedPath.startsWith(`${chatOnlyPrefix}/`);
+  // Recorded as received, so a test sees which base URL a call went to; routed as under /v1.
+  const path = chatOnly ? receivedPath.slice(chatOnlyPrefix.length) : receivedPath;
   context.record({
     method,
-    path,
+    path: receivedPath,
     query,
     headers: { ...req.headers },
     body: parsedOrRaw(rawBody),
     ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
   });
+  if (isResponsesPath(path)) {
+    const responsesMissing = chatOnly ? 404 : context.responsesMissing;
+    await handleResponsesRoute(req, res, { method, path, query, rawBody }, { ...context, responsesMissing });
+    return;
+  }
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);

@@ -1,11 +1,11 @@
 import { ChatCompletionChunkSchema, ChatCompletionSchema } from '@chat-relay/contract';
-import { postAnthropic, postChat, postGemini, readAll, sseData } from './sim-test-client';
+import { postAnthropic, postChat, postGemini, postResponses, readAll, sseData } from './sim-test-client';
 import { startUpstreamSim } from './sim-server';
 import type { UpstreamSim } from './sim-types';
 import type { AnthropicMessageResponse } from './anthropic/anthropic-api';
 import type { GenerateContentResponse } from './gemini/gemini-api';
 
-// One conversation asked in the three wire formats must get the same calls, the same final
+// One conversation asked in the four wire formats must get the same calls, the same final
 // text and the same completion token count: the formats share one brain.
 
 const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 2 } } };
@@ -94,7 +94,32 @@ async function geminiTurn(results?: string[]): Promise<Turn> {
   };
 }
 
-describe('one brain, three wire formats', () => {
+async function responsesTurn(results?: string[]): Promise<Turn> {
+  const tools = [
+    { type: 'function', name: 'get_forecast', parameters: schema },
+    { type: 'function', name: 'get_time' },
+  ];
+  const input: unknown[] = [{ role: 'user', content: question }];
+  if (results) {
+    input.push(
+      { type: 'function_call', call_id: 'call_a', name: 'get_forecast', arguments: '{}' },
+      { type: 'function_call', call_id: 'call_b', name: 'get_time', arguments: '{}' },
+      ...['call_a', 'call_b'].map((id, index) => ({ type: 'function_call_output', call_id: id, output: results[index] })),
+    );
+  }
+  const response = (await (await postResponses(sim, { model: 'm', input, tools })).json()) as {
+    output: ({ type: 'function_call'; name: string; arguments: string } | { type: 'message'; content: { text: string }[] })[];
+    usage: { output_tokens: number };
+  };
+  const text = response.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : []));
+  return {
+    calls: response.output.flatMap((item) => (item.type === 'function_call' ? [{ name: item.name, args: JSON.parse(item.arguments) }] : [])),
+    text: text.length > 0 ? text.join('') : null,
+    completionTokens: response.usage.output_tokens,
+  };
+}
+
+describe('one brain, four wire formats', () => {
   it('makes the same parallel calls with the same arguments and token count', async () => {
     const openAi = await openAiTurn();
     expect(openAi.calls).toEqual([
@@ -104,6 +129,7 @@ describe('one brain, three wire formats', () => {
     expect(openAi.text).toBeNull();
     expect(await anthropicTurn()).toEqual(openAi);
     expect(await geminiTurn()).toEqual(openAi);
+    expect(await responsesTurn()).toEqual(openAi);
   });
 
   it('answers the same tool results with the same text', async () => {
@@ -111,6 +137,7 @@ describe('one brain, three wire formats', () => {
     expect(openAi.text).toBe('Here is what I found: get_forecast: cloudy; get_time: 09:30.');
     expect(await anthropicTurn(['cloudy', '09:30'])).toEqual(openAi);
     expect(await geminiTurn(['cloudy', '09:30'])).toEqual(openAi);
+    expect(await responsesTurn(['cloudy', '09:30'])).toEqual(openAi);
   });
 });
 

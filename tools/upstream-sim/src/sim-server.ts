@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { defaultAnthropicBetas } from './anthropic/anthropic-headers';
 import { defaultAnthropicModels } from './anthropic/anthropic-models';
 import { PromptCache } from './anthropic/prompt-cache';
-import { handleRequest, type SimContext } from './handle-request';
+import { chatOnlyPrefix, handleRequest, type SimContext } from './handle-request';
 import { errorForStatus } from './openai-error';
 import { sendError } from './http-io';
+import { ResponseStore } from './responses/response-store';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 
 /** Pending connections the kernel may queue (capped by net.core.somaxconn): bursts of thousands. */
@@ -43,6 +44,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const requests: RecordedRequest[] = [];
   const queuedFaults: SimFault[] = [];
   const promptCache = new PromptCache();
+  const responseStore = new ResponseStore();
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
@@ -50,6 +52,8 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     anthropicModels: options.anthropicModels ?? defaultAnthropicModels,
     knownBetas: new Set(options.anthropicBetas ?? defaultAnthropicBetas),
     promptCache,
+    responseStore,
+    responsesMissing: options.responsesApi === false ? 404 : options.responsesApi || undefined,
     record: (request) => requests.push(request),
     takeQueuedFault: () => queuedFaults.shift(),
   };
@@ -64,6 +68,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const origin = `http://${urlHost}:${port}`;
   return {
     baseUrl: `${origin}/v1`,
+    chatOnlyBaseUrl: `${origin}${chatOnlyPrefix}/v1`,
     anthropicBaseUrl: `${origin}/v1`,
     geminiBaseUrl: `${origin}/v1beta`,
     port,
@@ -76,7 +81,11 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       requests.length = 0;
       queuedFaults.length = 0;
       promptCache.clear();
+      responseStore.clear();
     },
-    close: () => closeServer(server),
+    close: () => {
+      responseStore.clear();
+      return closeServer(server);
+    },
   };
 }

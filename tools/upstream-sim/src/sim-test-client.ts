@@ -16,6 +16,29 @@ export function postChat(sim: UpstreamSim, body: unknown, init: { key?: string; 
   });
 }
 
+/** A call to the OpenAI side under `base` (default `sim.baseUrl`), e.g. `/responses/resp_1/input_items?limit=2`. */
+export function callOpenAi(
+  sim: UpstreamSim,
+  method: string,
+  path: string,
+  init: { body?: unknown; key?: string; base?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const key = init.key ?? testKey;
+  if (key) headers['authorization'] = `Bearer ${key}`;
+  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+  return fetch(`${init.base ?? sim.baseUrl}${path}`, { method, headers, body, signal: init.signal });
+}
+
+/** `POST {baseUrl}/responses`. */
+export function postResponses(
+  sim: UpstreamSim,
+  body: unknown,
+  init: { key?: string; base?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return callOpenAi(sim, 'POST', '/responses', { ...init, body });
+}
+
 /** Everything the server sent, and the error that ended the read when the stream broke. */
 export async function readAll(response: Response): Promise<{ text: string; error: unknown }> {
   const decoder = new TextDecoder();

@@ -28,6 +28,13 @@ export interface UpstreamSimOptions {
   anthropicModels?: string[];
   /** The `anthropic-beta` values accepted (others → 400); default `defaultAnthropicBetas`. */
   anthropicBetas?: string[];
+  /**
+   * The OpenAI Responses API (`/v1/responses…`), on by default. `false` or `404` answers its
+   * routes as OpenAI answers an unknown URL (404 `Invalid URL (POST /v1/responses)`), `405` as
+   * a framework-based compatible server does (`{"detail": "Method Not Allowed"}`): an
+   * OpenAI-compatible upstream without it, so the relay's bridge through Chat Completions is tested.
+   */
+  responsesApi?: false | 404 | 405;
 }
 
 /** The Anthropic headers a request arrived with. */
@@ -51,8 +58,13 @@ export interface RecordedRequest {
 }
 
 export interface UpstreamSim {
-  /** OpenAI Chat Completions, e.g. `http://127.0.0.1:4010/v1` */
+  /** OpenAI Chat Completions and Responses API, e.g. `http://127.0.0.1:4010/v1` */
   baseUrl: string;
+  /**
+   * The same OpenAI side without the Responses API (404 `Invalid URL` on `/responses…`), e.g.
+   * `http://127.0.0.1:4010/chat-only/v1`: a chat-only channel next to a native one on one simulator.
+   */
+  chatOnlyBaseUrl: string;
   /** Anthropic Messages API (`POST {anthropicBaseUrl}/messages`), e.g. `http://127.0.0.1:4010/v1` */
   anthropicBaseUrl: string;
   /** Gemini API (`POST {geminiBaseUrl}/models/{model}:generateContent`), e.g. `http://127.0.0.1:4010/v1beta` */
@@ -60,9 +72,9 @@ export interface UpstreamSim {
   port: number;
   /** Every request received, in order. */
   requests: RecordedRequest[];
-  /** Queue `fault` for the next `times` chat, messages or generateContent requests (consumed in order). */
+  /** Queue `fault` for the next `times` chat, responses, messages or generateContent requests (consumed in order). */
   failNext(fault: SimFault, times?: number): void;
-  /** Clears recorded requests, queued faults and the Anthropic prompt cache. */
+  /** Clears recorded requests, queued faults, the Anthropic prompt cache and stored responses. */
   reset(): void;
   close(): Promise<void>;
 }

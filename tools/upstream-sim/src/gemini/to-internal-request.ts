@@ -3,6 +3,7 @@ import type {
   FunctionToolCall,
   JsonSchemaObject,
   Message,
+  ResponseFormat,
   ToolChoice,
   UserContentPart,
 } from '@chat-relay/contract';
@@ -125,6 +126,18 @@ function systemText(instruction: Content | undefined): string {
   return (instruction?.parts ?? []).flatMap((part) => (part.text ? [part.text] : [])).join('\n');
 }
 
+/**
+ * `responseMimeType: application/json` asks for JSON: shaped by `responseJsonSchema` (JSON
+ * Schema) or `responseSchema` (Gemini's subset, upper-case types), a free object without either.
+ */
+function responseFormatOf(request: GenerateContentRequest): ResponseFormat | undefined {
+  const config = request.generationConfig;
+  if (config?.responseMimeType !== 'application/json') return undefined;
+  const schema = config.responseJsonSchema ?? withJsonSchemaTypes(config.responseSchema);
+  if (!isRecord(schema)) return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: 'response', schema } };
+}
+
 /** The OpenAI-form request the simulator's brain answers; `x_sim` travels along. */
 export function geminiToInternalRequest(request: GenerateContentRequest, model: string): ChatCompletionRequest {
   const system = systemText(request.systemInstruction);
@@ -137,12 +150,14 @@ export function geminiToInternalRequest(request: GenerateContentRequest, model: 
   const tools = functionTools(request);
   const toolChoice = toolChoiceOf(request);
   const maxTokens = request.generationConfig?.maxOutputTokens;
+  const responseFormat = responseFormatOf(request);
   return {
     model,
     messages,
     ...(tools ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+    ...(responseFormat ? { response_format: responseFormat } : {}),
     ...(request.x_sim !== undefined ? { x_sim: request.x_sim } : {}),
   };
 }
