@@ -128,4 +128,10 @@ export interface StreamTransformer {
   readonly deliveredChars: number;
   /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
   readonly deliveredText: string;
+  /**
+   * The caller dialect's own failure events for a stream that broke after it started (a bridged
+   * stream whose dialect has them, e.g. Responses' `response.failed`): written instead of the
+   * framing's generic error event. Absent: the framing's error event is written.
+   */
+  fail?(error: RelayError): StreamStep[];
 }
