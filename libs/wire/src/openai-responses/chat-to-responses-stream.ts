@@ -6,7 +6,7 @@ import type { StreamStep } from '../hub/provider-adapter';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
 import { mapOpenAiStreamError } from '../openai-chat/openai-error';
 import { buildResponseObject, type ResponseIdentity } from './build-response-object';
-import { deltaLogprobsOf, outputLogprobsOf } from './convert-chat-logprobs';
+import { outputLogprobsOf } from './convert-chat-logprobs';
 import { bridgedCallId, type NewItemId } from './convert-chat-to-response';
 import { mapFinishReasonToIncomplete } from './map-finish-reason-to-incomplete';
 import { responseUsageFromChat } from './response-usage-from-chat';

@@ -38,12 +38,3 @@ export function outputLogprobsOf(choiceLogprobs: unknown): OutputLogprob[] {
     top_logprobs: topOf(entry).map((top) => ({ token: String(top['token']), logprob: Number(top['logprob']), bytes: bytesOf(top['bytes']) })),
   }));
 }
-
-/** The same, for an output_text.delta event. */
-export function deltaLogprobsOf(choiceLogprobs: unknown): DeltaLogprob[] {
-  return tokensOf(choiceLogprobs).map((entry) => ({
-    token: String(entry['token']),
-    logprob: Number(entry['logprob']),
-    top_logprobs: topOf(entry).map((top) => ({ token: String(top['token']), logprob: Number(top['logprob']) })),
-  }));
-}
