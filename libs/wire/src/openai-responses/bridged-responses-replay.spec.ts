@@ -3,7 +3,8 @@
  * upstream StreamTransformer and then ChatToResponsesStream (chainTransformers, as the relay
  * bridges a Responses request): the result must be a valid Responses stream, event by event
  * against OpenAI's own description, that says what the hub said — the same text, refusal and
- * tool calls, the mapped status, the usage — and the official SDK must rebuild the same Response.
+ * tool calls, the mapped status, the usage — the official SDK must rebuild the same Response, and
+ * the AI SDK's own Responses model must read the same text and calls with no error part.
  */
 import type { ResponseOutputMessage } from '@chat-relay/contract';
 import { upstreamError } from '../errors/relay-error';
@@ -11,6 +12,7 @@ import { chainTransformers } from '../hub/chain-transformers';
 import type { SseEvent, StreamStep } from '../hub/provider-adapter';
 import { ChatToResponsesStream } from './chat-to-responses-stream';
 import { responseUsageFromChat } from './response-usage-from-chat';
+import { aiSdkStreamParts, aiSdkSummary } from './testing/ai-sdk-stream-parts';
 import { responsesRequest } from './testing/bridge-responses-request';
 import { hubAnswerOf, recordedStreams, upstreamTransformer, type Upstream } from './testing/recorded-hub-streams';
 import { CREATED_AT, PUBLIC_MODEL, RESPONSE_ID, sequentialIds } from './testing/responses-identity';
@@ -63,6 +65,15 @@ describe('recorded streams bridged into a Responses stream', () => {
     expect(sdk.output_text).toBe(hub.text);
     expect(sdk.output.flatMap((item) => (item.type === 'function_call' ? [{ call_id: item.call_id, name: item.name, arguments: item.arguments }] : []))).toEqual(hub.calls);
     expect(sdk.usage).toEqual(final.usage);
+
+    const aiSdk = aiSdkSummary(await aiSdkStreamParts(events));
+    expect(aiSdk.errors).toEqual([]);
+    // The AI SDK reads refusal deltas as text too.
+    expect([aiSdk.text, aiSdk.calls]).toEqual([hub.text + hub.refusal, hub.calls]);
+    // The AI SDK's own mapping: a refusal with no reason is its content-filter.
+    const unified =
+      final.status === 'incomplete' ? 'length' : hub.calls.length > 0 ? 'tool-calls' : hub.refusal !== '' ? 'content-filter' : 'stop';
+    expect(aiSdk.finish).toMatchObject({ finishReason: { unified } });
   });
 
   it('a stream cut before its end gets no terminal event from finish(); the relay’s fail() then ends it with response.failed', () => {

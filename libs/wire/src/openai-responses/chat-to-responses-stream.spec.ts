@@ -2,6 +2,7 @@ import { RelayError, upstreamError } from '../errors/relay-error';
 import type { StreamStep } from '../hub/provider-adapter';
 import { ChatToResponsesStream } from './chat-to-responses-stream';
 import { responsesErrorCode } from './responses-error-code';
+import { aiSdkStreamParts, aiSdkSummary } from './testing/ai-sdk-stream-parts';
 import { responsesRequest } from './testing/bridge-responses-request';
 import { CREATED_AT, PUBLIC_MODEL, RESPONSE_ID, sequentialIds } from './testing/responses-identity';
 import { eventsOf, expectValidResponsesStream, sdkFinalResponse, type ResponsesEvent } from './testing/responses-stream-checks';
@@ -293,7 +294,7 @@ describe('ChatToResponsesStream failures', () => {
 });
 
 describe('peer bugs', () => {
-  it('LiteLLM: output_item.added always comes before the deltas of its item (an unopened message breaks the AI SDK)', () => {
+  it('LiteLLM: output_item.added always comes before the deltas of its item (an unopened message breaks the AI SDK)', async () => {
     const { events } = run([
       chunk({ role: 'assistant', content: 'First words' }),
       chunk(toolDelta(0, { id: 'call_1', name: 'f', args: '{}' })),
@@ -309,6 +310,9 @@ describe('peer bugs', () => {
     const summary = expectValidResponsesStream(events);
     expect(summary.text).toBe('First wordsText after the call');
     expect(summary.response.output.map((item) => item.type)).toEqual(['message', 'function_call', 'message', 'reasoning']);
+    const aiSdk = aiSdkSummary(await aiSdkStreamParts(events));
+    expect(aiSdk.errors).toEqual([]);
+    expect([aiSdk.text, aiSdk.calls]).toEqual(['First wordsText after the call', [{ call_id: 'call_1', name: 'f', arguments: '{}' }]]);
   });
 
   it('a role-only first chunk opens no empty message item', () => {
