@@ -37,9 +37,9 @@ function echoTool(tool: ResponsesTool): ResponsesTool {
  * answer and for every lifecycle event of a stream: the answer's status, output and usage, and
  * the request's settings echoed with OpenAI's defaults where the caller gave none (instructions
  * null, tools [], tool_choice auto, parallel_tool_calls true, temperature 1, top_p 1, text
- * format text, truncation disabled, store true, metadata {}); `background` is always false (the
- * bridge refuses background mode). `usage` and `user` are left out when unknown, as the official
- * schema has them non-nullable.
+ * format text, truncation disabled, store true, metadata {}, reasoning effort and summary null);
+ * `background` is always false (the bridge refuses background mode). `usage` and `user` are left
+ * out when unknown, as the official schema has them non-nullable.
  */
 export function buildResponseObject(identity: ResponseIdentity, state: ResponseState): ResponseObject {
   const { request } = identity;
@@ -57,7 +57,7 @@ export function buildResponseObject(identity: ResponseIdentity, state: ResponseS
     output: state.output,
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,
-    reasoning: request.reasoning ?? { effort: null, summary: null },
+    reasoning: { effort: null, summary: null, ...request.reasoning },
     store: request.store ?? true,
     temperature: request.temperature ?? 1,
     text: { ...request.text, format: request.text?.format ?? { type: 'text' } },

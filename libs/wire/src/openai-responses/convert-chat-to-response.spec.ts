@@ -169,7 +169,7 @@ describe('convertChatToResponse', () => {
       top_p: 0.8,
       max_output_tokens: 50,
       previous_response_id: 'resp_0',
-      reasoning: { effort: 'low' },
+      reasoning: { effort: 'low', summary: null },
       text: { verbosity: 'low', format: { type: 'text' } },
       store: false,
       metadata: { k: 'v' },
