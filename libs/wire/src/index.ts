@@ -20,6 +20,17 @@ export {
   type ChatToMessagesStreamOptions,
 } from './anthropic-messages';
 export { geminiAdapter } from './gemini';
+export {
+  convertResponsesToChat,
+  type ConvertedResponsesRequest,
+  convertChatToResponse,
+  responseUsageFromChat,
+  type ConvertChatToResponseArgs,
+  type NewItemId,
+  ChatToResponsesStream,
+  type ChatToResponsesStreamOptions,
+  responsesErrorCode,
+} from './openai-responses';
 export * from './hub/chunk-transformer';
 export * from './hub/native-adapter';
 export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FORWARDED_HEADERS } from './anthropic-messages/anthropic-native-adapter';

@@ -83,7 +83,7 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     const name = sse.event;
     if (name === 'content_block_delta' || name === 'ping' || name === 'content_block_start' || name === 'content_block_stop') {
       // Read no further, but never forward what is not JSON: the caller's SDK would choke on it.
-      if (!isJsonText(sse.data)) return this.endWith(badEvent('The upstream provider sent a malformed stream event.'));
+      if (!isJsonText(sse.data)) return this.stopWith(badEvent('The upstream provider sent a malformed stream event.'));
       if (name === 'content_block_delta') {
         this.deltas.push(sse.data);
         this.deliveredLength += sse.data.length;
@@ -94,7 +94,7 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     try {
       head = JSON.parse(sse.data) as EventHead;
     } catch {
-      return this.endWith(badEvent('The upstream provider sent a malformed stream event.'));
+      return this.stopWith(badEvent('The upstream provider sent a malformed stream event.'));
     }
     const type = typeof head.type === 'string' ? head.type : name;
     switch (type) {
@@ -112,8 +112,8 @@ export class AnthropicPassthroughStream implements StreamTransformer {
         return [{ kind: 'chunk', event: 'message_stop', json: sse.data }];
       case 'error': {
         const error = AnthropicErrorObjectSchema.safeParse(head.error);
-        if (!error.success) return this.endWith(badEvent('The upstream provider sent a malformed error event.'));
-        return this.endWith({ kind: 'error', error: mapAnthropicStreamError(error.data, this.options.secrets) });
+        if (!error.success) return this.stopWith(badEvent('The upstream provider sent a malformed error event.'));
+        return this.stopWith({ kind: 'error', error: mapAnthropicStreamError(error.data, this.options.secrets) });
       }
       default:
         // Event types newer than this relay pass through as they came.
@@ -127,7 +127,7 @@ export class AnthropicPassthroughStream implements StreamTransformer {
 
   private messageStart(head: EventHead, sse: SseEvent): StreamStep[] {
     const message = head.message;
-    if (!message || typeof message !== 'object') return this.endWith(badEvent("The upstream provider sent a 'message_start' without its message."));
+    if (!message || typeof message !== 'object') return this.stopWith(badEvent("The upstream provider sent a 'message_start' without its message."));
     const usage = AnthropicUsageSchema.safeParse(message.usage);
     if (usage.success) this.startUsage = usage.data;
     if (message.model === this.options.publicModel) return [{ kind: 'chunk', event: 'message_start', json: sse.data }];
@@ -135,7 +135,7 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     return [{ kind: 'chunk', event: 'message_start', json: JSON.stringify(head) }];
   }
 
-  private endWith(step: StreamStep): StreamStep[] {
+  private stopWith(step: StreamStep): StreamStep[] {
     this.ended = true;
     return [step];
   }

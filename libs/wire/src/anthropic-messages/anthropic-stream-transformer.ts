@@ -83,13 +83,13 @@ export class AnthropicStreamTransformer implements StreamTransformer {
     try {
       json = JSON.parse(sse.data);
     } catch {
-      return this.endWith(badEvent('The upstream provider sent a malformed stream event.'));
+      return this.stopWith(badEvent('The upstream provider sent a malformed stream event.'));
     }
     const type = (json as { type?: unknown } | null)?.type;
     // Event types added after 2023-06-01 are skipped, as Anthropic asks clients to do.
     if (typeof type !== 'string' || !ANTHROPIC_STREAM_EVENT_TYPES.has(type)) return [];
     const parsed = AnthropicStreamEventSchema.safeParse(json);
-    if (!parsed.success) return this.endWith(badEvent(`The upstream provider sent an unexpected '${type}' event.`));
+    if (!parsed.success) return this.stopWith(badEvent(`The upstream provider sent an unexpected '${type}' event.`));
     return this.handle(parsed.data);
   }
 
@@ -116,7 +116,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
       case 'ping':
         return [];
       case 'error':
-        return this.endWith({ kind: 'error', error: mapAnthropicStreamError(event.error, this.options.secrets) });
+        return this.stopWith({ kind: 'error', error: mapAnthropicStreamError(event.error, this.options.secrets) });
       default: {
         const unhandled: never = event;
         throw new Error(`unhandled Anthropic stream event ${JSON.stringify(unhandled)}`);
@@ -146,9 +146,9 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   private blockDelta({ index, delta }: Event<'content_block_delta'>): StreamStep[] {
     const block = this.blocks.get(index);
-    if (!block) return this.endWith(badEvent(`The upstream provider sent a delta for an unknown block ${index}.`));
+    if (!block) return this.stopWith(badEvent(`The upstream provider sent a delta for an unknown block ${index}.`));
     if (isTextDelta(delta)) {
-      if (block.kind !== 'text') return this.endWith(badEvent(`The upstream provider sent text into block ${index}.`));
+      if (block.kind !== 'text') return this.stopWith(badEvent(`The upstream provider sent text into block ${index}.`));
       return delta.text === '' ? [] : this.content(delta.text);
     }
     if (!isInputJsonDelta(delta)) return [];
@@ -157,7 +157,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
       block.sentContent = true;
       return this.content(delta.partial_json);
     }
-    if (block.kind !== 'tool') return this.endWith(badEvent(`The upstream provider sent tool input into block ${index}.`));
+    if (block.kind !== 'tool') return this.stopWith(badEvent(`The upstream provider sent tool input into block ${index}.`));
     block.sentArguments = true;
     return this.toolArguments(block.toolIndex, delta.partial_json);
   }
@@ -230,7 +230,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
     return { kind: 'chunk', json: JSON.stringify(chunk) };
   }
 
-  private endWith(step: StreamStep): StreamStep[] {
+  private stopWith(step: StreamStep): StreamStep[] {
     this.ended = true;
     return [step];
   }

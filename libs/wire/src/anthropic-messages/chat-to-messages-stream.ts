@@ -78,10 +78,10 @@ export class ChatToMessagesStream implements ChunkTransformer {
     try {
       chunk = JSON.parse(chunkJson);
     } catch {
-      return this.endWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
+      return this.stopWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
     }
-    if (!isJsonObject(chunk)) return this.endWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
-    if (chunk['error'] !== undefined && chunk['error'] !== null) return this.endWith(mapOpenAiStreamError(chunk['error'], []));
+    if (!isJsonObject(chunk)) return this.stopWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
+    if (chunk['error'] !== undefined && chunk['error'] !== null) return this.stopWith(mapOpenAiStreamError(chunk['error'], []));
     const steps = this.start(chunk['id']);
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
     // A Message is one answer: choice 0 (the bridge never asks for more).
@@ -257,7 +257,7 @@ export class ChatToMessagesStream implements ChunkTransformer {
     return { kind: 'chunk', event: event.type, json: JSON.stringify(event) };
   }
 
-  private endWith(error: RelayError): StreamStep[] {
+  private stopWith(error: RelayError): StreamStep[] {
     this.ended = true;
     return [{ kind: 'error', error }];
   }

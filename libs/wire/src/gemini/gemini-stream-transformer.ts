@@ -54,13 +54,13 @@ export class GeminiStreamTransformer implements StreamTransformer {
     try {
       json = JSON.parse(event.data);
     } catch {
-      return this.endWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
+      return this.stopWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
     }
     const errorBody = GeminiErrorBodySchema.safeParse(json);
-    if (errorBody.success) return this.endWith(mapGeminiStreamError(errorBody.data.error, this.options.secrets));
+    if (errorBody.success) return this.stopWith(mapGeminiStreamError(errorBody.data.error, this.options.secrets));
     const parsed = GenerateContentResponseSchema.safeParse(json);
     if (!parsed.success) {
-      return this.endWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
+      return this.stopWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
     }
     const response = parsed.data;
     this.responseId ??= response.responseId ?? randomUUID();
@@ -81,7 +81,7 @@ export class GeminiStreamTransformer implements StreamTransformer {
     }
     for (const [position, candidate] of candidates.entries()) {
       const failure = this.convertCandidate(candidate, candidate.index ?? position, steps);
-      if (failure) return [...steps, ...this.endWith(failure)];
+      if (failure) return [...steps, ...this.stopWith(failure)];
     }
     return steps;
   }
@@ -146,7 +146,7 @@ export class GeminiStreamTransformer implements StreamTransformer {
     };
   }
 
-  private endWith(error: RelayError): StreamStep[] {
+  private stopWith(error: RelayError): StreamStep[] {
     this.failed = true;
     return [{ kind: 'error', error }];
   }

@@ -1,4 +1,4 @@
-import { upstreamError } from '../errors/relay-error';
+import { upstreamError, type RelayError } from '../errors/relay-error';
 import { chainTransformers } from './chain-transformers';
 import type { ChunkTransformer } from './chunk-transformer';
 import type { SseEvent, StreamStep, StreamTransformer } from './provider-adapter';
@@ -57,5 +57,24 @@ describe('chainTransformers', () => {
     state.complete = true;
     expect(chain.complete).toBe(true);
     expect([chain.usage, chain.deliveredChars, chain.deliveredText]).toEqual([{ promptTokens: 3, completionTokens: 4 }, 5, 'hello']);
+  });
+
+  it("fail(): the chunk transformer's own failure events, called on the transformer itself", () => {
+    const failing: ChunkTransformer & { failures: RelayError[] } = {
+      ...tagger('r'),
+      failures: [],
+      fail(error) {
+        this.failures.push(error);
+        return [{ kind: 'chunk', event: 'response.failed', json: `failed:${error.message}` }];
+      },
+    };
+    const chain = chainTransformers(upstream().transformer, failing);
+    const failure = upstreamError('broke', 'bad_response');
+    expect(jsonOf(chain.fail?.(failure) ?? [])).toEqual(['failed:broke']);
+    expect(failing.failures).toEqual([failure]);
+  });
+
+  it('no fail() when the chunk transformer has none: the framing writes its generic error event', () => {
+    expect(chainTransformers(upstream().transformer, tagger('a')).fail).toBeUndefined();
   });
 });

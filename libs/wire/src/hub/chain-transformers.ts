@@ -6,12 +6,15 @@ import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer } from './p
  * ChunkTransformer (hub chunks → the caller's dialect); error steps pass through unchanged.
  * Usage, delivered text and completeness are the upstream side's. The caller's closing events
  * come only when the upstream ended its answer properly: a cut stream must end in an error, not
- * in a clean-looking close.
+ * in a clean-looking close. The caller dialect's own failure events (`fail`) are the second
+ * stage's, when it has them.
  */
 export function chainTransformers(first: StreamTransformer, second: ChunkTransformer): StreamTransformer {
   const through = (steps: readonly StreamStep[]): StreamStep[] =>
     steps.flatMap((step) => (step.kind === 'error' ? [step] : second.transform(step.json)));
+  const fail = second.fail?.bind(second);
   return {
+    ...(fail ? { fail } : {}),
     transform: (event: SseEvent) => through(first.transform(event)),
     finish: () => {
       const steps = through(first.finish());

@@ -1,3 +1,4 @@
+import type { RelayError } from '../errors/relay-error';
 import type { StreamStep } from './provider-adapter';
 
 /**
@@ -10,4 +11,9 @@ export interface ChunkTransformer {
   transform(chunkJson: string): StreamStep[];
   /** The upstream ended its answer properly: the caller's closing events. Never called for a cut stream. */
   finish(): StreamStep[];
+  /**
+   * The dialect's own failure events for a stream that broke after it started (replaces the
+   * framing's generic error event). Absent: the framing's error event is written.
+   */
+  fail?(error: RelayError): StreamStep[];
 }

@@ -129,8 +129,9 @@ export interface StreamTransformer {
   /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
   readonly deliveredText: string;
   /**
-   * The dialect's own failure events for a stream that broke after it started (Responses:
-   * `response.failed`); without it the relay writes the dialect's generic error event.
+   * The caller dialect's own failure events for a stream that broke after it started (a bridged
+   * stream whose dialect has them, e.g. Responses' `response.failed`): written instead of the
+   * framing's generic error event. Absent: the framing's error event is written.
    */
   fail?(error: RelayError): StreamStep[];
 }

@@ -1,0 +1,4 @@
+export { convertResponsesToChat, type ConvertedResponsesRequest } from './convert-responses-to-chat';
+export { convertChatToResponse, responseUsageFromChat, type ConvertChatToResponseArgs, type NewItemId } from './convert-chat-to-response';
+export { ChatToResponsesStream, type ChatToResponsesStreamOptions } from './chat-to-responses-stream';
+export { responsesErrorCode } from './responses-error-code';

@@ -1,0 +1,67 @@
+import type { ResponseOutputItem } from '@chat-relay/contract';
+import type { DeltaLogprob, OutputLogprob } from './convert-chat-logprobs';
+
+/** A message part as it grows: its text or refusal so far. */
+export type PartState = { type: 'output_text'; text: string; logprobs: OutputLogprob[] } | { type: 'refusal'; refusal: string };
+
+interface ItemBase {
+  /** `rs_…`, `msg_…`, `fc_…`. */
+  id: string;
+  outputIndex: number;
+  /** Its output_item.done was sent. */
+  done: boolean;
+}
+
+export interface ReasoningState extends ItemBase {
+  kind: 'reasoning';
+  text: string;
+}
+
+export interface MessageState extends ItemBase {
+  kind: 'message';
+  parts: PartState[];
+  /** The last part's content_part.done was not sent yet. */
+  partOpen: boolean;
+}
+
+export interface CallState extends ItemBase {
+  kind: 'call';
+  callId: string;
+  name: string;
+  args: string;
+}
+
+/** One output item of a streamed Response, as far as it came. */
+export type ItemState = ReasoningState | MessageState | CallState;
+
+/** What an item not yet done is called in a Response: still coming, or cut by a failure. */
+export type OpenItemStatus = 'in_progress' | 'incomplete';
+
+type OutputPart = Extract<ResponseOutputItem, { type: 'message' }>['content'][number];
+
+export function renderPart(part: PartState): OutputPart {
+  return part.type === 'output_text'
+    ? { type: 'output_text', text: part.text, annotations: [], logprobs: part.logprobs }
+    : { type: 'refusal', refusal: part.refusal };
+}
+
+/** An output_text.delta / .done event's logprobs: the part's, without the bytes. */
+export const deltaLogprobs = (logprobs: readonly OutputLogprob[]): DeltaLogprob[] =>
+  logprobs.map(({ token, logprob, top_logprobs: top }) => ({ token, logprob, top_logprobs: top.map((entry) => ({ token: entry.token, logprob: entry.logprob })) }));
+
+/** An item as a Response's `output` holds it (and output_item.done carries it): done items are completed. */
+export function renderItem(item: ItemState, openStatus: OpenItemStatus): ResponseOutputItem {
+  const status = item.done ? 'completed' : openStatus;
+  switch (item.kind) {
+    case 'reasoning':
+      return { type: 'reasoning', id: item.id, summary: [{ type: 'summary_text', text: item.text }] };
+    case 'message':
+      return { type: 'message', id: item.id, status, role: 'assistant', content: item.parts.map(renderPart) };
+    case 'call':
+      return { type: 'function_call', id: item.id, call_id: item.callId, name: item.name, arguments: item.args, status };
+    default: {
+      const unhandled: never = item;
+      throw new Error(`unhandled item ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
