@@ -28,7 +28,10 @@ export function responsesDialect(turn: ResponsesTurn): CallerDialect {
     framing: {
       done: '',
       // Only when no stream transformer can say it its own way (both Responses streams can).
-      error: (error) => sseEvent('error', JSON.stringify({ type: 'error', ...error.toBody().error, sequence_number: 0 })),
+      error: (error) => {
+        const { code, message, param } = error.toBody().error;
+        return sseEvent('error', JSON.stringify({ type: 'error', code, message, param, sequence_number: 0 }));
+      },
     },
     bridge: {
       completion: (body, publicModel) => {

@@ -46,13 +46,17 @@ export function historyOf(chain: readonly StoredResponseRecord[]): ResponseInput
   return items;
 }
 
+type ListedItem = Record<string, unknown> & { id: string; type: string };
+const isListedItem = (item: Record<string, unknown>): item is ListedItem => typeof item['id'] === 'string' && typeof item['type'] === 'string';
+
 /** One page of stored input items, as OpenAI pages them (`desc` by default, cursors by item id). */
 export function pageOfItems(
   items: readonly Record<string, unknown>[],
   query: { limit?: number; order?: 'asc' | 'desc'; after?: string; before?: string },
-): { object: 'list'; data: Record<string, unknown>[]; first_id: string | null; last_id: string | null; has_more: boolean } {
-  let ordered = query.order === 'asc' ? [...items] : [...items].reverse();
-  const indexOf = (id: string) => ordered.findIndex((item) => item['id'] === id);
+): { object: 'list'; data: ListedItem[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  const listed = items.filter(isListedItem);
+  let ordered = query.order === 'asc' ? listed : listed.reverse();
+  const indexOf = (id: string) => ordered.findIndex((item) => item.id === id);
   if (query.after !== undefined) ordered = ordered.slice(indexOf(query.after) + 1 || ordered.length);
   if (query.before !== undefined) {
     const at = indexOf(query.before);
@@ -60,6 +64,5 @@ export function pageOfItems(
   }
   const limit = query.limit ?? 20;
   const data = ordered.slice(0, limit);
-  const idOf = (item: Record<string, unknown> | undefined) => (typeof item?.['id'] === 'string' ? item['id'] : null);
-  return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data[data.length - 1]), has_more: ordered.length > limit };
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: ordered.length > limit };
 }

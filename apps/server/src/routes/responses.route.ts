@@ -156,8 +156,9 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         }
         return { status: 200, body: record.response as ResponseObject };
       }
-      const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, String(v)]) : value === undefined ? [] : [[name, String(value)]])));
-      if (search.get('stream') === 'true') throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
+      const search = new URLSearchParams();
+      for (const include of [query.include ?? []].flat()) search.append('include', include);
+      if (query.stream === 'true') throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
       const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}`, search), rewritesModel: true }, closedBy(res));
       return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
     },

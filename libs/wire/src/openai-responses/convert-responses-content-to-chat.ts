@@ -19,7 +19,12 @@ function convertMediaToChat(part: ResponseInputContent, at: PartParam, notes: Re
   const known = partKind(part);
   if (known.kind === 'input_image') {
     const { image_url: url, file_id: fileId, detail } = known.part;
-    if (url) return [{ type: 'image_url', image_url: { url, ...(detail ? { detail } : {}) } }];
+    if (url) {
+      // `original` (full resolution) has no Chat Completions level: `high` is the closest.
+      const chatDetail = detail === 'original' ? 'high' : detail;
+      if (detail === 'original') notes.warn(`${at('.detail')}: detail 'original' sent as 'high'`);
+      return [{ type: 'image_url', image_url: { url, ...(chatDetail ? { detail: chatDetail } : {}) } }];
+    }
     if (fileId) {
       notes.refuse(at('.file_id'), 'an image given by file_id (a file stored at OpenAI)');
       return [];
