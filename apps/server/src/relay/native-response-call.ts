@@ -33,7 +33,9 @@ export async function callNativeResponse(
   let text: string;
   let status: number;
   try {
-    const response = await deps.upstream.post({ channel: channel.record, url: request.url, headers: request.headers, method: request.method, signal, ...(call.method === 'POST' ? { body: '{}' } : {}) });
+    // A cancel is a POST with an empty JSON object; a GET or DELETE carries no body at all.
+    const body = call.method === 'POST' ? { body: '{}', headers: { ...request.headers, 'content-type': 'application/json' } } : { headers: request.headers };
+    const response = await deps.upstream.post({ channel: channel.record, url: request.url, method: request.method, signal, ...body });
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
