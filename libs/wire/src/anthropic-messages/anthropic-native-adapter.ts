@@ -1,6 +1,6 @@
 import { upstreamError } from '../errors/relay-error';
-import { replaceTopLevelString } from '../json/replace-top-level-string';
 import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
+import { nativeRequestBody, trimBaseUrl } from '../hub/native-request-body';
 import type { UpstreamRequest } from '../hub/provider-adapter';
 import { ANTHROPIC_VERSION } from './anthropic-adapter';
 import { AnthropicUsageSchema } from './anthropic-api';
@@ -11,7 +11,6 @@ import { convertAnthropicUsage } from './convert-anthropic-usage';
 /** The caller's headers an Anthropic upstream receives as they were sent. */
 export const ANTHROPIC_FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta'] as const;
 
-const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
 function headersFor({ key, headers }: Pick<NativeBuildArgs, 'key' | 'headers'>, stream: boolean): Record<string, string> {
   const sent: Record<string, string> = {
@@ -25,22 +24,10 @@ function headersFor({ key, headers }: Pick<NativeBuildArgs, 'key' | 'headers'>, 
   return sent;
 }
 
-/**
- * The caller's bytes, with the channel's model name swapped in when it maps the model (every
- * other byte as sent); the parsed request, serialised, when an assistant changed it.
- */
-function bodyFor({ body, rawBody, upstreamModel }: NativeBuildArgs): string | Buffer {
-  if (rawBody) {
-    if (body['model'] === upstreamModel) return rawBody;
-    const mapped = replaceTopLevelString(rawBody, 'model', upstreamModel);
-    if (mapped) return mapped;
-  }
-  return JSON.stringify({ ...body, model: upstreamModel });
-}
 
 /** `POST {base_url}/messages/count_tokens`, the caller's request passed through like a message. */
 export function buildAnthropicCountTokensRequest(args: NativeBuildArgs): UpstreamRequest {
-  return { url: `${trimBase(args.channel.baseUrl)}/messages/count_tokens`, headers: headersFor(args, false), body: bodyFor(args) };
+  return { url: `${trimBaseUrl(args.channel.baseUrl)}/messages/count_tokens`, headers: headersFor(args, false), body: nativeRequestBody(args) };
 }
 
 /**
@@ -49,7 +36,7 @@ export function buildAnthropicCountTokensRequest(args: NativeBuildArgs): Upstrea
  * answer keeps every block and field; only `model` is the caller's name again.
  */
 export const anthropicNativeAdapter: NativeAdapter = {
-  buildRequest: (args) => ({ url: `${trimBase(args.channel.baseUrl)}/messages`, headers: headersFor(args, args.stream), body: bodyFor(args) }),
+  buildRequest: (args) => ({ url: `${trimBaseUrl(args.channel.baseUrl)}/messages`, headers: headersFor(args, args.stream), body: nativeRequestBody(args) }),
 
   convertResponse(text, publicModel) {
     let message: Record<string, unknown>;

@@ -1,9 +1,9 @@
 import type { AnthropicContentBlock, AnthropicContentBlockDelta, AnthropicStreamEvent } from '@chat-relay/contract';
-import { upstreamError, type RelayError } from '../errors/relay-error';
+import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
 import type { StreamStep } from '../hub/provider-adapter';
+import { readHubChunk } from '../hub/read-hub-chunk';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
-import { mapOpenAiStreamError } from '../openai-chat/openai-error';
 import { BRIDGED_THINKING_SIGNATURE } from './bridged-thinking-signature';
 import { convertChatUsageToAnthropic, type BridgedUsage } from './convert-chat-usage-to-anthropic';
 import { mapFinishReasonToStopReason } from './map-finish-reason-to-stop-reason';
@@ -74,14 +74,9 @@ export class ChatToMessagesStream implements ChunkTransformer {
 
   transform(chunkJson: string): StreamStep[] {
     if (this.ended) return [];
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(chunkJson);
-    } catch {
-      return this.stopWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
-    }
-    if (!isJsonObject(chunk)) return this.stopWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
-    if (chunk['error'] !== undefined && chunk['error'] !== null) return this.stopWith(mapOpenAiStreamError(chunk['error'], []));
+    const read = readHubChunk(chunkJson);
+    if (read.error) return this.stopWith(read.error);
+    const { chunk } = read;
     const steps = this.start(chunk['id']);
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
     // A Message is one answer: choice 0 (the bridge never asks for more).

@@ -1,5 +1,5 @@
 import type { AnthropicDocumentBlockParam, AnthropicImageBlockParam, UserContentPart } from '@chat-relay/contract';
-import type { BridgeNotes } from './bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 
 /** What a PDF is called upstream when the caller gave it no title (OpenAI wants a file name). */
 export const UNTITLED_PDF_NAME = 'document.pdf';

@@ -7,7 +7,7 @@ import {
   type ToolCall,
   type UserContentPart,
 } from '@chat-relay/contract';
-import type { BridgeNotes } from './bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 import { convertDocumentToChat, convertImageToChat, noteCacheControl, noteCitations } from './convert-anthropic-media-to-chat';
 import { convertToolResultToChat } from './convert-tool-result-to-chat';
 

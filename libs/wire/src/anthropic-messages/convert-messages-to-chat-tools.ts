@@ -5,7 +5,7 @@ import {
   type ChatCompletionRequest,
   type Tool,
 } from '@chat-relay/contract';
-import type { BridgeNotes } from './bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 import { noteCacheControl } from './convert-anthropic-media-to-chat';
 
 export type ChatToolFields = Pick<ChatCompletionRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;

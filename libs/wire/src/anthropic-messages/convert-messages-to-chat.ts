@@ -1,7 +1,7 @@
 import type { AnthropicMessagesRequest, ChatCompletionRequest } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
 import { isJsonObject } from '../json/json-checks';
-import { BridgeNotes } from './bridge-notes';
+import { BridgeNotes } from '../hub/bridge-notes';
 import { noteCacheControl } from './convert-anthropic-media-to-chat';
 import { convertMessagesToChatMessages } from './convert-messages-to-chat-messages';
 import { convertMessagesToChatTools } from './convert-messages-to-chat-tools';
@@ -117,7 +117,7 @@ function noteOtherFields(request: AnthropicMessagesRequest, notes: BridgeNotes):
  * only; any other field is not sent, and named in a warning.
  */
 export function convertMessagesToChat(request: AnthropicMessagesRequest): ConvertedMessagesRequest {
-  const notes = new BridgeNotes();
+  const notes = new BridgeNotes((param, why) => `'${param}' can only be served by an Anthropic channel: ${why}.`);
   noteOtherFields(request, notes);
   noteCacheControl(request, notes);
   const messages = convertMessagesToChatMessages(request.system, request.messages, notes);

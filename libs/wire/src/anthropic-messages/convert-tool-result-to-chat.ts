@@ -4,7 +4,7 @@ import {
   type ToolMessage,
   type UserContentPart,
 } from '@chat-relay/contract';
-import type { BridgeNotes } from './bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 import { convertDocumentToChat, convertImageToChat, noteCacheControl, noteCitations } from './convert-anthropic-media-to-chat';
 
 export interface ConvertedToolResult {

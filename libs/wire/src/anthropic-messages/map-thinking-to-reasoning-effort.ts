@@ -1,5 +1,5 @@
 import type { AnthropicThinkingConfig } from '@chat-relay/contract';
-import type { BridgeNotes } from './bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 
 /** Budgets below these read as `low`, then `medium`; anything larger as `high`. */
 export const LOW_EFFORT_BUDGET_BELOW = 4096;

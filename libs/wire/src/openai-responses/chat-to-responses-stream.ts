@@ -1,10 +1,10 @@
 import type { ResponseObject, ResponseUsage } from '@chat-relay/contract';
 import { reasoningTextOf } from '../anthropic-messages/reasoning-text-of';
-import { upstreamError, type RelayError } from '../errors/relay-error';
+import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
 import type { StreamStep } from '../hub/provider-adapter';
+import { readHubChunk } from '../hub/read-hub-chunk';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
-import { mapOpenAiStreamError } from '../openai-chat/openai-error';
 import { buildResponseObject, type ResponseIdentity } from './build-response-object';
 import { outputLogprobsOf } from './convert-chat-logprobs';
 import { bridgedCallId, type NewItemId } from './convert-chat-to-response';
@@ -91,14 +91,9 @@ export class ChatToResponsesStream implements ChunkTransformer {
 
   transform(chunkJson: string): StreamStep[] {
     if (this.stopped || this.state !== 'streaming') return [];
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(chunkJson);
-    } catch {
-      return this.stopWith(upstreamError('The upstream provider sent a malformed stream event.', 'bad_response'));
-    }
-    if (!isJsonObject(chunk)) return this.stopWith(upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response'));
-    if (chunk['error'] !== undefined && chunk['error'] !== null) return this.stopWith(mapOpenAiStreamError(chunk['error'], []));
+    const read = readHubChunk(chunkJson);
+    if (read.error) return this.stopWith(read.error);
+    const { chunk } = read;
     const steps = this.start();
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
     // A Response is one answer: choice 0 (the bridge never asks for more).

@@ -1,6 +1,6 @@
 import type { ResponseInputContent, UserContentPart } from '@chat-relay/contract';
 import { invalidRequest } from '../errors/relay-error';
-import type { ResponsesBridgeNotes } from './responses-bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 import { partKind } from './responses-item-kinds';
 
 /** Where a part stands in the caller's request, for the param of an error (`input[2].content[0]`). */
@@ -15,7 +15,7 @@ type TextPart = { type: 'text'; text: string };
  * OpenAI channel knows the file). An image given only by `file_id` and a file given by
  * `file_url` are fetched by OpenAI itself: native channels only.
  */
-function convertMediaToChat(part: ResponseInputContent, at: PartParam, notes: ResponsesBridgeNotes): UserContentPart[] {
+function convertMediaToChat(part: ResponseInputContent, at: PartParam, notes: BridgeNotes): UserContentPart[] {
   const known = partKind(part);
   if (known.kind === 'input_image') {
     const { image_url: url, file_id: fileId, detail } = known.part;
@@ -58,7 +58,7 @@ function textOf(part: ResponseInputContent): string | undefined {
 export function convertUserContentToChat(
   content: string | readonly ResponseInputContent[],
   at: PartParam,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): string | UserContentPart[] {
   if (typeof content === 'string') return content;
   const parts = content.flatMap((part, index): UserContentPart[] => {
@@ -76,7 +76,7 @@ export function convertUserContentToChat(
 export function convertInstructionContentToChat(
   content: string | readonly ResponseInputContent[],
   at: PartParam,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): string | TextPart[] {
   if (typeof content === 'string') return content;
   const parts = content.flatMap((part, index): TextPart[] => {
@@ -98,7 +98,7 @@ export function convertInstructionContentToChat(
 export function convertAssistantContentToChat(
   content: string | readonly ResponseInputContent[],
   at: PartParam,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): string {
   if (typeof content === 'string') return content;
   return content
@@ -124,7 +124,7 @@ export interface ConvertedToolOutput {
 export function convertToolOutputToChat(
   output: string | readonly ResponseInputContent[],
   at: PartParam,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): ConvertedToolOutput {
   if (typeof output === 'string') return { text: output, media: [] };
   const texts: string[] = [];

@@ -7,7 +7,7 @@ import {
   convertUserContentToChat,
   type PartParam,
 } from './convert-responses-content-to-chat';
-import type { ResponsesBridgeNotes } from './responses-bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 import { itemKind } from './responses-item-kinds';
 
 const REASONING_DROPPED =
@@ -84,7 +84,7 @@ class ChatMessages {
   }
 }
 
-function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: ResponsesBridgeNotes): void {
+function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: BridgeNotes): void {
   const known = itemKind(item);
   switch (known.kind) {
     case 'message': {
@@ -140,7 +140,7 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Respo
 export function convertResponsesInputToChat(
   request: Pick<ResponsesRequest, 'instructions' | 'input'>,
   history: readonly ResponseInputItem[],
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): Message[] {
   const chat = new ChatMessages();
   if (request.instructions) chat.push({ role: 'system', content: request.instructions });

@@ -7,7 +7,7 @@ import {
 import { invalidRequest, type RelayError } from '../errors/relay-error';
 import { convertResponsesInputToChat } from './convert-responses-input-to-chat';
 import { convertResponsesToolsToChat } from './convert-responses-tools-to-chat';
-import { ResponsesBridgeNotes } from './responses-bridge-notes';
+import { BridgeNotes } from '../hub/bridge-notes';
 
 export interface ConvertedResponsesRequest {
   /** The hub request, converted as well as possible even when `nativeOnly` is set (for cost estimates). */
@@ -60,7 +60,7 @@ const NATIVE_ONLY_FIELDS: Readonly<Record<string, string>> = {
   prompt: 'a prompt template (stored at OpenAI)',
 };
 
-function noteOtherFields(request: ResponsesRequest, notes: ResponsesBridgeNotes): void {
+function noteOtherFields(request: ResponsesRequest, notes: BridgeNotes): void {
   for (const [field, value] of Object.entries(request)) {
     if (CONVERTED_FIELDS.has(field) || value === undefined || value === null) continue;
     const nativeOnly = NATIVE_ONLY_FIELDS[field];
@@ -71,7 +71,7 @@ function noteOtherFields(request: ResponsesRequest, notes: ResponsesBridgeNotes)
   if (request.truncation === 'auto') notes.warn("truncation 'auto' is not honoured: a bridged channel refuses an input longer than its context.");
 }
 
-function convertTextConfig(text: ResponsesRequest['text'], notes: ResponsesBridgeNotes): Pick<ChatCompletionRequest, 'response_format'> {
+function convertTextConfig(text: ResponsesRequest['text'], notes: BridgeNotes): Pick<ChatCompletionRequest, 'response_format'> {
   if (!text) return {};
   for (const [field, value] of Object.entries(text)) {
     if (field === 'format' || value === undefined || value === null) continue;
@@ -100,7 +100,7 @@ function convertTextConfig(text: ResponsesRequest['text'], notes: ResponsesBridg
   return { response_format: responseFormat };
 }
 
-function convertReasoning(reasoning: ResponsesRequest['reasoning'], notes: ResponsesBridgeNotes): Pick<ChatCompletionRequest, 'reasoning_effort'> {
+function convertReasoning(reasoning: ResponsesRequest['reasoning'], notes: BridgeNotes): Pick<ChatCompletionRequest, 'reasoning_effort'> {
   if (!reasoning) return {};
   for (const [field, value] of Object.entries(reasoning)) {
     if (value === undefined || value === null || field === 'effort') continue;
@@ -115,7 +115,7 @@ function convertReasoning(reasoning: ResponsesRequest['reasoning'], notes: Respo
 }
 
 /** `include` and `top_logprobs` → `logprobs` / `top_logprobs`; other includes have nothing to add on a bridged channel. */
-function convertLogprobs(request: ResponsesRequest, notes: ResponsesBridgeNotes): Pick<ChatCompletionRequest, 'logprobs' | 'top_logprobs'> {
+function convertLogprobs(request: ResponsesRequest, notes: BridgeNotes): Pick<ChatCompletionRequest, 'logprobs' | 'top_logprobs'> {
   const include = request.include ?? [];
   if (include.includes('reasoning.encrypted_content')) notes.warn(ENCRYPTED_REASONING_NOTE);
   const topLogprobs: unknown = request['top_logprobs'];
@@ -160,7 +160,7 @@ const defined = <T>(field: string, value: T | null | undefined): Record<string, 
  * A conversation with no message at all is a 400 naming `input` (unless native only already).
  */
 export function convertResponsesToChat(request: ResponsesRequest, history: readonly ResponseInputItem[] = []): ConvertedResponsesRequest {
-  const notes = new ResponsesBridgeNotes();
+  const notes = new BridgeNotes((param, what) => `'${param}': ${what} is only available on channels that speak the Responses API natively.`);
   noteOtherFields(request, notes);
   const messages = convertResponsesInputToChat(request, history, notes);
   if (messages.length === 0 && !notes.nativeOnly) {

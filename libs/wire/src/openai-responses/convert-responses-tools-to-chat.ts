@@ -1,6 +1,6 @@
 import { FunctionNameSchema, type ChatCompletionRequest, type ResponsesRequest, type ResponsesTool, type Tool } from '@chat-relay/contract';
 import { invalidRequest } from '../errors/relay-error';
-import type { ResponsesBridgeNotes } from './responses-bridge-notes';
+import type { BridgeNotes } from '../hub/bridge-notes';
 
 /** What a function without `parameters` takes: nothing (Chat Completions servers want a schema). */
 const NO_PARAMETERS = { type: 'object', properties: {} };
@@ -10,7 +10,7 @@ function functionToolOf(tool: ResponsesTool) {
   return tool.type === 'function' ? (tool as Extract<ResponsesTool, { name: string }>) : undefined;
 }
 
-function convertTool(tool: ResponsesTool, index: number, notes: ResponsesBridgeNotes): Tool[] {
+function convertTool(tool: ResponsesTool, index: number, notes: BridgeNotes): Tool[] {
   const fn = functionToolOf(tool);
   if (!fn) {
     notes.refuse(`tools[${index}].type`, `the '${tool.type}' tool`);
@@ -39,7 +39,7 @@ function convertTool(tool: ResponsesTool, index: number, notes: ResponsesBridgeN
 function convertToolChoice(
   choice: ResponsesRequest['tool_choice'],
   hasTools: boolean,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): Pick<ChatCompletionRequest, 'tool_choice'> {
   if (choice === undefined) return {};
   if (typeof choice === 'string') {
@@ -64,7 +64,7 @@ function convertToolChoice(
  */
 export function convertResponsesToolsToChat(
   request: Pick<ResponsesRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'>,
-  notes: ResponsesBridgeNotes,
+  notes: BridgeNotes,
 ): Pick<ChatCompletionRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'> {
   const tools = (request.tools ?? []).flatMap((tool, index) => convertTool(tool, index, notes));
   const parallel = request.parallel_tool_calls;

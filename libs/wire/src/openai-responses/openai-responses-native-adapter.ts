@@ -1,27 +1,14 @@
 import { upstreamError } from '../errors/relay-error';
-import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
+import type { NativeAdapter } from '../hub/native-adapter';
+import { nativeRequestBody, trimBaseUrl } from '../hub/native-request-body';
 import type { UpstreamRequest, UpstreamTarget } from '../hub/provider-adapter';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
-import { replaceTopLevelString } from '../json/replace-top-level-string';
 import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
 import { withPublicModel } from './rewrite-response-model';
 
-const trimBase = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
-/**
- * The caller's bytes, with the channel's model name swapped in when it maps the model (every
- * other byte as sent); the parsed request, serialised, when an assistant changed it.
- */
-function bodyFor({ body, rawBody, upstreamModel }: NativeBuildArgs): string | Buffer {
-  if (rawBody) {
-    if (body['model'] === upstreamModel) return rawBody;
-    const mapped = replaceTopLevelString(rawBody, 'model', upstreamModel);
-    if (mapped) return mapped;
-  }
-  return JSON.stringify({ ...body, model: upstreamModel });
-}
 
 export interface OpenaiResponsesProxyArgs {
   channel: UpstreamTarget;
@@ -41,7 +28,7 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
   const query = relative.includes('?') ? new URLSearchParams(relative.slice(relative.indexOf('?') + 1)) : undefined;
   return {
     method,
-    url: `${trimBase(channel.baseUrl)}${relative}`,
+    url: `${trimBaseUrl(channel.baseUrl)}${relative}`,
     headers: { authorization: `Bearer ${key}`, accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
     body: '',
   };
@@ -55,13 +42,13 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
  */
 export const openaiResponsesNativeAdapter: NativeAdapter = {
   buildRequest: (args) => ({
-    url: `${trimBase(args.channel.baseUrl)}/responses`,
+    url: `${trimBaseUrl(args.channel.baseUrl)}/responses`,
     headers: {
       authorization: `Bearer ${args.key}`,
       'content-type': 'application/json',
       accept: args.stream ? 'text/event-stream' : 'application/json',
     },
-    body: bodyFor(args),
+    body: nativeRequestBody(args),
   }),
 
   convertResponse(text, publicModel) {
