@@ -2,7 +2,7 @@ import { ChatCompletionSchema, ErrorResponseSchema, ResponseObjectSchema } from 
 import { startUpstreamSim } from '../sim-server';
 import { postChat, postResponses, testKey } from '../sim-test-client';
 import type { UpstreamSim } from '../sim-types';
-import { expectSpecValid } from './testing/openai-spec-check';
+import { warmSpecChecker, expectSpecValid } from './testing/openai-spec-check';
 
 const weatherTool = {
   type: 'function',
@@ -15,8 +15,9 @@ const chatTool = (tool: typeof weatherTool | typeof timeTool) => ({ type: 'funct
 
 let sim: UpstreamSim;
 beforeAll(async () => {
+  warmSpecChecker();
   sim = await startUpstreamSim({ acceptedKeys: [testKey] });
-});
+}, 30_000);
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 

@@ -2,12 +2,13 @@ import { ErrorResponseSchema, ResponseObjectSchema } from '@chat-relay/contract'
 import { startUpstreamSim } from '../sim-server';
 import { callOpenAi, parseSse, postResponses, readAll } from '../sim-test-client';
 import type { UpstreamSim } from '../sim-types';
-import { expectSpecValid, specValidEvents } from './testing/openai-spec-check';
+import { warmSpecChecker, expectSpecValid, specValidEvents } from './testing/openai-spec-check';
 
 let sim: UpstreamSim;
 beforeAll(async () => {
+  warmSpecChecker();
   sim = await startUpstreamSim();
-});
+}, 30_000);
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 

@@ -3,7 +3,7 @@ import { ErrorResponseSchema, ResponseInputItemListSchema, ResponseObjectSchema,
 import { startUpstreamSim } from '../sim-server';
 import { callOpenAi, postResponses, testKey } from '../sim-test-client';
 import type { UpstreamSim } from '../sim-types';
-import { expectSpecValid } from './testing/openai-spec-check';
+import { warmSpecChecker, expectSpecValid } from './testing/openai-spec-check';
 
 const weatherTool = {
   type: 'function',
@@ -14,8 +14,9 @@ const weatherTool = {
 
 let sim: UpstreamSim;
 beforeAll(async () => {
+  warmSpecChecker();
   sim = await startUpstreamSim({ acceptedKeys: [testKey] });
-});
+}, 30_000);
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 

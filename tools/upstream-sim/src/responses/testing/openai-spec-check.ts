@@ -29,6 +29,14 @@ function specChecker(): SpecChecker {
 }
 
 /**
+ * Parses the 3 MB description now: call it from `beforeAll` (which gets its own timeout) so the
+ * first test does not pay for it inside its 5 s on a loaded machine.
+ */
+export function warmSpecChecker(): void {
+  specChecker();
+}
+
+/**
  * Response fields the API sends as `null` where the OpenAPI description wants a value — seen in
  * every recorded Responses stream (test-fixtures/openai-responses in the shared recordings):
  * `usage: null` until the response ends, `user: null` when none was sent. The simulator sends
