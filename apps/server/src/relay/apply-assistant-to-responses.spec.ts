@@ -97,6 +97,11 @@ describe('applyAssistantToResponses', () => {
     expect(format(false)).toEqual({ type: 'json_schema', name: 'free', schema: {}, strict: false });
   });
 
+  it("issue 13: keeps the json_schema format's description, as the bridged path does (response_format → text.format)", () => {
+    const described = assistant({ responseFormat: { type: 'json_schema', json_schema: { name: 'weather', description: 'The weather in one city', schema: weatherSchema } } });
+    expect(apply(described, request()).text?.format).toEqual({ type: 'json_schema', name: 'weather', description: 'The weather in one city', schema: weatherSchema });
+  });
+
   it('asks for json_object as json_object, and for nothing when the assistant format is text', () => {
     expect(apply(assistant({ responseFormat: { type: 'json_object' } }), request()).text).toEqual({ format: { type: 'json_object' } });
     expect(apply(assistant({ responseFormat: { type: 'text' } }), request())).not.toHaveProperty('text');
