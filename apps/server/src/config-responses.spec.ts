@@ -60,9 +60,18 @@ describe('loadConfig: the Responses API state (RELAY_RESPONSES_STORE, RELAY_RESP
   it.each(['0', '59', '59s', '0m', '0d', '1.5h', '-1h', '10w', '12hours', 'h', 'abc', '1e3', '0x10', '99999999999999999999d'])(
     'refuses RELAY_RESPONSES_TTL=%j (garbage, or under 60 seconds), naming it',
     (value) => {
-      expect(configErrorOf({ RELAY_RESPONSES_TTL: value })).toMatch(/RELAY_RESPONSES_TTL: must be a duration such as 30d, 12h or 90m, at least 60 seconds/);
+      expect(configErrorOf({ RELAY_RESPONSES_TTL: value })).toMatch(/RELAY_RESPONSES_TTL: must be a duration such as 30d, 12h or 90m, at least 60 seconds and at most 36500 days/);
     },
   );
+
+  it('issue 13: refuses a TTL over 100 years, whose expiry is no four-digit-year date (past 9999 it sorts before today: expired at birth)', () => {
+    for (const value of ['36501d', '3000000d', '100000000d', '9000000000000s']) {
+      expect(configErrorOf({ RELAY_RESPONSES_TTL: value })).toMatch(/RELAY_RESPONSES_TTL: must be a duration .*at most 36500 days/);
+    }
+    const longest = loadConfig({ RELAY_RESPONSES_TTL: '36500d' }).responses.ttlMs;
+    expect(longest).toBe(36_500 * DAY_MS);
+    expect(new Date(Date.now() + longest).toISOString()).toMatch(/^\d{4}-/);
+  });
 
   it('names both variables when both are wrong, and keeps the store switch apart from the TTL', () => {
     const message = configErrorOf({ RELAY_RESPONSES_STORE: 'perhaps', RELAY_RESPONSES_TTL: '5s' }) ?? '';

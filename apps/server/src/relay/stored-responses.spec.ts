@@ -171,6 +171,14 @@ describe('StoredResponses over the SQLite store', () => {
     expect(new StoredResponses(storage.responses, logger).options).toEqual({ store: true, ttlMs: 30 * DAY_MS });
   });
 
+  it('reads a response whose expiry is past year 9999 as expired (why RELAY_RESPONSES_TTL stops at 100 years)', async () => {
+    const responses = new StoredResponses(storage.responses, memoryLogger().logger, { store: true, ttlMs: 3_000_000 * DAY_MS });
+    const expiresAt = responses.expiresAt(Date.now());
+    expect(expiresAt).toMatch(/^\+0\d{5}-/);
+    await responses.remember(record('resp_far', { expiresAt }));
+    expect(await responses.find('resp_far', accountId)).toBeUndefined();
+  });
+
   it('purges expired rows only, says how many, and says nothing when there were none', async () => {
     const { logger, lines } = memoryLogger();
     const responses = new StoredResponses(storage.responses, logger);
