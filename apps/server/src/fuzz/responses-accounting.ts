@@ -3,6 +3,9 @@ import { responsesRouteOf } from './check-responses-answer';
 import type { RawOutcome, RawRequest } from './raw-http';
 import { tokenUsage } from './responses-fixtures';
 
+/** The key headers a request carries. */
+export const authOf = (request: RawRequest) => request.headers.filter(([name]) => /^(authorization|x-api-key)$/i.test(name));
+
 /**
  * Whether a request reached the pipeline as the Responses family's token: `POST /v1/responses`
  * with that token alone, answered by Express (its x-request-id) — exactly the requests the usage
@@ -10,7 +13,7 @@ import { tokenUsage } from './responses-fixtures';
  */
 export function reachedResponsesPipeline(context: FuzzContext, request: RawRequest, outcome: RawOutcome): boolean {
   if (responsesRouteOf(request) !== 'create' || outcome.kind !== 'response' || outcome.response.headers['x-request-id'] === undefined) return false;
-  const keys = request.headers.filter(([name]) => /^(authorization|x-api-key)$/i.test(name));
+  const keys = authOf(request);
   return keys.length === 1 && keys[0]?.[0].toLowerCase() === 'authorization' && keys[0][1] === `Bearer ${context.responses.token}`;
 }
 

@@ -6,6 +6,7 @@ import type { FuzzCase, FuzzContext } from './fuzz-context';
 import { messagesCaseArb } from './messages-requests';
 import { mapConcurrent, sendRaw } from './raw-http';
 import { reachedResponsesPipeline, watchResponsesAccounting } from './responses-accounting';
+import { foreignAccessProblem } from './responses-ownership';
 import { responsesCaseArb } from './responses-requests';
 import { transportCaseArb } from './transport-requests';
 
@@ -97,7 +98,9 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
         slowest.push({ index, family: fuzzCase.family, ms });
         slowest.sort((left, right) => right.ms - left.ms).splice(5);
       }
-      const verdict = checkAnswer(fuzzCase.request, outcome, fuzzCase.upstreamFault);
+      const checked = checkAnswer(fuzzCase.request, outcome, fuzzCase.upstreamFault);
+      const foreign = checked.problem ? undefined : foreignAccessProblem(context, fuzzCase.request, outcome);
+      const verdict = foreign ? { ...checked, problem: foreign } : checked;
       if (reachedResponsesPipeline(context, fuzzCase.request, outcome)) reachedResponses++;
       sent++;
       byStatus[verdict.statusKey] = (byStatus[verdict.statusKey] ?? 0) + 1;
