@@ -37,10 +37,11 @@ function isOrigin(text: string): boolean {
   }
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DAY_MS = 86_400_000;
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS };
 
 /** `30d`, `12h`, `90m`, `3600s` or a number of seconds, as milliseconds. */
-const durationFromEnv = (fallback: string, minMs: number) =>
+const durationFromEnv = (fallback: string, minMs: number, maxMs: number) =>
   z
     .string()
     .trim()
@@ -48,8 +49,11 @@ const durationFromEnv = (fallback: string, minMs: number) =>
     .transform((text, ctx) => {
       const match = /^(\d+)\s*([smhd]?)$/i.exec(text === '' ? fallback : text);
       const ms = match ? Number(match[1]) * (DURATION_UNITS_MS[(match[2] || 's').toLowerCase()] ?? 1000) : NaN;
-      if (!Number.isSafeInteger(ms) || ms < minMs) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a duration such as 30d, 12h or 90m, at least ${minMs / 1000} seconds` });
+      if (!Number.isSafeInteger(ms) || ms < minMs || ms > maxMs) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `must be a duration such as 30d, 12h or 90m, at least ${minMs / 1000} seconds and at most ${maxMs / DAY_MS} days`,
+        });
         return z.NEVER;
       }
       return ms;
@@ -91,7 +95,8 @@ const EnvSchema = z.object({
   RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   RELAY_RESPONSES_STORE: booleanFromEnv(true),
-  RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000),
+  // At most 100 years: expiry is stored as an ISO date compared as text, which past year 9999 ('+010000-…') sorts before today.
+  RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000, 36_500 * DAY_MS),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()

@@ -1,4 +1,5 @@
 import { anthropicRouteOf, checkAnthropicAnswer } from './check-anthropic-answer';
+import { checkResponsesAnswer, responsesRouteOf } from './check-responses-answer';
 import type { RawOutcome, RawRequest, RawResponse } from './raw-http';
 
 /** What every answer must be; a string names the problem, undefined means it passed. */
@@ -62,9 +63,10 @@ function withinLength(response: RawResponse): RawResponse {
 
 /**
  * The verdict on one answer: an answer at all; on an Anthropic route, Anthropic's shapes (see
- * checkAnthropicAnswer); elsewhere no status ≥ 500, every error body JSON in OpenAI's shape,
- * every JSON answer parseable, a stream's error events shaped too. `upstreamFault`: the case
- * asked the simulator to fail, so an Anthropic route may answer 5xx.
+ * checkAnthropicAnswer); on a Responses route, the Responses API's (see checkResponsesAnswer);
+ * elsewhere no status ≥ 500, every error body JSON in OpenAI's shape, every JSON answer
+ * parseable, a stream's error events shaped too. `upstreamFault`: the case asked the simulator
+ * to fail, so an Anthropic or Responses route may answer 5xx.
  */
 export function checkAnswer(request: RawRequest, outcome: RawOutcome, upstreamFault = false): Verdict {
   if (outcome.kind === 'timeout') return { statusKey: 'timeout', problem: 'no answer before the deadline' };
@@ -77,6 +79,8 @@ export function checkAnswer(request: RawRequest, outcome: RawOutcome, upstreamFa
   // Every answer Express writes has an x-request-id; one without was written by the HTTP layer
   // before any route was matched (a request Node's parser refused), in OpenAI's shape.
   if (anthropicRoute && headers['x-request-id'] !== undefined) return checkAnthropicAnswer(request, response, anthropicRoute, upstreamFault);
+  const responsesRoute = responsesRouteOf(request);
+  if (responsesRoute && headers['x-request-id'] !== undefined) return checkResponsesAnswer(request, response, responsesRoute, upstreamFault);
   const text = body.toString('utf8');
   const contentType = headers['content-type'] ?? '';
   const bodyless = request.method === 'HEAD' || status === 204 || status === 304;

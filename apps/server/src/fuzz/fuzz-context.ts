@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { RawRequest } from './raw-http';
+import type { ResponsesTargets } from './responses-fixtures';
 
 /**
  * What the generators aim at: the relay's keys and the ids of what it holds. Fixtures (the chat
@@ -23,6 +24,8 @@ export interface FuzzContext {
    * the hub), `both` on an Anthropic and an OpenAI channel (a retry may change the path).
    */
   messagesModels: { native: string; bridged: string; gemini: string; both: string };
+  /** The Responses family's own token, channels and stored responses (see ResponsesTargets). */
+  responses: ResponsesTargets;
   /** The simulator's OpenAI base URL and key, for channel bodies that must stay harmless. */
   simBaseUrl: string;
   simKey: string;

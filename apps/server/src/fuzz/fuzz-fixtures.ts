@@ -1,4 +1,5 @@
 import type { FuzzContext } from './fuzz-context';
+import { seedResponsesTargets } from './responses-fixtures';
 
 const FUZZ_MODEL = 'gpt-4o';
 /** The Messages family's models (see FuzzContext.messagesModels); the simulator knows the Claude ones. */
@@ -7,6 +8,8 @@ const MESSAGES_MODELS = { native: 'claude-sonnet-4-5', bridged: 'claude-opus-4-1
 /** Where the simulator listens for each provider's format, and the one key it accepts. */
 export interface FuzzSim {
   baseUrl: string;
+  /** The OpenAI side without the Responses API. */
+  chatOnlyBaseUrl: string;
   anthropicBaseUrl: string;
   geminiBaseUrl: string;
   key: string;
@@ -28,8 +31,9 @@ async function call<T>(url: string, key: string, method: string, path: string, b
 /**
  * Through the admin API of the relay at `url`: a channel to the simulator serving the chat
  * model, Anthropic, OpenAI and Gemini channels for the Messages family's models, an account with
- * its access key and chat token, a public assistant, and the spare resources hostile writes may
- * change. Returns what the generators aim at.
+ * its access key and chat token, a public assistant, the spare resources hostile writes may
+ * change, and the Responses family's own channels, token and stored responses. Returns what the
+ * generators aim at.
  */
 export async function seedFuzzTargets(url: string, adminKey: string, sim: FuzzSim): Promise<FuzzContext> {
   const post = <T>(path: string, body: unknown, key = adminKey) => call<T>(url, key, 'POST', path, body, 201);
@@ -76,6 +80,7 @@ export async function seedFuzzTargets(url: string, adminKey: string, sim: FuzzSi
   await post('/api/assistants', { id: 'g-fuzz1', name: 'Fuzz', instructions: 'Answer briefly.', visibility: 'public' });
   await post('/api/assistants', { id: 'g-spare1', name: 'Spare', visibility: 'public' });
   await post('/api/assistants', { id: 'g-spare2', name: 'Spare of the account' }, account.access_key);
+  const responses = await seedResponsesTargets(url, adminKey, sim);
   return {
     adminKey,
     accountKey: account.access_key,
@@ -83,6 +88,7 @@ export async function seedFuzzTargets(url: string, adminKey: string, sim: FuzzSi
     model: FUZZ_MODEL,
     assistantId: 'g-fuzz1',
     messagesModels: MESSAGES_MODELS,
+    responses,
     simBaseUrl: sim.baseUrl,
     simKey: sim.key,
     fixtureIds: { token: token.id, account: account.id, channel: channel.id },

@@ -5,6 +5,9 @@ import { checkAnswer, describeRequest } from './check-answer';
 import type { FuzzCase, FuzzContext } from './fuzz-context';
 import { messagesCaseArb } from './messages-requests';
 import { mapConcurrent, sendRaw } from './raw-http';
+import { reachedResponsesPipeline, watchResponsesAccounting } from './responses-accounting';
+import { foreignAccessProblem } from './responses-ownership';
+import { responsesCaseArb } from './responses-requests';
 import { transportCaseArb } from './transport-requests';
 
 export interface FuzzOptions {
@@ -31,7 +34,7 @@ export interface FuzzResult {
   /** The slowest answers (a freeze shows here first), slowest first. */
   slowest: Array<{ index: number; family: string; ms: number }>;
   byStatus: Record<string, number>;
-  /** Cases sent per family group (the family's first word: chat, api, transport, messages, count). */
+  /** Cases sent per family group (the family's first word: chat, api, transport, messages, count, responses). */
   byGroup: Record<string, number>;
   failures: FuzzFailure[];
   elapsedMs: number;
@@ -40,11 +43,12 @@ export interface FuzzResult {
 /** Cases are generated in batches, each from `seed + batch`: memory stays bounded, any case replays. */
 const BATCH = 256;
 
-/** Every family of hostile request, weighted towards the two that reach an upstream: chat and Messages. */
+/** Every family of hostile request, weighted towards those that reach an upstream: chat, Messages and Responses. */
 export const fuzzCaseArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitrary<FuzzCase> =>
   fc.oneof(
     { weight: 5, arbitrary: chatCaseArb(context, { maxStringBytes }) },
     { weight: 3, arbitrary: messagesCaseArb(context, { maxStringBytes }) },
+    { weight: 3, arbitrary: responsesCaseArb(context, { maxStringBytes }) },
     { weight: 4, arbitrary: apiCaseArb(context, { maxStringBytes }) },
     { weight: 2, arbitrary: transportCaseArb(context) },
   );
@@ -77,6 +81,9 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
   const indices = options.only ?? Array.from({ length: options.runs }, (_, index) => index);
   let sent = 0;
   const slowest: FuzzResult['slowest'] = [];
+  // The Responses family's token and account are its own: their rows and quota are counted whole.
+  const accounting = await watchResponsesAccounting(`http://127.0.0.1:${port}`, context);
+  let reachedResponses = 0;
   for (let first = 0; first < indices.length; ) {
     const batch = Math.floor((indices[first] as number) / BATCH);
     const cases = batchOf(arbitrary, options, batch);
@@ -91,7 +98,10 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
         slowest.push({ index, family: fuzzCase.family, ms });
         slowest.sort((left, right) => right.ms - left.ms).splice(5);
       }
-      const verdict = checkAnswer(fuzzCase.request, outcome, fuzzCase.upstreamFault);
+      const checked = checkAnswer(fuzzCase.request, outcome, fuzzCase.upstreamFault);
+      const foreign = checked.problem ? undefined : foreignAccessProblem(context, fuzzCase.request, outcome);
+      const verdict = foreign ? { ...checked, problem: foreign } : checked;
+      if (reachedResponsesPipeline(context, fuzzCase.request, outcome)) reachedResponses++;
       sent++;
       byStatus[verdict.statusKey] = (byStatus[verdict.statusKey] ?? 0) + 1;
       byGroup[groupOf(fuzzCase.family)] = (byGroup[groupOf(fuzzCase.family)] ?? 0) + 1;
@@ -105,6 +115,9 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
         });
       }
     });
+  }
+  for (const problem of await accounting.finish(reachedResponses)) {
+    failures.push({ index: -1, problem, family: 'responses-accounting', repro: `${reachedResponses} Responses requests reached the pipeline`, bytes: 0 });
   }
   return { sent, slowest, byStatus, byGroup, failures, elapsedMs: Date.now() - started };
 }
@@ -142,7 +155,8 @@ export function failureReport(result: FuzzResult, options: FuzzOptions, perProbl
       lines.push(`  ${root} ×${familyCounts.get(root)} — case ${failure.index} (${failure.family}): ${failure.repro}`);
     }
   }
-  const replay = result.failures.slice(0, 20).map((failure) => failure.index).join(',');
+  // A failure of the run as a whole (index -1, the Responses accounting) replays with no case.
+  const replay = result.failures.filter((failure) => failure.index >= 0).slice(0, 20).map((failure) => failure.index).join(',');
   lines.push(`replay: FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs} FUZZ_ONLY=${replay}`);
   return lines.join('\n');
 }

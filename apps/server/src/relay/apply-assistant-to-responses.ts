@@ -36,7 +36,13 @@ export function applyAssistantToResponses(assistant: AssistantRecord, request: R
       ...request.text,
       format:
         format.type === 'json_schema'
-          ? { type: 'json_schema', name: format.json_schema.name, schema: format.json_schema.schema ?? {}, ...(format.json_schema.strict != null ? { strict: format.json_schema.strict } : {}) }
+          ? {
+              type: 'json_schema',
+              name: format.json_schema.name,
+              ...(format.json_schema.description !== undefined ? { description: format.json_schema.description } : {}),
+              schema: format.json_schema.schema ?? {},
+              ...(format.json_schema.strict != null ? { strict: format.json_schema.strict } : {}),
+            }
           : { type: 'json_object' },
     };
   }
