@@ -203,9 +203,9 @@ describe('pageOfItems', () => {
     expect(pageOfItems([], {})).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
   });
 
-  it('an unknown `after` gives an empty page; an unknown `before` bounds nothing', () => {
-    expect(pageOfItems(items(3), { after: 'item_nowhere' })).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
-    expect(ids(pageOfItems(items(3), { before: 'item_nowhere' }))).toEqual(['3', '2', '1']);
+  it('an unknown cursor is a 400 naming it, as OpenAI answers (native and bridged channels agree)', () => {
+    expect(() => pageOfItems(items(3), { after: 'item_nowhere' })).toThrow(expect.objectContaining({ status: 400, param: 'after', message: "Item with id 'item_nowhere' not found." }));
+    expect(() => pageOfItems(items(3), { before: 'item_nowhere' })).toThrow(expect.objectContaining({ status: 400, param: 'before' }));
   });
 
   it('lists only items with a string id and type, and leaves the stored list in its order', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { invalidRequest } from '@chat-relay/wire';
 import { ResponseInputItemSchema, type ResponseInputItem, type ResponsesRequest } from '@chat-relay/contract';
 import type { StoredResponseRecord } from '../storage/types';
 
@@ -49,19 +50,21 @@ export function historyOf(chain: readonly StoredResponseRecord[]): ResponseInput
 type ListedItem = Record<string, unknown> & { id: string; type: string };
 const isListedItem = (item: Record<string, unknown>): item is ListedItem => typeof item['id'] === 'string' && typeof item['type'] === 'string';
 
-/** One page of stored input items, as OpenAI pages them (`desc` by default, cursors by item id). */
+/** One page of stored input items, as OpenAI pages them (`desc` by default, cursors by item id; an unknown cursor is a 400). */
 export function pageOfItems(
   items: readonly Record<string, unknown>[],
   query: { limit?: number; order?: 'asc' | 'desc'; after?: string; before?: string },
 ): { object: 'list'; data: ListedItem[]; first_id: string | null; last_id: string | null; has_more: boolean } {
   const listed = items.filter(isListedItem);
   let ordered = query.order === 'asc' ? listed : listed.reverse();
-  const indexOf = (id: string) => ordered.findIndex((item) => item.id === id);
-  if (query.after !== undefined) ordered = ordered.slice(indexOf(query.after) + 1 || ordered.length);
-  if (query.before !== undefined) {
-    const at = indexOf(query.before);
-    if (at >= 0) ordered = ordered.slice(0, at);
-  }
+  // A cursor that names no item of the list is the caller's mistake, as OpenAI answers it.
+  const indexOf = (id: string, param: 'after' | 'before') => {
+    const at = ordered.findIndex((item) => item.id === id);
+    if (at < 0) throw invalidRequest(`Item with id '${id}' not found.`, param);
+    return at;
+  };
+  if (query.after !== undefined) ordered = ordered.slice(indexOf(query.after, 'after') + 1);
+  if (query.before !== undefined) ordered = ordered.slice(0, indexOf(query.before, 'before'));
   const limit = query.limit ?? 20;
   const data = ordered.slice(0, limit);
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: ordered.length > limit };
