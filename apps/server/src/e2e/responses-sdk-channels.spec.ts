@@ -4,7 +4,7 @@ import { zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { StoredUsageLogEntry } from '../storage/types';
 import { RESPONSES_MODEL, responsesChannelKinds, startResponsesRelay, type ResponsesE2e } from './responses-e2e';
-import { expectCapturedSpecValid, rawCapture, type RawCapture } from './responses-spec-check';
+import { expectCapturedSpecValid, prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS, rawCapture, type RawCapture } from './responses-spec-check';
 
 type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
 type FunctionCall = OpenAI.Responses.ResponseFunctionToolCall;
@@ -66,6 +66,8 @@ function deltasByItem(events: readonly StreamEvent[]): Map<string, string> {
  * bridged through Chat Completions to a chat-only OpenAI server, Anthropic or Gemini. Every raw
  * answer the SDK reads is checked against OpenAI's published description.
  */
+beforeAll(prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS);
+
 describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a $name channel', (kind) => {
   let e2e: ResponsesE2e;
   let capture: RawCapture;

@@ -58,6 +58,17 @@ export function responsesSpecErrors(schemaName: string, value: unknown, options:
   return responsesSpec().validator.errorsFor(schemaName, withoutOpenAiNulls(value, options));
 }
 
+/** How long {@link prepareResponsesSpec} may take: reading the 3 MB description and compiling `Response` take seconds. */
+export const PREPARE_SPEC_TIMEOUT_MS = 30_000;
+
+/**
+ * Reads the description and compiles its `Response` schema now, so that no test pays for it
+ * against its own timeout: `beforeAll(prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS)`.
+ */
+export function prepareResponsesSpec(): void {
+  responsesSpecErrors('Response', {});
+}
+
 export function expectSpecValid(schemaName: string, value: unknown, options: SpecCheckOptions = {}): void {
   expect({ schemaName, errors: responsesSpecErrors(schemaName, value, options) }).toEqual({ schemaName, errors: [] });
 }
