@@ -2,6 +2,7 @@ import { argumentsJsonFromSchema } from '@chat-relay/upstream-sim';
 import type { StoredUsageLogEntry } from '../storage/types';
 import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
 import { startForwardingUpstream, type ForwardingUpstream } from './forwarding-upstream';
+import { usageRowsFor } from './usage-rows-for';
 import { RESPONSES_MODEL, responsesChannelKinds, startResponsesRelay, type ResponsesE2e } from './responses-e2e';
 import { expectStreamSpecValid, prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS, responsesEventsOf, type ResponsesSseEvent } from './responses-spec-check';
 
@@ -117,12 +118,12 @@ function completedOf(events: readonly ResponsesSseEvent[]): Record<string, unkno
 }
 
 /** A Codex stream, read whole: 200, event-stream, sequence numbers rising from 0, valid per OpenAI's description. */
-async function readCodexStream(response: Response, openAiNulls: boolean): Promise<ResponsesSseEvent[]> {
+async function readCodexStream(response: Response, asOpenAiSends: boolean): Promise<ResponsesSseEvent[]> {
   const text = await response.text();
   expect({ status: response.status, body: response.status === 200 ? '' : text }).toEqual({ status: 200, body: '' });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const events = responsesEventsOf(text);
-  expectStreamSpecValid(events, { openAiNulls });
+  expectStreamSpecValid(events, { asOpenAiSends });
   const numbers = events.map((event) => event.data.sequence_number);
   expect(numbers).toEqual(numbers.map((_, index) => index));
   return events;
@@ -151,11 +152,8 @@ function nextTurn(call: FunctionCallItem, body: typeof codexRequest = codexReque
 }
 
 async function usageRowFor(e2e: E2eRelay, requestId: string | null): Promise<StoredUsageLogEntry | undefined> {
-  const deadline = Date.now() + 3000;
-  for (;;) {
-    const row = (await e2e.usageRows(1)).find((candidate) => candidate.requestId === requestId);
-    if (row || Date.now() > deadline) return row;
-  }
+  const [row] = await usageRowsFor(e2e, [requestId]);
+  return row;
 }
 
 beforeAll(prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS);

@@ -4,6 +4,7 @@ import { zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { StoredUsageLogEntry } from '../storage/types';
 import { RESPONSES_MODEL, responsesChannelKinds, startResponsesRelay, type ResponsesE2e } from './responses-e2e';
+import { usageRowsFor } from './usage-rows-for';
 import { expectCapturedSpecValid, prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS, rawCapture, type RawCapture } from './responses-spec-check';
 
 type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
@@ -25,17 +26,11 @@ const weatherResult = JSON.stringify({ city: 'Paris', sky: 'sunny' });
 const callsOf = (response: OpenAI.Responses.Response): FunctionCall[] =>
   response.output.filter((item): item is FunctionCall => item.type === 'function_call');
 
-/** Waits until the usage log holds a row for each request id, and returns them in that order. */
-async function usageRowsFor(e2e: ResponsesE2e, requestIds: readonly (string | null | undefined)[]): Promise<StoredUsageLogEntry[]> {
-  const rows = await e2e.usageRows(requestIds.length);
-  const deadline = Date.now() + 3000;
-  let found = requestIds.map((id) => rows.find((row) => row.requestId === id));
-  while (found.some((row) => row === undefined) && Date.now() < deadline) {
-    const again = await e2e.usageRows(requestIds.length + 1);
-    found = requestIds.map((id) => again.find((row) => row.requestId === id));
-  }
-  expect(found.every((row) => row !== undefined)).toBe(true);
-  return found as StoredUsageLogEntry[];
+/** The usage rows of these requests, each of them there. */
+async function rowsOf(e2e: ResponsesE2e, requestIds: readonly (string | null | undefined)[]): Promise<StoredUsageLogEntry[]> {
+  const rows = await usageRowsFor(e2e, requestIds);
+  expect(rows.map((row) => row?.requestId)).toEqual(requestIds);
+  return rows as StoredUsageLogEntry[];
 }
 
 /** Each item's `output_item.added` comes before any event naming that item. */
@@ -82,7 +77,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
 
   /** Every raw answer so far is valid per OpenAI's description (OpenAI's own nulls allowed only when passed through). */
   const expectAllSpecValid = async (count: number) => {
-    expect(await expectCapturedSpecValid(capture, { openAiNulls: kind.native })).toBe(count);
+    expect(await expectCapturedSpecValid(capture, { asOpenAiSends: kind.native })).toBe(count);
   };
 
   it('a text answer, non-streamed: a resp_ Response under the caller’s name with output_text and usage; one upstream call with the mapped model; one usage row', async () => {
@@ -107,7 +102,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
       kind.native ? ['/v1/responses'] : kind.name === 'openai-chat-only' ? ['/chat-only/v1/responses'] : [],
     );
 
-    const [row] = await usageRowsFor(e2e, [response._request_id]);
+    const [row] = await rowsOf(e2e, [response._request_id]);
     expect(row).toMatchObject({ channelId: e2e.channel.id, requestedModel: RESPONSES_MODEL, upstreamModel: kind.upstreamModel, status: 200, stream: false });
     expect(row?.promptTokens).toBe(response.usage?.input_tokens);
     expect(row?.completionTokens).toBe(response.usage?.output_tokens);
@@ -149,7 +144,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
     const ids = (type: string) => events.flatMap((event) => (event.type === type && 'item' in event ? [event.item.id] : []));
     expect(ids('response.output_item.done')).toEqual(ids('response.output_item.added'));
 
-    const [row] = await usageRowsFor(e2e, [requestId]);
+    const [row] = await rowsOf(e2e, [requestId]);
     expect(row).toMatchObject({ channelId: e2e.channel.id, upstreamModel: kind.upstreamModel, status: 200, stream: true });
     expect(row?.promptTokens).toBe(completed.response.usage?.input_tokens);
     expect(row?.completionTokens).toBe(completed.response.usage?.output_tokens);
@@ -197,7 +192,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
     expect(lastCall).toContain('sunny');
     await expect(client.responses.retrieve(first.id)).rejects.toBeInstanceOf(NotFoundError);
 
-    const rows = await usageRowsFor(e2e, [first._request_id, second._request_id]);
+    const rows = await rowsOf(e2e, [first._request_id, second._request_id]);
     for (const row of rows) {
       expect(row).toMatchObject({ channelId: e2e.channel.id, status: 200 });
       expect(row.promptTokens).toBeGreaterThan(0);
@@ -238,7 +233,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
     const items = await client.responses.inputItems.list(second.id);
     expect(items.data).toEqual([expect.objectContaining({ type: 'function_call_output', call_id: call!.call_id, output: weatherResult, id: expect.any(String) })]);
 
-    const rows = await usageRowsFor(e2e, [first._request_id, second._request_id]);
+    const rows = await rowsOf(e2e, [first._request_id, second._request_id]);
     expect(rows.map((row) => row.channelId)).toEqual([e2e.channel.id, e2e.channel.id]);
     for (const row of rows) expect(row.promptTokens).toBeGreaterThan(0);
     await expectAllSpecValid(3);
@@ -309,7 +304,7 @@ describe.each(responsesChannelKinds)('e2e: the openai SDK’s Responses API on a
     expect(JSON.parse(response.output_text)).toEqual(parsed);
     expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'forecast' });
 
-    const [row] = await usageRowsFor(e2e, [response._request_id]);
+    const [row] = await rowsOf(e2e, [response._request_id]);
     expect(row).toMatchObject({ channelId: e2e.channel.id, status: 200 });
     expect(row?.completionTokens).toBeGreaterThan(0);
     await expectAllSpecValid(1);

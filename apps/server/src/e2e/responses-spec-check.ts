@@ -34,28 +34,40 @@ function responsesSpec(): ResponsesSpec {
 
 export interface SpecCheckOptions {
   /**
-   * Leave out `usage: null` and `user: null` in a Response: OpenAI sends them (every recorded
-   * stream has them) where the description wants a value. Only for what an upstream sent and the
-   * relay passed through; a Response the relay builds itself is checked as described.
+   * Read a Response as OpenAI itself sends it (every recorded stream does): `usage: null` before
+   * the end and `user: null` where the description wants a value, and no
+   * `input_tokens_details.cache_write_tokens`, nor `name` in `response.function_call_arguments.done`,
+   * which the description now requires (see libs/contract/src/testing/responses-examples.ts).
+   * Only for what an upstream sent and the relay passed through; what the relay builds itself is
+   * checked as described.
    */
-  openAiNulls?: boolean;
+  asOpenAiSends?: boolean;
 }
 
 const OPENAI_NULLS = ['usage', 'user'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function withoutOpenAiNulls(value: unknown, options: SpecCheckOptions): unknown {
-  if (!options.openAiNulls || !isRecord(value)) return value;
-  const strip = (response: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(response).filter(([key, field]) => !(field === null && OPENAI_NULLS.includes(key))));
-  if (value['object'] === 'response') return strip(value);
-  return isRecord(value['response']) ? { ...value, response: strip(value['response']) } : value;
+/** A Response as the description has it: OpenAI's nulls left out, the cache-write count it omits as 0. */
+function asSpecified(response: Record<string, unknown>): Record<string, unknown> {
+  const specified = Object.fromEntries(Object.entries(response).filter(([key, field]) => !(field === null && OPENAI_NULLS.includes(key))));
+  const usage = specified['usage'];
+  if (isRecord(usage) && isRecord(usage['input_tokens_details'])) {
+    specified['usage'] = { ...usage, input_tokens_details: { cache_write_tokens: 0, ...usage['input_tokens_details'] } };
+  }
+  return specified;
+}
+
+function asDescribed(value: unknown, options: SpecCheckOptions): unknown {
+  if (!options.asOpenAiSends || !isRecord(value)) return value;
+  if (value['object'] === 'response') return asSpecified(value);
+  if (value['type'] === 'response.function_call_arguments.done' && !('name' in value)) return { ...value, name: '(not sent)' };
+  return isRecord(value['response']) ? { ...value, response: asSpecified(value['response']) } : value;
 }
 
 /** Errors of `value` against the component `schemaName`; [] when valid. */
 export function responsesSpecErrors(schemaName: string, value: unknown, options: SpecCheckOptions = {}): string[] {
-  return responsesSpec().validator.errorsFor(schemaName, withoutOpenAiNulls(value, options));
+  return responsesSpec().validator.errorsFor(schemaName, asDescribed(value, options));
 }
 
 /** How long {@link prepareResponsesSpec} may take: reading the 3 MB description and compiling `Response` take seconds. */
