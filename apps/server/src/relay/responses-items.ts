@@ -14,19 +14,30 @@ const ID_PREFIX: Readonly<Record<string, string>> = {
   item_reference: 'ref',
 };
 
+/** Item types OpenAI lists with a `status` (required in its ItemResource schemas). */
+const LISTED_WITH_STATUS = new Set(['message', 'function_call', 'function_call_output']);
+
+/** String content as the parts OpenAI lists back: `input_text`, or the assistant's `output_text` with its (empty) annotations and logprobs. */
+const contentParts = (role: unknown, text: string): Record<string, unknown>[] =>
+  role === 'assistant' ? [{ type: 'output_text', text, annotations: [], logprobs: [] }] : [{ type: 'input_text', text }];
+
 /**
- * A request's `input` as the items `GET /v1/responses/{id}/input_items` lists: a string is one
- * user message, and every item gets an id (the caller's own when it sent one).
+ * A request's `input` as the items `GET /v1/responses/{id}/input_items` lists, as OpenAI lists
+ * them: a string is one user message, string content becomes typed parts, messages and function
+ * calls and outputs carry a `status` (`completed` when the caller sent none), and every item gets
+ * an id (the caller's own when it sent one).
  */
 export function inputItemsOf(request: ResponsesRequest): Record<string, unknown>[] {
   const input = request.input ?? [];
   if (typeof input === 'string') {
-    return [{ id: newResponseId('msg'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
+    return [{ id: newResponseId('msg'), type: 'message', role: 'user', status: 'completed', content: contentParts('user', input) }];
   }
   return input.map((item) => {
+    const fields: Record<string, unknown> = item;
     const type = item.type ?? 'message';
-    const content = 'content' in item && typeof item.content === 'string' ? [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] : undefined;
-    return { ...item, type, ...(content ? { content } : {}), id: typeof item.id === 'string' ? item.id : newResponseId(ID_PREFIX[type] ?? 'item') };
+    const content = typeof fields['content'] === 'string' ? contentParts(fields['role'], fields['content']) : undefined;
+    const status = LISTED_WITH_STATUS.has(type) ? { status: fields['status'] ?? 'completed' } : {};
+    return { ...item, type, ...status, ...(content ? { content } : {}), id: typeof item.id === 'string' ? item.id : newResponseId(ID_PREFIX[type] ?? 'item') };
   });
 }
 
