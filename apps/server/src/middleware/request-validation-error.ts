@@ -1,6 +1,6 @@
 import type { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
-import type { ZodError } from 'zod';
+import type { ZodError, ZodIssue } from 'zod';
 import { invalidRequest, RelayError } from '@chat-relay/wire';
 import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod-issue-param';
 
@@ -24,6 +24,23 @@ export function toRelayError(error: RequestValidationError): RelayError {
   const param = formatParamPath(
     issue.code === 'unrecognized_keys' && issue.keys[0] ? [...issue.path, issue.keys[0]] : issue.path,
   );
-  const code = issue.code === 'invalid_type' && issue.received === 'undefined' ? 'missing_required_parameter' : 'invalid_value';
-  return invalidRequest(describeIssue(issue, param), param || null, code);
+  return invalidRequest(describeIssue(issue, param), param || null, codeOf(issue));
+}
+
+/** Parameters whose values are whole numbers: a bound they break is an `integer_…` one, as OpenAI says. */
+const INTEGER_PARAMS = new Set(['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'n', 'seed', 'top_logprobs', 'top_k', 'max_tool_calls', 'budget_tokens', 'quota_limit']);
+
+/**
+ * OpenAI's codes: `missing_required_parameter`; a number out of its range is
+ * `decimal_below_min_value` / `decimal_above_max_value` (`integer_…` for whole-number
+ * parameters) — what the Responses and Chat clients see from OpenAI itself; else `invalid_value`.
+ */
+function codeOf(issue: ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'missing_required_parameter';
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.type === 'number') {
+    const last = issue.path[issue.path.length - 1];
+    const kind = typeof last === 'string' && INTEGER_PARAMS.has(last) ? 'integer' : 'decimal';
+    return `${kind}_${issue.code === 'too_small' ? 'below_min' : 'above_max'}_value`;
+  }
+  return 'invalid_value';
 }

@@ -58,7 +58,7 @@ describe('account admin API', () => {
   it.each([
     [{}, 'name', 'missing_required_parameter'],
     [{ name: '' }, 'name', 'invalid_value'],
-    [{ name: 'x', quota_limit: -1 }, 'quota_limit', 'invalid_value'],
+    [{ name: 'x', quota_limit: -1 }, 'quota_limit', 'integer_below_min_value'],
     [{ name: 'x', quota_limit: 1.5 }, 'quota_limit', 'invalid_value'],
     [{ name: 'x', quota_limit: '100' }, 'quota_limit', 'invalid_value'],
     [{ name: 'x', role: 'root' }, 'role', 'invalid_value'],

@@ -24,7 +24,7 @@ describe('chat completion request validation and transport errors', () => {
     [{ model: 'm', messages: [] }, 'messages', 'invalid_value'],
     [{ model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role', 'invalid_value'],
     [{ model: 'm', messages: [{ role: 'user' }] }, 'messages[0].content', 'missing_required_parameter'],
-    [{ model: 'm', messages: user, temperature: 5 }, 'temperature', 'invalid_value'],
+    [{ model: 'm', messages: user, temperature: 5 }, 'temperature', 'decimal_above_max_value'],
     [{ model: 'm', messages: user, tools: [{ type: 'function', function: { name: 'has space' } }] }, 'tools[0].function.name', 'invalid_value'],
     [{ model: 'm', messages: user, tool_choice: 'sometimes' }, 'tool_choice', 'invalid_value'],
     [{ model: 'm', messages: user, stream_options: { include_usage: true } }, 'stream_options', 'invalid_value'],
