@@ -5,10 +5,10 @@ import {
   modelNotFound,
   noAvailableChannel,
   redactUpstreamError,
+  RelayError,
   upstreamError,
   type NativeAdapter,
   type ProviderAdapter,
-  type RelayError,
   type ReportedUsage,
   type UpstreamFailure,
   type UpstreamRequest,
@@ -67,6 +67,12 @@ export interface RelayedRequest {
   pin?: { channelId: number; keyDigest: string | null; gone: RelayError };
   /** Told, once, which channel and key an answer that reached the caller came from. */
   onServed?(served: ServedBy): void;
+  /**
+   * Hub fields the caller's dialect sends as hints (a Responses caller's `reasoning.effort`,
+   * `parallel_tool_calls: false`): a channel that cannot express one refuses it with a 400 naming
+   * it, and the field is then left out for that channel, with a warning, instead of failing.
+   */
+  advisory?: readonly (keyof ChatCompletionRequest)[];
 }
 
 /** Where a committed answer came from. */
@@ -340,7 +346,20 @@ function buildAttempt(
     return { adapter: native.adapter, upstreamRequest };
   }
   const adapter = adapterFor(channel.record.type);
-  return { adapter, upstreamRequest: adapter.buildRequest({ channel: channel.record, key, request, upstreamModel, rawBody }) };
+  const dropped: string[] = [];
+  for (let sent = request; ; ) {
+    try {
+      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
+      if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
+      return { adapter, upstreamRequest };
+    } catch (error) {
+      const param = error instanceof RelayError && error.status === 400 ? error.param : null;
+      const field = relayed.advisory?.find((name) => name === param && sent[name] !== undefined && sent[name] !== null);
+      if (!field || !(error instanceof RelayError)) throw error;
+      dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
+      sent = { ...sent, [field]: undefined };
+    }
+  }
 }
 
 /**

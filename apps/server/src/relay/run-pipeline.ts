@@ -33,6 +33,7 @@ export interface PipelineRequest {
   /** See RelayedRequest: a channel (and key) that alone can serve the request. */
   pin?: RelayedRequest['pin'];
   onServed?: RelayedRequest['onServed'];
+  advisory?: RelayedRequest['advisory'];
 }
 
 export interface NativeRequest extends NativeCall {
@@ -86,6 +87,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       bridgeWarnings: input.bridgeWarnings,
       pin: input.pin,
       onServed: input.onServed,
+      advisory: input.advisory,
     },
     trace,
     watchCaller(res, trace),

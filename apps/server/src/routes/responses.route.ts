@@ -139,6 +139,8 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         bridgeWarnings: converted.warnings,
         pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
         onServed: (by) => (served = by),
+        // Hints Codex sends on every request: a channel that cannot honour them still answers.
+        advisory: RESPONSES_HINTS,
       });
       if (result.kind === 'json' && served?.native) {
         const id = result.body['id'];
@@ -194,6 +196,13 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
     },
   });
 }
+
+/**
+ * What a Responses caller asks for as a preference, not as a condition of the answer: how hard
+ * to reason, and one tool call at a time. Anthropic channels cannot take a reasoning effort,
+ * Gemini cannot promise a single call; bridged there, the field is left out (logged), not a 400.
+ */
+const RESPONSES_HINTS = ['reasoning_effort', 'parallel_tool_calls'] as const;
 
 const enc = encodeURIComponent;
 const withQuery = (path: string, search: URLSearchParams): string => (search.size > 0 ? `${path}?${search.toString()}` : path);
