@@ -95,6 +95,20 @@ describe('UsageRecorder', () => {
     expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['late']);
   });
 
+  it('a row recorded after close() whose write fails is tried once, not retried for the life of the process', async () => {
+    const stores = fakeStores();
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 5 });
+    await recorder.close();
+    let attempts = 0;
+    stores.usageLog.insertBatch = async () => {
+      attempts += 1;
+      throw new Error('database closed');
+    };
+    recorder.record(entry('after-close'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(attempts).toBe(1);
+  });
+
   it('updates last_used_at once per token per batch with the latest time', async () => {
     const stores = fakeStores();
     const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });

@@ -22,6 +22,8 @@ export class UsageRecorder {
   private queue: UsageLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** close() has returned: a row recorded now is written once, never retried. */
+  private closed = false;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
 
@@ -59,6 +61,7 @@ export class UsageRecorder {
     if (this.queue.length > 0) await this.flush();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.closed = true;
   }
 
   private async write(batch: UsageLogEntry[]): Promise<void> {
@@ -70,6 +73,11 @@ export class UsageRecorder {
       }
       if (lastUsed.size) await this.tokens.touchLastUsed(lastUsed);
     } catch (error) {
+      if (this.closed) {
+        // After close() the store is gone: retrying would spin on it for as long as the process lives.
+        this.logger.error({ err: error, entries: batch.length }, 'usage log write failed after shutdown; rows lost');
+        return;
+      }
       // Keep the entries for the next flush rather than lose them.
       this.queue.unshift(...batch);
       this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
