@@ -1,7 +1,7 @@
 import { AIMessageChunk, HumanMessage, type AIMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { RESPONSES_MODEL, responsesChannelKinds, startResponsesRelay, type ResponsesE2e } from './responses-e2e';
 
 /**
