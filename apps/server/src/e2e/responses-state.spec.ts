@@ -242,7 +242,7 @@ describe('what is kept', () => {
   it('RELAY_RESPONSES_STORE=false: a bridged previous_response_id is a 400 that says so; native ones still continue', async () => {
     e2e = await startResponsesRelay(anthropicKind, {}, { env: { RELAY_RESPONSES_STORE: 'false' } });
     const first = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'Hello there' });
-    expect(first.store).toBe(true);
+    expect(first).toMatchObject({ store: true });
     const refused = await relayError(e2e, 'POST', '/responses', { model: RESPONSES_MODEL, input: 'again', previous_response_id: first.id });
     expect(refused).toMatchObject({ status: 400, error: { param: 'previous_response_id', code: 'previous_response_unavailable' } });
     expect(refused.error.message).toMatch(/RELAY_RESPONSES_STORE=false/);
@@ -258,7 +258,7 @@ describe('what is kept', () => {
   it.each([nativeKind, anthropicKind])('store: false on a request ($name) → not retrievable, not continuable', async (kind) => {
     e2e = await startResponsesRelay(kind);
     const unkept = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'forget me', store: false });
-    expect(unkept.store).toBe(false);
+    expect(unkept).toMatchObject({ store: false });
     expect(await relayError(e2e, 'GET', `/responses/${unkept.id}`)).toMatchObject({ status: 404, error: { code: 'response_not_found' } });
     const continued = await relayError(e2e, 'POST', '/responses', { model: RESPONSES_MODEL, input: 'x', previous_response_id: unkept.id });
     expect(continued).toMatchObject({ status: 404, error: { code: 'previous_response_not_found' } });
