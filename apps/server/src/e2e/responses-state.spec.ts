@@ -136,6 +136,19 @@ describe('the 404 memory of an openai channel without the Responses API', () => 
     await e2e.client().responses.create({ model: 'gpt-4.1-mini', input: 'Hello there' });
     expect(paths(full).at(-1)).toBe('POST /v1/responses');
   });
+  it('a 404 naming a code (the upstream forgot a response) is about the request: passed on, the channel stays auto', async () => {
+    e2e = await startE2eRelay({ circuit: touchyCircuit });
+    const sim = await e2e.startSim();
+    const channel = await e2e.addChannel(sim.baseUrl, { models: [RESPONSES_MODEL] });
+    const first = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'Hello there' });
+    sim.reset();
+    const forgotten = await relayError(e2e, 'POST', '/responses', { model: RESPONSES_MODEL, input: 'again', previous_response_id: first.id });
+    expect(forgotten).toMatchObject({ status: 404, error: { code: 'previous_response_not_found', param: 'previous_response_id' } });
+    expect(paths(sim)).toEqual(['POST /v1/responses']);
+    const shown = await channelNow(e2e, channel.id);
+    expect(shown.responses_api).toBe('auto');
+    expect(shown.health).toMatchObject({ state: 'closed', failures: 0 });
+  });
 });
 
 describe('affinity: a native response is continued where it lives', () => {
@@ -264,6 +277,28 @@ describe('what is kept', () => {
     expect(continued).toMatchObject({ status: 404, error: { code: 'previous_response_not_found' } });
   });
 
+  it.each(responsesChannelKinds)('an item_reference to an output item of an earlier stored response, without previous_response_id ($name)', async (kind) => {
+    // What the AI SDK sends after a step with text and a tool call (store on): OpenAI resolves it
+    // against every stored item of the project, so the relay must for the responses it stores.
+    e2e = await startResponsesRelay(kind);
+    const weather = { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
+    const first = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'get weather in Oslo [sim:preamble=on]', tools: [weather] });
+    const [message, call] = first.output;
+    if (message?.type !== 'message' || call?.type !== 'function_call') throw new Error(`unexpected output ${JSON.stringify(first.output)}`);
+    const { status, json } = await relayCall(e2e, 'POST', '/responses', {
+      model: RESPONSES_MODEL,
+      tools: [weather],
+      input: [
+        { role: 'user', content: 'get weather in Oslo [sim:preamble=on]' },
+        { type: 'item_reference', id: message.id },
+        { type: 'function_call', call_id: call.call_id, name: call.name, arguments: call.arguments },
+        { type: 'function_call_output', call_id: call.call_id, output: 'rain' },
+      ],
+    });
+    expect({ status, error: json['error'] }).toEqual({ status: 200, error: null });
+    expect((json['output'] as Json[]).map((item) => item['type'])).toEqual(['message']);
+  });
+
   it('RELAY_RESPONSES_TTL sets the expiry; an expired response is a 404 and is purged', async () => {
     e2e = await startResponsesRelay(anthropicKind, {}, { env: { RELAY_RESPONSES_TTL: '2d' } });
     const kept = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'Hello there' });
@@ -307,6 +342,10 @@ describe('cancel', () => {
     expect(cancelled).toMatchObject({ id: queued.id, status: 'cancelled', model: RESPONSES_MODEL });
     expect((await e2e.client().responses.retrieve(queued.id)).status).toBe('cancelled');
     expect(paths(e2e.sim).at(-2)).toBe(`POST /v1/responses/${queued.id}/cancel`);
+    // A foreground one: the channel's own 400, passed on.
+    const done = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'Hello there' });
+    const refused = await relayError(e2e, 'POST', `/responses/${done.id}/cancel`, {});
+    expect(refused).toMatchObject({ status: 400, error: { type: 'invalid_request_error', message: expect.stringMatching(/background=true/) } });
   });
 });
 
@@ -431,5 +470,27 @@ describe.each([nativeKind, anthropicKind])('quota and usage ($name)', (kind) => 
     const refused = await relayError(e2e, 'POST', '/responses', { model: RESPONSES_MODEL, input: 'One more' });
     expect(refused).toMatchObject({ status: 429, error: { type: 'insufficient_quota', code: 'insufficient_quota' } });
     expect(kind.calls(e2e.sim)).toHaveLength(2);
+  });
+});
+
+describe('a native background response', () => {
+  let e2e: ResponsesE2e;
+  afterEach(() => e2e.close());
+
+  it('is charged the usage it really had, not an estimate of the queued answer', async () => {
+    e2e = await startResponsesRelay(nativeKind);
+    const queued = await e2e.client().responses.create({ model: RESPONSES_MODEL, input: 'Tell me a long story please [sim:latency=20]', background: true });
+    expect(queued.status).toBe('queued');
+    let done = await e2e.client().responses.retrieve(queued.id);
+    for (let polls = 0; done.status !== 'completed' && polls < 40; polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = await e2e.client().responses.retrieve(queued.id);
+    }
+    expect(done.status).toBe('completed');
+    expect(done.usage?.output_tokens).toBeGreaterThan(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const rows = await e2e.usageRows(1);
+    const charged = { prompt: rows.reduce((sum, row) => sum + row.promptTokens, 0), completion: rows.reduce((sum, row) => sum + row.completionTokens, 0) };
+    expect(charged).toEqual({ prompt: done.usage?.input_tokens, completion: done.usage?.output_tokens });
   });
 });
