@@ -104,6 +104,28 @@ describe.each(responsesChannelKinds)('AI SDK on the relay, $name channel', (kind
     expect(sent[0]?.['stream']).toBe(true);
   });
 
+  it('streamText runs the tool loop too, and a later call continues by previousResponseId', async () => {
+    const result = streamText({ model: aiSdkOn(e2e, sent), prompt: 'get weather in Oslo', tools: { get_weather: weatherTool }, stopWhen: stepCountIs(3) });
+    let text = '';
+    for await (const delta of result.textStream) text += delta;
+    expect(text).toBe('Here is what I found: get_weather: rain in city value.');
+    expect((await result.steps).map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    const responseId = (await result.providerMetadata)?.['openai']?.['responseId'];
+    expect(responseId).toMatch(/^resp_/);
+
+    const next = await generateText({
+      model: aiSdkOn(e2e, sent),
+      prompt: 'And tomorrow?',
+      providerOptions: { openai: { previousResponseId: String(responseId) } },
+    });
+    expect(next.text).toBe('You said: And tomorrow?');
+    expect(sent.at(-1)?.['previous_response_id']).toBe(responseId);
+    // The whole earlier exchange reached the upstream (native: from its own store).
+    const upstream = JSON.stringify(kind.calls(e2e.sim).at(-1)?.body);
+    if (kind.native) expect(upstream).toContain(String(responseId));
+    else expect(upstream).toContain('rain in city value');
+  });
+
   it('generateObject with a zod schema gets a schema-valid object', async () => {
     const schema = z.object({ city: z.string(), days: z.number().int().min(3), units: z.enum(['metric', 'imperial']) });
     const result = await generateObject({ model: aiSdkOn(e2e, sent), schema, prompt: 'A forecast please' });

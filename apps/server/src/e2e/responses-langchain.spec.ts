@@ -51,6 +51,21 @@ describe.each(responsesChannelKinds)('LangChain ChatOpenAI (Responses API) on th
     expect(sent[0]?.['input']).toBeDefined();
   });
 
+  it('continues a conversation by previous_response_id (a call option)', async () => {
+    const model = chatOpenAi(e2e, sent);
+    const first = await model.invoke('My name is Ada');
+    const firstId = first.response_metadata['id'] as string | undefined;
+    expect(firstId).toMatch(/^resp_/);
+    const second = await model.invoke('What is my name?', { previous_response_id: firstId });
+    expect(second.text).toBe('You said: What is my name?');
+    expect(second.response_metadata['id']).not.toBe(firstId);
+    expect(sent[1]?.['previous_response_id']).toBe(firstId);
+    // The upstream saw the earlier turn (native: in its own store, which the simulator replays).
+    const upstream = JSON.stringify(kind.calls(e2e.sim).at(-1)?.body);
+    if (kind.native) expect(upstream).toContain(firstId);
+    else expect(upstream).toContain('You said: My name is Ada');
+  });
+
   it('bindTools: a tool call, its result sent back, and the answer from it', async () => {
     const model = chatOpenAi(e2e, sent).bindTools([getWeather]);
     const question = new HumanMessage('get weather in Oslo');
