@@ -184,9 +184,10 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
     ]);
   });
 
-  it('an item_reference naming nothing is a 400 naming its id', () => {
-    const error = bridgeErrorFor({ input: [user('x'), { type: 'item_reference', id: 'msg_missing' }] });
-    expect([error.status, error.param, error.message]).toEqual([400, 'input[1].id', "Item with id 'msg_missing' not found."]);
+  it('an item_reference naming nothing here is native only (the upstream may store it): a 400 naming its id for bridged channels', () => {
+    const fields = { input: [user('x'), { type: 'item_reference', id: 'msg_missing' }] };
+    expect(nativeOnlyOf(fields)).toEqual(['input[1].id', "Item with id 'msg_missing' not found."]);
+    expect(bridgeResponses(fields).request.messages).toEqual([user('x')]);
   });
 
   it.each(['web_search_call', 'computer_call', 'computer_call_output', 'mcp_call', 'mcp_approval_response', 'custom_tool_call', 'local_shell_call', 'image_generation_call'])(

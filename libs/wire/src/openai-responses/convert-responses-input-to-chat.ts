@@ -33,17 +33,23 @@ function itemsById(items: readonly LocatedItem[]): Map<string, ResponseInputItem
   return byId;
 }
 
-/** item_reference → the item it names, found among the history and the input. */
-function resolveReferences(items: readonly LocatedItem[]): LocatedItem[] {
+/**
+ * item_reference → the item it names, found among the history and the input. One naming nothing
+ * here may name an item the upstream stores (an earlier response's output or reasoning, which the
+ * AI SDK refers to this way): a channel speaking the Responses API natively resolves it, so it is
+ * left out here and the request is native only — a bridged channel answers the 400 OpenAI does.
+ */
+function resolveReferences(items: readonly LocatedItem[], notes: ResponsesBridgeNotes): LocatedItem[] {
   const byId = itemsById(items);
-  return items.map((located) => {
+  return items.flatMap((located) => {
     const known = itemKind(located.item);
-    if (known.kind !== 'item_reference') return located;
+    if (known.kind !== 'item_reference') return [located];
     const target = byId.get(known.item.id);
     if (!target) {
-      throw invalidRequest(`Item with id '${known.item.id}' not found.`, located.at('.id'), 'item_not_found');
+      notes.nativeOnly ??= invalidRequest(`Item with id '${known.item.id}' not found.`, located.at('.id'), 'item_not_found');
+      return [];
     }
-    return { item: target, at: located.at };
+    return [{ item: target, at: located.at }];
   });
 }
 
@@ -134,7 +140,8 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
  * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
- * are dropped; item_reference → the item it names, from the history or the input; any other item
+ * are dropped; item_reference → the item it names, from the history or the input (naming neither:
+ * native only); any other item
  * (hosted tool calls: web search, computer use, MCP, custom tools …) is for native channels.
  */
 export function convertResponsesInputToChat(
@@ -149,7 +156,7 @@ export function convertResponsesInputToChat(
     ...history.map((item) => ({ item, at: () => HISTORY_PARAM })),
     ...(typeof input === 'string' ? [] : input.map((item, index) => ({ item, at: (suffix: string) => `input[${index}]${suffix}` }))),
   ];
-  for (const item of resolveReferences(located)) convertItem(item, chat, notes);
+  for (const item of resolveReferences(located, notes)) convertItem(item, chat, notes);
   if (typeof input === 'string') chat.push({ role: 'user', content: input });
   chat.flushMedia();
   return chat.messages;
