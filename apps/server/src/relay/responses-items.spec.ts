@@ -36,7 +36,7 @@ describe('newResponseId', () => {
 describe('inputItemsOf', () => {
   it('lists a string input as one user message with an input_text part and a msg_ id', () => {
     const items = inputItemsOf(request('What is the weather in Paris?'));
-    expect(items).toEqual([{ id: expect.stringMatching(/^msg_[0-9a-f]{48}$/), type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] }]);
+    expect(items).toEqual([{ id: expect.stringMatching(/^msg_[0-9a-f]{48}$/), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] }]);
   });
 
   it('lists nothing for a request without input, and an empty string as one empty message', () => {
@@ -45,7 +45,7 @@ describe('inputItemsOf', () => {
     expect(inputItemsOf(request(''))).toEqual([expect.objectContaining({ type: 'message', content: [{ type: 'input_text', text: '' }] })]);
   });
 
-  it("keeps the caller's own ids and every field of the item as sent", () => {
+  it("keeps the caller's own ids and every field of the item as sent, giving messages, calls and outputs OpenAI's status", () => {
     const input = [
       { type: 'message', id: 'msg_mine', role: 'user', content: [{ type: 'input_text', text: 'hi' }], status: 'completed' },
       { type: 'function_call', id: 'fc_mine', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
@@ -53,7 +53,8 @@ describe('inputItemsOf', () => {
       { type: 'reasoning', id: 'rs_mine', summary: [{ type: 'summary_text', text: 'Think.' }], encrypted_content: 'gAAA' },
       { type: 'item_reference', id: 'msg_earlier' },
     ];
-    expect(inputItemsOf(request(input))).toEqual(input);
+    // ResponseItemList requires a status on messages, function calls and their outputs.
+    expect(inputItemsOf(request(input))).toEqual(input.map((item) => (item.type === 'function_call_output' ? { ...item, status: 'completed' } : item)));
   });
 
   it.each([
@@ -65,7 +66,8 @@ describe('inputItemsOf', () => {
     ['an item type the relay does not model', { type: 'web_search_call', status: 'completed' }, 'item'],
   ])('gives %s without an id one with its prefix', (_name, item, prefix) => {
     const [listed] = inputItemsOf(request([item]));
-    expect(listed).toEqual({ ...item, id: expect.stringMatching(new RegExp(`^${prefix}_[0-9a-f]{48}$`)) });
+    const status = ['message', 'function_call', 'function_call_output'].includes(item.type) ? { status: 'completed' } : {};
+    expect(listed).toEqual({ ...item, ...status, id: expect.stringMatching(new RegExp(`^${prefix}_[0-9a-f]{48}$`)) });
   });
 
   it('types an untyped message and turns its string content into a part: input_text from user, system and developer, output_text from the assistant', () => {
@@ -79,7 +81,7 @@ describe('inputItemsOf', () => {
     );
     expect(items.map(({ type, role, content }) => ({ type, role, content }))).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'question' }] },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'answer' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'answer', annotations: [], logprobs: [] }] },
       { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'be brief' }] },
       { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'be kind' }] },
     ]);

@@ -47,15 +47,10 @@ export function inputItemsOf(request: ResponsesRequest): Record<string, unknown>
  * Stored JSON is read back through the contract's schema: what does not parse is left out.
  */
 export function historyOf(chain: readonly StoredResponseRecord[]): ResponseInputItem[] {
-  const items: ResponseInputItem[] = [];
-  for (const record of chain) {
+  return chain.flatMap((record) => {
     const output = record.response?.['output'];
-    for (const raw of [...(record.inputItems ?? []), ...(Array.isArray(output) ? output : [])]) {
-      const parsed = ResponseInputItemSchema.safeParse(raw);
-      if (parsed.success) items.push(parsed.data);
-    }
-  }
-  return items;
+    return parsedItems([...(record.inputItems ?? []), ...(Array.isArray(output) ? output : [])]);
+  });
 }
 
 type ListedItem = Record<string, unknown> & { id: string; type: string };
@@ -79,4 +74,22 @@ export function pageOfItems(
   const limit = query.limit ?? 20;
   const data = ordered.slice(0, limit);
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: ordered.length > limit };
+}
+
+/**
+ * The ids `item_reference`s in `input` name that neither `input` nor `history` holds: to be
+ * looked up among the account's stored responses.
+ */
+export function unresolvedReferences(request: ResponsesRequest, history: readonly ResponseInputItem[]): string[] {
+  const input = typeof request.input === 'string' ? [] : (request.input ?? []);
+  const held = new Set([...history, ...input].flatMap((item) => (item.type !== 'item_reference' && typeof item.id === 'string' ? [item.id] : [])));
+  return input.flatMap((item) => (item.type === 'item_reference' && typeof item.id === 'string' && !held.has(item.id) ? [item.id] : []));
+}
+
+/** Stored items read back through the contract's schema: what does not parse is left out. */
+export function parsedItems(raw: readonly unknown[]): ResponseInputItem[] {
+  return raw.flatMap((item) => {
+    const parsed = ResponseInputItemSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }

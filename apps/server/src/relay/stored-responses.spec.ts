@@ -29,6 +29,7 @@ function delegating(real: ResponseStore, overrides: Partial<ResponseStore>): Res
     put: (...args) => real.put(...args),
     get: (...args) => real.get(...args),
     chain: (...args) => real.chain(...args),
+    findItems: (...args) => real.findItems(...args),
     delete: (...args) => real.delete(...args),
     purgeExpired: (...args) => real.purgeExpired(...args),
     ...overrides,

@@ -4,6 +4,8 @@ import type { ResponseStore, StoredResponseRecord } from '../storage/types';
 /** The longest `previous_response_id` chain replayed to a bridged channel. */
 export const MAX_RESPONSE_CHAIN = 1000;
 const PURGE_INTERVAL_MS = 3_600_000;
+/** How many of an account's latest stored responses an `item_reference` is looked up in. */
+export const REFERABLE_RESPONSES = 100;
 const DAY_MS = 86_400_000;
 
 export interface StoredResponsesOptions {
@@ -66,6 +68,17 @@ export class StoredResponses {
   async chain(id: string, accountId: number): Promise<StoredResponseRecord[]> {
     await this.pending.get(id);
     return this.store.chain(id, accountId, new Date().toISOString(), MAX_RESPONSE_CHAIN);
+  }
+
+  /**
+   * Items of the account's latest bridged responses that `item_reference`s name (the AI SDK names
+   * an earlier step's output this way). Waits for every write under way: the response holding the
+   * item may have been answered a moment ago.
+   */
+  async findItems(accountId: number, itemIds: readonly string[]): Promise<Record<string, unknown>[]> {
+    if (itemIds.length === 0) return [];
+    await Promise.all(this.pending.values());
+    return this.store.findItems(accountId, itemIds, new Date().toISOString(), REFERABLE_RESPONSES);
   }
 
   async delete(id: string, accountId: number): Promise<boolean> {

@@ -17,7 +17,7 @@ import { channelKeyDigest } from '../relay/channel-registry';
 import { callNativeResponse } from '../relay/native-response-call';
 import type { ServedBy } from '../relay/relay-chat-completion';
 import { responsesDialect } from '../relay/responses-dialect';
-import { historyOf, inputItemsOf, newResponseId, pageOfItems } from '../relay/responses-items';
+import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../relay/responses-items';
 import type { Caller } from '../relay/request-context';
 import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
 import type { StoredResponses } from '../relay/stored-responses';
@@ -86,8 +86,10 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
       const previousId = body.previous_response_id ?? undefined;
       const previous = previousId ? await responses.find(previousId, accountId) : undefined;
       if (previousId && !previous) throw responses.options.store ? previousNotFound(previousId) : nothingStored();
-      const history = previous?.origin === 'bridged' ? historyOf(await responses.chain(previous.id, accountId)) : undefined;
-      const converted = convertResponsesToChat(body, history);
+      const history = previous?.origin === 'bridged' ? historyOf(await responses.chain(previous.id, accountId)) : [];
+      // Items of earlier stored responses named by reference (the AI SDK's way), for the bridge.
+      const referable = parsedItems(await responses.findItems(accountId, unresolvedReferences(body, history)));
+      const converted = convertResponsesToChat(body, history, referable);
 
       const createdAtMs = Date.now();
       const responseId = newResponseId('resp');

@@ -193,6 +193,37 @@ export function describeResponseStore(name: string, open: () => Promise<Response
       });
     });
 
+    describe('findItems', () => {
+      const output = (id: string, text: string) => ({ id, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
+      const withOutput = (id: string, createdAt: string, items: Record<string, unknown>[]) =>
+        bridged(id, { createdAt, response: { id, object: 'response', status: 'completed', output: items } });
+
+      it('finds output and input items by id among the account’s bridged responses, the newest response first', async () => {
+        await store.put(withOutput('resp_old', '2026-03-01T10:00:00.000Z', [output('msg_shared', 'old'), output('msg_only_old', 'x')]));
+        await store.put(withOutput('resp_new', '2026-03-01T11:30:00.000Z', [output('msg_shared', 'new')]));
+        const found = await store.findItems(accountId, ['msg_shared', 'msg_only_old', 'msg_resp_new', 'msg_nowhere'], NOW, 10);
+        expect(found.map((item) => [item['id'], (item['content'] as Array<{ text?: string }> | undefined)?.[0]?.text])).toEqual([
+          ['msg_shared', 'new'],
+          ['msg_resp_new', 'hi'],
+          ['msg_shared', 'old'],
+          ['msg_only_old', 'x'],
+        ]);
+      });
+
+      it('looks at no other account, no expired response, nothing native, and only the `recent` latest responses', async () => {
+        await store.put(withOutput('resp_mine_old', '2026-03-01T09:00:00.000Z', [output('msg_a', 'a')]));
+        await store.put(withOutput('resp_mine_new', '2026-03-01T10:00:00.000Z', [output('msg_b', 'b')]));
+        await store.put(withOutput('resp_expired', '2026-03-01T10:30:00.000Z', [output('msg_c', 'c')]));
+        await store.put({ ...withOutput('resp_expired2', '2026-03-01T10:40:00.000Z', [output('msg_d', 'd')]), expiresAt: EARLIER });
+        await store.put({ ...withOutput('resp_theirs', '2026-03-01T10:50:00.000Z', [output('msg_e', 'e')]), accountId: fixture.otherAccountId });
+        await store.put({ ...withOutput('resp_native', '2026-03-01T10:55:00.000Z', [output('msg_f', 'f')]), origin: 'native' });
+        const wanted = ['msg_a', 'msg_b', 'msg_c', 'msg_d', 'msg_e', 'msg_f'];
+        expect((await store.findItems(accountId, wanted, NOW, 10)).map((item) => item['id'])).toEqual(['msg_c', 'msg_b', 'msg_a']);
+        expect((await store.findItems(accountId, wanted, NOW, 2)).map((item) => item['id'])).toEqual(['msg_c', 'msg_b']);
+        expect(await store.findItems(accountId, [], NOW, 10)).toEqual([]);
+      });
+    });
+
     describe('delete', () => {
       it("deletes only the account's own response, once", async () => {
         await store.put(bridged('resp_del'));

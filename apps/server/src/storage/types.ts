@@ -374,6 +374,11 @@ export interface ResponseStore {
   get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined>;
   /** The chain ending at `id` (that record last), oldest first, following previousResponseId, at most `maxDepth` records, only the account's unexpired rows; stops at a missing link. */
   chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]>;
+  /**
+   * The items with these ids among the input and output items of the account's `recent` latest
+   * unexpired bridged responses (what an `item_reference` without previous_response_id names).
+   */
+  findItems(accountId: number, itemIds: readonly string[], now: string, recent: number): Promise<Record<string, unknown>[]>;
   delete(id: string, accountId: number): Promise<boolean>;
   /** Deletes rows expired at `now`; returns how many. */
   purgeExpired(now: string): Promise<number>;

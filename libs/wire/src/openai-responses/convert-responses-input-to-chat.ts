@@ -39,8 +39,8 @@ function itemsById(items: readonly LocatedItem[]): Map<string, ResponseInputItem
  * AI SDK refers to this way): a channel speaking the Responses API natively resolves it, so it is
  * left out here and the request is native only — a bridged channel answers the 400 OpenAI does.
  */
-function resolveReferences(items: readonly LocatedItem[], notes: ResponsesBridgeNotes): LocatedItem[] {
-  const byId = itemsById(items);
+function resolveReferences(items: readonly LocatedItem[], referable: readonly ResponseInputItem[], notes: BridgeNotes): LocatedItem[] {
+  const byId = itemsById([...items, ...referable.map((item) => ({ item, at: () => HISTORY_PARAM }))]);
   return items.flatMap((located) => {
     const known = itemKind(located.item);
     if (known.kind !== 'item_reference') return [located];
@@ -140,14 +140,15 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
  * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
- * are dropped; item_reference → the item it names, from the history or the input (naming neither:
- * native only); any other item
+ * are dropped; item_reference → the item it names, from the history, the input or `referable`
+ * (items of earlier stored responses the caller may name; naming none: native only); any other item
  * (hosted tool calls: web search, computer use, MCP, custom tools …) is for native channels.
  */
 export function convertResponsesInputToChat(
   request: Pick<ResponsesRequest, 'instructions' | 'input'>,
   history: readonly ResponseInputItem[],
   notes: BridgeNotes,
+  referable: readonly ResponseInputItem[] = [],
 ): Message[] {
   const chat = new ChatMessages();
   if (request.instructions) chat.push({ role: 'system', content: request.instructions });
@@ -156,7 +157,7 @@ export function convertResponsesInputToChat(
     ...history.map((item) => ({ item, at: () => HISTORY_PARAM })),
     ...(typeof input === 'string' ? [] : input.map((item, index) => ({ item, at: (suffix: string) => `input[${index}]${suffix}` }))),
   ];
-  for (const item of resolveReferences(located, notes)) convertItem(item, chat, notes);
+  for (const item of resolveReferences(located, referable, notes)) convertItem(item, chat, notes);
   if (typeof input === 'string') chat.push({ role: 'user', content: input });
   chat.flushMedia();
   return chat.messages;

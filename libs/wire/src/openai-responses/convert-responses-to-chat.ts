@@ -142,7 +142,9 @@ const defined = <T>(field: string, value: T | null | undefined): Record<string, 
 /**
  * A Responses request (`POST /v1/responses`) → the hub's Chat Completions request, for a channel
  * that does not speak Responses. `history` holds the items of earlier turns (previous_response_id:
- * their inputs and outputs, in order); they come before `input`. Documented mappings (each not
+ * their inputs and outputs, in order); they come before `input`. `referable` holds items of other
+ * stored responses an `item_reference` may name (not part of the conversation otherwise).
+ * Documented mappings (each not
  * exact one is also a warning when it applies):
  *   instructions, history, input → messages (see convertResponsesInputToChat); tools, tool_choice,
  *   parallel_tool_calls → see convertResponsesToolsToChat; text.format json_schema →
@@ -159,10 +161,14 @@ const defined = <T>(field: string, value: T | null | undefined): Record<string, 
  * images and file_url files.
  * A conversation with no message at all is a 400 naming `input` (unless native only already).
  */
-export function convertResponsesToChat(request: ResponsesRequest, history: readonly ResponseInputItem[] = []): ConvertedResponsesRequest {
+export function convertResponsesToChat(
+  request: ResponsesRequest,
+  history: readonly ResponseInputItem[] = [],
+  referable: readonly ResponseInputItem[] = [],
+): ConvertedResponsesRequest {
   const notes = new BridgeNotes((param, what) => `'${param}': ${what} is only available on channels that speak the Responses API natively.`);
   noteOtherFields(request, notes);
-  const messages = convertResponsesInputToChat(request, history, notes);
+  const messages = convertResponsesInputToChat(request, history, notes, referable);
   if (messages.length === 0 && !notes.nativeOnly) {
     throw invalidRequest('The conversation is empty: give an input (or instructions).', 'input', 'empty_input');
   }

@@ -60,6 +60,7 @@ export class SqliteResponseStore implements ResponseStore {
   private readonly upsert: Database.Statement<[StoredResponseRow]>;
   private readonly owned: Database.Statement<[string, number, string], StoredResponseRow>;
   private readonly chained: Database.Statement<{ id: string; account: number; now: string; depth: number }, StoredResponseRow>;
+  private readonly itemsFound: Database.Statement<{ account: number; now: string; recent: number; ids: string }, { item: string }>;
 
   constructor(private readonly db: Database.Database) {
     this.upsert = db.prepare(
@@ -90,6 +91,21 @@ export class SqliteResponseStore implements ResponseStore {
          input_items, created_at, expires_at
        FROM chain ORDER BY depth DESC`,
     );
+    // Newest responses first, so an id repeated across responses resolves to the latest item.
+    this.itemsFound = db.prepare(
+      `WITH recent AS (
+         SELECT response, input_items, created_at FROM stored_responses
+         WHERE account_id = :account AND expires_at > :now AND origin = 'bridged'
+         ORDER BY created_at DESC LIMIT :recent
+       ), wanted AS (SELECT value AS id FROM json_each(:ids))
+       SELECT item FROM (
+         SELECT item.value AS item, recent.created_at AS at, 0 AS side FROM recent, json_each(recent.response, '$.output') AS item
+           WHERE json_extract(item.value, '$.id') IN (SELECT id FROM wanted)
+         UNION ALL
+         SELECT item.value, recent.created_at, 1 FROM recent, json_each(recent.input_items) AS item
+           WHERE json_extract(item.value, '$.id') IN (SELECT id FROM wanted)
+       ) ORDER BY at DESC, side`,
+    );
   }
 
   async put(record: StoredResponseRecord): Promise<void> {
@@ -105,6 +121,15 @@ export class SqliteResponseStore implements ResponseStore {
 
   async chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]> {
     return this.chained.all({ id, account: accountId, now, depth: maxDepth }).map(toRecord);
+  }
+
+  async findItems(accountId: number, itemIds: readonly string[], now: string, recent: number): Promise<Record<string, unknown>[]> {
+    if (itemIds.length === 0) return [];
+    const rows = this.itemsFound.all({ account: accountId, now, recent, ids: JSON.stringify(itemIds) });
+    return rows.flatMap((row) => {
+      const item = fromJsonColumn<unknown>(row.item);
+      return typeof item === 'object' && item !== null && !Array.isArray(item) ? [item as Record<string, unknown>] : [];
+    });
   }
 
   async delete(id: string, accountId: number): Promise<boolean> {
