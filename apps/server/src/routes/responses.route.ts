@@ -19,7 +19,8 @@ import type { ServedBy } from '../relay/relay-chat-completion';
 import { responsesDialect } from '../relay/responses-dialect';
 import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../relay/responses-items';
 import type { Caller } from '../relay/request-context';
-import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import { callerAccountId, runPipeline, traceOf, type PipelineDeps } from '../relay/run-pipeline';
+import { isUnfinishedBackground, settleBackgroundResponse } from '../relay/settle-background-response';
 import type { StoredResponses } from '../relay/stored-responses';
 import type { StoredResponseRecord } from '../storage/types';
 import { relayAnswer } from './relay-answer';
@@ -147,7 +148,11 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
       if (result.kind === 'json' && served?.native) {
         const id = result.body['id'];
         const status = result.body['status'];
-        if (typeof id === 'string') await keepNative(id, typeof status === 'string' ? status : 'completed');
+        if (typeof id === 'string') {
+          await keepNative(id, typeof status === 'string' ? status : 'completed');
+          // Its usage row waits for the real usage: a queued answer has none yet.
+          if (isUnfinishedBackground(status)) traceOf(res).settled = settleBackgroundResponse(deps, served, id, traceOf(res));
+        }
       }
       return relayAnswer<ResponseObject>(res, result);
     },
