@@ -141,6 +141,12 @@ try {
     `curl ${relayUrl}/v1/messages -H "x-api-key: ${token.key}" -H "anthropic-version: 2023-06-01" -H "Content-Type: application/json" -d '${JSON.stringify(message)}'\n`,
   );
   console.log(`Claude Code: ANTHROPIC_BASE_URL=${relayUrl} ANTHROPIC_AUTH_TOKEN=${token.key} claude --model claude-sonnet-4-5\n`);
+  const response = { model: 'gpt-4o', instructions: 'Answer briefly.', input: 'What is a relay?' };
+  console.log("OpenAI's Responses API (the AI SDK's, Agents SDK's and Codex's default), passed through to the simulator's own");
+  console.log('/v1/responses; use "model": "claude-sonnet-4-5" to have it bridged, then "previous_response_id" to continue it:\n');
+  console.log(
+    `curl ${relayUrl}/v1/responses -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(response)}'\n`,
+  );
   console.log('Ctrl-C stops the demo.');
 } catch (error) {
   console.error(`demo failed: ${error.message}`);
