@@ -19,7 +19,7 @@ function namesACode(text: string): boolean {
 
 /**
  * The upstream has no `/responses` endpoint, so the channel cannot take the request natively
- * (the relay bridges through Chat Completions instead): any 405, or a 404 that is not an OpenAI
+ * (the relay bridges through Chat Completions instead): every 405, or a 404 that is not an OpenAI
  * error naming a code — OpenAI's `Invalid URL (POST /v1/responses)` has `code: null`, FastAPI
  * servers (vLLM) answer `{"detail":"Not Found"}`, others plain text. A 404 naming a code (an
  * unknown model, an unknown `previous_response_id`) is the request's fault and says nothing of

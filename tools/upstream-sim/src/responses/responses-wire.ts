@@ -32,7 +32,7 @@ export type FunctionCallItem = {
 
 export type OutputItem = OutputMessageItem | FunctionCallItem;
 
-/** An input item as stored and listed back by `input_items`: any item, with an id. */
+/** An input item as stored and listed back by `input_items`: an item of whatever type, with an id. */
 export type ListedItem = Record<string, unknown> & { id: string; type: string };
 
 export interface ResponseUsageBody {
