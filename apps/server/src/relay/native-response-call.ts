@@ -1,6 +1,5 @@
-import { notFound, type RelayError } from '@chat-relay/wire';
-import { buildOpenaiResponsesRequest, openaiResponsesNativeAdapter, rewriteResponseModel } from '@chat-relay/wire';
-import type { StoredResponseRecord } from '../storage/types';
+import { buildOpenaiResponsesRequest, notFound, openaiResponsesNativeAdapter, rewriteResponseModel, type RelayError } from '@chat-relay/wire';
+import type { ChannelRecord, StoredResponseRecord } from '../storage/types';
 import type { AbortLike } from './caller-gone';
 import type { ChannelRegistry } from './channel-registry';
 import { transportFailure } from './transport-failure';
@@ -29,18 +28,30 @@ export async function callNativeResponse(
   const channel = (await deps.registry.all()).find((live) => live.id === record.channelId);
   if (!channel || !channel.record.enabled || !channel.hasActiveKey) throw responseChannelGone(record.id);
   const key = (record.keyDigest ? channel.keyWithDigest(record.keyDigest) : undefined) ?? channel.nextKey();
-  const request = buildOpenaiResponsesRequest({ channel: channel.record, key, method: call.method, path: call.path });
-  let text: string;
-  let status: number;
+  let answer: { status: number; text: string };
   try {
-    // A cancel is a POST with an empty JSON object; a GET or DELETE carries no body at all.
-    const body = call.method === 'POST' ? { body: '{}', headers: { ...request.headers, 'content-type': 'application/json' } } : { headers: request.headers };
-    const response = await deps.upstream.post({ channel: channel.record, url: request.url, method: request.method, signal, ...body });
-    status = response.statusCode;
-    text = await response.body.text();
+    answer = await sendResponsesCall(deps.upstream, channel.record, key, call, signal);
   } catch (error) {
     throw transportFailure(error).error;
   }
-  if (status >= 400) throw openaiResponsesNativeAdapter.mapErrorResponse(status, text, channel.record.keys).error;
-  return call.rewritesModel ? rewriteResponseModel(text, record.model) : text;
+  if (answer.status >= 400) throw openaiResponsesNativeAdapter.mapErrorResponse(answer.status, answer.text, channel.record.keys).error;
+  return call.rewritesModel ? rewriteResponseModel(answer.text, record.model) : answer.text;
+}
+
+/**
+ * One call about a stored response to the channel that keeps it: its status and text. A cancel
+ * is a POST with an empty JSON object; a GET or DELETE carries no body at all. Rejects on a
+ * transport failure.
+ */
+export async function sendResponsesCall(
+  upstream: UpstreamClient,
+  channel: ChannelRecord,
+  key: string,
+  call: { method: 'GET' | 'DELETE' | 'POST'; path: string },
+  signal: AbortLike,
+): Promise<{ status: number; text: string }> {
+  const request = buildOpenaiResponsesRequest({ channel, key, method: call.method, path: call.path });
+  const body = call.method === 'POST' ? { body: '{}', headers: { ...request.headers, 'content-type': 'application/json' } } : { headers: request.headers };
+  const response = await upstream.post({ channel, url: request.url, method: request.method, signal, ...body });
+  return { status: response.statusCode, text: await response.body.text() };
 }

@@ -256,12 +256,10 @@ async function attemptChannel(
   try {
     if (response.statusCode >= 400) {
       const text = await response.body.text();
-      if (native?.endpointMissing?.test(response.statusCode, text, channel.record)) {
-        const failure = native.adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
-        return { ok: false, key, ...failure, endpointMissing: true };
-      }
       // Each adapter's error mapper redacts the channel's keys from every field it builds.
-      return { ok: false, key, ...adapter.mapErrorResponse(response.statusCode, text, channel.record.keys) };
+      const failure = adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
+      const missing = native?.endpointMissing?.test(response.statusCode, text, channel.record) === true;
+      return { ok: false, key, ...failure, ...(missing ? { endpointMissing: true as const } : {}) };
     }
     if (!request.stream) {
       const converted = adapter.convertResponse(await response.body.text(), publicModel);
@@ -353,9 +351,9 @@ function buildAttempt(
       if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
       return { adapter, upstreamRequest };
     } catch (error) {
-      const param = error instanceof RelayError && error.status === 400 ? error.param : null;
-      const field = relayed.advisory?.find((name) => name === param && sent[name] !== undefined && sent[name] !== null);
-      if (!field || !(error instanceof RelayError)) throw error;
+      if (!(error instanceof RelayError) || error.status !== 400) throw error;
+      const field = relayed.advisory?.find((name) => name === error.param && sent[name] != null);
+      if (!field) throw error;
       dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
       sent = { ...sent, [field]: undefined };
     }

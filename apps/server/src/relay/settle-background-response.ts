@@ -1,6 +1,7 @@
-import { buildOpenaiResponsesRequest, readResponsesUsage } from '@chat-relay/wire';
+import { readResponsesUsage } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { CallerGone } from './caller-gone';
+import { sendResponsesCall } from './native-response-call';
 import type { ServedBy } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
 import type { OpenStreams } from './open-streams';
@@ -36,7 +37,7 @@ export async function settleBackgroundResponse(
   trace: RelayTrace,
   options: BackgroundSettleOptions = BACKGROUND_SETTLE,
 ): Promise<void> {
-  const request = buildOpenaiResponsesRequest({ channel: served.channel.record, key: served.key, method: 'GET', path: `/responses/${encodeURIComponent(responseId)}` });
+  const path = `/responses/${encodeURIComponent(responseId)}`;
   const deadline = Date.now() + options.giveUpAfterMs;
   // A shutdown does not wait for it: the estimate stands, and the row is written now.
   const stopped = new CallerGone();
@@ -45,7 +46,7 @@ export async function settleBackgroundResponse(
     for (let delay = options.firstDelayMs; Date.now() < deadline && !stopped.aborted; delay = Math.min(delay * 2, options.maxDelayMs)) {
       await pause(delay, stopped);
       if (stopped.aborted) break;
-      if (await askOnce(deps, served, request, trace, stopped)) return;
+      if (await askOnce(deps, served, path, trace, stopped)) return;
     }
     deps.logger.warn({ requestId: trace.requestId }, 'background response did not finish in time; its usage stays estimated');
   } finally {
@@ -67,15 +68,14 @@ const pause = (ms: number, stopped: CallerGone): Promise<void> =>
 async function askOnce(
   deps: { upstream: UpstreamClient; logger: Logger },
   served: ServedBy,
-  request: { url: string; headers: Record<string, string> },
+  path: string,
   trace: RelayTrace,
   signal: CallerGone,
 ): Promise<boolean> {
   try {
-    const response = await deps.upstream.post({ channel: served.channel.record, url: request.url, headers: request.headers, method: 'GET', signal });
-    const text = await response.body.text();
-    if (response.statusCode >= 400) {
-      deps.logger.warn({ requestId: trace.requestId, status: response.statusCode }, 'background response could not be read; its usage stays estimated');
+    const { status: httpStatus, text } = await sendResponsesCall(deps.upstream, served.channel.record, served.key, { method: 'GET', path }, signal);
+    if (httpStatus >= 400) {
+      deps.logger.warn({ requestId: trace.requestId, status: httpStatus }, 'background response could not be read; its usage stays estimated');
       return true;
     }
     const body: unknown = JSON.parse(text);

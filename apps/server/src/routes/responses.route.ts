@@ -6,7 +6,6 @@ import {
   notFound,
   openaiResponsesNativeAdapter,
   ResponsesPassthroughStream,
-  type NativeAdapter,
   type RelayError,
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
@@ -19,7 +18,7 @@ import type { ServedBy } from '../relay/relay-chat-completion';
 import { responsesDialect } from '../relay/responses-dialect';
 import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../relay/responses-items';
 import type { Caller } from '../relay/request-context';
-import { callerAccountId, runPipeline, traceOf, type PipelineDeps } from '../relay/run-pipeline';
+import { callerAccountId, runPipeline, traceOf, type NativeRequest, type PipelineDeps } from '../relay/run-pipeline';
 import { isUnfinishedBackground, settleBackgroundResponse } from '../relay/settle-background-response';
 import type { StoredResponses } from '../relay/stored-responses';
 import type { StoredResponseRecord } from '../storage/types';
@@ -106,9 +105,9 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 
       let served: ServedBy | undefined;
       /** A native response lives on its channel: the relay keeps where (never its content). */
-      const keepNative = (id: string, status: string) => {
+      const keepNative = async (id: string, status: string): Promise<void> => {
         if (!served || !storing) return;
-        keep({ id, origin: 'native', channelId: served.channel.id, keyDigest: channelKeyDigest(served.key), model: body.model, status, response: null, inputItems: null });
+        await keep({ id, origin: 'native', channelId: served.channel.id, keyDigest: channelKeyDigest(served.key), model: body.model, status, response: null, inputItems: null });
       };
       const dialect = responsesDialect({
         request: body,
@@ -132,10 +131,9 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 
       // A response the relay stores continues on any channel, bridged; one a channel keeps, only there.
       const pinned = previous?.origin === 'native' ? previous : undefined;
-      const native = previous?.origin === 'bridged' ? undefined : nativeResponsesCall(deps, body, res.locals.rawBody, (id) => keepNative(id, 'in_progress'));
+      const native = previous?.origin === 'bridged' ? undefined : nativeResponsesCall(deps, body, res.locals.rawBody, (id) => void keepNative(id, 'in_progress'));
       const result = await runPipeline(deps, req, res, {
         request: converted.request,
-        rawBody: undefined,
         dialect,
         native,
         nativeOnly: pinned ? onlyItsChannel(pinned.id) : converted.nativeOnly,
@@ -159,15 +157,12 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 
     retrieveResponse: async ({ params, query, res }) => {
       const record = await ownResponse(params.id, res);
-      if (record.origin === 'bridged') {
-        if (query.stream !== undefined && query.stream !== 'false') {
-          throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
-        }
-        return { status: 200, body: record.response as ResponseObject };
+      if (query.stream !== undefined && query.stream !== 'false') {
+        throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
       }
+      if (record.origin === 'bridged') return { status: 200, body: record.response as ResponseObject };
       const search = new URLSearchParams();
       for (const include of [query.include ?? []].flat()) search.append('include', include);
-      if (query.stream === 'true') throw invalidRequest('Streaming a stored response again is not supported by this relay.', 'stream');
       const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}`, search), rewritesModel: true }, closedBy(res));
       return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
     },
@@ -217,51 +212,20 @@ const withQuery = (path: string, search: URLSearchParams): string => (search.siz
 /**
  * The request as an `openai` channel with the Responses API takes it: passed through (model
  * mapped), its stream read as it goes by so the response's id is known — and where it lives
- * recorded — before the caller can refer to it.
+ * recorded — before the event naming it reaches the caller.
  */
-function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, rawBody: Buffer | undefined, onId: (id: string) => void) {
-  const adapter: NativeAdapter = {
-    ...openaiResponsesNativeAdapter,
-    createStreamTransformer: (options) => {
-      const stream = new ResponsesPassthroughStream(options);
-      let told = false;
-      return {
-        transform: (event) => {
-          const steps = stream.transform(event);
-          if (!told && stream.responseId !== undefined) {
-            told = true;
-            onId(stream.responseId);
-          }
-          return steps;
-        },
-        finish: () => stream.finish(),
-        fail: (error) => stream.fail(error),
-        get complete() {
-          return stream.complete;
-        },
-        get usage() {
-          return stream.usage;
-        },
-        get deliveredChars() {
-          return stream.deliveredChars;
-        },
-        get deliveredText() {
-          return stream.deliveredText;
-        },
-      };
-    },
-  };
+function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, rawBody: Buffer | undefined, onId: (id: string) => void): NativeRequest {
   return {
-    channelType: 'openai' as const,
-    adapter,
+    channelType: 'openai',
+    adapter: { ...openaiResponsesNativeAdapter, createStreamTransformer: (options) => new ResponsesPassthroughStream(options, onId) },
     body,
     rawBody,
     headers: {},
-    applyAssistant: (assistant: Parameters<typeof applyAssistantToResponses>[0], family: string) => applyAssistantToResponses(assistant, body, family),
-    serves: (channel: { type: string; responsesApi: string }) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+    applyAssistant: (assistant, family) => applyAssistantToResponses(assistant, body, family),
+    serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
     endpointMissing: {
-      test: (status: number, text: string, channel: { responsesApi: string }) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text),
-      remember: (channel: Parameters<ResponsesRouteDeps['registry']['setResponsesApi']>[0]) => deps.registry.setResponsesApi(channel, 'bridged'),
+      test: (status, text, channel) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text),
+      remember: (channel) => deps.registry.setResponsesApi(channel, 'bridged'),
     },
   };
 }

@@ -48,7 +48,11 @@ export class ResponsesPassthroughStream implements StreamTransformer {
   private readonly deltas: string[] = [];
   private deliveredLength = 0;
 
-  constructor(private readonly options: StreamTransformerOptions) {}
+  /** `onResponseId` is told the response's id as soon as an event carries it, before that event is relayed. */
+  constructor(
+    private readonly options: StreamTransformerOptions,
+    private readonly onResponseId?: (id: string) => void,
+  ) {}
 
   get complete(): boolean {
     return this.terminal;
@@ -122,7 +126,10 @@ export class ResponsesPassthroughStream implements StreamTransformer {
   private lifecycle(type: string, head: JsonObject, name: string, data: string): StreamStep[] {
     const response = head['response'];
     if (!isJsonObject(response)) return this.stop(badEvent(`The upstream provider sent a '${type}' event without its response.`));
-    if (this.firstResponseId === undefined && isString(response['id'])) this.firstResponseId = response['id'];
+    if (this.firstResponseId === undefined && isString(response['id'])) {
+      this.firstResponseId = response['id'];
+      this.onResponseId?.(response['id']);
+    }
     if (TERMINAL_EVENTS.has(type)) {
       this.terminal = true;
       this.ended = true;
