@@ -8,6 +8,7 @@ import {
 } from '@chat-relay/contract';
 import type { ZodTypeAny } from 'zod';
 import type { Verdict } from './check-answer';
+import { namedSseEvents } from './named-sse-events';
 import type { RawRequest, RawResponse } from './raw-http';
 
 /** The Anthropic-dialect routes, and (`other`) the paths under `/v1/messages` no route serves. */
@@ -82,25 +83,6 @@ export function statusTypeProblem(status: number, type: string): string | undefi
   return expected.includes(type) ? undefined : `${status} paired with ${type}`;
 }
 
-interface SseEvent {
-  name: string | undefined;
-  data: string;
-}
-
-function sseEvents(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const lines = block.split(/\r?\n/).filter((line) => line !== '' && !line.startsWith(':'));
-    if (lines.length === 0) continue;
-    const name = lines.find((line) => line.startsWith('event:'))?.slice(6).trim();
-    const data = lines
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-      .join('\n');
-    events.push({ name, data });
-  }
-  return events;
-}
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(ANTHROPIC_STREAM_EVENT_TYPES);
 
@@ -163,7 +145,7 @@ class BlockOrder {
  * `error`, and an end: `message_stop`, or `error` when the stream failed.
  */
 export function anthropicSseProblem(text: string): { problem?: string; errorType?: string; model?: unknown } {
-  const events = sseEvents(text);
+  const events = namedSseEvents(text);
   const blocks = new BlockOrder();
   let errorType: string | undefined;
   let model: unknown;

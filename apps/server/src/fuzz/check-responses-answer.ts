@@ -2,6 +2,7 @@ import { ResponseDeletedSchema, ResponseInputItemListSchema, ResponseObjectSchem
 import type { ZodTypeAny } from 'zod';
 import type { Verdict } from './check-answer';
 import type { RawRequest, RawResponse } from './raw-http';
+import { namedSseEvents } from './named-sse-events';
 
 /** The Responses API routes: create, and the four about one stored response. */
 export type ResponsesRoute = 'create' | 'retrieve' | 'delete' | 'input_items' | 'cancel';
@@ -43,25 +44,6 @@ function errorProblem(payload: unknown): string | undefined {
   return undefined;
 }
 
-interface SseEvent {
-  name: string | undefined;
-  data: string;
-}
-
-function sseEvents(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const lines = block.split(/\r?\n/).filter((line) => line !== '' && !line.startsWith(':'));
-    if (lines.length === 0) continue;
-    const name = lines.find((line) => line.startsWith('event:'))?.slice(6).trim();
-    const data = lines
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-      .join('\n');
-    events.push({ name, data });
-  }
-  return events;
-}
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 const LIFECYCLE = new Set(['response.created', 'response.in_progress', 'response.queued', ...TERMINAL]);
@@ -80,7 +62,7 @@ export interface ResponsesStreamSummary {
  * response.failed, or an `error` event — with nothing after it.
  */
 export function responsesSseProblem(text: string): ResponsesStreamSummary {
-  const events = sseEvents(text);
+  const events = namedSseEvents(text);
   if (events.length === 0) return { problem: 'an empty stream' };
   let responseId: string | undefined;
   let model: unknown;
