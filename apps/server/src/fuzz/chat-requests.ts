@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { bodyTransportArb } from './body-transport';
 import { authArb, type FuzzCase, type FuzzContext, type KeyKind } from './fuzz-context';
-import { deepNestingArb, hostileStringArb, hostileValueArb, numberLiteralArb, POLLUTION_NODES } from './hostile-values';
+import { deepNestingArb, hostileStringArb, hostileValueArb, POLLUTION_NODES, fieldEditsArb, type PathStep } from './hostile-values';
 import { arr, fromValue, lit, obj, serialize, str, type JsonNode } from './json-text';
 
-type PathStep = string | number;
 
 /** `root` with the value at `path` replaced; missing objects and array slots are created. */
 export function setPath(root: JsonNode, path: readonly PathStep[], value: JsonNode): JsonNode {
@@ -113,16 +112,7 @@ const mutatedChatArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitr
   fc
     .tuple(
       baseChatArb(context),
-      fc.array(
-        fc.tuple(
-          fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...CHAT_FIELD_PATHS) }, { weight: 1, arbitrary: fc.constantFrom(...MONEY_PATHS) }),
-          fc.oneof(
-            { weight: 3, arbitrary: hostileValueArb(maxStringBytes) },
-            { weight: 1, arbitrary: numberLiteralArb },
-          ),
-        ),
-        { minLength: 1, maxLength: 3 },
-      ),
+      fieldEditsArb(CHAT_FIELD_PATHS, MONEY_PATHS, maxStringBytes, 4),
     )
     .map(([base, edits]) => ({
       family: `chat-field:${edits.map(([path]) => path.join('.')).join('+')}`,

@@ -149,3 +149,25 @@ export const hostileValueArb = (maxStringBytes = 64 * 1024): fc.Arbitrary<JsonNo
   }));
   return value;
 };
+
+/** A place in a JSON body: object keys and array indexes, outermost first. */
+export type PathStep = string | number;
+
+/**
+ * One to three edits of a valid body: a field path (a money field one time in `fieldWeight + 1`)
+ * and the hostile value or number literal put there. What every request family's "field" cases
+ * are made of.
+ */
+export const fieldEditsArb = (
+  fieldPaths: readonly PathStep[][],
+  moneyPaths: readonly PathStep[][],
+  maxStringBytes: number,
+  fieldWeight = 5,
+): fc.Arbitrary<Array<[PathStep[], JsonNode]>> =>
+  fc.array(
+    fc.tuple(
+      fc.oneof({ weight: fieldWeight, arbitrary: fc.constantFrom(...fieldPaths) }, { weight: 1, arbitrary: fc.constantFrom(...moneyPaths) }),
+      fc.oneof({ weight: 3, arbitrary: hostileValueArb(maxStringBytes) }, { weight: 1, arbitrary: numberLiteralArb }),
+    ),
+    { minLength: 1, maxLength: 3 },
+  );

@@ -2,13 +2,12 @@ import fc from 'fast-check';
 import { bodyTransportArb } from './body-transport';
 import { setPath } from './chat-requests';
 import { hostileIdArb, percentEncode, type FuzzCase, type FuzzContext } from './fuzz-context';
-import { hostileStringArb, hostileValueArb, numberLiteralArb, POLLUTION_NODES } from './hostile-values';
+import { hostileStringArb, hostileValueArb, POLLUTION_NODES, fieldEditsArb, type PathStep } from './hostile-values';
 import { fromValue, obj, serialize, type JsonNode } from './json-text';
 import { countTokensBody, messagesBase, messagesBaseOptionsArb, type MessagesBaseOptions } from './messages-bodies';
 import { betaHeadersArb, cleanHeadersArb, clientHeadersArb, messagesAuthArb, versionHeadersArb } from './messages-headers';
 import { duplicateKeyTwistArb, twistArb } from './messages-twists';
 
-type PathStep = string | number;
 
 /** Every field of a Messages request (and nested ones, in the tool-loop base too) a hostile value may replace. */
 export const MESSAGES_FIELD_PATHS: readonly PathStep[][] = [
@@ -93,13 +92,7 @@ const mutatedArb = (context: FuzzContext, maxStringBytes: number, count: boolean
   fc
     .tuple(
       messagesBaseOptionsArb(context),
-      fc.array(
-        fc.tuple(
-          fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...MESSAGES_FIELD_PATHS) }, { weight: 1, arbitrary: fc.constantFrom(...MONEY_PATHS) }),
-          fc.oneof({ weight: 3, arbitrary: hostileValueArb(maxStringBytes) }, { weight: 1, arbitrary: numberLiteralArb }),
-        ),
-        { minLength: 1, maxLength: 3 },
-      ),
+      fieldEditsArb(MESSAGES_FIELD_PATHS, MONEY_PATHS, maxStringBytes),
     )
     .map(([options, edits]) => ({
       family: `messages-field:${edits.map(([path]) => path.join('.')).join('+')}`,

@@ -2,12 +2,11 @@ import fc from 'fast-check';
 import { bodyTransportArb } from './body-transport';
 import { setPath } from './chat-requests';
 import { authArb, hostileIdArb, type FuzzCase, type FuzzContext } from './fuzz-context';
-import { hostileValueArb, numberLiteralArb, POLLUTION_NODES } from './hostile-values';
+import { hostileValueArb, POLLUTION_NODES, fieldEditsArb, type PathStep } from './hostile-values';
 import { fromValue, obj, serialize, type JsonNode } from './json-text';
 import { responsesBase, responsesBaseOptionsArb, type ResponsesBaseOptions } from './responses-bodies';
 import { duplicateKeyTwistArb, responsesTwistArb } from './responses-twists';
 
-type PathStep = string | number;
 
 /** Every field of a Responses request (and nested ones) a hostile value may replace. */
 export const RESPONSES_FIELD_PATHS: readonly PathStep[][] = [
@@ -93,13 +92,7 @@ const mutatedArb = (context: FuzzContext, maxStringBytes: number): fc.Arbitrary<
   fc
     .tuple(
       responsesBaseOptionsArb(context),
-      fc.array(
-        fc.tuple(
-          fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...RESPONSES_FIELD_PATHS) }, { weight: 1, arbitrary: fc.constantFrom(...MONEY_PATHS) }),
-          fc.oneof({ weight: 3, arbitrary: hostileValueArb(maxStringBytes) }, { weight: 1, arbitrary: numberLiteralArb }),
-        ),
-        { minLength: 1, maxLength: 3 },
-      ),
+      fieldEditsArb(RESPONSES_FIELD_PATHS, MONEY_PATHS, maxStringBytes),
     )
     .map(([options, edits]) => ({
       family: `responses-field:${edits.map(([path]) => path.join('.')).join('+')}`,
