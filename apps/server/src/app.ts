@@ -12,6 +12,7 @@ import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
+import { endpointsRouter } from './routes/endpoints.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses }),
+    endpoints: endpointsRouter(pipeline),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

@@ -38,3 +38,4 @@ export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } 
 export * from './hub/chain-transformers';
 export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinking';
 export * from './openai-responses/native';
+export * from './hub/endpoint-adapter';

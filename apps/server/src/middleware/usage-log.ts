@@ -32,8 +32,9 @@ export function usageLog(
     }
   };
   return (req, res, next) => {
-    if (!routeMetadata(req)?.streaming) return next();
-    const trace = newTrace(res.locals.requestId, performance.now());
+    const metadata = routeMetadata(req);
+    if (!metadata?.streaming) return next();
+    const trace = newTrace(res.locals.requestId, performance.now(), metadata.endpoint);
     res.locals.trace = trace;
     const write = async () => {
       // No row for a caller that never authenticated: anybody could grow the database with them
@@ -60,6 +61,8 @@ export function usageLog(
         completionTokens: trace.completionTokens,
         cacheReadTokens: trace.cacheReadTokens,
         cacheWriteTokens: trace.cacheWriteTokens,
+        endpoint: trace.endpoint,
+        units: trace.units,
         usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
         cost,

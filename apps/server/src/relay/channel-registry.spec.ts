@@ -28,6 +28,9 @@ const liveChannel = (keys: string[], disabled: number[] = []): LiveChannel => {
       disabled.includes(index) ? { status: 'disabled', reason: 'upstream 401', changedAt: '2026-01-01T00:00:00.000Z' } : { status: 'active', reason: null, changedAt: null },
     ),
     responsesApi: 'auto',
+    endpoints: null,
+    syncedModels: null,
+    modelsSyncedAt: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };

@@ -1,7 +1,12 @@
-import { parseGizmoModel } from '@chat-relay/contract';
+import { DEFAULT_CHANNEL_ENDPOINTS, parseGizmoModel, type Endpoint } from '@chat-relay/contract';
 import { createHash } from 'node:crypto';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
+import { endpointsNamedBy } from './model-endpoints';
 import { isGlob, matchesModelPattern } from './model-pattern';
+
+/** What a channel serves: the admin's list, or its type's defaults. */
+export const channelEndpoints = (channel: Pick<ChannelRecord, 'type' | 'endpoints'>): readonly Endpoint[] =>
+  channel.endpoints ?? DEFAULT_CHANNEL_ENDPOINTS[channel.type];
 
 /** A pattern that spells out the gizmo part (`*-gizmo-*`, `gpt-4o-gizmo-*`): relay chaining (SPEC §5). */
 const namesGizmo = (pattern: string): boolean => pattern.includes('-gizmo-');
@@ -17,8 +22,11 @@ export class LiveChannel {
   private keyCursor = 0;
   /** Keys in rotation: those not disabled (in the store, or by this process since it loaded). */
   private activeKeys: string[];
+  /** What the channel serves (see channelEndpoints). */
+  readonly endpoints: ReadonlySet<Endpoint>;
 
   constructor(readonly record: ChannelRecord) {
+    this.endpoints = new Set(channelEndpoints(record));
     this.id = record.id;
     this.priority = record.priority;
     this.weight = record.weight;
@@ -42,6 +50,18 @@ export class LiveChannel {
   serves(model: string, isGizmo = false): boolean {
     if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model)) return true;
     return this.record.models.some((pattern) => (!isGizmo || namesGizmo(pattern)) && matchesModelPattern(pattern, model));
+  }
+
+  /**
+   * Whether the channel takes `model` on `endpoint`: it serves the endpoint, and the model by
+   * name or mapping — or through a glob, unless the model's name says it is for other endpoints
+   * (`text-embedding-3-small` is not taken for chat by a `*` channel).
+   */
+  servesOn(model: string, endpoint: Endpoint, isGizmo = false): boolean {
+    if (!this.endpoints.has(endpoint) || !this.serves(model, isGizmo)) return false;
+    if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model) || this.record.models.includes(model)) return true;
+    const named = endpointsNamedBy(model);
+    return named === null || named.includes(endpoint);
   }
 
   /** The model name sent upstream: the mapping's target, or the name as asked. */
@@ -114,9 +134,20 @@ export class ChannelRegistry {
    * Enabled channels that serve `model` (by name, glob or mapping). One whose keys are all
    * disabled stays a candidate that routing skips: the model exists, no channel is available (503).
    */
-  async candidatesFor(model: string): Promise<LiveChannel[]> {
+  async candidatesFor(model: string, endpoint: Endpoint = 'chat'): Promise<LiveChannel[]> {
     const isGizmo = parseGizmoModel(model) !== undefined;
-    return (await this.all()).filter((channel) => channel.record.enabled && channel.serves(model, isGizmo));
+    return (await this.all()).filter((channel) => channel.record.enabled && channel.servesOn(model, endpoint, isGizmo));
+  }
+
+  /** The endpoints some enabled channel serves `model` on (for a 404 that says where it is served). */
+  async endpointsServing(model: string): Promise<Endpoint[]> {
+    const isGizmo = parseGizmoModel(model) !== undefined;
+    const served = new Set<Endpoint>();
+    for (const channel of await this.all()) {
+      if (!channel.record.enabled) continue;
+      for (const endpoint of channel.endpoints) if (channel.servesOn(model, endpoint, isGizmo)) served.add(endpoint);
+    }
+    return [...served];
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Endpoint } from '@chat-relay/contract';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from './model-pattern';
 
@@ -14,6 +15,53 @@ export interface BilledTokens {
   completionTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** Which endpoint: decides what `units` are (absent: chat, which has none). */
+  endpoint?: Endpoint;
+  /** Images, search units, speech characters or audio seconds (see RelayTrace). */
+  units?: number;
+  /** Images: `quality/size`. */
+  unitVariant?: string | null;
+}
+
+/** An image's price: by `quality/size`, then size, then quality, then the plain `image` price. */
+export function imagePrice(price: PriceRecord, variant: string | null | undefined): number {
+  const variants = price.imageVariants;
+  if (variants && variant) {
+    const slash = variant.indexOf('/');
+    const candidates = slash < 0 ? [variant] : [variant, variant.slice(slash + 1), variant.slice(0, slash)];
+    for (const candidate of candidates) {
+      const found = Object.prototype.hasOwnProperty.call(variants, candidate) ? variants[candidate] : undefined;
+      if (found !== undefined) return found;
+    }
+  }
+  return price.image ?? 0;
+}
+
+/**
+ * Micro-USD for an endpoint's own units, rounded up: images × their price, search units × the
+ * search price, characters per million, audio seconds at the per-minute price.
+ */
+export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>): number {
+  const units = billed.units ?? 0;
+  if (!(units > 0) || !Number.isFinite(units)) return 0;
+  let cost: number;
+  switch (billed.endpoint) {
+    case 'images':
+      cost = Math.ceil(units) * imagePrice(price, billed.unitVariant);
+      break;
+    case 'rerank':
+      cost = Math.ceil(units) * (price.searchUnit ?? 0);
+      break;
+    case 'audio_speech':
+      cost = (Math.ceil(units) * (price.characters ?? 0)) / PER_MILLION;
+      break;
+    case 'audio_transcriptions':
+      cost = (units * (price.audioMinute ?? 0)) / 60;
+      break;
+    default:
+      return 0;
+  }
+  return Math.min(Math.ceil(cost), MAX_COST);
 }
 
 /** A token count as a whole number ≥ 0: upstream usage is not trusted to be one. */
@@ -47,6 +95,11 @@ function scaledCost(a: number, priceA: number, b: number, priceB: number, c: num
  */
 export function costOf(price: PriceRecord | undefined, tokens: BilledTokens): number {
   if (!price) return 0;
+  if (tokens.units) return Math.min(tokenCost(price, tokens) + unitCost(price, tokens), MAX_COST);
+  return tokenCost(price, tokens);
+}
+
+function tokenCost(price: PriceRecord, tokens: BilledTokens): number {
   const prompt = wholeTokens(tokens.promptTokens);
   const read = Math.min(wholeTokens(tokens.cacheReadTokens), prompt);
   const write = Math.min(wholeTokens(tokens.cacheWriteTokens), prompt - read);
@@ -68,10 +121,16 @@ export function costOf(price: PriceRecord | undefined, tokens: BilledTokens): nu
  * however much of the prompt turns out to be read from or written to the cache: the whole prompt
  * at the dearest of the three prompt prices (a cache write usually costs more than input).
  */
-export function costBound(price: PriceRecord | undefined, promptTokens: number, completionTokens: number): number {
+export function costBound(
+  price: PriceRecord | undefined,
+  promptTokens: number,
+  completionTokens: number,
+  units?: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>,
+): number {
   if (!price) return 0;
   const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
-  return scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
+  const tokens = scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
+  return units ? Math.min(tokens + unitCost(price, units), MAX_COST) : tokens;
 }
 
 /**

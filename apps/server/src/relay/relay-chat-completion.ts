@@ -2,8 +2,6 @@ import type { ChannelType, ChatCompletionRequest } from '@chat-relay/contract';
 import type { ChannelRecord } from '../storage/types';
 import {
   chainTransformers,
-  modelNotFound,
-  noAvailableChannel,
   redactUpstreamError,
   RelayError,
   upstreamError,
@@ -15,25 +13,19 @@ import {
 } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
-import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
 import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
-import type { ChannelHealth } from './channel-health';
-import type { ChannelRegistry, LiveChannel } from './channel-registry';
+import type { LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
-import { pickChannel } from './pick-channel';
+import { candidatesFor, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import { transportFailure } from './transport-failure';
 import type { UpstreamClient } from './upstream-client';
 
-export interface ChatRelayDeps {
-  registry: ChannelRegistry;
-  health: ChannelHealth;
+export interface ChatRelayDeps extends RoutingDeps {
   upstream: UpstreamClient;
-  maxRetries: number;
-  logger: Logger;
   /** Streams register here so a shutdown can end them properly. */
   openStreams?: OpenStreams;
 }
@@ -105,9 +97,7 @@ export interface NativeCall {
 const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
   native !== undefined && (native.serves ? native.serves(channel.record) : native.channelType === channel.record.type);
 
-type AttemptOutcome =
-  | { ok: true; result: ChatRelayResult }
-  | ({ ok: false; key: string; endpointMissing?: true } & UpstreamFailure);
+type AttemptOutcome = RetryOutcome<ChatRelayResult>;
 
 /**
  * Above this many tokens asked for, an unstreamed answer's wait for its first byte measures the
@@ -135,8 +125,7 @@ export async function relayChatCompletion(
   signal: AbortLike,
 ): Promise<ChatRelayResult> {
   const { request } = relayed;
-  let candidates = await deps.registry.candidatesFor(request.model);
-  if (candidates.length === 0) throw modelNotFound(request.model);
+  let candidates = await candidatesFor(deps.registry, request.model, 'chat');
   if (relayed.pin) {
     const { channelId, gone } = relayed.pin;
     candidates = candidates.filter((channel) => channel.id === channelId);
@@ -147,73 +136,20 @@ export async function relayChatCompletion(
     candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel));
     if (candidates.length === 0) throw relayed.nativeOnly;
   }
-
-  const tried = new Set<number>();
-  const available = (id: number) => deps.health.isAvailable(id);
-  let lastFailure: RelayError | undefined;
-  // A rejected key costs no retry: it is disabled for good, so this stays bounded by the keys.
-  for (let retriesLeft = deps.maxRetries; retriesLeft >= 0; ) {
-    const channel = pickChannel(candidates, tried, available);
-    if (!channel) break;
-    if (!channel.hasActiveKey) {
-      tried.add(channel.id); // its last key was disabled by a concurrent request
-      continue;
-    }
-    let outcome = await attemptChannel(deps, channel, relayed, trace, signal, false);
-    if (!outcome.ok && outcome.endpointMissing && relayed.native?.endpointMissing) {
-      // The channel has no such endpoint: it is not unhealthy, and from now on it is bridged.
-      deps.logger.info({ requestId: trace.requestId, channelId: channel.id }, 'channel lacks the native endpoint; bridging from now on');
-      await rememberMissing(deps, relayed.native.endpointMissing, channel);
-      deps.health.releaseTrial(channel.id);
-      if (relayed.nativeOnly) {
-        tried.add(channel.id);
-        lastFailure = relayed.nativeOnly;
-        continue;
-      }
-      outcome = await attemptChannel(deps, channel, relayed, trace, signal, true);
-    }
-    if (outcome.ok) return outcome.result;
-    lastFailure = outcome.error;
-    deps.logger.warn(
-      { requestId: trace.requestId, channelId: channel.id, status: outcome.error.status, code: outcome.error.code },
-      'upstream attempt failed',
-    );
-    if (outcome.keyRejected) {
-      deps.health.releaseTrial(channel.id); // says nothing of the channel's other keys
-      await disableKey(deps, channel, outcome.key, outcome.error);
-      if (!channel.hasActiveKey) tried.add(channel.id);
-    } else {
-      tried.add(channel.id);
-      retriesLeft -= 1;
-      if (countsAgainstChannel(outcome, request)) {
-        deps.health.recordFailure(channel.id, outcome.callerIndependent ? null : (relayed.caller ?? 'anonymous'));
-      } else if (outcome.channelFault || outcome.error.status === 499) {
-        deps.health.releaseTrial(channel.id);
-      } else {
-        deps.health.recordSuccess(channel.id); // the upstream answered: a 4xx about the request
-      }
-    }
-    if (!outcome.retryable || signal.aborted) throw outcome.error;
-  }
-  throw lastFailure ?? noAvailableChannel(request.model);
-}
-
-async function rememberMissing(deps: ChatRelayDeps, endpointMissing: NonNullable<NativeCall['endpointMissing']>, channel: LiveChannel): Promise<void> {
-  try {
-    await endpointMissing.remember(channel);
-  } catch (storeError) {
-    deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record that a channel lacks an endpoint');
-  }
-}
-
-async function disableKey(deps: ChatRelayDeps, channel: LiveChannel, key: string, error: RelayError): Promise<void> {
-  const reason = `upstream ${error.code ?? error.type}: ${error.message}`;
-  deps.logger.warn({ channelId: channel.id, keyHint: keyHint(key), reason }, 'channel key disabled');
-  try {
-    await deps.registry.disableKey(channel, key, reason);
-  } catch (storeError) {
-    deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record a disabled channel key');
-  }
+  const missing = relayed.native?.endpointMissing;
+  return routeWithRetries(
+    deps,
+    {
+      candidates,
+      model: request.model,
+      caller: relayed.caller,
+      countsAgainstChannel: (failure) => countsAgainstChannel(failure, request),
+      attempt: (channel, bridged) => attemptChannel(deps, channel, relayed, trace, signal, bridged),
+      endpointMissing: missing && { remember: (channel) => missing.remember(channel), nativeOnly: relayed.nativeOnly },
+    },
+    trace,
+    signal,
+  );
 }
 
 async function attemptChannel(

@@ -1,3 +1,4 @@
+import type { Endpoint } from '@chat-relay/contract';
 import type { AccountRecord, TokenRecord } from '../storage/types';
 import type { CallerGone } from './caller-gone';
 
@@ -32,6 +33,12 @@ export interface RelayTrace {
   /** Of `promptTokens`, those read from and written to the provider's prompt cache: priced apart. */
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** What the route asks for (its contract metadata): decides the unit priced besides tokens. */
+  endpoint: Endpoint;
+  /** The endpoint's own unit used: images, search units, speech characters, audio seconds. */
+  units: number;
+  /** Images: the `quality/size` they are priced by. */
+  unitVariant: string | null;
   usageEstimated: boolean;
   /** Micro-USD taken from the quota before the upstream call, settled against the cost. */
   quotaReserved: number;
@@ -51,7 +58,7 @@ export interface RelayTrace {
   releaseSlot: (() => void) | null;
 }
 
-export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
+export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoint = 'chat'): RelayTrace => ({
   requestId,
   startedAt,
   requestedModel: null,
@@ -65,6 +72,9 @@ export const newTrace = (requestId: string, startedAt: number): RelayTrace => ({
   completionTokens: 0,
   cacheReadTokens: 0,
   cacheWriteTokens: 0,
+  endpoint,
+  units: 0,
+  unitVariant: null,
   usageEstimated: false,
   quotaReserved: 0,
   ttfbMs: null,

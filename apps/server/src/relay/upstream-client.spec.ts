@@ -23,6 +23,9 @@ let nextChannelId = 1;
 const channel = (timeouts: Partial<ChannelTimeoutsMs> = {}): ChannelRecord => ({
   id: nextChannelId++,
   name: 'upstream',
+  endpoints: null,
+  syncedModels: null,
+  modelsSyncedAt: null,
   type: 'openai',
   baseUrl: 'http://127.0.0.1:1',
   keys: ['sk-test'],

@@ -6,6 +6,8 @@ const entry = (requestId: string, tokenId: number | null = 1, createdAt = '2026-
   createdAt,
   requestId,
   tokenId,
+  endpoint: 'chat',
+  units: 0,
   accountId: 1,
   requestedModel: 'm',
   upstreamModel: 'm',

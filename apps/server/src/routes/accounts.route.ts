@@ -39,6 +39,11 @@ const priceRecordFrom = (price: Price): PriceRecord => ({
   output: price.output,
   cacheRead: price.cache_read ?? null,
   cacheWrite: price.cache_write ?? null,
+  ...(price.image != null ? { image: price.image } : {}),
+  ...(price.image_variants != null ? { imageVariants: price.image_variants } : {}),
+  ...(price.search_unit != null ? { searchUnit: price.search_unit } : {}),
+  ...(price.characters != null ? { characters: price.characters } : {}),
+  ...(price.audio_minute != null ? { audioMinute: price.audio_minute } : {}),
 });
 const priceView = (price: PriceRecord): Price => ({
   model: price.model,
@@ -46,6 +51,12 @@ const priceView = (price: PriceRecord): Price => ({
   output: price.output,
   cache_read: price.cacheRead,
   cache_write: price.cacheWrite,
+  // The units of other endpoints are shown only where a price sets them: a token-priced model's entry stays as it was.
+  ...(price.image != null ? { image: price.image } : {}),
+  ...(price.imageVariants != null ? { image_variants: price.imageVariants } : {}),
+  ...(price.searchUnit != null ? { search_unit: price.searchUnit } : {}),
+  ...(price.characters != null ? { characters: price.characters } : {}),
+  ...(price.audioMinute != null ? { audio_minute: price.audioMinute } : {}),
 });
 
 /**

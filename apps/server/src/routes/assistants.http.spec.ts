@@ -129,6 +129,8 @@ describe('custom assistant admin API', () => {
       completionTokens: 5,
       cacheReadTokens,
       cacheWriteTokens,
+      endpoint: 'chat' as const,
+      units: 0,
       usageEstimated: false,
       cost: 0,
       quotaReserved: 0,

@@ -60,6 +60,7 @@ function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch 
   if (update.enabled !== undefined) patch.enabled = update.enabled;
   if (update.timeouts !== undefined) patch.timeouts = timeoutsFrom(update.timeouts, currentTimeouts);
   if (update.responses_api !== undefined) patch.responsesApi = update.responses_api;
+  if (update.endpoints !== undefined) patch.endpoints = update.endpoints;
   return patch;
 }
 
@@ -90,6 +91,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         enabled: body.enabled ?? true,
         timeouts: timeoutsFrom(body.timeouts),
         responsesApi: body.responses_api ?? 'auto',
+        endpoints: body.endpoints ?? null,
       });
       changed(channel.id);
       return { status: 201, body: view(channel) };

@@ -26,6 +26,8 @@ export const logView = (entry: StoredUsageLogEntry): LogEntry => ({
   completion_tokens: entry.completionTokens,
   cache_read_tokens: entry.cacheReadTokens,
   cache_write_tokens: entry.cacheWriteTokens,
+  endpoint: entry.endpoint,
+  units: entry.units,
   usage_estimated: entry.usageEstimated,
   cost: entry.cost,
   cost_usd: microUsdToUsd(entry.cost),
@@ -53,6 +55,7 @@ export function logHandlers(deps: LogRouteDeps) {
         accountId: query.account_id ?? scope,
         model: query.model,
         status: query.status,
+        endpoint: query.endpoint,
         from,
         to,
       });

@@ -1,5 +1,6 @@
 import { microUsdToUsd, type Account, type Channel, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../relay/channel-health';
+import { channelEndpoints } from '../relay/channel-registry';
 import { keyHint } from '../security/keys';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
 
@@ -39,6 +40,8 @@ export const channelView = (channel: ChannelRecord, health: CircuitSnapshot): Ch
     idle_ms: channel.timeouts.idleMs,
   },
   responses_api: channel.responsesApi,
+  endpoints: [...channelEndpoints(channel)],
+  endpoints_default: channel.endpoints === null,
   created_at: channel.createdAt,
   updated_at: channel.updatedAt,
 });

@@ -1,4 +1,4 @@
-import type { AssistantVisibility, ChannelResponsesApi, ChannelType, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
+import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 import type { RateLimits } from '../policy/rate-limits';
 
 /**
@@ -154,16 +154,31 @@ export interface ChannelRecord {
   timeouts: ChannelTimeoutsMs;
   /** Whether Responses requests go to the channel's own `/responses` (see ChannelResponsesApiSchema). */
   responsesApi: ChannelResponsesApi;
+  /** What it serves; `null`: its type's defaults (DEFAULT_CHANNEL_ENDPOINTS). */
+  endpoints: Endpoint[] | null;
+  /** The upstream's model list as last fetched (`POST /api/channels/{id}/models/sync`); `null`: never. */
+  syncedModels: SyncedModel[] | null;
+  modelsSyncedAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+/** A model as an upstream lists it, and what it serves when the upstream says (Gemini does). */
+export interface SyncedModel {
+  id: string;
+  /** `null`: the upstream does not say; the channel's endpoints apply. */
+  endpoints: Endpoint[] | null;
 }
 /**
  * Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active.
  * Without `responsesApi` a new channel is `auto`.
  */
-export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt' | 'updatedAt' | 'keyStates' | 'responsesApi'> & {
+export type NewChannel = Omit<
+  ChannelRecord,
+  'id' | 'createdAt' | 'updatedAt' | 'keyStates' | 'responsesApi' | 'endpoints' | 'syncedModels' | 'modelsSyncedAt'
+> & {
   keyStates?: ChannelKeyState[];
   responsesApi?: ChannelResponsesApi;
+  endpoints?: Endpoint[] | null;
 };
 export type ChannelPatch = Partial<NewChannel>;
 export interface ChannelStore {
@@ -257,6 +272,10 @@ export interface UsageLogEntry {
   /** Of `promptTokens`, those read from and written to the provider's prompt cache. */
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** What was asked (chat for every chat dialect). */
+  endpoint: Endpoint;
+  /** The endpoint's own unit (images, search units, characters, audio seconds); 0 for chat. */
+  units: number;
   usageEstimated: boolean;
   /** Micro-USD. */
   cost: number;
@@ -279,6 +298,7 @@ export interface UsageLogQuery extends PageRequest {
   accountId?: number;
   model?: string;
   status?: number;
+  endpoint?: Endpoint;
   from?: string;
   to?: string;
 }
@@ -338,6 +358,16 @@ export interface PriceRecord {
   cacheRead: number | null;
   /** Prompt tokens written to the provider's cache; `null`: the `input` price. */
   cacheWrite: number | null;
+  /** Micro-USD per image when no `imageVariants` entry matches; `null`: images cost nothing beyond tokens. */
+  image?: number | null;
+  /** Micro-USD per image by `quality/size`, `size` or `quality`. */
+  imageVariants?: Record<string, number> | null;
+  /** Micro-USD per rerank search unit. */
+  searchUnit?: number | null;
+  /** Micro-USD per million characters of speech input. */
+  characters?: number | null;
+  /** Micro-USD per minute of audio transcribed or translated. */
+  audioMinute?: number | null;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;

@@ -28,6 +28,8 @@ export const usageEntry = (overrides: Partial<UsageLogEntry>): UsageLogEntry => 
   requestId: `req-test-${++requestCounter}`,
   tokenId: null,
   accountId: null,
+  endpoint: 'chat',
+  units: 0,
   requestedModel: 'gpt-4o',
   upstreamModel: 'gpt-4o-2024-08-06',
   channelId: 1,

@@ -1,3 +1,4 @@
+import type { Endpoint } from './schemas/endpoint.schema';
 import { AnthropicErrorResponseSchema } from './schemas/anthropic/anthropic-error.schema';
 import { ErrorResponseSchema } from './schemas/error.schema';
 
@@ -50,9 +51,10 @@ export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin';
  * - `openai`: `{error:{message,type,param,code}}`, `Authorization: Bearer`;
  * - `anthropic`: `{type:"error",error:{type,message}}`, `x-api-key` (or `Authorization: Bearer`);
  * - `negotiated`: a route both dialects share (the model list), answered in Anthropic's shapes
- *   when the request carries `anthropic-version`, as Anthropic's SDKs send it, else OpenAI's.
+ *   when the request carries `anthropic-version`, as Anthropic's SDKs send it, else OpenAI's;
+ * - `gemini`: `{error:{code,message,status}}`, `x-goog-api-key`, `?key=` (or `Authorization: Bearer`).
  */
-export type RouteDialect = 'openai' | 'anthropic' | 'negotiated';
+export type RouteDialect = 'openai' | 'anthropic' | 'negotiated' | 'gemini';
 
 export interface RouteMetadata {
   auth: RouteAuth;
@@ -63,5 +65,7 @@ export interface RouteMetadata {
   streaming?: boolean;
   /** Which error shape and auth headers the route speaks; `openai` when absent. */
   dialect?: RouteDialect;
+  /** What the route asks a model for (routing, pricing, the usage row); `chat` when absent. */
+  endpoint?: Endpoint;
 }
 export const meta = (metadata: RouteMetadata): RouteMetadata => metadata;

@@ -3,6 +3,7 @@ import { accountsContract } from './accounts.contract';
 import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
+import { endpointsContract } from './endpoints.contract';
 import { messagesContract } from './messages.contract';
 import { responsesContract } from './responses.contract';
 import { systemContract } from './system.contract';
@@ -15,6 +16,7 @@ export const relayContract = c.router({
   chat: chatContract,
   messages: messagesContract,
   responses: responsesContract,
+  endpoints: endpointsContract,
   channels: channelsContract,
   tokens: tokensContract,
   assistants: assistantsContract,

@@ -51,6 +51,18 @@ export const notFound = (code: string, message: string, param: string | null = n
 export const modelNotFound = (model: string) =>
   notFound('model_not_found', `The model '${model}' does not exist or you do not have access to it.`, 'model');
 
+/**
+ * Some channel serves the model, none on the endpoint asked for (an embedding model on the chat
+ * route): 404 model_not_found naming both, and where the model is served.
+ */
+export const modelNotServedOn = (model: string, endpoint: string, servedOn: readonly string[]) =>
+  notFound(
+    'model_not_found',
+    `The model '${model}' is not served for ${endpoint}` +
+      (servedOn.length ? `; it is served for ${servedOn.join(', ')}.` : '.'),
+    'model',
+  );
+
 export const requestTooLarge = (limitBytes: number) =>
   new RelayError({
     status: 413,

@@ -236,6 +236,45 @@ export const migrations: readonly Migration[] = [
         CHECK (responses_api IN ('auto', 'native', 'bridged'));
     `,
   },
+  {
+    version: 8,
+    name: 'endpoints beside chat: what channels serve, units of cost, the endpoint of each log row',
+    sql: `
+      -- NULL: the channel type's default endpoints. A JSON array of endpoint names otherwise.
+      ALTER TABLE channels ADD COLUMN endpoints TEXT;
+      -- The upstream's own model list, fetched by POST /api/channels/{id}/models/sync (JSON), and when.
+      ALTER TABLE channels ADD COLUMN synced_models TEXT;
+      ALTER TABLE channels ADD COLUMN models_synced_at TEXT;
+      ALTER TABLE usage_log ADD COLUMN endpoint TEXT NOT NULL DEFAULT 'chat';
+      ALTER TABLE usage_log ADD COLUMN units REAL NOT NULL DEFAULT 0;
+      CREATE INDEX usage_log_endpoint ON usage_log(endpoint, created_at);
+      -- Micro-USD per image (and by variant, JSON), per search unit, per million characters, per audio minute.
+      ALTER TABLE prices ADD COLUMN image INTEGER;
+      ALTER TABLE prices ADD COLUMN image_variants TEXT;
+      ALTER TABLE prices ADD COLUMN search_unit INTEGER;
+      ALTER TABLE prices ADD COLUMN characters INTEGER;
+      ALTER TABLE prices ADD COLUMN audio_minute INTEGER;
+      -- OpenAI's list prices for the models the README's examples use (only rows an admin has not re-priced).
+      INSERT INTO prices (position, model, input, output, image, image_variants)
+        SELECT COALESCE(MAX(position), 0) + 1, 'dall-e-3', 0, 0, 40000, '{"1024x1024":40000,"1024x1792":80000,"1792x1024":80000,"hd/1024x1024":80000,"hd/1024x1792":120000,"hd/1792x1024":120000}'
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-3');
+      INSERT INTO prices (position, model, input, output, image, image_variants)
+        SELECT COALESCE(MAX(position), 0) + 1, 'dall-e-2', 0, 0, 20000, '{"256x256":16000,"512x512":18000,"1024x1024":20000}'
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-2');
+      INSERT INTO prices (position, model, input, output)
+        SELECT COALESCE(MAX(position), 0) + 1, 'text-embedding-3-small', 20000, 0
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-small');
+      INSERT INTO prices (position, model, input, output)
+        SELECT COALESCE(MAX(position), 0) + 1, 'text-embedding-3-large', 130000, 0
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-large');
+      INSERT INTO prices (position, model, input, output, characters)
+        SELECT COALESCE(MAX(position), 0) + 1, 'tts-1', 0, 0, 15000000
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'tts-1');
+      INSERT INTO prices (position, model, input, output, audio_minute)
+        SELECT COALESCE(MAX(position), 0) + 1, 'whisper-1', 0, 0, 6000
+        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'whisper-1');
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

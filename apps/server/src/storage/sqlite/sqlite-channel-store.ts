@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest } from '../types';
+import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
 
 interface ChannelRow {
   id: number;
@@ -15,6 +15,9 @@ interface ChannelRow {
   enabled: number;
   timeouts: string;
   responses_api: ChannelRecord['responsesApi'];
+  endpoints: string | null;
+  synced_models: string | null;
+  models_synced_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -41,6 +44,9 @@ const toRecord = (row: ChannelRow): ChannelRecord => {
     enabled: row.enabled === 1,
     timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
     responsesApi: row.responses_api,
+    endpoints: row.endpoints === null ? null : (JSON.parse(row.endpoints) as ChannelRecord['endpoints']),
+    syncedModels: row.synced_models === null ? null : (JSON.parse(row.synced_models) as SyncedModel[]),
+    modelsSyncedAt: row.models_synced_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -59,6 +65,7 @@ const toColumns = (channel: NewChannel) => ({
   enabled: channel.enabled ? 1 : 0,
   timeouts: JSON.stringify(channel.timeouts),
   responses_api: channel.responsesApi ?? 'auto',
+  endpoints: channel.endpoints ? JSON.stringify(channel.endpoints) : null,
 });
 
 export class SqliteChannelStore implements ChannelStore {
@@ -69,9 +76,9 @@ export class SqliteChannelStore implements ChannelStore {
     const row = this.db
       .prepare(
         `INSERT INTO channels (name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-           responses_api, created_at, updated_at)
+           responses_api, endpoints, created_at, updated_at)
          VALUES (:name, :type, :base_url, :keys, :key_states, :models, :model_mapping, :priority, :weight, :enabled, :timeouts,
-           :responses_api, :now, :now)
+           :responses_api, :endpoints, :now, :now)
          RETURNING *`,
       )
       .get({ ...toColumns(input), now }) as ChannelRow;
@@ -108,7 +115,7 @@ export class SqliteChannelStore implements ChannelStore {
           `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, key_states = :key_states,
              models = :models,
              model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
-             timeouts = :timeouts, responses_api = :responses_api, updated_at = :now
+             timeouts = :timeouts, responses_api = :responses_api, endpoints = :endpoints, updated_at = :now
            WHERE id = :id RETURNING *`,
         )
         .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as ChannelRow;

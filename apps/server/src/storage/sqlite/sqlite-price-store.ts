@@ -1,20 +1,62 @@
 import type Database from 'better-sqlite3';
 import type { PriceRecord, PriceStore } from '../types';
 
+interface PriceRow {
+  model: string;
+  input: number;
+  output: number;
+  cache_read: number | null;
+  cache_write: number | null;
+  image: number | null;
+  image_variants: string | null;
+  search_unit: number | null;
+  characters: number | null;
+  audio_minute: number | null;
+}
+
+/** The units of other endpoints appear only where the price sets them. */
+const toRecord = (row: PriceRow): PriceRecord => ({
+  model: row.model,
+  input: row.input,
+  output: row.output,
+  cacheRead: row.cache_read,
+  cacheWrite: row.cache_write,
+  ...(row.image !== null ? { image: row.image } : {}),
+  ...(row.image_variants !== null ? { imageVariants: JSON.parse(row.image_variants) as Record<string, number> } : {}),
+  ...(row.search_unit !== null ? { searchUnit: row.search_unit } : {}),
+  ...(row.characters !== null ? { characters: row.characters } : {}),
+  ...(row.audio_minute !== null ? { audioMinute: row.audio_minute } : {}),
+});
+
 export class SqlitePriceStore implements PriceStore {
   constructor(private readonly db: Database.Database) {}
 
   async list(): Promise<PriceRecord[]> {
-    return this.db
-      .prepare('SELECT model, input, output, cache_read AS cacheRead, cache_write AS cacheWrite FROM prices ORDER BY position')
-      .all() as PriceRecord[];
+    return (this.db.prepare('SELECT * FROM prices ORDER BY position').all() as PriceRow[]).map(toRecord);
   }
 
   async replace(prices: readonly PriceRecord[]): Promise<void> {
-    const insert = this.db.prepare('INSERT INTO prices (position, model, input, output, cache_read, cache_write) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.db.prepare(
+      `INSERT INTO prices (position, model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM prices').run();
-      prices.forEach((price, index) => insert.run(index + 1, price.model, price.input, price.output, price.cacheRead, price.cacheWrite));
+      prices.forEach((price, index) =>
+        insert.run(
+          index + 1,
+          price.model,
+          price.input,
+          price.output,
+          price.cacheRead,
+          price.cacheWrite,
+          price.image ?? null,
+          price.imageVariants ? JSON.stringify(price.imageVariants) : null,
+          price.searchUnit ?? null,
+          price.characters ?? null,
+          price.audioMinute ?? null,
+        ),
+      );
     })();
   }
 }

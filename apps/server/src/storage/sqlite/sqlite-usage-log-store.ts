@@ -25,6 +25,8 @@ interface UsageRow {
   completion_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  endpoint: UsageLogEntry['endpoint'];
+  units: number;
   usage_estimated: number;
   cost: number;
   latency_ms: number;
@@ -33,7 +35,7 @@ interface UsageRow {
   attempts: number;
 }
 
-type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number];
+type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number, string, number];
 
 /** The INSERT's values in column order (positional binding is the cheapest better-sqlite3 offers). */
 const rowValues = (entry: UsageLogEntry): UsageValues => [
@@ -58,6 +60,8 @@ const rowValues = (entry: UsageLogEntry): UsageValues => [
     entry.ttfbMs === null ? null : Math.round(entry.ttfbMs),
     entry.clientIp,
     entry.attempts,
+    entry.endpoint,
+    entry.units,
   ];
 
 const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
@@ -77,6 +81,8 @@ const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
   completionTokens: row.completion_tokens,
   cacheReadTokens: row.cache_read_tokens,
   cacheWriteTokens: row.cache_write_tokens,
+  endpoint: row.endpoint,
+  units: row.units,
   usageEstimated: row.usage_estimated === 1,
   cost: row.cost,
   latencyMs: row.latency_ms,
@@ -105,8 +111,8 @@ export class SqliteUsageLogStore implements UsageLogStore {
     this.insert = db.prepare(
       `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
          channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens,
-         cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -178,6 +184,7 @@ function filters(query: UsageLogQuery): { where: string; params: Record<string, 
   add('account_id = :account', 'account', query.accountId);
   add('requested_model = :model', 'model', query.model);
   add('status = :status', 'status', query.status);
+  add('endpoint = :endpoint', 'endpoint', query.endpoint);
   add('created_at >= :from', 'from', query.from);
   add('created_at < :to', 'to', query.to);
   return { where: clauses.length ? clauses.join(' AND ') : '1 = 1', params };

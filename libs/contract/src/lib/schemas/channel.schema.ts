@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
 import { ErrorBodySchema } from './error.schema';
+import { EndpointSchema } from './endpoint.schema';
 
 export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini']);
 export type ChannelType = z.infer<typeof ChannelTypeSchema>;
@@ -49,6 +50,13 @@ const channelFields = {
   enabled: z.boolean(),
   timeouts: ChannelTimeoutsSchema.partial().strict(),
   responses_api: ChannelResponsesApiSchema,
+  /** What the channel serves (see EndpointSchema); `null`: its type's defaults (DEFAULT_CHANNEL_ENDPOINTS). */
+  endpoints: z
+    .array(EndpointSchema)
+    .min(1)
+    .max(EndpointSchema.options.length)
+    .refine((list) => new Set(list).size === list.length, 'each endpoint may appear once')
+    .nullable(),
 };
 
 export const ChannelCreateSchema = z
@@ -61,6 +69,8 @@ export const ChannelCreateSchema = z
     timeouts: channelFields.timeouts.optional(),
     /** Left out: `auto`. */
     responses_api: channelFields.responses_api.optional(),
+    /** Left out or null: the type's defaults. */
+    endpoints: channelFields.endpoints.optional(),
   })
   .strict();
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
@@ -119,6 +129,10 @@ export const ChannelSchema = z.object({
   timeouts: ChannelTimeoutsSchema,
   /** `auto` until the admin sets it, or until the channel answered 404/405 on `/responses` (then `bridged`). */
   responses_api: ChannelResponsesApiSchema,
+  /** What the channel serves: the admin's list, or its type's defaults. */
+  endpoints: z.array(EndpointSchema),
+  /** Whether `endpoints` are the type's defaults (the admin set none). */
+  endpoints_default: z.boolean(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });

@@ -1,12 +1,21 @@
 import { z } from 'zod';
 
 const perMillionTokens = z.number().int().nonnegative().max(1_000_000_000_000);
+/** Micro-USD per one of an endpoint's units (an image, a search unit, a minute of audio). */
+const perUnit = z.number().int().nonnegative().max(1_000_000_000_000);
+/** `1024x1024`, `hd`, `hd/1024x1792`, `high/1536x1024`: an image's quality, size, or both. */
+const imageVariant = z.string().regex(/^(?:[a-z]+\/)?(?:\d{2,5}x\d{2,5}|[a-z]+)$/, 'a size (1024x1024), a quality (hd), or quality/size (hd/1024x1792)');
 
 /**
  * A price for a model name or glob, in micro-USD per million tokens (SPEC §8). Prompt tokens
  * read from or written to the provider's prompt cache have prices of their own (Anthropic bills
  * a 5-minute cache write at 1.25 × input and a read at 0.1 ×; OpenAI and Gemini a cached read
  * at a fraction of input); `null` or absent, they cost what `input` costs.
+ *
+ * Endpoints other than chat add their own units (SPEC §7a), charged on top of any tokens the
+ * upstream reports: images per image (`image`, or `image_variants` by quality and size), rerank
+ * per search unit (a query over up to 100 documents), speech per million input characters,
+ * transcription and translation per minute of audio. Absent, a unit costs nothing.
  */
 export const PriceSchema = z
   .object({
@@ -15,6 +24,16 @@ export const PriceSchema = z
     output: perMillionTokens,
     cache_read: perMillionTokens.nullable().optional(),
     cache_write: perMillionTokens.nullable().optional(),
+    /** Micro-USD per generated or edited image, when no `image_variants` entry matches. */
+    image: perUnit.nullable().optional(),
+    /** Micro-USD per image by `quality/size`, `size` or `quality`, the most specific match first. */
+    image_variants: z.record(imageVariant, perUnit).nullable().optional(),
+    /** Micro-USD per rerank search unit (one query over up to 100 documents). */
+    search_unit: perUnit.nullable().optional(),
+    /** Micro-USD per million characters of speech input (`/v1/audio/speech`). */
+    characters: perMillionTokens.nullable().optional(),
+    /** Micro-USD per minute of audio transcribed or translated, charged by the second. */
+    audio_minute: perUnit.nullable().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;

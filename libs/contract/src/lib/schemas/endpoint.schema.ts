@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { ChannelType } from './channel.schema';
+
+/**
+ * What a request asks a model for (SPEC §7a). A channel serves some of these, and routing picks
+ * only channels serving the endpoint asked for:
+ * - `chat`: Chat Completions, Anthropic Messages, the Responses API and Gemini's generateContent;
+ * - `completions`: legacy text completions (`/v1/completions`);
+ * - `embeddings`, `rerank`, `moderations`;
+ * - `images`: `/v1/images/generations` and `/v1/images/edits`;
+ * - `audio_speech`: `/v1/audio/speech` (text to speech);
+ * - `audio_transcriptions`: `/v1/audio/transcriptions` and `/v1/audio/translations`.
+ */
+export const EndpointSchema = z.enum([
+  'chat',
+  'completions',
+  'embeddings',
+  'rerank',
+  'moderations',
+  'images',
+  'audio_speech',
+  'audio_transcriptions',
+]);
+export type Endpoint = z.infer<typeof EndpointSchema>;
+export const ENDPOINTS: readonly Endpoint[] = EndpointSchema.options;
+
+/**
+ * What a channel serves when it does not say: everything its provider's API offers under the
+ * OpenAI routes the relay translates to it. `rerank` is never a default — OpenAI has no such
+ * route; an OpenAI-compatible server that has one (vLLM, TEI, Jina, Cohere-compatible) says so.
+ */
+export const DEFAULT_CHANNEL_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = {
+  openai: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'],
+  anthropic: ['chat', 'completions'],
+  gemini: ['chat', 'completions', 'embeddings', 'images'],
+};
+
+/** The route a caller uses for an endpoint, as error messages and the README name it. */
+export const ENDPOINT_ROUTES: Readonly<Record<Endpoint, string>> = {
+  chat: '/v1/chat/completions',
+  completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  rerank: '/v1/rerank',
+  moderations: '/v1/moderations',
+  images: '/v1/images',
+  audio_speech: '/v1/audio/speech',
+  audio_transcriptions: '/v1/audio/transcriptions',
+};
