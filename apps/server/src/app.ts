@@ -5,6 +5,7 @@ import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import { multipartBody } from './middleware/multipart-body';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
 import { usageLog } from './middleware/usage-log';
@@ -27,6 +28,8 @@ export interface AppDeps {
   services: RelayServices;
   logger: Logger;
   maxBodyBytes: number;
+  /** Multipart audio uploads (RELAY_MAX_UPLOAD_BYTES); `maxBodyBytes` when not given. */
+  maxUploadBytes?: number;
   maxRetries: number;
   version: string;
   startedAt?: number;
@@ -91,7 +94,10 @@ export function createApp(deps: AppDeps): Express {
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
       bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
-      jsonBody(deps.maxBodyBytes),
+      jsonBody(
+        deps.maxBodyBytes,
+        multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
+      ),
     ],
     requestValidationErrorHandler,
   });

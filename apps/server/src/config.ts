@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   }),
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
+  // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
+  RELAY_MAX_UPLOAD_BYTES: intFromEnv(25 * MIB, 1024, 4096 * MIB),
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
   RELAY_CORS_ORIGINS: corsOriginsFromEnv('*'),
@@ -131,6 +133,8 @@ export interface Config {
   adminKey: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
   maxBodyBytes: number;
+  /** Multipart audio uploads: a larger limit than JSON bodies (RELAY_MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
   maxRetries: number;
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
   trustProxy: string[] | undefined;
@@ -170,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: values.RELAY_ADMIN_KEY,
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
+    maxUploadBytes: values.RELAY_MAX_UPLOAD_BYTES,
     maxRetries: values.RELAY_MAX_RETRIES,
     trustProxy: values.RELAY_TRUST_PROXY,
     cors: { v1: values.RELAY_CORS_ORIGINS, api: values.RELAY_CORS_API_ORIGINS },

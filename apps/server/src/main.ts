@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     services,
     logger,
     maxBodyBytes: config.maxBodyBytes,
+    maxUploadBytes: config.maxUploadBytes,
     maxRetries: config.maxRetries,
     trustProxy: config.trustProxy,
     cors: config.cors,

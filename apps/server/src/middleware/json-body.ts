@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { invalidRequest, requestTooLarge, RelayError } from '@chat-relay/wire';
+import { isMultipartRoute } from './multipart-body';
 import { describeJsonPath, exceedsJsonDepth, MAX_JSON_DEPTH, pathBeyondDepth } from '../validation/json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -21,9 +22,11 @@ declare module 'express-serve-static-core' {
  * parsed once, its bytes kept in `res.locals.rawBody` so the relay can forward them untouched;
  * anything else (compressed, another charset, `+json` types) goes through `express.json()`.
  */
-export function jsonBody(limitBytes: number): RequestHandler {
+export function jsonBody(limitBytes: number, multipart?: RequestHandler): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: false, type: JSON_TYPES });
   return (req, res, next) => {
+    // Uploads (image edits, audio) are multipart, streamed to disk: see multipart-body.ts.
+    if (multipart && isMultipartRoute(req)) return multipart(req, res, next);
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     if (!hasBody) {
       req.body = {};

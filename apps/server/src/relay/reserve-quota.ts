@@ -35,6 +35,16 @@ export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requ
   if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const price = await deps.prices.priceOf(request.model);
   const amount = costBound(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request, deps.defaultCompletionTokens));
+  return reserveAmount(deps, token, requestId, amount, 'lower max_tokens (or max_completion_tokens, n) or shorten the prompt');
+}
+
+/**
+ * Takes `amount` (micro-USD, an upper bound of the request's cost) from the token's and its
+ * account's quota, or refuses with 429 insufficient_quota saying what would need less
+ * (`lower`). Returns the amount reserved.
+ */
+export async function reserveAmount(deps: ReserveDeps, token: TokenRecord, requestId: string, amount: number, lower: string): Promise<number> {
+  if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const outcome = await deps.quota.reserve({ requestId, tokenId: token.id, accountId: token.accountId, amount });
   if (outcome.ok) return amount;
   const owner = outcome.exhausted === 'token' ? 'this API key' : 'the account of this API key';
@@ -42,7 +52,7 @@ export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requ
   const reserves = `This request reserves ${microUsdToUsd(amount)} USD until it is settled at its real cost`;
   throw insufficientQuota(
     limit !== null && limit !== undefined && amount > limit
-      ? `${reserves}, more than the whole quota of ${owner} (${microUsdToUsd(limit)} USD), so it can never be admitted: lower max_tokens (or max_completion_tokens, n) or shorten the prompt.`
-      : `Not enough quota left on ${owner} for this request. ${reserves}; lower max_tokens or shorten the prompt to need less.`,
+      ? `${reserves}, more than the whole quota of ${owner} (${microUsdToUsd(limit)} USD), so it can never be admitted: ${lower}.`
+      : `Not enough quota left on ${owner} for this request. ${reserves}; ${lower} to need less.`,
   );
 }

@@ -33,18 +33,29 @@ export async function resolveModel(
   request: ChatCompletionRequest,
   accountId: number,
 ): Promise<ResolvedModel> {
-  const gizmo = parseGizmoModel(request.model);
+  const gizmo = await resolveGizmo(deps, request.model, accountId);
   if (!gizmo) return { request, assistantId: null, assistant: null, family: null };
+  const { assistant, family } = gizmo;
+  return { request: applyAssistant(assistant, request, family), assistantId: assistant.id, assistant, family };
+}
 
+/**
+ * The custom assistant a gizmo name selects, and its family; `null` for a plain name, or for a
+ * gizmo name no assistant of the caller's has that a channel serves as it is (relay chaining).
+ * Unknown assistants and families the assistant does not allow are refused.
+ */
+export async function resolveGizmo(
+  deps: ResolveDeps,
+  model: string,
+  accountId: number,
+): Promise<{ assistant: AssistantRecord; family: string } | null> {
+  const gizmo = parseGizmoModel(model);
+  if (!gizmo) return null;
   // The caller's own assistant first, then a public one: another account's private id is unknown here.
   const assistant = await deps.assistants.resolveFor(accountId, gizmo.assistantId);
   if (!assistant) {
-    if ((await deps.registry.candidatesFor(request.model)).length > 0) return { request, assistantId: null, assistant: null, family: null };
-    throw notFound(
-      'model_not_found',
-      `The model '${request.model}' does not exist: there is no custom assistant '${gizmo.assistantId}'.`,
-      'model',
-    );
+    if ((await deps.registry.endpointsServing(model)).length > 0) return null;
+    throw notFound('model_not_found', `The model '${model}' does not exist: there is no custom assistant '${gizmo.assistantId}'.`, 'model');
   }
   if (!familyAllowed(assistant, gizmo.family)) {
     throw invalidRequest(
@@ -53,5 +64,5 @@ export async function resolveModel(
       'model_not_allowed',
     );
   }
-  return { request: applyAssistant(assistant, request, gizmo.family), assistantId: assistant.id, assistant, family: gizmo.family };
+  return { assistant, family: gizmo.family };
 }

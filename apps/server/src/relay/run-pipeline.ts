@@ -106,17 +106,32 @@ export async function admitRequest(
   request: ChatCompletionRequest,
   validate?: () => void,
 ): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
-  const trace = traceOf(res);
-  trace.requestedModel = request.model;
-  trace.stream = request.stream === true;
-  const caller = res.locals.caller;
-  const clientIp = req.ip;
-  trace.clientIp = clientIp ?? null;
-  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model: request.model, slot: trace }));
+  const { trace, caller } = await admitCaller(deps, req, res, request.model, request.stream === true);
   validate?.();
   const resolved = await resolveModel(deps, request, callerAccountId(caller));
   trace.assistantId = resolved.assistantId;
   return { trace, caller, resolved };
+}
+
+/**
+ * The caller's policy for a request of `model` (IP and model allow-lists, rate limits,
+ * concurrency), the trace told what it needs first: the same for every dialect and endpoint.
+ */
+export async function admitCaller(
+  deps: PipelineDeps,
+  req: Request,
+  res: Response,
+  model: string,
+  stream: boolean,
+): Promise<{ trace: RelayTrace; caller: Caller | undefined }> {
+  const trace = traceOf(res);
+  trace.requestedModel = model;
+  trace.stream = stream;
+  const caller = res.locals.caller;
+  const clientIp = req.ip;
+  trace.clientIp = clientIp ?? null;
+  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model, slot: trace }));
+  return { trace, caller };
 }
 
 /** Aborted by the usage log's close listener when the caller goes away before its answer. */

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Agent, errors, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../storage/types';
 import type { AbortLike } from './caller-gone';
@@ -7,8 +8,8 @@ export interface UpstreamCall {
   channel: ChannelRecord;
   url: string;
   headers: Record<string, string>;
-  /** Absent for a GET or DELETE. */
-  body?: string | Buffer;
+  /** Absent for a GET or DELETE; a stream for an upload (sent as it is read). */
+  body?: string | Buffer | Readable;
   signal: AbortLike;
   /** POST when absent: every relayed call is one; GET and DELETE reach stored upstream state. */
   method?: 'POST' | 'GET' | 'DELETE';
@@ -17,6 +18,18 @@ export interface UpstreamCall {
 export interface UpstreamResponse {
   statusCode: number;
   body: UpstreamBody;
+  /** A response header's value (lower-case name), read from the raw headers only when asked. */
+  header(name: string): string | undefined;
+}
+
+/** undici's raw headers: name, value, name, value… */
+function headerOf(raw: Buffer[] | string[] | null | undefined, name: string): string | undefined {
+  if (!raw) return undefined;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const key = raw[index];
+    if (key !== undefined && key.length === name.length && key.toString().toLowerCase() === name) return raw[index + 1]?.toString();
+  }
+  return undefined;
 }
 
 /** `origin` and `path` of a URL, parsed once per distinct URL (channels have a handful). */
@@ -66,12 +79,12 @@ export class UpstreamClient {
           abortCall = abortRequest;
           if (pendingAbort) abortRequest(pendingAbort);
         },
-        onHeaders: (statusCode, _headers, resume) => {
+        onHeaders: (statusCode, rawHeaders, resume) => {
           // 1xx informational answers carry no body; the final status follows.
           if (statusCode < 200) return true;
           resumeUpstream = resume;
           body = new UpstreamBody(abort);
-          resolve({ statusCode, body });
+          resolve({ statusCode, body, header: (name) => headerOf(rawHeaders, name) });
           return true;
         },
         onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,

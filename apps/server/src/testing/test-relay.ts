@@ -27,6 +27,7 @@ export interface TestRelay {
 
 export interface TestRelayOptions {
   maxBodyBytes?: number;
+  maxUploadBytes?: number;
   maxRetries?: number;
   /** Express `trust proxy`, e.g. `'loopback'`; defaults to RELAY_TRUST_PROXY from `env`. */
   trustProxy?: string | string[];
@@ -55,6 +56,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     services,
     logger,
     maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
+    maxUploadBytes: options.maxUploadBytes ?? config.maxUploadBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
