@@ -118,7 +118,8 @@ export class ChannelRegistry {
       this.loading = this.store.listAll().then((records) => {
         const live = records.map((record) => {
           const old = previous.get(record.id);
-          return old && old.record.updatedAt === record.updatedAt ? old : new LiveChannel(record);
+          // Two writes within one millisecond leave updatedAt as it was: the record itself decides.
+          return old && old.record.updatedAt === record.updatedAt && JSON.stringify(old.record) === JSON.stringify(record) ? old : new LiveChannel(record);
         });
         if (generation === this.generation) {
           this.channels = live;

@@ -20,7 +20,7 @@ function migratedFromVersion6(): Database.Database {
   );
   insertChannel.run('openai-compatible', 'openai', now, now);
   insertChannel.run('claude', 'anthropic', now, now);
-  expect(migrate(db)).toEqual([7]);
+  expect(migrate(db)[0]).toBe(7);
   return db;
 }
 
