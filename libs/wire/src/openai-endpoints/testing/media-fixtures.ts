@@ -3,8 +3,9 @@
  * says where each file comes from; `session-*.json` are openai-dotnet test-proxy recordings).
  */
 import yaml from 'js-yaml';
+import OpenAI from 'openai';
 import type { SseEvent } from '../../hub/provider-adapter';
-import type { EndpointAnswer, EndpointUpstreamRequest, MultipartBody } from '../../hub/endpoint-adapter';
+import type { EndpointAnswer, EndpointUpstreamRequest, MultipartBody, MultipartRequest, UploadedFile } from '../../hub/endpoint-adapter';
 import { readFixture } from '../../testing/fixtures';
 
 export { readFixture };
@@ -62,4 +63,33 @@ export function sentJson(request: EndpointUpstreamRequest): Record<string, unkno
 export function sentForm(request: EndpointUpstreamRequest): MultipartBody {
   if (typeof request.body === 'string' || Buffer.isBuffer(request.body)) throw new Error('expected a multipart body');
   return request.body;
+}
+
+/**
+ * The vectors the OpenAI SDK reads from an embeddings answer, served to it as the upstream: the
+ * SDK asks for base64 by default and decodes it itself (little-endian float32).
+ */
+export async function embeddingsAsTheSdkReadsThem(answer: unknown): Promise<number[][]> {
+  const serve = async (): Promise<Response> => new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+  const client = new OpenAI({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, fetch: serve });
+  const list = await client.embeddings.create({ model: 'any-model', input: 'ignored' });
+  return list.data.map((item) => item.embedding);
+}
+
+/**
+ * A recorded multipart body (its raw lines) as the server parses it: the text fields in order,
+ * and each file part with its field and file name (its bytes stay in the recording).
+ */
+export function multipartRequestOf(lines: readonly string[]): MultipartRequest {
+  const request: { fields: Array<readonly [string, string]>; files: UploadedFile[] } = { fields: [], files: [] };
+  lines.forEach((line, index) => {
+    const part = /^Content-Disposition: form-data; name=([^;\r\n]+)(?:; filename="([^"]*)")?/.exec(line);
+    if (!part?.[1]) return;
+    if (part[2] !== undefined) {
+      request.files.push({ field: part[1], filename: part[2], contentType: 'application/octet-stream', size: 0, ref: `recorded/${index}` });
+    } else {
+      request.fields.push([part[1], lines[index + 2] ?? '']);
+    }
+  });
+  return request;
 }
