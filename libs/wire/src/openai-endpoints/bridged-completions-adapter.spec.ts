@@ -101,6 +101,13 @@ describe('/completions bridged: the answer', () => {
     expect(answer.usage).toEqual({ promptTokens: 9, completionTokens: 272, units: 0 });
   });
 
+  it('leaves the prompt for the relay to count when Gemini reports no usage', () => {
+    const body = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi there' }] }, finishReason: 'MAX_TOKENS' }], responseId: 'r1' });
+    const answer = jsonAnswer(gemini.convertResponse(body, context));
+    expect(answer.body).toMatchObject({ id: 'cmpl-r1', choices: [{ text: 'Hi there', finish_reason: 'length' }] });
+    expect(answer.usage).toEqual({ promptTokens: 0, completionTokens: 0, units: 0, estimated: true, uncountedText: 'Hello' });
+  });
+
   it('passes the channel’s own failures on, and maps its errors', () => {
     expect(gemini.convertResponse('{"candidates":[]}', context)).toMatchObject({ ok: false, error: { code: 'bad_response' } });
     const failure = anthropic.mapErrorResponse(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', []);

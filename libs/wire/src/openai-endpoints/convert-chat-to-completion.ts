@@ -5,7 +5,7 @@ import { isJsonObject, isNumber, type JsonObject } from '../json/json-checks';
 
 type CompletionFinishReason = 'stop' | 'length' | 'content_filter';
 
-/** `chatcmpl-x` → `cmpl-x`; any other id gets the prefix in front. */
+/** `chatcmpl-x` → `cmpl-x`; an id of another form gets the prefix in front (`msg_x` → `cmpl-msg_x`). */
 export const completionIdOf = (chatId: unknown): string => `cmpl-${String(chatId ?? '').replace(/^chatcmpl-/, '')}`;
 
 /** A completion stops for length, a content filter, or anything else (a chat turn's end) — `stop`. */
