@@ -39,3 +39,4 @@ export * from './hub/chain-transformers';
 export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinking';
 export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';
+export * from './openai-endpoints';

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import { invalidRequest, upstreamError, type RelayError } from '../errors/relay-error';
+import type { EndpointBuildArgs, EndpointUpstreamRequest, EndpointUsage } from '../hub/endpoint-adapter';
+import { nativeRequestBody, trimBaseUrl } from '../hub/native-request-body';
+import { isJsonObject, type JsonObject } from '../json/json-checks';
+import { replaceTopLevelString } from '../json/replace-top-level-string';
+
+/** A JSON endpoint's request as the server hands it over: the caller's body, validated by the contract. */
+export type JsonRequest = Readonly<Record<string, unknown>>;
+
+/** A 2xx body that is not what the route answers: the relay may try another channel. */
+export const malformedAnswer = (what: string): RelayError =>
+  upstreamError(`The upstream provider sent a malformed ${what}.`, 'bad_response');
+
+/** The answer's JSON object, or the failure that it is none. */
+export function readJsonObject(text: string, what: string): { ok: true; json: JsonObject } | { ok: false; error: RelayError } {
+  try {
+    const json: unknown = JSON.parse(text);
+    return isJsonObject(json) ? { ok: true, json } : { ok: false, error: malformedAnswer(what) };
+  } catch {
+    return { ok: false, error: upstreamError('The upstream provider sent a response that is not JSON.', 'bad_response') };
+  }
+}
+
+/**
+ * The request typed by its contract schema. The server validated it already; a request that
+ * fails here anyway (an assistant changed it) is still the caller's 400, naming the field.
+ */
+export function parseEndpointRequest<T extends z.ZodTypeAny>(schema: T, request: unknown): z.infer<T> {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue?.path.length ? issue.path.join('.') : null;
+  throw invalidRequest(`Invalid request${param ? ` at '${param}'` : ''}: ${issue?.message ?? 'malformed'}.`, param);
+}
+
+/** `{base_url}/<path>` with the channel's key as a bearer token: every OpenAI-compatible route. */
+export function openAiEndpointCall(path: string, key: string, baseUrl: string): Pick<EndpointUpstreamRequest, 'url' | 'headers'> {
+  return { url: `${trimBaseUrl(baseUrl)}/${path}`, headers: { authorization: `Bearer ${key}` } };
+}
+
+/** A JSON passthrough: the caller's bytes, only the top-level `model` swapped when the channel maps it. */
+export function openAiJsonPassthrough(path: string, args: EndpointBuildArgs<JsonRequest>): EndpointUpstreamRequest {
+  const call = openAiEndpointCall(path, args.key, args.channel.baseUrl);
+  return {
+    url: call.url,
+    headers: { ...call.headers, 'content-type': 'application/json' },
+    body: nativeRequestBody({ body: args.request, rawBody: args.rawBody, upstreamModel: args.upstreamModel }),
+  };
+}
+
+/**
+ * The upstream's own text with its top-level `model` set to the caller's name — that string alone
+ * replaced, every other byte as sent (re-serialised only when the text holds no such string) —
+ * and its parsed object to match.
+ */
+export function withPublicModel(text: string, json: JsonObject, publicModel: string): { body: JsonObject; text: string } {
+  if (typeof json['model'] !== 'string' || json['model'] === publicModel) return { body: json, text };
+  json['model'] = publicModel;
+  const replaced = replaceTopLevelString(Buffer.from(text), 'model', publicModel);
+  return { body: json, text: replaced ? replaced.toString('utf8') : JSON.stringify(json) };
+}
+
+/** Nothing counted by tokens or units: a start to add the endpoint's own counts to. */
+export const NO_USAGE: Readonly<EndpointUsage> = { promptTokens: 0, completionTokens: 0, units: 0 };
+
+/** Usage the upstream did not report: the relay counts `text` as prompt tokens. */
+export const uncountedUsage = (text: string, units = 0): EndpointUsage => ({
+  ...NO_USAGE,
+  units,
+  estimated: true,
+  ...(text !== '' ? { uncountedText: text } : {}),
+});
+
+/** A non-negative count the upstream reported, or undefined. */
+export const countOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/** The texts of an `input` or `prompt` that is a string or a list of strings (token ids have none). */
+export function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
