@@ -59,12 +59,12 @@ function quietScore(category: Category, text: string): number {
   return Math.round((value / 65_536) * 0.01 * 1e6) / 1e6;
 }
 
-function appliedTypes(category: Category, item: ModerationItem): string[] {
+function appliedTypes(category: Category, item: ModerationItem, omni: boolean): string[] {
   const types = item.text.length > 0 || !item.hasImage ? ['text'] : [];
-  return item.hasImage && imageCategories.has(category) ? [...types, 'image'] : types;
+  return omni && item.hasImage && imageCategories.has(category) ? [...types, 'image'] : types;
 }
 
-/** One result: categories flagged by `flaggedWords`, applied input types on omni models. */
+/** One result: categories flagged by `flaggedWords`, the input types each applied to (the OpenAPI description requires them). */
 export function moderationResult(item: ModerationItem, omni: boolean): Record<string, unknown> {
   const words = new Set(stripSimMarkers(item.text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const scores = Object.fromEntries(
@@ -73,20 +73,12 @@ export function moderationResult(item: ModerationItem, omni: boolean): Record<st
       return [category, hit ? flaggedScore : quietScore(category, item.text)];
     }),
   ) as Record<Category, number>;
-  const categories = Object.fromEntries(
-    moderationCategories.map((category) => {
-      // Text-only models do not judge illicit content: the API sends null there.
-      const unjudged = !omni && (category === 'illicit' || category === 'illicit/violent');
-      return [category, unjudged ? null : scores[category] > 0.5];
-    }),
-  );
+  const categories = Object.fromEntries(moderationCategories.map((category) => [category, scores[category] > 0.5]));
   return {
     flagged: Object.values(categories).some((value) => value === true),
     categories,
     category_scores: scores,
-    ...(omni
-      ? { category_applied_input_types: Object.fromEntries(moderationCategories.map((category) => [category, appliedTypes(category, item)])) }
-      : {}),
+    category_applied_input_types: Object.fromEntries(moderationCategories.map((category) => [category, appliedTypes(category, item, omni)])),
   };
 }
 
