@@ -132,7 +132,8 @@ export function buildCompletionChunks(completion: Completion, includeUsage: bool
   const chunks: Completion[] = [];
   for (const choice of completion.choices) {
     for (const token of splitIntoStreamTokens(choice.text)) {
-      chunks.push(chunkOf([{ text: token, index: choice.index, logprobs: choice.logprobs ? logprobsOf(token) : null, finish_reason: null }]));
+      const logprobs = choice.logprobs ? logprobsOf(token) : null;
+      chunks.push(chunkOf([{ text: token, index: choice.index, logprobs, finish_reason: null }]));
     }
   }
   for (const choice of completion.choices) {

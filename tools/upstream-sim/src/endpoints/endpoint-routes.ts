@@ -53,8 +53,12 @@ function serveImage(res: ServerResponse, path: string, context: ImagesContext): 
   return true;
 }
 
-async function answerForm(req: IncomingMessage, res: ServerResponse, request: EndpointRequest, handler: FormHandler, context: EndpointContext, origin: string): Promise<void> {
-  const { form } = request;
+async function answerForm(
+  req: IncomingMessage,
+  res: ServerResponse,
+  form: FormResult | undefined,
+  answer: (parsed: ParsedForm) => Promise<void>,
+): Promise<void> {
   if (!form) {
     const contentType = req.headers['content-type'] ?? 'none';
     const message = `Invalid Content-Type header (${contentType}), expected multipart/form-data.`;
@@ -65,7 +69,7 @@ async function answerForm(req: IncomingMessage, res: ServerResponse, request: En
     sendError(res, 400, openAiError(`Could not parse multipart form: ${form.message}`, 'invalid_request_error'));
     return;
   }
-  await handler(res, form.form, context, origin);
+  await answer(form.form);
 }
 
 /**
@@ -86,6 +90,6 @@ export async function handleEndpointRoute(
   if (!checkBearer(req, res, context.acceptedKeys)) return true;
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   if (jsonHandler) await jsonHandler(res, request.rawBody, context, origin);
-  else if (formHandler) await answerForm(req, res, request, formHandler, context, origin);
+  else if (formHandler) await answerForm(req, res, request.form, (form) => formHandler(res, form, context, origin));
   return true;
 }

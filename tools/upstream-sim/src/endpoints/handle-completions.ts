@@ -5,7 +5,13 @@ import { openAiError } from '../openai-error';
 import { parseOpenAiBody } from '../parse-openai-body';
 import { writeChatStream } from '../write-chat-stream';
 import { answerPrompt, buildCompletion, buildCompletionChunks, completionId, promptsOf } from './build-completion';
-import { openAiDialect, planEndpointCall, playFaultInsteadOfAnswer, sendEndpointAnswer, type EndpointFaultContext } from './endpoint-answer';
+import {
+  openAiDialect,
+  planEndpointCall,
+  playFaultInsteadOfAnswer,
+  sendEndpointAnswer,
+  type EndpointFaultContext,
+} from './endpoint-answer';
 
 /**
  * POST /v1/completions (legacy text completions, gpt-3.5-turbo-instruct): the brain's answer

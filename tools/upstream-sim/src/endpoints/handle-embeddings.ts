@@ -40,8 +40,8 @@ function parseEmbeddingRequest(res: ServerResponse, rawBody: string): EmbeddingR
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path[0];
-  const value: unknown = typeof body.json === 'object' && body.json !== null ? (body.json as Record<string, unknown>)['encoding_format'] : undefined;
   if (field === 'encoding_format') {
+    const value: unknown = (body.json as Record<string, unknown>)['encoding_format'];
     const message = `Invalid value for 'encoding_format' = ${String(value)}. Supported values: ['float', 'base64'].`;
     sendError(res, 400, openAiError(message, 'invalid_request_error'));
     return undefined;

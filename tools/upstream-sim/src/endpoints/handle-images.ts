@@ -78,7 +78,13 @@ function imagesAnswer(job: ImageJob, call: ImageCall, store: ImageStore): Record
   };
 }
 
-async function answerImages(res: ServerResponse, job: ImageJob, xSim: unknown, call: ImageCall, context: ImagesContext): Promise<void> {
+async function answerImages(
+  res: ServerResponse,
+  job: ImageJob,
+  xSim: unknown,
+  call: ImageCall,
+  context: ImagesContext,
+): Promise<void> {
   const planned = planEndpointCall(xSim, job.prompt, 'prompt', context);
   if (planned.kind === 'invalid') {
     sendError(res, 400, openAiError(planned.message, 'invalid_request_error', planned.param));
@@ -89,7 +95,12 @@ async function answerImages(res: ServerResponse, job: ImageJob, xSim: unknown, c
 }
 
 /** POST /v1/images/generations */
-export async function handleImageGenerations(res: ServerResponse, rawBody: string, call: ImageCall, context: ImagesContext): Promise<void> {
+export async function handleImageGenerations(
+  res: ServerResponse,
+  rawBody: string,
+  call: ImageCall,
+  context: ImagesContext,
+): Promise<void> {
   const request = parseOpenAiBody(res, rawBody, ImageGenerationRequestSchema);
   if (!request) return;
   const job: ImageJob = {
@@ -107,7 +118,12 @@ export async function handleImageGenerations(res: ServerResponse, rawBody: strin
 }
 
 /** POST /v1/images/edits (multipart: `image` or `image[]`, optional `mask`, `prompt`); 400 without an image. */
-export async function handleImageEdits(res: ServerResponse, form: ParsedForm, call: ImageCall, context: ImagesContext): Promise<void> {
+export async function handleImageEdits(
+  res: ServerResponse,
+  form: ParsedForm,
+  call: ImageCall,
+  context: ImagesContext,
+): Promise<void> {
   const fields = validateOpenAiValue(res, formObject(form), ImageEditFieldsSchema);
   if (!fields) return;
   const images = [...filesNamed(form, 'image'), ...filesNamed(form, 'mask')];

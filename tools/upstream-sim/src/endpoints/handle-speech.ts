@@ -10,7 +10,13 @@ import { countTokens } from '../tokens';
 import { clampGoodFrames, writeEventStream } from '../write-event-stream';
 import { streamErrorEvent } from '../write-chat-stream';
 import { mp3FrameSeconds, silentMp3, speechSampleCount, toneSamples, wavHeader } from './audio';
-import { openAiDialect, planEndpointCall, playFaultInsteadOfAnswer, type EndpointFaultContext, type EndpointPlan } from './endpoint-answer';
+import {
+  openAiDialect,
+  planEndpointCall,
+  playFaultInsteadOfAnswer,
+  type EndpointFaultContext,
+  type EndpointPlan,
+} from './endpoint-answer';
 
 export interface SpeechContext extends EndpointFaultContext {
   /** Delay between audio chunks unless the request sets a latency directive. */
@@ -42,8 +48,14 @@ function audioSeconds(request: SpeechRequest): number | { message: string; param
   return seconds;
 }
 
+/** Audio as sent: its content type and its chunks, about 0.1 s each (the WAV header on its own first). */
+export interface SpeechAudio {
+  contentType: string;
+  chunks: Buffer[];
+}
+
 /** The content type and chunks of `seconds` of audio in the asked format (opus, aac and flac are sent as WAV). */
-export function speechChunks(format: SpeechRequest['response_format'], seconds: number): { contentType: string; chunks: Buffer[] } {
+export function speechChunks(format: SpeechRequest['response_format'], seconds: number): SpeechAudio {
   if (format === undefined || format === 'mp3') {
     const frames = Math.max(1, Math.ceil(seconds / mp3FrameSeconds));
     const framesPerChunk = Math.max(1, Math.round(secondsPerChunk / mp3FrameSeconds));
@@ -60,12 +72,14 @@ export function speechChunks(format: SpeechRequest['response_format'], seconds: 
 }
 
 /** Writes the chunks `delayMs` apart; `cut` drops the connection after two, `malformed` ends cleanly halfway. */
-async function playAudio(res: ServerResponse, audio: { contentType: string; chunks: Buffer[] }, delayMs: number, fault: SimFault | undefined): Promise<void> {
+async function playAudio(res: ServerResponse, audio: SpeechAudio, delayMs: number, fault: SimFault | undefined): Promise<void> {
   res.writeHead(200, { 'content-type': audio.contentType, 'transfer-encoding': 'chunked' });
   res.flushHeaders();
   const signal = signalOnClose(res);
   const total = audio.chunks.length;
-  const count = fault?.kind === 'cut' ? clampGoodFrames(2, total) : fault?.kind === 'malformed' ? clampGoodFrames(Math.ceil(total / 2), total) : total;
+  let count = total;
+  if (fault?.kind === 'cut') count = clampGoodFrames(2, total);
+  if (fault?.kind === 'malformed') count = clampGoodFrames(Math.ceil(total / 2), total);
   for (const [index, chunk] of audio.chunks.slice(0, count).entries()) {
     if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return;
@@ -77,20 +91,32 @@ async function playAudio(res: ServerResponse, audio: { contentType: string; chun
 }
 
 /** `stream_format: 'sse'`: `speech.audio.delta` events (base64 audio), then `speech.audio.done` with usage. */
-function playAudioEvents(res: ServerResponse, request: SpeechRequest, audio: { chunks: Buffer[] }, seconds: number, plan: EndpointPlan, delayMs: number): Promise<void> {
+function playAudioEvents(
+  res: ServerResponse,
+  request: SpeechRequest,
+  audio: { chunks: Buffer[]; seconds: number },
+  plan: EndpointPlan,
+  delayMs: number,
+): Promise<void> {
+  const { seconds } = audio;
   const inputTokens = countTokens(stripSimMarkers(request.input));
   const outputTokens = Math.ceil(seconds * audioTokensPerSecond);
   const events = [
     ...audio.chunks.map((chunk) => ({ type: 'speech.audio.delta', audio: chunk.toString('base64') })),
-    { type: 'speech.audio.done', usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens } },
+    {
+      type: 'speech.audio.done',
+      usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+    },
   ];
   const frames = events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
-  const fault = plan.fault?.kind === 'cut' || plan.fault?.kind === 'malformed' || plan.fault?.kind === 'stream-error' ? plan.fault : undefined;
-  return writeEventStream(
-    res,
-    { frames, goodFramesBeforeFault: () => clampGoodFrames(2, frames.length), malformedFrame: 'data: {not json\n\n', errorFrame: streamErrorEvent },
-    { latencyMsPerToken: delayMs, fault },
-  );
+  const fault = plan.fault?.kind === 'status' || plan.fault?.kind === 'timeout' ? undefined : plan.fault;
+  const stream = {
+    frames,
+    goodFramesBeforeFault: () => clampGoodFrames(2, frames.length),
+    malformedFrame: 'data: {not json\n\n',
+    errorFrame: streamErrorEvent,
+  };
+  return writeEventStream(res, stream, { latencyMsPerToken: delayMs, fault });
 }
 
 /**
@@ -116,7 +142,7 @@ export async function handleSpeech(res: ServerResponse, rawBody: string, context
   const audio = speechChunks(request.response_format, seconds);
   if (request.stream_format === 'sse') {
     if (plan.fault?.kind !== 'stream-error' && playFaultInsteadOfAnswer(res, plan, openAiDialect)) return;
-    await playAudioEvents(res, request, audio, seconds, plan, delayMs);
+    await playAudioEvents(res, request, { ...audio, seconds }, plan, delayMs);
     return;
   }
   // A stream of bytes has no way to carry an error: stream-error answers 500 before any audio.

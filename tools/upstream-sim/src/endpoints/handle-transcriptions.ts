@@ -57,10 +57,9 @@ function answerBody(transcript: Transcript, request: AudioRequest): { body: stri
   const text = (body: string) => ({ body, contentType: 'text/plain; charset=utf-8' });
   const json = (body: Record<string, unknown>) => ({ body: JSON.stringify(body), contentType: 'application/json' });
   // Translations carry no usage; transcriptions by duration (whisper) or by tokens (GPT-4o models).
+  const durationUsage = { type: 'duration', seconds: Math.ceil(transcript.duration) };
   const usage =
-    request.task === 'translate'
-      ? {}
-      : { usage: formatsOf(request.model) ? tokenUsage(transcript, request.prompt) : { type: 'duration', seconds: Math.ceil(transcript.duration) } };
+    request.task === 'translate' ? {} : { usage: formatsOf(request.model) ? tokenUsage(transcript, request.prompt) : durationUsage };
   switch (request.format) {
     case 'text':
       return text(`${transcript.text}\n`);
@@ -110,7 +109,8 @@ export async function handleAudioTranscript(
   form: ParsedForm,
   context: EndpointFaultContext,
 ): Promise<void> {
-  const fields = validateOpenAiValue(res, formObject(form), task === 'transcribe' ? TranscriptionFieldsSchema : TranslationFieldsSchema);
+  const schema = task === 'transcribe' ? TranscriptionFieldsSchema : TranslationFieldsSchema;
+  const fields = validateOpenAiValue(res, formObject(form), schema);
   if (!fields) return;
   const file = filesNamed(form, 'file')[0];
   if (!file) {
@@ -119,7 +119,8 @@ export async function handleAudioTranscript(
   }
   const format = fields.response_format ?? 'json';
   const allowed = formatsOf(fields.model);
-  if ((allowed && !allowed.includes(format)) || (!allowed && format === 'diarized_json') || (task === 'translate' && format === 'diarized_json')) {
+  const diarizedElsewhere = format === 'diarized_json' && (!allowed || task === 'translate');
+  if ((allowed && !allowed.includes(format)) || diarizedElsewhere) {
     const message = `response_format '${format}' is not compatible with model '${fields.model}'.`;
     sendError(res, 400, openAiError(message, 'invalid_request_error', 'response_format', 'unsupported_value'));
     return;
@@ -131,7 +132,8 @@ export async function handleAudioTranscript(
     return;
   }
   const language = 'language' in fields && typeof fields.language === 'string' ? fields.language : 'en';
-  const granularities = 'timestamp_granularities' in fields && Array.isArray(fields.timestamp_granularities) ? fields.timestamp_granularities : [];
+  const granularities =
+    'timestamp_granularities' in fields && Array.isArray(fields.timestamp_granularities) ? fields.timestamp_granularities : [];
   const request: AudioRequest = {
     task,
     model: fields.model,

@@ -44,7 +44,9 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Buffer): Prom
         form.files.push({ field, filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(parts) });
       });
     });
-    parser.on('error', (error: unknown) => resolve({ kind: 'invalid', message: error instanceof Error ? error.message : String(error) }));
+    parser.on('error', (error: unknown) => {
+      resolve({ kind: 'invalid', message: error instanceof Error ? error.message : String(error) });
+    });
     parser.on('close', () => resolve({ kind: 'form', form }));
     parser.end(body);
   });

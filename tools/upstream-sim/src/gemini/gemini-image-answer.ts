@@ -11,7 +11,8 @@ export const geminiImageTokens = 1290;
 
 function modalitiesOf(request: GenerateContentRequest): string[] {
   const modalities: unknown = request.generationConfig?.['responseModalities'];
-  return Array.isArray(modalities) ? modalities.filter((item): item is string => typeof item === 'string').map((item) => item.toUpperCase()) : [];
+  if (!Array.isArray(modalities)) return [];
+  return modalities.filter((item): item is string => typeof item === 'string').map((item) => item.toUpperCase());
 }
 
 /** True when `generationConfig.responseModalities` asks for an image (`IMAGE`, any case). */
@@ -31,12 +32,18 @@ export interface GeminiImageAnswer {
  * too, then an `inlineData` PNG of the last user text (the same picture for the same words),
  * `IMAGE` tokens in the usage. Streamed: the text, then the image with the finish reason.
  */
-export function geminiImageAnswer(request: GenerateContentRequest, internal: ChatCompletionRequest, plan: AnswerContent, meta: GeminiMeta): GeminiImageAnswer {
+export function geminiImageAnswer(
+  request: GenerateContentRequest,
+  internal: ChatCompletionRequest,
+  plan: AnswerContent,
+  meta: GeminiMeta,
+): GeminiImageAnswer {
   const prompt = stripSimMarkers(lastUserText(internal.messages));
   const text = modalitiesOf(request).includes('TEXT') ? `Here is an image of ${prompt || 'nothing'}.` : undefined;
   const textTokens = text === undefined ? 0 : countTokens(text);
   const promptTokens = plan.usage.prompt_tokens;
-  const imagePart: ResponsePart = { inlineData: { mimeType: 'image/png', data: simPng(JSON.stringify([meta.model, prompt])).toString('base64') } };
+  const png = simPng(JSON.stringify([meta.model, prompt]));
+  const imagePart: ResponsePart = { inlineData: { mimeType: 'image/png', data: png.toString('base64') } };
   const usage = (candidates: number, details: UsageMetadata['candidatesTokensDetails']): UsageMetadata => ({
     promptTokenCount: promptTokens,
     candidatesTokenCount: candidates,
@@ -45,7 +52,8 @@ export function geminiImageAnswer(request: GenerateContentRequest, internal: Cha
     candidatesTokensDetails: details,
   });
   const outputTokens = textTokens + geminiImageTokens;
-  const finalDetails = [{ modality: 'IMAGE', tokenCount: geminiImageTokens }, ...(text === undefined ? [] : [{ modality: 'TEXT', tokenCount: textTokens }])];
+  const textDetails = text === undefined ? [] : [{ modality: 'TEXT', tokenCount: textTokens }];
+  const finalDetails = [{ modality: 'IMAGE', tokenCount: geminiImageTokens }, ...textDetails];
   const responseOf = (parts: ResponsePart[], finished: boolean, metadata: UsageMetadata): GenerateContentResponse => ({
     candidates: [{ content: { role: 'model', parts }, ...(finished ? { finishReason: 'STOP' as const } : {}), index: 0 }],
     usageMetadata: metadata,
@@ -55,7 +63,7 @@ export function geminiImageAnswer(request: GenerateContentRequest, internal: Cha
   const parts: ResponsePart[] = [...(text === undefined ? [] : [{ text }]), imagePart];
   const final = usage(outputTokens, finalDetails);
   const events = [
-    ...(text === undefined ? [] : [responseOf([{ text }], false, usage(textTokens, [{ modality: 'TEXT', tokenCount: textTokens }]))]),
+    ...(text === undefined ? [] : [responseOf([{ text }], false, usage(textTokens, textDetails))]),
     responseOf([imagePart], true, final),
   ];
   return { response: responseOf(parts, true, final), events, outputTokens };

@@ -51,7 +51,12 @@ function pageStart(token: string | null): number | undefined {
 }
 
 /** GET /v1beta/models (`pageSize` 1–1000, default 50; `pageToken`) and GET /v1beta/models/{model}. */
-export function handleGeminiModels(res: ServerResponse, modelId: string | undefined, query: URLSearchParams, models: readonly GeminiModelEntry[]): void {
+export function handleGeminiModels(
+  res: ServerResponse,
+  modelId: string | undefined,
+  query: URLSearchParams,
+  models: readonly GeminiModelEntry[],
+): void {
   if (modelId !== undefined) {
     const entry = models.find((model) => model.id === modelId);
     if (entry) return sendJson(res, 200, modelResource(entry));
@@ -59,9 +64,12 @@ export function handleGeminiModels(res: ServerResponse, modelId: string | undefi
   }
   const size = Number(query.get('pageSize') ?? defaultPageSize);
   const start = pageStart(query.get('pageToken'));
-  if (!Number.isInteger(size) || size < 0) return sendGeminiError(res, invalidArgument('* ListModelsRequest.page_size: must be a non-negative integer.'));
+  if (!Number.isInteger(size) || size < 0) {
+    return sendGeminiError(res, invalidArgument('* ListModelsRequest.page_size: must be a non-negative integer.'));
+  }
   if (start === undefined) return sendGeminiError(res, invalidArgument('Invalid page token.'));
   const end = Math.min(models.length, start + (size === 0 ? defaultPageSize : Math.min(size, maxPageSize)));
   const page = models.slice(start, end).map(modelResource);
-  sendJson(res, 200, { models: page, ...(end < models.length ? { nextPageToken: Buffer.from(String(end)).toString('base64url') } : {}) });
+  const next = end < models.length ? { nextPageToken: Buffer.from(String(end)).toString('base64url') } : {};
+  sendJson(res, 200, { models: page, ...next });
 }

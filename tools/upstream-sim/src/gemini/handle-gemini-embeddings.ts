@@ -52,7 +52,12 @@ function valuesOf(text: string, dimensions: number): { values: number[] } {
 }
 
 /** POST /v1beta/models/{model}:embedContent → `{embedding: {values}}`. */
-export async function handleEmbedContent(res: ServerResponse, model: string, rawBody: string, context: EndpointFaultContext): Promise<void> {
+export async function handleEmbedContent(
+  res: ServerResponse,
+  model: string,
+  rawBody: string,
+  context: EndpointFaultContext,
+): Promise<void> {
   const request = parseGeminiBody(res, rawBody, EmbedContentRequestSchema, 'EmbedContentRequest');
   if (!request) return;
   const dimensions = dimensionsFor(model, request.outputDimensionality);
@@ -65,7 +70,12 @@ export async function handleEmbedContent(res: ServerResponse, model: string, raw
 }
 
 /** POST /v1beta/models/{model}:batchEmbedContents → `{embeddings: [{values}]}`; each request must name the URL's model. */
-export async function handleBatchEmbedContents(res: ServerResponse, model: string, rawBody: string, context: EndpointFaultContext): Promise<void> {
+export async function handleBatchEmbedContents(
+  res: ServerResponse,
+  model: string,
+  rawBody: string,
+  context: EndpointFaultContext,
+): Promise<void> {
   const request = parseGeminiBody(res, rawBody, BatchEmbedContentsRequestSchema, 'BatchEmbedContentsRequest');
   if (!request) return;
   const embeddings: { values: number[] }[] = [];

@@ -13,7 +13,12 @@ export const defaultSampleCount = 4;
  * POST /v1beta/models/{imagen model}:predict → `{predictions: [{bytesBase64Encoded, mimeType}]}`:
  * `sampleCount` PNGs per instance, each the same for the same model, prompt and position.
  */
-export async function handleImagenPredict(res: ServerResponse, model: string, rawBody: string, context: EndpointFaultContext): Promise<void> {
+export async function handleImagenPredict(
+  res: ServerResponse,
+  model: string,
+  rawBody: string,
+  context: EndpointFaultContext,
+): Promise<void> {
   const request = parseGeminiBody(res, rawBody, PredictRequestSchema, 'PredictRequest');
   if (!request) return;
   const prompts = request.instances.map((instance) => instance.prompt);
