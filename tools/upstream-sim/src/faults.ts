@@ -49,21 +49,24 @@ function invalid(param: string, message: string): DirectivesResult {
   return { kind: 'invalid', param, message };
 }
 
-/** `[sim:fault=status:500]`, `[sim:latency=50]` and `[sim:preamble=on]` in the last user message. */
-function directivesFromMarkers(request: ChatCompletionRequest): DirectivesResult {
+/**
+ * `[sim:fault=status:500]`, `[sim:latency=50]` and `[sim:preamble=on]` in `text` (the last user
+ * message, or an endpoint's prompt or inputs); `param` names that field when one is invalid.
+ */
+function directivesFromMarkers(text: string, param: string): DirectivesResult {
   const directives: RequestDirectives = { fault: undefined, latencyMsPerToken: undefined };
-  for (const [, name, value = ''] of lastUserText(request.messages).matchAll(markerPattern)) {
+  for (const [, name, value = ''] of text.matchAll(markerPattern)) {
     const kind = name?.toLowerCase();
     if (kind === 'fault') {
       directives.fault = parseFaultSpec(value);
-      if (!directives.fault) return invalid('messages', `Unknown [sim:fault=${value}]; use ${faultSyntax}.`);
+      if (!directives.fault) return invalid(param, `Unknown [sim:fault=${value}]; use ${faultSyntax}.`);
     } else if (kind === 'preamble') {
       directives.toolPreamble = parsePreamble(value);
-      if (directives.toolPreamble === undefined) return invalid('messages', `[sim:preamble=${value}] must be on or off.`);
+      if (directives.toolPreamble === undefined) return invalid(param, `[sim:preamble=${value}] must be on or off.`);
     } else {
       directives.latencyMsPerToken = parseLatency(value);
       if (directives.latencyMsPerToken === undefined) {
-        return invalid('messages', `[sim:latency=${value}] must be a non-negative number of milliseconds.`);
+        return invalid(param, `[sim:latency=${value}] must be a non-negative number of milliseconds.`);
       }
     }
   }
@@ -99,9 +102,17 @@ function directivesFromBody(xSim: unknown): DirectivesResult {
 
 /** Directives of one request; the body's `x_sim` wins over markers in the user's text. */
 export function readDirectives(request: ChatCompletionRequest): DirectivesResult {
-  const fromBody = directivesFromBody(request['x_sim']);
+  return readDirectivesOf(request['x_sim'], lastUserText(request.messages), 'messages');
+}
+
+/**
+ * Directives from an `x_sim` value and the markers in `text` (`x_sim` wins): what every
+ * endpoint beside chat reads, `text` being its prompt or inputs and `textParam` their field.
+ */
+export function readDirectivesOf(xSim: unknown, text: string, textParam: string): DirectivesResult {
+  const fromBody = directivesFromBody(xSim);
   if (fromBody.kind === 'invalid') return fromBody;
-  const fromMarkers = directivesFromMarkers(request);
+  const fromMarkers = directivesFromMarkers(text, textParam);
   if (fromMarkers.kind === 'invalid') return fromMarkers;
   return {
     kind: 'directives',

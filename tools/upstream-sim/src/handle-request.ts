@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicHeadersOf } from './anthropic/anthropic-headers';
 import { handleAnthropicRoute, isAnthropicSide } from './anthropic/anthropic-routes';
 import type { AnthropicContext } from './anthropic/handle-messages';
-import { geminiError, sendGeminiError } from './gemini/gemini-error';
-import { handleGenerateContent } from './gemini/handle-generate-content';
+import { handleEndpointRoute, type EndpointContext } from './endpoints/endpoint-routes';
+import { isMultipart, parseMultipart, recordedForm } from './endpoints/multipart';
+import { handleGeminiRoute, type GeminiRoutesContext } from './gemini/gemini-routes';
 import { checkBearer } from './check-bearer';
 import { handleChatCompletion } from './handle-chat-completion';
 import { readBody, sendError, sendJson } from './http-io';
@@ -13,7 +14,7 @@ import { handleResponsesRoute, isResponsesPath } from './responses/responses-rou
 import type { ResponsesMissingStatus } from './responses/responses-off';
 import type { RecordedRequest } from './sim-types';
 
-export interface SimContext extends AnthropicContext {
+export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext {
   modelsServed: readonly string[];
   responseStore: ResponseStore;
   /** Set when the `responsesApi` option switches the Responses API off. */
@@ -40,7 +41,6 @@ function modelEntry(id: string): { id: string; object: 'model'; created: number;
   return { id, object: 'model', created: modelsCreated, owned_by: 'upstream-sim' };
 }
 
-const geminiRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 /** The Anthropic and Gemini routes; false when `path` is neither's. */
 async function handleProviderRoute(
   req: IncomingMessage,
@@ -48,24 +48,12 @@ async function handleProviderRoute(
   request: { method: string; path: string; query: string; rawBody: string },
   context: SimContext,
 ): Promise<boolean> {
-  const { method, path, query, rawBody } = request;
-  if (isAnthropicSide(path, req.headers)) {
+  if (isAnthropicSide(request.path, req.headers)) {
     await handleAnthropicRoute(req.headers, res, request, context);
     return true;
   }
-  const gemini = geminiRoute.exec(path);
-  if (method === 'POST' && gemini) {
-    const call = {
-      model: decodeURIComponent(gemini[1] ?? ''),
-      stream: gemini[2] === 'streamGenerateContent',
-      query: new URLSearchParams(query),
-      headers: req.headers,
-    };
-    await handleGenerateContent(call, res, rawBody, context);
-    return true;
-  }
-  if (path.startsWith('/v1beta/')) {
-    sendGeminiError(res, geminiError(404, 'NOT_FOUND', `The simulator does not serve ${method} ${path}.`));
+  if (request.path === '/v1beta' || request.path.startsWith('/v1beta/')) {
+    await handleGeminiRoute(req, res, request, context);
     return true;
   }
   return false;
@@ -75,7 +63,9 @@ async function handleProviderRoute(
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, context: SimContext): Promise<void> {
   const method = req.method ?? 'GET';
   const [receivedPath = '/', query = ''] = (req.url ?? '/').split('?');
-  const rawBody = await readBody(req);
+  const bytes = await readBody(req);
+  const form = isMultipart(req.headers) ? await parseMultipart(req.headers, bytes) : undefined;
+  const rawBody = form ? '' : bytes.toString('utf8');
   const chatOnly = receivedPath.startsWith(`${chatOnlyPrefix}/`);
   // Recorded as received, so a test sees which base URL a call went to; routed as under /v1.
   const path = chatOnly ? receivedPath.slice(chatOnlyPrefix.length) : receivedPath;
@@ -85,6 +75,8 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     query,
     headers: { ...req.headers },
     body: parsedOrRaw(rawBody),
+    bodyBytes: bytes.length,
+    ...(form?.kind === 'form' ? { multipart: recordedForm(form.form) } : {}),
     ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
   });
   if (isResponsesPath(path)) {
@@ -93,6 +85,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     return;
   }
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
+  if (await handleEndpointRoute(req, res, { method, path, rawBody, form }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
   const isChat = method === 'POST' && path === '/v1/chat/completions';

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorResponse } from '@chat-relay/contract';
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+/** The whole body as bytes: multipart uploads carry binary files that UTF-8 decoding would damage. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -21,7 +22,7 @@ export function sendError(res: ServerResponse, status: number, body: ErrorRespon
 }
 
 /** Resolves once `data` is handed to the socket, or at once when the client has gone. */
-export function writeFlushed(res: ServerResponse, data: string, signal: AbortSignal): Promise<void> {
+export function writeFlushed(res: ServerResponse, data: string | Buffer, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted || res.destroyed) {
       resolve();

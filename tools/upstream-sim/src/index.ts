@@ -1,5 +1,5 @@
 export { startUpstreamSim } from './sim-server';
-export type { AnthropicHeadersSeen, RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
+export type { AnthropicHeadersSeen, GeminiModelEntry, RecordedMultipart, RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 export { decideAnswer, countPromptTokens, trailingToolResults, withToolPreamble, type AnswerPlan } from './decide-answer';
 export { anthropicToInternalRequest } from './anthropic/to-internal-request';
 export type {
@@ -24,5 +24,26 @@ export { responsesToInternalRequest } from './responses/to-internal-request';
 export { listedInputItems } from './responses/input-items';
 export type { ResponseBody, ListedItem, OutputItem } from './responses/responses-wire';
 export { buildChatChunks, buildChatCompletion, type AnswerContent, type CompletionMeta } from './build-chat-completion';
-export { parseFaultSpec, readDirectives, type DirectivesResult, type RequestDirectives } from './faults';
+export { parseFaultSpec, readDirectives, readDirectivesOf, type DirectivesResult, type RequestDirectives } from './faults';
 export { countTokens, splitIntoStreamTokens } from './tokens';
+export { defaultOpenAiModels } from './openai-models';
+export { defaultGeminiModels } from './gemini/gemini-models';
+// The endpoints beside chat: what the simulator answers, so tests can compute it.
+export { answerPrompt, defaultCompletionMaxTokens } from './endpoints/build-completion';
+export {
+  cosineSimilarity,
+  embeddingFromBase64,
+  embeddingToBase64,
+  embeddingVector,
+  nativeEmbeddingDimensions,
+} from './endpoints/embedding-vector';
+export { invalidInputMessage } from './endpoints/handle-embeddings';
+export { rerankScore } from './endpoints/handle-rerank';
+export { flaggedWords, moderationCategories } from './endpoints/handle-moderations';
+export { inputImageTokens } from './endpoints/handle-images';
+export { crc32, simImageSide, simPng } from './endpoints/png';
+export { mp3FrameSeconds, speechSampleRate, toneWav, wavDurationSeconds, wavHeader } from './endpoints/audio';
+export { speechChunks } from './endpoints/handle-speech';
+export { assumedBytesPerSecond, audioDurationSeconds, subtitleTime, toSrt, toVtt, transcriptOf, type Transcript } from './endpoints/transcript';
+export { geminiImageTokens } from './gemini/gemini-image-answer';
+export { defaultSampleCount } from './gemini/handle-imagen-predict';

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     host: process.env['HOST'] || '127.0.0.1',
     port: readNumber('PORT', 4010, (port) => Number.isInteger(port) && port >= 0 && port <= 65535),
     latencyMsPerToken: readNumber('SIM_LATENCY_MS_PER_TOKEN', 0, (ms) => Number.isFinite(ms) && ms >= 0),
+    speechChunkDelayMs: readNumber('SIM_SPEECH_CHUNK_DELAY_MS', 5, (ms) => Number.isFinite(ms) && ms >= 0),
     responsesApi: readResponsesApi(),
   });
   console.log(

@@ -46,13 +46,26 @@ export function parseOpenAiBody<Schema extends z.ZodTypeAny>(
   rawBody: string,
   schema: Schema,
 ): z.infer<Schema> | undefined {
-  let json: unknown;
+  const body = readOpenAiJson(res, rawBody);
+  return body && validateOpenAiValue(res, body.json, schema);
+}
+
+/** The parsed JSON body, or undefined once OpenAI's 400 for a body that is not JSON is sent. */
+export function readOpenAiJson(res: ServerResponse, rawBody: string): { json: unknown } | undefined {
   try {
-    json = JSON.parse(rawBody);
+    return { json: JSON.parse(rawBody) };
   } catch {
     sendError(res, 400, openAiError('We could not parse the JSON body of your request.', 'invalid_request_error'));
     return undefined;
   }
+}
+
+/** `parseOpenAiBody` for a value already read (a multipart form's fields): the same 400s. */
+export function validateOpenAiValue<Schema extends z.ZodTypeAny>(
+  res: ServerResponse,
+  json: unknown,
+  schema: Schema,
+): z.infer<Schema> | undefined {
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -5,6 +5,7 @@ import {
   ModelListSchema,
   type ChatCompletionChunk,
 } from '@chat-relay/contract';
+import { defaultOpenAiModels } from './openai-models';
 import { postChat, readAll, sseData, testKey } from './sim-test-client';
 import { startUpstreamSim } from './sim-server';
 import type { UpstreamSim } from './sim-types';
@@ -153,9 +154,9 @@ describe('upstream-sim over HTTP', () => {
   it('lists the served models and answers 404 elsewhere', async () => {
     const headers = { authorization: `Bearer ${testKey}` };
     const models = ModelListSchema.parse(await (await fetch(`${sim.baseUrl}/models`, { headers })).json());
-    expect(models.data.map((model) => model.id)).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    expect(models.data.map((model) => model.id)).toEqual(defaultOpenAiModels);
     expect(models.data[0]?.owned_by).toBe('upstream-sim');
-    const missing = await fetch(`${sim.baseUrl}/embeddings`, { method: 'POST', headers, body: '{}' });
+    const missing = await fetch(`${sim.baseUrl}/fine_tuning/jobs`, { method: 'POST', headers, body: '{}' });
     expect(missing.status).toBe(404);
     expect(ErrorResponseSchema.safeParse(await missing.json()).success).toBe(true);
   });

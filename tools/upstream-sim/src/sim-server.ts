@@ -3,11 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { defaultAnthropicBetas } from './anthropic/anthropic-headers';
 import { defaultAnthropicModels } from './anthropic/anthropic-models';
 import { PromptCache } from './anthropic/prompt-cache';
+import { ImageStore } from './endpoints/image-store';
+import { defaultGeminiModels } from './gemini/gemini-models';
 import { chatOnlyPrefix, handleRequest, type SimContext } from './handle-request';
 import { errorForStatus } from './openai-error';
+import { defaultOpenAiModels } from './openai-models';
 import { sendError } from './http-io';
 import { ResponseStore } from './responses/response-store';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
+
+/** Audio chunks this far apart let a client stop reading a speech stream midway. */
+const defaultSpeechChunkDelayMs = 5;
 
 /** Pending connections the kernel may queue (capped by net.core.somaxconn): bursts of thousands. */
 const LISTEN_BACKLOG = 4096;
@@ -38,17 +44,24 @@ function answerUnexpectedError(res: ServerResponse, error: unknown): void {
   sendError(res, 500, errorForStatus(500));
 }
 
-/** Starts the upstream simulator (SPEC §10) — OpenAI, Anthropic and Gemini formats — on a real port. */
+/**
+ * Starts the upstream simulator (SPEC §10) — OpenAI (chat and every endpoint beside it),
+ * Anthropic and Gemini formats — on a real port.
+ */
 export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promise<UpstreamSim> {
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   const queuedFaults: SimFault[] = [];
   const promptCache = new PromptCache();
   const responseStore = new ResponseStore();
+  const imageStore = new ImageStore();
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
-    modelsServed: options.modelsServed ?? ['gpt-4o', 'gpt-4o-mini'],
+    modelsServed: options.modelsServed ?? defaultOpenAiModels,
+    geminiModels: options.geminiModels ?? defaultGeminiModels,
+    imageStore,
+    speechChunkDelayMs: options.speechChunkDelayMs ?? defaultSpeechChunkDelayMs,
     anthropicModels: options.anthropicModels ?? defaultAnthropicModels,
     knownBetas: new Set(options.anthropicBetas ?? defaultAnthropicBetas),
     promptCache,
@@ -82,6 +95,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       queuedFaults.length = 0;
       promptCache.clear();
       responseStore.clear();
+      imageStore.clear();
     },
     close: () => {
       responseStore.clear();

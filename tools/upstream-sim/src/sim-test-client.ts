@@ -119,3 +119,10 @@ export function parseSse(text: string): EventSourceMessage[] {
   parser.feed(text);
   return events;
 }
+
+/** `POST {baseUrl}{path}` with a multipart form (fetch sets the boundary), e.g. `/audio/transcriptions`. */
+export function postForm(sim: UpstreamSim, path: string, form: FormData, init: { key?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  const key = init.key ?? testKey;
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  return fetch(`${sim.baseUrl}${path}`, { method: 'POST', headers, body: form, signal: init.signal });
+}

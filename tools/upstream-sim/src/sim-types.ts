@@ -18,8 +18,18 @@ export interface UpstreamSimOptions {
    * `x-api-key` → 401 `authentication_error`, Gemini `x-goog-api-key` → 403 `PERMISSION_DENIED`.
    */
   acceptedKeys?: string[];
-  /** Listed by `GET /v1/models`; default `['gpt-4o', 'gpt-4o-mini']`. */
+  /**
+   * Listed by `GET /v1/models`; default `defaultOpenAiModels` (chat, instruct, embedding,
+   * moderation, image, speech and transcription models). The endpoints answer any model.
+   */
   modelsServed?: string[];
+  /** Listed by Gemini's `GET /v1beta/models`; default `defaultGeminiModels`. */
+  geminiModels?: GeminiModelEntry[];
+  /**
+   * Delay between the chunks of `/v1/audio/speech` audio (about 0.1 s of sound each) unless
+   * the request sets a latency directive. Default 5 ms: a client can abort mid-stream.
+   */
+  speechChunkDelayMs?: number;
   /**
    * The Anthropic side's models: listed by `GET /v1/models` with `anthropic-version`, and the
    * only ones `POST /v1/messages/count_tokens` knows (404 otherwise). `POST /v1/messages`
@@ -37,6 +47,21 @@ export interface UpstreamSimOptions {
   responsesApi?: false | 404 | 405;
 }
 
+/** A model of Gemini's `GET /v1beta/models`: its id (without `models/`) and what it serves. */
+export interface GeminiModelEntry {
+  id: string;
+  /** `generateContent`, `countTokens`, `embedContent`, `batchEmbedContents`, `predict`… */
+  supportedGenerationMethods: string[];
+}
+
+/** A `multipart/form-data` request as received. */
+export interface RecordedMultipart {
+  /** Text fields in order, as sent (`timestamp_granularities[]` keeps its brackets). */
+  fields: [string, string][];
+  /** Each file's size and SHA-256, so a test can tell the upload arrived whole. */
+  files: { field: string; filename: string; contentType: string; size: number; sha256: string }[];
+}
+
 /** The Anthropic headers a request arrived with. */
 export interface AnthropicHeadersSeen {
   /** `anthropic-version`, undefined when absent. */
@@ -51,8 +76,12 @@ export interface RecordedRequest {
   /** The query string without `?` (`alt=sse`), '' when there is none. */
   query: string;
   headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, the raw string when it does not parse, undefined when empty. */
+  /** Parsed JSON, the raw string when it does not parse, undefined when empty or multipart. */
   body: unknown;
+  /** Bytes of the body as received. */
+  bodyBytes: number;
+  /** Set on `multipart/form-data` requests (image edits, transcriptions). */
+  multipart?: RecordedMultipart;
   /** Set on requests to the Anthropic side (`/v1/messages…`, or `anthropic-version` sent). */
   anthropic?: AnthropicHeadersSeen;
 }
@@ -72,9 +101,12 @@ export interface UpstreamSim {
   port: number;
   /** Every request received, in order. */
   requests: RecordedRequest[];
-  /** Queue `fault` for the next `times` chat, responses, messages or generateContent requests (consumed in order). */
+  /**
+   * Queue `fault` for the next `times` answering requests of any format (chat, responses,
+   * messages, generateContent, and the endpoints beside chat), consumed in order.
+   */
   failNext(fault: SimFault, times?: number): void;
-  /** Clears recorded requests, queued faults, the Anthropic prompt cache and stored responses. */
+  /** Clears recorded requests, queued faults, the Anthropic prompt cache, stored responses and images. */
   reset(): void;
   close(): Promise<void>;
 }

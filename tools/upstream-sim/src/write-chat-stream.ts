@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ChatCompletionChunk } from '@chat-relay/contract';
+import type { ChatCompletionChunk, Completion } from '@chat-relay/contract';
 import { clampGoodFrames, writeEventStream, type StreamOptions } from './write-event-stream';
 
 export type { StreamFault, StreamOptions } from './write-event-stream';
@@ -10,11 +10,11 @@ export const streamErrorEvent =
 /**
  * Writes `chunks` as server-sent events, each flushed on its own, `latencyMsPerToken` apart,
  * then `data: [DONE]` — or plays `fault` after the role chunk and two tokens (a cut) or two
- * chunks (the other faults).
+ * chunks (the other faults). Legacy `text_completion` chunks are framed the same way.
  */
 export function writeChatStream(
   res: ServerResponse,
-  chunks: readonly ChatCompletionChunk[],
+  chunks: readonly ChatCompletionChunk[] | readonly Completion[],
   options: StreamOptions,
 ): Promise<void> {
   const frames = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);

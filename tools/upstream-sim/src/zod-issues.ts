@@ -9,6 +9,12 @@ export interface DescribedIssue {
   missing: boolean;
 }
 
+/** A union field that is simply absent: every branch says it got nothing. */
+function isAbsentUnion(issue: Extract<ZodIssue, { code: 'invalid_union' }>): boolean {
+  const branches = issue.unionErrors.flatMap((branch) => branch.issues);
+  return branches.length > 0 && branches.every((branch) => branch.code === 'invalid_type' && branch.received === 'undefined');
+}
+
 /**
  * The issue a person should read first. A union (`string | blocks`) that fails reports every
  * branch; the branch that got furthest into the value (longest path) is the one that explains.
@@ -25,7 +31,7 @@ export function firstIssue(error: ZodError): DescribedIssue {
     issue = deepest;
   }
   if (!issue) return { path: [], message: 'Invalid request', missing: false };
-  const missing = issue.code === 'invalid_type' && issue.received === 'undefined';
+  const missing = issue.code === 'invalid_union' ? isAbsentUnion(issue) : issue.code === 'invalid_type' && issue.received === 'undefined';
   return { path: issue.path, message: issue.message, missing };
 }
 

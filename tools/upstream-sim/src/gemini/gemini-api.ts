@@ -129,7 +129,14 @@ export type GenerateContentRequest = z.infer<typeof GenerateContentRequestSchema
 
 export type ResponsePart =
   | { text: string }
-  | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string };
+  | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string }
+  | { inlineData: { mimeType: string; data: string } };
+
+/** Tokens of one modality (`TEXT`, `IMAGE`…), as image models detail their usage. */
+export interface ModalityTokenCount {
+  modality: string;
+  tokenCount: number;
+}
 
 export type GeminiFinishReason = 'STOP' | 'MAX_TOKENS';
 
@@ -138,6 +145,8 @@ export interface UsageMetadata {
   candidatesTokenCount: number;
   totalTokenCount: number;
   thoughtsTokenCount?: number;
+  promptTokensDetails?: ModalityTokenCount[];
+  candidatesTokensDetails?: ModalityTokenCount[];
 }
 
 export interface GenerateContentResponse {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '../http-io';
+import type { ErrorDialect } from '../endpoints/endpoint-answer';
 import type { GeminiErrorBody } from './gemini-api';
 
 export function geminiError(code: number, status: string, message: string): GeminiErrorBody {
@@ -38,3 +39,12 @@ export function geminiErrorForStatus(status: number): GeminiErrorBody {
 
 /** What a `stream-error` fault sends as a data event — and, not streaming, as a 503. */
 export const geminiOverloaded: GeminiErrorBody = geminiError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.');
+
+/** How faults answer on Gemini's routes beside generateContent. */
+export const geminiDialect: ErrorDialect = {
+  forStatus: (status) => {
+    const body = geminiErrorForStatus(status);
+    return { status: body.error.code, body };
+  },
+  unstreamed: { status: 503, body: geminiOverloaded },
+};

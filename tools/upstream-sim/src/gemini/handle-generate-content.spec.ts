@@ -232,7 +232,7 @@ describe('recording and routing', () => {
   });
 
   it('answers other /v1beta paths with a Gemini 404', async () => {
-    const response = await fetch(`${sim.geminiBaseUrl}/models/gemini-2.5-flash:embedContent`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${sim.geminiBaseUrl}/models/gemini-2.5-flash:tuneModel`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
   });

@@ -6,7 +6,9 @@ import { firstIssue, protoPath } from '../zod-issues';
 import { buildGenerateContentEvents, buildGenerateContentResponse } from './build-gemini-response';
 import { checkGeminiRequest } from './check-gemini-request';
 import { GenerateContentRequestSchema, type GenerateContentRequest } from './gemini-api';
-import { geminiError, geminiErrorForStatus, geminiOverloaded, invalidArgument, sendGeminiError } from './gemini-error';
+import { checkGeminiKey } from './check-gemini-key';
+import { geminiImageAnswer, wantsImage } from './gemini-image-answer';
+import { geminiErrorForStatus, geminiOverloaded, invalidArgument, sendGeminiError } from './gemini-error';
 import { findThoughtSignatureProblem, thoughtSignatureFor } from './thought-signature';
 import { geminiToInternalRequest } from './to-internal-request';
 import { writeGeminiStream } from './write-gemini-stream';
@@ -21,25 +23,6 @@ export interface GenerateContentCall {
   stream: boolean;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
-}
-
-function checkApiKey(call: GenerateContentCall, res: ServerResponse, acceptedKeys: ReadonlySet<string> | undefined): boolean {
-  const header = call.headers['x-goog-api-key'];
-  const key = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!key) {
-    const message =
-      "Method doesn't allow unregistered callers (callers without established identity). " +
-      'Please use API Key or other form of API consumer identity to call this API.';
-    sendGeminiError(res, geminiError(403, 'PERMISSION_DENIED', message));
-    return false;
-  }
-  if (acceptedKeys && !acceptedKeys.has(key)) {
-    const body = geminiError(403, 'PERMISSION_DENIED', 'API key not valid. Please pass a valid API key.');
-    body.error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }];
-    sendGeminiError(res, body);
-    return false;
-  }
-  return true;
 }
 
 function parseGenerateContentRequest(res: ServerResponse, rawBody: string, model: string): GenerateContentRequest | undefined {
@@ -78,7 +61,7 @@ export async function handleGenerateContent(
   rawBody: string,
   context: GeminiContext,
 ): Promise<void> {
-  if (!checkApiKey(call, res, context.acceptedKeys)) return;
+  if (!checkGeminiKey(call.headers, res, context.acceptedKeys)) return;
   if (call.stream && call.query.get('alt') !== 'sse') {
     sendGeminiError(res, invalidArgument('The simulator streams streamGenerateContent only as server-sent events: add ?alt=sse.'));
     return;
@@ -105,14 +88,17 @@ export async function handleGenerateContent(
     thoughtSignature: thoughtSignatureFor(internal),
     thoughtsTokenCount: thoughtsTokenCount(request),
   };
+  // An image model asked for an image answers with one instead of the brain's text or calls.
+  const image = wantsImage(request) ? geminiImageAnswer(request, internal, plan, meta) : undefined;
   if (!call.stream) {
     if (fault?.kind === 'stream-error') {
       sendGeminiError(res, geminiOverloaded);
       return;
     }
-    const body = JSON.stringify(buildGenerateContentResponse(plan, meta));
-    await sendJsonAnswer(res, body, { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
+    const body = JSON.stringify(image?.response ?? buildGenerateContentResponse(plan, meta));
+    const completionTokens = image?.outputTokens ?? plan.usage.completion_tokens;
+    await sendJsonAnswer(res, body, { completionTokens, latencyMsPerToken }, fault);
     return;
   }
-  await writeGeminiStream(res, buildGenerateContentEvents(plan, meta), { latencyMsPerToken, fault });
+  await writeGeminiStream(res, image?.events ?? buildGenerateContentEvents(plan, meta), { latencyMsPerToken, fault });
 }

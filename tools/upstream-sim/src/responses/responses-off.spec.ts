@@ -1,4 +1,5 @@
 import { ChatCompletionSchema, ErrorResponseSchema, ModelListSchema } from '@chat-relay/contract';
+import { defaultOpenAiModels } from '../openai-models';
 import { startUpstreamSim } from '../sim-server';
 import { callOpenAi, postAnthropic, postChat, postResponses, testKey } from '../sim-test-client';
 import type { UpstreamSim } from '../sim-types';
@@ -55,7 +56,7 @@ describe('chatOnlyBaseUrl and [sim:responses=off]', () => {
     const chat = await callOpenAi(sim, 'POST', '/chat/completions', { base, body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] } });
     expect(ChatCompletionSchema.parse(await chat.json()).choices[0]?.message.content).toBe('You said: hi');
     const models = await callOpenAi(sim, 'GET', '/models', { base });
-    expect(ModelListSchema.parse(await models.json()).data.map((model) => model.id)).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    expect(ModelListSchema.parse(await models.json()).data.map((model) => model.id)).toEqual(defaultOpenAiModels);
     const responses = await postResponses(sim, ask, { base });
     expect(responses.status).toBe(404);
     expect(await responses.json()).toEqual(invalidUrl('POST', '/v1/responses'));
