@@ -94,6 +94,14 @@ try {
     keys: ['sk-simulator'],
     models: ['claude-sonnet-4-5'],
   });
+  // The simulator answers OpenAI's other endpoints too: embeddings, images, speech, transcriptions…
+  await api('POST', '/api/channels', {
+    name: 'simulator-media',
+    type: 'openai',
+    base_url: `http://127.0.0.1:${simPort}/v1`,
+    keys: ['sk-simulator'],
+    models: ['text-embedding-3-*', 'omni-moderation-latest', 'dall-e-3', 'gpt-image-1', 'tts-1', 'whisper-1', 'gpt-3.5-turbo-instruct'],
+  });
   const token = await api('POST', '/api/tokens', { name: 'demo' });
   await api('POST', '/api/assistants', {
     id: 'g-pirate1',
@@ -146,6 +154,10 @@ try {
   console.log('/v1/responses; use "model": "claude-sonnet-4-5" to have it bridged, then "previous_response_id" to continue it:\n');
   console.log(
     `curl ${relayUrl}/v1/responses -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify(response)}'\n`,
+  );
+  console.log('Embeddings (and /v1/completions, /v1/moderations, /v1/images/generations, /v1/audio/speech, /v1/audio/transcriptions the same way):\n');
+  console.log(
+    `curl ${relayUrl}/v1/embeddings -H "Authorization: Bearer ${token.key}" -H "Content-Type: application/json" -d '${JSON.stringify({ model: 'text-embedding-3-small', input: ['a relay', 'a gateway'], dimensions: 8 })}'\n`,
   );
   console.log('Ctrl-C stops the demo.');
 } catch (error) {
