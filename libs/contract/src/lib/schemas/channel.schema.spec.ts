@@ -116,6 +116,8 @@ describe('ChannelSchema', () => {
     enabled: true,
     timeouts: { connect_ms: 1, first_byte_ms: 1, idle_ms: 1 },
     responses_api: 'native',
+    endpoints: ['chat', 'embeddings'],
+    endpoints_default: false,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   };
