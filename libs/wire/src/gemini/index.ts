@@ -1,1 +1,6 @@
 export { geminiAdapter } from './gemini-adapter';
+export { convertGenerateContentToChat, type ConvertedGenerateContent, type ConvertGenerateContentArgs } from './convert-generate-content-to-chat';
+export { convertChatToGenerateContent, type ConvertChatToGenerateContentArgs } from './convert-chat-to-generate-content';
+export { ChatToGeminiStream, type ChatToGeminiStreamOptions } from './chat-to-gemini-stream';
+export { geminiNativeAdapter } from './gemini-native-adapter';
+export { toGeminiError, type GeminiErrorAnswer } from './gemini-error-body';
