@@ -13,6 +13,7 @@ import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
+import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses }),
+    gemini: geminiRouter(pipeline),
     endpoints: endpointsRouter(pipeline),
     channels: channelsRouter({
       channels: storage.channels,
@@ -100,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
   const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
+  app.use('/v1beta', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);
   app.use(errorHandler(logger));

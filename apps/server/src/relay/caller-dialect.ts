@@ -14,7 +14,7 @@ export interface StreamFraming {
  * the route before they reach the pipeline.
  */
 export interface CallerDialect {
-  name: 'openai' | 'anthropic';
+  name: 'openai' | 'anthropic' | 'gemini';
   framing: StreamFraming;
   /** Absent for Chat Completions: the hub's answer is the caller's answer. */
   bridge?: {

@@ -13,9 +13,10 @@ export const GeminiTargetParamsSchema = z.object({
 
 /**
  * `alt=sse` asks for server-sent events (what Google's SDKs send); without it Google streams a
- * JSON array. `key` is the API key, as Google's own examples pass it. Other parameters are kept.
+ * JSON array. `key` is the API key, as Google's own examples pass it. Other parameters (`$fields`,
+ * `prettyPrint`) are accepted and not read.
  */
-export const GeminiQuerySchema = z.object({ alt: z.string().optional(), key: z.string().optional() }).passthrough();
+export const GeminiQuerySchema = z.object({ alt: z.string().optional(), key: z.string().optional() });
 
 /**
  * The Gemini API (generativelanguage.googleapis.com `v1beta`), inbound: `@google/genai` and
