@@ -18,8 +18,8 @@ export function requestValidationErrorHandler(
 ): void {
   // A Gemini path's last segment names a method: one the relay does not serve is not found
   // (as Google answers), whatever its body — not a 400 about a body meant for another method.
-  const target: unknown = req.params['target'];
-  if (error.pathParams && routeMetadata(req)?.dialect === 'gemini' && typeof target === 'string') return next(unknownGeminiMethod(target));
+  // (Express has left the route here: the method is read from the path itself.)
+  if (error.pathParams && routeMetadata(req)?.dialect === 'gemini') return next(unknownGeminiMethod(decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1))));
   next(toRelayError(error));
 }
 

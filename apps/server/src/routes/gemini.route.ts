@@ -17,6 +17,8 @@ const GEMINI_HINTS: readonly (keyof ChatCompletionRequest)[] = ['reasoning_effor
  * `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (the Gemini API, for
  * `@google/genai` and Google's other SDKs), on the one pipeline: to `gemini` channels the request
  * passes through as sent (the model in the URL mapped), to the others it is bridged through the hub.
+ * A stream is server-sent events with `?alt=sse` (what the SDKs send), else a JSON array, as Google
+ * streams it.
  */
 export function geminiRouter(deps: PipelineDeps) {
   const s = initServer();
@@ -25,13 +27,14 @@ export function geminiRouter(deps: PipelineDeps) {
       const target = parseGeminiTarget(params.target);
       if (!target) throw unknownGeminiMethod(params.target);
       const stream = target.method === 'streamGenerateContent';
-      if (stream && query.alt !== 'sse') {
-        throw invalidRequest('The relay streams streamGenerateContent as server-sent events only: add ?alt=sse to the URL.', 'alt', 'unsupported_value');
+      const alt = query.alt ?? 'json';
+      if (alt !== 'json' && alt !== 'sse') {
+        throw invalidRequest(`alt=${alt} is not served: answers come as JSON (alt=json, the default) or server-sent events (alt=sse).`, 'alt', 'unsupported_value');
       }
       const converted = convertGenerateContentToChat({ body, model: target.model, stream });
       const result = await runPipeline(deps, req, res, {
         request: converted.request,
-        dialect: geminiDialect({ includeThoughts: converted.includeThoughts }),
+        dialect: geminiDialect({ includeThoughts: converted.includeThoughts, sse: alt === 'sse' }),
         native: {
           channelType: 'gemini',
           adapter: geminiNativeAdapter,
@@ -44,7 +47,10 @@ export function geminiRouter(deps: PipelineDeps) {
         bridgeWarnings: converted.warnings,
         advisory: GEMINI_HINTS,
       });
-      return relayAnswer<GeminiGenerateContentResponse>(res, result);
+      const answer = relayAnswer<GeminiGenerateContentResponse>(res, result);
+      // Without alt=sse a stream is one JSON array, written as it grows.
+      if (result.kind === 'stream' && alt === 'json') res.setHeader('content-type', 'application/json; charset=utf-8');
+      return answer;
     },
   });
 }
