@@ -14,6 +14,7 @@ import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
+import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses }),
+    gemini: geminiRouter(pipeline),
     endpoints: endpointsRouter(pipeline),
     channels: channelsRouter({
       channels: storage.channels,
@@ -106,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
   const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
+  app.use('/v1beta', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);
   app.use(errorHandler(logger));

@@ -21,6 +21,18 @@ export {
 } from './anthropic-messages';
 export { geminiAdapter } from './gemini';
 export {
+  convertGenerateContentToChat,
+  type ConvertedGenerateContent,
+  type ConvertGenerateContentArgs,
+  convertChatToGenerateContent,
+  type ConvertChatToGenerateContentArgs,
+  ChatToGeminiStream,
+  type ChatToGeminiStreamOptions,
+  geminiNativeAdapter,
+  toGeminiError,
+  type GeminiErrorAnswer,
+} from './gemini';
+export {
   convertResponsesToChat,
   type ConvertedResponsesRequest,
   convertChatToResponse,

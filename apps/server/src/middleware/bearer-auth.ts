@@ -5,7 +5,7 @@ import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
 import type { Caller } from '../relay/request-context';
 import type { AuthFailureLog } from './auth-failure-log';
-import { errorDialectOf } from './error-dialect';
+import { errorDialectOf, type ErrorDialect } from './error-dialect';
 import { routeMetadata } from './route-metadata';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -18,10 +18,11 @@ export interface AuthDeps {
 }
 
 /**
- * Checks the caller's key (`Authorization: Bearer <key>`, or `x-api-key` on API-token routes)
- * against what the route's contract metadata asks for (SPEC §4), or against `fixed` where no contract route matched (unknown paths answer 401 before
- * 404, so they do not tell a caller without a key which routes exist). The key is read from the
- * header only, hashed, and never logged or echoed.
+ * Checks the caller's key (`Authorization: Bearer <key>`, or `x-api-key` on API-token routes;
+ * on Gemini's also `x-goog-api-key` or `?key=`) against what the route's contract metadata asks
+ * for (SPEC §4), or against `fixed` where no contract route matched (unknown paths answer 401
+ * before 404, so they do not tell a caller without a key which routes exist). The key is read
+ * from the request only here, hashed, and never logged or echoed.
  */
 export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): RequestHandler {
   return (req, res, next) => {
@@ -31,17 +32,9 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
       if (error instanceof RelayError && error.status === 401) deps.failures?.record(error.code ?? error.type, req.ip);
       next(error);
     };
-    const key = presentedKey(req, required);
-    if (!key) {
-      return refuse(
-        authenticationError(
-          'invalid_api_key',
-          errorDialectOf(req) === 'anthropic'
-            ? "You didn't provide an API key. Send it in an x-api-key header, or as Authorization: Bearer YOUR_KEY."
-            : "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
-        ),
-      );
-    }
+    const dialect = errorDialectOf(req);
+    const key = presentedKey(req, required, dialect === 'gemini');
+    if (!key) return refuse(authenticationError('invalid_api_key', MISSING_KEY[dialect]));
     const digest = digestKey(key);
     authenticate(deps, required, digest).then((caller) => {
       res.locals.caller = caller;
@@ -50,15 +43,28 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
   };
 }
 
+const MISSING_KEY: Readonly<Record<ErrorDialect, string>> = {
+  openai: "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
+  anthropic: "You didn't provide an API key. Send it in an x-api-key header, or as Authorization: Bearer YOUR_KEY.",
+  gemini: "You didn't provide an API key. Send it in an x-goog-api-key header, as the key query parameter, or as Authorization: Bearer YOUR_KEY.",
+};
+
+const headerKey = (value: string | string[] | undefined): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
 /**
  * `Authorization: Bearer <key>`; on API-token routes also `x-api-key: <key>`, the header
- * Anthropic's SDKs and Claude Code send (`ANTHROPIC_API_KEY`).
+ * Anthropic's SDKs and Claude Code send (`ANTHROPIC_API_KEY`); on the Gemini routes also
+ * `x-goog-api-key` (Google's SDKs) and `?key=` (Google's examples) — a key in the URL is read
+ * here and nowhere else, never logged.
  */
-function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>): string | undefined {
+function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>, gemini: boolean): string | undefined {
   const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
   if (bearer || required !== 'token') return bearer;
-  const apiKey = req.headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey.trim() !== '' ? apiKey.trim() : undefined;
+  const apiKey = headerKey(req.headers['x-api-key']);
+  if (apiKey || !gemini) return apiKey;
+  const query: unknown = req.query['key'];
+  return headerKey(req.headers['x-goog-api-key']) ?? (typeof query === 'string' ? headerKey(query) : undefined);
 }
 
 const incorrectKey = () => authenticationError('invalid_api_key', 'Incorrect API key provided.');

@@ -39,7 +39,8 @@ export function cors(policy: CorsPolicy): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined) return next();
-    const origins = req.path.startsWith('/v1/') ? policy.v1 : req.path.startsWith('/api/') ? policy.api : [];
+    // Google's `/v1beta` paths are the same API-token surface as `/v1`.
+    const origins = req.path.startsWith('/v1/') || req.path.startsWith('/v1beta/') ? policy.v1 : req.path.startsWith('/api/') ? policy.api : [];
     const allowed = allows(origins, origin);
     if (allowed) {
       res.setHeader('access-control-allow-origin', origins === '*' ? '*' : origin);

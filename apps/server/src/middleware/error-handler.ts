@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { internalError, invalidRequest, notFound, RelayError, toAnthropicError } from '@chat-relay/wire';
+import { internalError, invalidRequest, notFound, RelayError, toAnthropicError, toGeminiError } from '@chat-relay/wire';
 import { errorDialectOf, type ErrorDialect } from './error-dialect';
 import type { Logger } from '../logger';
 
@@ -51,8 +51,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 /**
  * An error answer on a response nothing was sent on yet, in the caller's dialect: OpenAI's
- * `{"error":{…}}` (SPEC §9), or Anthropic's `{"type":"error","error":{…}}` with its status, type
- * and `request-id` header.
+ * `{"error":{…}}` (SPEC §9), Anthropic's `{"type":"error","error":{…}}` with its status, type
+ * and `request-id` header, or Google's `{"error":{code,message,status}}`.
  */
 export function writeJsonError(res: ServerResponse, error: RelayError, dialect: ErrorDialect = 'openai', requestId?: string): void {
   let body: string;
@@ -61,6 +61,10 @@ export function writeJsonError(res: ServerResponse, error: RelayError, dialect: 
     body = JSON.stringify(answer.body);
     res.statusCode = answer.status;
     if (requestId) res.setHeader('request-id', requestId);
+  } else if (dialect === 'gemini') {
+    const answer = toGeminiError(error);
+    body = JSON.stringify(answer.body);
+    res.statusCode = answer.status;
   } else {
     body = JSON.stringify(error.toBody());
     res.statusCode = error.status;

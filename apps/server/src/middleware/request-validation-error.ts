@@ -3,6 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ZodError, ZodIssue } from 'zod';
 import { invalidRequest, RelayError } from '@chat-relay/wire';
 import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod-issue-param';
+import { unknownGeminiMethod } from '../relay/gemini-dialect';
+import { routeMetadata } from './route-metadata';
 
 /**
  * ts-rest's validation failures → one 400 in the OpenAI shape with `param` naming the field
@@ -10,10 +12,14 @@ import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod
  */
 export function requestValidationErrorHandler(
   error: RequestValidationError,
-  _req: Request,
+  req: Request,
   _res: Response,
   next: NextFunction,
 ): void {
+  // A Gemini path's last segment names a method: one the relay does not serve is not found
+  // (as Google answers), whatever its body — not a 400 about a body meant for another method.
+  // (Express has left the route here: the method is read from the path itself.)
+  if (error.pathParams && routeMetadata(req)?.dialect === 'gemini') return next(unknownGeminiMethod(decodeURIComponent(req.path.slice(req.path.lastIndexOf('/') + 1))));
   next(toRelayError(error));
 }
 

@@ -3,9 +3,11 @@ import { SSE_DONE, sseError } from './sse';
 
 /** How a dialect ends its streams: the marker after a clean end, and a failure after the start. */
 export interface StreamFraming {
-  /** Written after the last event of a clean end; '' when the dialect has no end marker. */
-  done: string;
+  /** Written after the last event of a clean end (read once, then); '' when the dialect has no end marker. */
+  readonly done: string;
   error(error: RelayError): string;
+  /** Each event as written; SSE (`data:`, or `event:` + `data:` for named events) when absent. */
+  frame?(json: string): string;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface StreamFraming {
  * the route before they reach the pipeline.
  */
 export interface CallerDialect {
-  name: 'openai' | 'anthropic';
+  name: 'openai' | 'anthropic' | 'gemini';
   framing: StreamFraming;
   /** Absent for Chat Completions: the hub's answer is the caller's answer. */
   bridge?: {

@@ -63,6 +63,7 @@ export function pumpSseStream(input: PumpInput): SseBody {
 
 async function run(input: PumpInput, destination: Destination): Promise<void> {
   const { transformer, trace, signal, framing } = input;
+  const frame = (step: { json: string; event?: string }): string => (framing.frame ? framing.frame(step.json) : sseFrame(step));
   // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
   const decoder = new StringDecoder('utf8');
   const events: Array<{ event?: string; data: string }> = [];
@@ -149,7 +150,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
   }
 }
 
-const frame = (step: { json: string; event?: string }): string =>
+const sseFrame = (step: { json: string; event?: string }): string =>
   step.event === undefined ? sseData(step.json) : sseEvent(step.event, step.json);
 
 /** Resolves once the destination has room again, or the caller has gone. */

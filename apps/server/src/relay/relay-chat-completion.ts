@@ -205,8 +205,10 @@ async function attemptChannel(
       }
       deps.health.recordSuccess(channel.id);
       relayed.onServed?.({ channel, key, native: native !== undefined });
-      // A native answer is in the caller's dialect: its content blocks (Messages) or output items (Responses) are what was delivered.
-      const deliveredText = native ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? '') : () => completionTextOf(converted.body);
+      // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
+      const deliveredText = native
+        ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
+        : () => completionTextOf(converted.body);
       await recordUsage(deps.logger, trace, request, converted.usage, deliveredText);
       const result: ChatRelayResult = bridge
         ? { kind: 'json', body: bridge.completion(converted.body, publicModel) }

@@ -1,5 +1,6 @@
 import type { Endpoint } from './schemas/endpoint.schema';
 import { AnthropicErrorResponseSchema } from './schemas/anthropic/anthropic-error.schema';
+import { GeminiErrorResponseSchema } from './schemas/gemini/gemini-error.schema';
 import { ErrorResponseSchema } from './schemas/error.schema';
 
 /** Every route may answer with the OpenAI error shape (SPEC §9). */
@@ -35,6 +36,21 @@ export const anthropicCommonResponses = {
   503: AnthropicErrorResponseSchema,
   504: AnthropicErrorResponseSchema,
   529: AnthropicErrorResponseSchema,
+} as const;
+
+/** The error answers of the Gemini-dialect routes, in Google's shape (`{error:{code,message,status}}`). */
+export const geminiCommonResponses = {
+  400: GeminiErrorResponseSchema,
+  401: GeminiErrorResponseSchema,
+  403: GeminiErrorResponseSchema,
+  404: GeminiErrorResponseSchema,
+  409: GeminiErrorResponseSchema,
+  413: GeminiErrorResponseSchema,
+  429: GeminiErrorResponseSchema,
+  500: GeminiErrorResponseSchema,
+  502: GeminiErrorResponseSchema,
+  503: GeminiErrorResponseSchema,
+  504: GeminiErrorResponseSchema,
 } as const;
 
 /**

@@ -4,6 +4,7 @@ import { assistantsContract } from './assistants.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
 import { endpointsContract } from './endpoints.contract';
+import { geminiContract } from './gemini.contract';
 import { messagesContract } from './messages.contract';
 import { responsesContract } from './responses.contract';
 import { systemContract } from './system.contract';
@@ -16,6 +17,7 @@ export const relayContract = c.router({
   chat: chatContract,
   messages: messagesContract,
   responses: responsesContract,
+  gemini: geminiContract,
   endpoints: endpointsContract,
   channels: channelsContract,
   tokens: tokensContract,

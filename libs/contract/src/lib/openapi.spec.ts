@@ -29,6 +29,7 @@ describe('buildOpenApiDocument', () => {
         '/v1/audio/speech',
         '/v1/audio/transcriptions',
         '/v1/audio/translations',
+        '/v1beta/models/{target}',
         '/api/channels',
         '/api/channels/{id}',
         '/api/channels/{id}/test',
@@ -112,6 +113,28 @@ describe('buildOpenApiDocument', () => {
       expect(createMessage().security).toEqual([{ bearer: [] }, { apiKey: [] }]);
       expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
       expect(document.paths['/v1/chat/completions'].post.security).toBeUndefined();
+    });
+  });
+
+  describe('the Gemini route', () => {
+    const generateContent = () => document.paths['/v1beta/models/{target}'].post;
+
+    it('documents the request body, the answer and Google’s error shape', () => {
+      const operation = generateContent();
+      expect(operation.operationId).toBe('generateContent');
+      const body = operation.requestBody.content['application/json'].schema;
+      expect(body.properties).toEqual(expect.objectContaining({ contents: expect.any(Object), generationConfig: expect.any(Object) }));
+      expect(body.required).toEqual(['contents']);
+      const answer = operation.responses['200'].content['application/json'].schema;
+      expect(answer.properties).toEqual(expect.objectContaining({ candidates: expect.any(Object), usageMetadata: expect.any(Object) }));
+      const error = operation.responses['404'].content['application/json'].schema;
+      expect(error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'status']));
+    });
+
+    it('accepts the key as Bearer, x-goog-api-key or ?key=', () => {
+      expect(generateContent().security).toEqual([{ bearer: [] }, { googApiKey: [] }, { googKeyQuery: [] }]);
+      expect(document.components.securitySchemes.googApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-goog-api-key' });
+      expect(document.components.securitySchemes.googKeyQuery).toEqual({ type: 'apiKey', in: 'query', name: 'key' });
     });
   });
 

@@ -37,12 +37,14 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
         title: 'chat-relay',
         version,
         description:
-          'OpenAI-compatible LLM relay: chat completions, the Responses API, the Anthropic Messages API, models, channels and tokens.',
+          'OpenAI-compatible LLM relay: chat completions, the Responses API, the Anthropic Messages API, the Gemini API, models, channels and tokens.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          googApiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
+          googKeyQuery: { type: 'apiKey', in: 'query', name: 'key' },
         },
       },
       security: [{ bearer: [] }],
@@ -50,10 +52,13 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
     {
       setOperationId: true,
       // Anthropic clients send their key as `x-api-key` (Claude Code and the SDKs may also use Bearer).
-      operationMapper: (operation, route) =>
-        (route.metadata as RouteMetadata | undefined)?.dialect === 'anthropic'
-          ? { ...operation, security: [{ bearer: [] }, { apiKey: [] }] }
-          : operation,
+      // Google's SDKs send theirs as `x-goog-api-key`, Google's examples as `?key=`.
+      operationMapper: (operation, route) => {
+        const dialect = (route.metadata as RouteMetadata | undefined)?.dialect;
+        if (dialect === 'anthropic') return { ...operation, security: [{ bearer: [] }, { apiKey: [] }] };
+        if (dialect === 'gemini') return { ...operation, security: [{ bearer: [] }, { googApiKey: [] }, { googKeyQuery: [] }] };
+        return operation;
+      },
     },
   ) as unknown as Record<string, unknown>;
   cache.set(version, document);
