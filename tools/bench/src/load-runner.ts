@@ -3,18 +3,29 @@ import { benchmarkPids } from './processes';
 import { clockTicksPerSecond, foreignCpuShare, readCpuTicks, RssPeakSampler, snapshotCpu, waitUntilIdle } from './proc-stats';
 import type { LoadMeasurement, Mode, TargetId } from './report';
 import { cpuMicrosPerRequest, difference, latencyPercentiles } from './stats';
+import type { Endpoint } from './workloads';
 
 /** Where a target listens, what it needs in headers, and which process does its work. */
 export interface Target {
   id: TargetId;
+  /** Its chat completions URL. */
   url: string;
+  /** Its embeddings URL; undefined when it routes only chat, so it has no embeddings row. */
+  embeddingsUrl: string | undefined;
   headers: Record<string, string>;
   /** The process whose CPU and memory the row reports. */
   pid: number;
 }
 
+/** The URL a target takes a workload's endpoint on, if it takes it at all. */
+export function urlFor(target: Target, endpoint: Endpoint): string | undefined {
+  return endpoint === 'chat' ? target.url : target.embeddingsUrl;
+}
+
 export interface LoadPlan {
   mode: Mode;
+  /** The target's URL for the mode's endpoint (see urlFor). */
+  url: string;
   body: string;
   connections: number;
   durationSeconds: number;
@@ -23,7 +34,7 @@ export interface LoadPlan {
 
 function fire(target: Target, plan: LoadPlan, duration: number): autocannon.Instance {
   return autocannon({
-    url: target.url,
+    url: plan.url,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...target.headers },
     body: plan.body,

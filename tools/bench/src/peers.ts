@@ -85,6 +85,8 @@ export async function startPortkey(
       target: {
         id: 'portkey',
         url: `${origin}/v1/chat/completions`,
+        // Portkey routes /v1/embeddings for the openai provider too; the preflight drops it from that row if not.
+        embeddingsUrl: `${origin}/v1/embeddings`,
         headers: {
           authorization: `Bearer ${apiKey}`,
           'x-portkey-provider': 'openai',

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, startNode, waitUntilAnswering, type Child } from './processes';
+import { embeddingModel } from './workloads';
 
 export interface StartedRelay {
   child: Child;
@@ -30,8 +31,9 @@ function field(value: unknown, name: string): unknown {
 /**
  * Starts the relay bundle on a fresh SQLite data directory, with one channel to the simulator
  * and one token whose policy is on — model allow-list, address allow-list, an rpm limit far
- * above the load — so the measured path is the full one. The seeded price table prices gpt-4o,
- * so every request is costed and settled; the quota stays unlimited.
+ * above the load — so the measured path is the full one. The seeded price table prices gpt-4o
+ * and text-embedding-3-small, so every request is costed and settled; the quota stays unlimited.
+ * The channel names the embedding model: a named model is served on every endpoint of its channel.
  */
 export async function startRelay(
   bundle: string,
@@ -58,14 +60,14 @@ export async function startRelay(
     type: 'openai',
     base_url: simulatorBaseUrl,
     keys: ['sk-simulator'],
-    models: ['gpt-4o', 'gpt-4o-mini'],
+    models: ['gpt-4o', 'gpt-4o-mini', embeddingModel],
   });
   const token = await adminCall(origin, adminKey, 'POST', '/api/tokens', { name: 'bench' });
   const id = field(token, 'id');
   const key = field(token, 'key');
   if (typeof id !== 'number' || typeof key !== 'string') throw new Error(`POST /api/tokens answered ${JSON.stringify(token)}`);
   await adminCall(origin, adminKey, 'PATCH', `/api/tokens/${id}`, {
-    models: ['gpt-4o*'],
+    models: ['gpt-4o*', embeddingModel],
     allowed_ips: ['127.0.0.1/32', '::1'],
     // The contract's ceiling; about 16,700 requests a second, never reached here.
     rate_limit: { rpm: 1_000_000, tpm: null },

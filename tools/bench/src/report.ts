@@ -1,7 +1,7 @@
 import type { ProfileReport } from './cpu-profile-files';
 import { difference, ratio } from './stats';
 
-export type Mode = 'non-stream' | 'stream' | '64k';
+export type Mode = 'non-stream' | 'stream' | '64k' | 'embeddings';
 export type TargetId = 'direct' | 'floor' | 'express' | 'relay' | 'portkey';
 
 /** One target under one load (mode × connections), as the load runner measured it. */

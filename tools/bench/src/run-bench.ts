@@ -1,14 +1,26 @@
 import type { BenchOptions } from './cli-options';
-import { runLoad, type Target } from './load-runner';
+import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
 import type { LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
 import { runSlowStreams } from './slow-streams';
 import type { Stack } from './stack';
 import { formatNumber, formatSlowStreams } from './table';
 import { probeTimeToFirstByte } from './ttfb-probe';
-import { buildWorkloads, countStreamChunks, expectedStreamChunks, model, slowStreamBody, slowUserText } from './workloads';
+import {
+  buildWorkloads,
+  countStreamChunks,
+  embeddingInputCount,
+  expectedStreamChunks,
+  model,
+  slowStreamBody,
+  slowUserText,
+} from './workloads';
 
-/** Each mode at 1 and 32 connections; non-stream also at 128, for throughput. */
+/**
+ * Each chat mode at 1 and 32 connections; non-stream also at 128, for throughput. Embeddings
+ * only at 32, a retrieval step under concurrent callers: its answers are large, so it is the
+ * slowest row, and one is enough to show what the relay adds on that endpoint.
+ */
 export const loadCases: readonly { mode: Mode; connections: number }[] = [
   { mode: 'non-stream', connections: 1 },
   { mode: 'non-stream', connections: 32 },
@@ -17,6 +29,7 @@ export const loadCases: readonly { mode: Mode; connections: number }[] = [
   { mode: 'stream', connections: 32 },
   { mode: '64k', connections: 1 },
   { mode: '64k', connections: 32 },
+  { mode: 'embeddings', connections: 32 },
 ];
 
 export interface BenchResults {
@@ -36,22 +49,34 @@ async function countSlowStreamChunks(direct: Target): Promise<number> {
   return countStreamChunks(await response.text()).chunks;
 }
 
-/** Drops targets that do not answer correctly (with a note); the simulator itself must. */
+/**
+ * Drops targets that do not answer chat correctly, and the embeddings URL of those that route
+ * only chat or answer embeddings wrongly (each with a note); the simulator itself must answer both.
+ */
 async function checkTargets(targets: readonly Target[], notes: string[], log: (line: string) => void): Promise<Target[]> {
   const workloads = buildWorkloads();
+  const expected = { streamChunks: expectedStreamChunks, vectors: embeddingInputCount };
   const usable: Target[] = [];
   for (const target of targets) {
-    const { problems, streamChunks } = await preflight(target, workloads, expectedStreamChunks);
-    if (target.id === 'direct' && problems.length > 0) {
-      throw new Error(`the simulator does not answer as the benchmark expects: ${problems.join('; ')}`);
+    const { problems, embeddingsProblems, streamChunks } = await preflight(target, workloads, expected);
+    if (target.id === 'direct' && (problems.length > 0 || embeddingsProblems.length > 0)) {
+      throw new Error(`the simulator does not answer as the benchmark expects: ${[...problems, ...embeddingsProblems].join('; ')}`);
     }
     if (problems.length > 0) {
       notes.push(`${target.id} left out, its answers are wrong: ${problems.join('; ')}`);
       log(`${target.id}: left out — ${problems.join('; ')}`);
-    } else {
-      log(`${target.id}: answers correctly (stream of ${streamChunks} chunks + [DONE])`);
-      usable.push(target);
+      continue;
     }
+    log(`${target.id}: answers correctly (stream of ${streamChunks} chunks + [DONE])`);
+    if (target.embeddingsUrl === undefined) {
+      notes.push(`${target.id} not in the embeddings row: it routes only ${new URL(target.url).pathname}`);
+    } else if (embeddingsProblems.length > 0) {
+      notes.push(`${target.id} left out of the embeddings row, its answer is wrong: ${embeddingsProblems.join('; ')}`);
+      log(`${target.id}: left out of the embeddings row — ${embeddingsProblems.join('; ')}`);
+      usable.push({ ...target, embeddingsUrl: undefined });
+      continue;
+    }
+    usable.push(target);
   }
   return usable;
 }
@@ -86,44 +111,63 @@ async function slowStreamsCheck(
   }
 }
 
+interface LoadRun {
+  mode: Mode;
+  connections: number;
+  target: Target;
+  url: string;
+}
+
+/** The progress line of one load; failures and noisy neighbours also become notes. */
+function describeLoad({ mode, connections, target }: LoadRun, measurement: LoadMeasurement, notes: string[]): string {
+  const failed = measurement.errors + measurement.non2xx;
+  const foreign = measurement.foreignCpuShare ?? 0;
+  if (foreign > 0.05) {
+    const share = Math.round(foreign * 100);
+    notes.push(`${target.id} ${mode} c=${connections}: other processes used ${share} % of the CPUs during the load`);
+  }
+  if (failed > 0) {
+    notes.push(
+      `${target.id} ${mode} c=${connections}: ${measurement.errors} errors ` +
+        `(${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`,
+    );
+  }
+  return (
+    `${mode} c=${connections} ${target.id}: ` +
+    `${formatNumber(measurement.rps, 0)} rps, p50 ${formatNumber(measurement.p50Ms, 2)} ms` +
+    (failed > 0 ? `, ${measurement.errors} errors, ${measurement.non2xx} non-2xx` : '')
+  );
+}
+
 export async function runBench(stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
   const notes = [...stack.notes];
   const targets = await checkTargets(stack.targets, notes, log);
   const workloads = buildWorkloads();
   log(`64k body: ${workloads['64k'].body.length} bytes`);
 
+  // A target without the mode's endpoint has no row in that block.
+  const runs = loadCases.flatMap(({ mode, connections }) =>
+    targets.flatMap((target): LoadRun[] => {
+      const url = urlFor(target, workloads[mode].endpoint);
+      return url === undefined ? [] : [{ mode, connections, target, url }];
+    }),
+  );
   const measurements: LoadMeasurement[] = [];
-  const total = loadCases.length * targets.length;
-  for (const { mode, connections } of loadCases) {
-    for (const target of targets) {
-      const plan = {
-        mode,
-        body: workloads[mode].body,
-        connections,
-        durationSeconds: options.durationSeconds,
-        warmupSeconds: options.warmupSeconds,
-      };
-      const measurement = await runLoad(target, plan);
-      measurements.push(measurement);
-      const failed = measurement.errors + measurement.non2xx;
-      log(
-        `[${String(measurements.length).padStart(2)}/${total}] ${mode} c=${connections} ${target.id}: ` +
-          `${formatNumber(measurement.rps, 0)} rps, p50 ${formatNumber(measurement.p50Ms, 2)} ms` +
-          (failed > 0 ? `, ${measurement.errors} errors, ${measurement.non2xx} non-2xx` : ''),
-      );
-      const foreign = measurement.foreignCpuShare ?? 0;
-      if (foreign > 0.05) {
-        const share = Math.round(foreign * 100);
-        notes.push(`${target.id} ${mode} c=${connections}: other processes used ${share} % of the CPUs during the load`);
-      }
-      if (failed > 0) {
-        notes.push(
-          `${target.id} ${mode} c=${connections}: ${measurement.errors} errors ` +
-            `(${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`,
-        );
-      }
-    }
-  }
+  const measure = async (run: LoadRun): Promise<void> => {
+    const measurement = await runLoad(run.target, {
+      mode: run.mode,
+      url: run.url,
+      body: workloads[run.mode].body,
+      connections: run.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+    });
+    measurements.push(measurement);
+    log(`[${String(measurements.length).padStart(2)}/${runs.length}] ${describeLoad(run, measurement, notes)}`);
+  };
+  // The chat loads and the TTFB probe run back to back as before the embeddings row existed, so
+  // its large answers do not change the conditions of the chat figures.
+  for (const run of runs.filter((run) => run.mode !== 'embeddings')) await measure(run);
 
   const ttfbs: TtfbMeasurement[] = [];
   for (const target of targets) {
@@ -132,6 +176,7 @@ export async function runBench(stack: Stack, options: BenchOptions, log: (line: 
     log(`TTFB ${target.id}: p50 ${formatNumber(ttfb.p50Ms, 2)} ms, p99 ${formatNumber(ttfb.p99Ms, 2)} ms`);
     if (ttfb.failures > 0) notes.push(`TTFB probe of ${target.id}: ${ttfb.failures} failed requests`);
   }
+  for (const run of runs.filter((run) => run.mode === 'embeddings')) await measure(run);
 
   let slowStreams: SlowStreamsResult | undefined;
   try {

@@ -35,6 +35,7 @@ export interface Stack {
 }
 
 const chatPath = '/v1/chat/completions';
+const embeddingsPath = '/v1/embeddings';
 
 function requireBundles(root: string): void {
   const missing = Object.values(bundles).filter((bundle) => !existsSync(path.join(root, bundle)));
@@ -84,18 +85,20 @@ export async function startStack(root: string, options: BenchOptions, log: (line
   const express = await startReferenceProxy(root, 'express', simulatorOrigin);
 
   const auth = { authorization: `Bearer ${relay.tokenKey}` };
-  const targetOf = (id: Target['id'], child: Child, port: number): Target => ({
+  const targetOf = (id: Target['id'], child: Child, origin: string, routesEmbeddings: boolean): Target => ({
     id,
-    url: `http://127.0.0.1:${port}${chatPath}`,
+    url: `${origin}${chatPath}`,
+    embeddingsUrl: routesEmbeddings ? `${origin}${embeddingsPath}` : undefined,
     headers: auth,
     pid: child.pid,
   });
-  const relayTarget: Target = { id: 'relay', url: `${relay.origin}${chatPath}`, headers: auth, pid: relay.child.pid };
+  const local = (port: number): string => `http://127.0.0.1:${port}`;
+  // The floor forwards every path as it comes; the Express proxy routes the chat path alone.
   const targets: Target[] = [
-    targetOf('direct', simulator, simulatorPort),
-    targetOf('floor', floor.child, floor.port),
-    targetOf('express', express.child, express.port),
-    relayTarget,
+    targetOf('direct', simulator, simulatorOrigin, true),
+    targetOf('floor', floor.child, local(floor.port), true),
+    targetOf('express', express.child, local(express.port), false),
+    targetOf('relay', relay.child, relay.origin, true),
   ];
 
   if (options.peers) {
@@ -117,6 +120,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
       target: {
         id: 'relay',
         url: `${fresh.origin}${chatPath}`,
+        embeddingsUrl: `${fresh.origin}${embeddingsPath}`,
         headers: { authorization: `Bearer ${fresh.tokenKey}` },
         pid: fresh.child.pid,
       },

@@ -51,18 +51,30 @@ describe('formatRows', () => {
 });
 
 describe('formatReport', () => {
-  it('groups rows by mode, then by connections, and ends with the slow streams', () => {
+  it('groups rows by mode (embeddings after the chat modes), then by connections, and ends with the slow streams', () => {
     const report: BenchReport = {
       machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
       settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false },
-      rows: [row('relay', 1, { mode: '64k', connections: 1 }), row('relay', 2, { connections: 128 }), row('relay', 3, { connections: 1 })],
+      rows: [
+        row('relay', 4, { mode: 'embeddings' }),
+        row('relay', 1, { mode: '64k', connections: 1 }),
+        row('relay', 2, { connections: 128 }),
+        row('relay', 3, { connections: 1 }),
+      ],
       ttfb: [],
       slowStreams: undefined,
       profile: undefined,
       notes: ['a note'],
     };
     const text = formatReport(report);
-    const order = ['non-stream · 1 connection', 'non-stream · 128 connections', '64k · 1 connection', 'slow streams: not run', '- a note'];
+    const order = [
+      'non-stream · 1 connection',
+      'non-stream · 128 connections',
+      '64k · 1 connection',
+      'embeddings · 32 connections',
+      'slow streams: not run',
+      '- a note',
+    ];
     const positions = order.map((heading) => text.indexOf(heading));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);

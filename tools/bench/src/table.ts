@@ -1,7 +1,7 @@
 import type { BenchReport, Mode, ReportRow, SlowStreamsResult } from './report';
 
 const dash = '—';
-const modeOrder: readonly Mode[] = ['non-stream', 'stream', '64k'];
+const modeOrder: readonly Mode[] = ['non-stream', 'stream', '64k', 'embeddings'];
 
 /** Fixed decimals with thousands separators, or a dash when missing. */
 export function formatNumber(value: number | undefined, decimals: number): string {

@@ -1,5 +1,12 @@
 import { parseBenchOptions } from './cli-options';
-import { buildConversation, buildWorkloads, countStreamChunks } from './workloads';
+import {
+  buildConversation,
+  buildEmbeddingInputs,
+  buildWorkloads,
+  countStreamChunks,
+  embeddingInputChars,
+  embeddingInputCount,
+} from './workloads';
 
 describe('workloads', () => {
   it('builds a conversation of about 64 KiB that alternates turns and ends with the user', () => {
@@ -14,6 +21,32 @@ describe('workloads', () => {
   it('sends the same small message streamed and not', () => {
     const workloads = buildWorkloads();
     expect(JSON.parse(workloads.stream.body)).toEqual({ ...JSON.parse(workloads['non-stream'].body), stream: true });
+  });
+
+  it('cuts 16 distinct passages of up to 200 characters at word boundaries for the embeddings mode', () => {
+    const inputs = buildEmbeddingInputs(embeddingInputCount, embeddingInputChars);
+    expect(inputs).toHaveLength(16);
+    expect(new Set(inputs).size).toBe(16);
+    for (const input of inputs) {
+      expect(input.length).toBeLessThanOrEqual(200);
+      expect(input.length).toBeGreaterThan(180);
+      expect(input).toMatch(/^\S.*\S$/);
+    }
+  });
+
+  it('asks the embeddings endpoint for float vectors of text-embedding-3-small, and the chat endpoint for the rest', () => {
+    const workloads = buildWorkloads();
+    expect(JSON.parse(workloads.embeddings.body)).toEqual({
+      model: 'text-embedding-3-small',
+      input: buildEmbeddingInputs(16, 200),
+      encoding_format: 'float',
+    });
+    expect(Object.values(workloads).map((workload) => [workload.mode, workload.endpoint])).toEqual([
+      ['non-stream', 'chat'],
+      ['stream', 'chat'],
+      ['64k', 'chat'],
+      ['embeddings', 'embeddings'],
+    ]);
   });
 
   it('counts SSE chunks without [DONE], across CRLF framing and multi-line data', () => {

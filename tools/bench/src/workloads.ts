@@ -16,6 +16,19 @@ export const slowStreamMsPerToken = 100;
 
 export const model = 'gpt-4o';
 
+/** The embeddings mode: a retrieval step indexing 16 chunks of a document, each ~200 characters. */
+export const embeddingModel = 'text-embedding-3-small';
+export const embeddingInputCount = 16;
+export const embeddingInputChars = 200;
+
+/** Text the embeddings inputs are cut from: prose, so the simulator hashes words as in real chunks. */
+const ragCorpus =
+  'The relay keeps one pool of upstream connections per channel and reuses them across callers. ' +
+  'Each request is checked against the token policy, its model allow-list and address allow-list, ' +
+  'then priced before it leaves, so a caller over quota is refused without an upstream call. ' +
+  'Streams are forwarded chunk by chunk and charged for what was delivered when a caller goes away. ' +
+  'Channels that fail open a circuit for a while, and the router picks another channel for the model.';
+
 interface Message {
   role: 'user' | 'assistant';
   content: string;
@@ -46,8 +59,29 @@ export function buildConversation(targetBytes: number): string {
   return body([...messages, last], false);
 }
 
+/**
+ * `count` distinct passages of at most `chars` characters, cut at word boundaries from the corpus,
+ * each starting a few words further on (wrapping round), as a chunker's overlapping windows do.
+ */
+export function buildEmbeddingInputs(count: number, chars: number): string[] {
+  const words = ragCorpus.split(' ');
+  return Array.from({ length: count }, (_, passage) => {
+    let text = '';
+    for (let offset = 0; ; offset += 1) {
+      const word = words[(passage * 5 + offset) % words.length] ?? '';
+      const next = text === '' ? word : `${text} ${word}`;
+      if (next.length > chars) return text;
+      text = next;
+    }
+  });
+}
+
+/** Which path of a target a workload is sent to. */
+export type Endpoint = 'chat' | 'embeddings';
+
 export interface Workload {
   mode: Mode;
+  endpoint: Endpoint;
   body: string;
   stream: boolean;
 }
@@ -55,9 +89,19 @@ export interface Workload {
 export function buildWorkloads(): Record<Mode, Workload> {
   const small = [{ role: 'user' as const, content: shortUserText }];
   return {
-    'non-stream': { mode: 'non-stream', body: body(small, false), stream: false },
-    stream: { mode: 'stream', body: body(small, true), stream: true },
-    '64k': { mode: '64k', body: buildConversation(64 * 1024), stream: false },
+    'non-stream': { mode: 'non-stream', endpoint: 'chat', body: body(small, false), stream: false },
+    stream: { mode: 'stream', endpoint: 'chat', body: body(small, true), stream: true },
+    '64k': { mode: '64k', endpoint: 'chat', body: buildConversation(64 * 1024), stream: false },
+    embeddings: {
+      mode: 'embeddings',
+      endpoint: 'embeddings',
+      body: JSON.stringify({
+        model: embeddingModel,
+        input: buildEmbeddingInputs(embeddingInputCount, embeddingInputChars),
+        encoding_format: 'float',
+      }),
+      stream: false,
+    },
   };
 }
 
