@@ -153,8 +153,9 @@ function bodyForValidation(upload: MultipartRequest): Record<string, unknown> {
     const isArray = rawName.endsWith('[]');
     const name = isArray ? rawName.slice(0, -2) : rawName;
     const existing = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
-    if (existing === undefined) body[name] = isArray ? [value] : value;
-    else body[name] = Array.isArray(existing) ? [...(existing as unknown[]), value] : [existing, value];
+    const next = existing === undefined ? (isArray ? [value] : value) : Array.isArray(existing) ? [...(existing as unknown[]), value] : [existing, value];
+    // Defined, not assigned: a field named `__proto__` is a field, not the body's prototype.
+    Object.defineProperty(body, name, { value: next, enumerable: true, writable: true, configurable: true });
   };
   for (const [name, value] of upload.fields) add(name, value);
   for (const file of upload.files) add(file.field, { filename: file.filename, content_type: file.contentType, size: file.size });
