@@ -167,4 +167,29 @@ describe('ChannelRegistry: channels by endpoint', () => {
     registry.invalidate();
     expect(await ids('gpt-4o-gizmo-g-abc123', 'chat')).toEqual([gizmos.id]);
   });
+
+  describe('two writes within one millisecond', () => {
+    // Date frozen (timers left real): every write stamps the same updated_at.
+    beforeEach(() => {
+      jest.useFakeTimers({
+        now: new Date('2026-03-01T00:00:00.000Z'),
+        doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      });
+    });
+    afterEach(() => jest.useRealTimers());
+
+    it("routing sees an admin's change of endpoints or of enabled after invalidate(), even with the same updated_at", async () => {
+      const channel = await storage.channels.create(newChannel({ endpoints: ['chat'] }));
+      expect(await ids('gpt-4o', 'chat')).toEqual([channel.id]);
+      const updated = await storage.channels.update(channel.id, { endpoints: ['embeddings'] });
+      expect(updated?.updatedAt).toBe(channel.updatedAt);
+      registry.invalidate();
+      expect(await ids('gpt-4o', 'chat')).toEqual([]);
+      expect(await ids('gpt-4o', 'embeddings')).toEqual([channel.id]);
+
+      await storage.channels.update(channel.id, { enabled: false });
+      registry.invalidate();
+      expect(await servedOn('gpt-4o')).toEqual([]);
+    });
+  });
 });
