@@ -24,7 +24,7 @@ function parse(contentType: string, body: Readable): Promise<Parsed> {
     parser.on('file', (field, stream, info) => {
       const pieces: Buffer[] = [];
       stream.on('data', (piece: Buffer) => pieces.push(piece));
-      stream.on('end', () => parsed.files.push({ field, filename: info.filename, mimeType: info.mimeType, bytes: Buffer.concat(pieces) }));
+      stream.on('end', () => parsed.files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(pieces) }));
     });
     parser.on('error', reject);
     parser.on('close', () => resolve(parsed));
