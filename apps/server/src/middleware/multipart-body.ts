@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +81,7 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
     const fields: Array<readonly [string, string]> = [];
     const files: UploadedFile[] = [];
     const writing: Array<Promise<void>> = [];
+    const outs: WriteStream[] = [];
     let received = 0;
     let failed: RelayError | undefined;
     const fail = (error: RelayError) => {
@@ -88,6 +89,9 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       failed = error;
       req.unpipe(parser);
       req.resume();
+      // The parser hears no more: files being written would never end, their descriptors held
+      // (and the bytes of the unlinked files with them) until the process exits.
+      for (const out of outs) out.destroy();
       reject(error);
     };
     req.on('data', (chunk: Buffer) => {
@@ -101,6 +105,10 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       fields.push([name, value]);
     });
     parser.on('file', (name, stream, info) => {
+      if (failed) {
+        stream.resume(); // the upload is refused: its bytes are only drained
+        return;
+      }
       const file: UploadedFile = {
         field: name,
         filename: info.filename ?? 'file',
@@ -110,14 +118,16 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       };
       files.push(file);
       const out = createWriteStream(file.ref, { mode: 0o600 });
+      outs.push(out);
       stream.on('data', (chunk: Buffer) => (file.size += chunk.length));
-      writing.push(
-        new Promise<void>((done, broke) => {
-          out.on('finish', done);
-          out.on('error', broke);
-          stream.on('error', broke);
-        }),
-      );
+      const written = new Promise<void>((done, broke) => {
+        out.on('finish', done);
+        out.on('error', broke);
+        stream.on('error', broke);
+      });
+      // Awaited only when the whole upload arrived; after a failure nobody waits for it.
+      written.catch(() => undefined);
+      writing.push(written);
       stream.pipe(out);
     });
     const tooMany = (what: string) => fail(invalidRequest(`The multipart body has too many ${what}.`, null, 'too_many_parts'));
@@ -143,8 +153,9 @@ function bodyForValidation(upload: MultipartRequest): Record<string, unknown> {
     const isArray = rawName.endsWith('[]');
     const name = isArray ? rawName.slice(0, -2) : rawName;
     const existing = Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
-    if (existing === undefined) body[name] = isArray ? [value] : value;
-    else body[name] = Array.isArray(existing) ? [...(existing as unknown[]), value] : [existing, value];
+    const next = existing === undefined ? (isArray ? [value] : value) : Array.isArray(existing) ? [...(existing as unknown[]), value] : [existing, value];
+    // Defined, not assigned: a field named `__proto__` is a field, not the body's prototype.
+    Object.defineProperty(body, name, { value: next, enumerable: true, writable: true, configurable: true });
   };
   for (const [name, value] of upload.fields) add(name, value);
   for (const file of upload.files) add(file.field, { filename: file.filename, content_type: file.contentType, size: file.size });

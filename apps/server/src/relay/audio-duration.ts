@@ -15,7 +15,7 @@ export function wavSeconds(head: Buffer, size: number): number | undefined {
   for (let offset = 12; offset + 8 <= head.length; ) {
     const id = head.toString('ascii', offset, offset + 4);
     const length = head.readUInt32LE(offset + 4);
-    if (id === 'fmt ' && offset + 16 <= head.length) byteRate = head.readUInt32LE(offset + 16);
+    if (id === 'fmt ' && offset + 20 <= head.length) byteRate = head.readUInt32LE(offset + 16);
     if (id === 'data') {
       if (!byteRate) return undefined;
       // A streamed WAV may say 0 or 0xFFFFFFFF: the file's own size then.

@@ -14,6 +14,10 @@ const namesGizmo = (pattern: string): boolean => pattern.includes('-gizmo-');
 /** How a channel key is named in stored state: sha256 hex, never the key itself. */
 export const channelKeyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
 
+/** The same record in every field: `updatedAt` alone misses two writes within one millisecond. */
+const unchanged = (loaded: ChannelRecord, stored: ChannelRecord): boolean =>
+  loaded.updatedAt === stored.updatedAt && JSON.stringify(loaded) === JSON.stringify(stored);
+
 /** A channel as routing sees it, with its key rotation cursor. */
 export class LiveChannel {
   readonly id: number;
@@ -118,8 +122,7 @@ export class ChannelRegistry {
       this.loading = this.store.listAll().then((records) => {
         const live = records.map((record) => {
           const old = previous.get(record.id);
-          // Two writes within one millisecond leave updatedAt as it was: the record itself decides.
-          return old && old.record.updatedAt === record.updatedAt && JSON.stringify(old.record) === JSON.stringify(record) ? old : new LiveChannel(record);
+          return old && unchanged(old.record, record) ? old : new LiveChannel(record);
         });
         if (generation === this.generation) {
           this.channels = live;

@@ -56,7 +56,9 @@ export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoin
       cost = (Math.ceil(units) * (price.characters ?? 0)) / PER_MILLION;
       break;
     case 'audio_transcriptions':
-      cost = (units * (price.audioMinute ?? 0)) / 60;
+      // In whole milliseconds: seconds × price in floats lands just above a whole micro-USD
+      // (1.1 s at 6,000 a minute is 110.00000000000001) and would be rounded up.
+      cost = (Math.round(units * 1000) * (price.audioMinute ?? 0)) / 60_000;
       break;
     default:
       return 0;

@@ -255,24 +255,25 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE prices ADD COLUMN characters INTEGER;
       ALTER TABLE prices ADD COLUMN audio_minute INTEGER;
       -- OpenAI's list prices for the models the README's examples use (only rows an admin has not re-priced).
+      -- No aggregate over the filtered rows: one without GROUP BY yields a row even when none match.
       INSERT INTO prices (position, model, input, output, image, image_variants)
-        SELECT COALESCE(MAX(position), 0) + 1, 'dall-e-3', 0, 0, 40000, '{"1024x1024":40000,"1024x1792":80000,"1792x1024":80000,"hd/1024x1024":80000,"hd/1024x1792":120000,"hd/1792x1024":120000}'
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-3');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'dall-e-3', 0, 0, 40000, '{"1024x1024":40000,"1024x1792":80000,"1792x1024":80000,"hd/1024x1024":80000,"hd/1024x1792":120000,"hd/1792x1024":120000}'
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-3');
       INSERT INTO prices (position, model, input, output, image, image_variants)
-        SELECT COALESCE(MAX(position), 0) + 1, 'dall-e-2', 0, 0, 20000, '{"256x256":16000,"512x512":18000,"1024x1024":20000}'
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-2');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'dall-e-2', 0, 0, 20000, '{"256x256":16000,"512x512":18000,"1024x1024":20000}'
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'dall-e-2');
       INSERT INTO prices (position, model, input, output)
-        SELECT COALESCE(MAX(position), 0) + 1, 'text-embedding-3-small', 20000, 0
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-small');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'text-embedding-3-small', 20000, 0
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-small');
       INSERT INTO prices (position, model, input, output)
-        SELECT COALESCE(MAX(position), 0) + 1, 'text-embedding-3-large', 130000, 0
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-large');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'text-embedding-3-large', 130000, 0
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'text-embedding-3-large');
       INSERT INTO prices (position, model, input, output, characters)
-        SELECT COALESCE(MAX(position), 0) + 1, 'tts-1', 0, 0, 15000000
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'tts-1');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'tts-1', 0, 0, 15000000
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'tts-1');
       INSERT INTO prices (position, model, input, output, audio_minute)
-        SELECT COALESCE(MAX(position), 0) + 1, 'whisper-1', 0, 0, 6000
-        FROM prices WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'whisper-1');
+        SELECT (SELECT COALESCE(MAX(position), 0) + 1 FROM prices), 'whisper-1', 0, 0, 6000
+        WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'whisper-1');
     `,
   },
 ];
