@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import type { AbortLike } from './caller-gone';
 import { serverShuttingDown, type OpenStreams } from './open-streams';
 import type { RelayTrace } from './request-context';
+import { drained } from './pump-sse-stream';
 import { clientClosed, transportFailure } from './transport-failure';
 
 export interface BytePumpInput {
@@ -75,17 +76,4 @@ async function run(input: BytePumpInput, destination: Destination): Promise<void
   } finally {
     finish();
   }
-}
-
-function drained(destination: Destination, signal: AbortLike): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      destination.removeListener('drain', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    destination.once('drain', done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

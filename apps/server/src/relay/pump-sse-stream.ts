@@ -154,7 +154,7 @@ const sseFrame = (step: { json: string; event?: string }): string =>
   step.event === undefined ? sseData(step.json) : sseEvent(step.event, step.json);
 
 /** Resolves once the destination has room again, or the caller has gone. */
-function drained(destination: Destination, signal: AbortLike): Promise<void> {
+export function drained(destination: Destination, signal: AbortLike): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {

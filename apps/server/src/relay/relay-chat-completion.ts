@@ -4,7 +4,6 @@ import {
   chainTransformers,
   redactUpstreamError,
   RelayError,
-  upstreamError,
   type NativeAdapter,
   type ProviderAdapter,
   type ReportedUsage,
@@ -18,7 +17,7 @@ import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
 import type { LiveChannel } from './channel-registry';
 import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
-import { candidatesFor, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
+import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import { transportFailure } from './transport-failure';
@@ -219,19 +218,9 @@ async function attemptChannel(
     return { ok: false, key, ...transportFailure(error) };
   }
 
-  // Streams commit only once the upstream has sent its first bytes: until then, another
-  // channel can still be tried without the caller noticing.
   const upstream = response.body;
-  let first: IteratorResult<Buffer>;
-  try {
-    first = await upstream.next();
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-  if (first.done) {
-    const error = upstreamError('The upstream provider closed the stream before sending anything.', 'empty_stream');
-    return { ok: false, key, error, retryable: true, channelFault: true };
-  }
+  const first = await firstPiece(upstream, key);
+  if (!first.ok) return first;
   deps.health.recordSuccess(channel.id);
   relayed.onServed?.({ channel, key, native: native !== undefined });
   const upstreamTransformer = adapter.createStreamTransformer({
@@ -245,7 +234,7 @@ async function attemptChannel(
   trace.settled = new Promise((resolve) => (settle = resolve));
   const body = pumpSseStream({
     upstream,
-    first: first.value,
+    first: first.first,
     transformer,
     framing: dialect.framing,
     trace,

@@ -1,5 +1,5 @@
 import { ENDPOINT_ROUTES, type Endpoint } from '@chat-relay/contract';
-import { modelNotFound, modelNotServedOn, noAvailableChannel, type RelayError, type UpstreamFailure } from '@chat-relay/wire';
+import { modelNotFound, modelNotServedOn, noAvailableChannel, upstreamError, type RelayError, type UpstreamFailure } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { keyHint } from '../security/keys';
 import type { AbortLike } from './caller-gone';
@@ -7,6 +7,7 @@ import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
 import { pickChannel } from './pick-channel';
 import type { RelayTrace } from './request-context';
+import { transportFailure } from './transport-failure';
 
 export interface RoutingDeps {
   registry: ChannelRegistry;
@@ -124,4 +125,23 @@ async function disableKey(deps: RoutingDeps, channel: LiveChannel, key: string, 
   } catch (storeError) {
     deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record a disabled channel key');
   }
+}
+
+/**
+ * A streamed answer (SSE or bytes) commits only once the upstream has sent its first piece:
+ * until then another channel can still be tried without the caller noticing. The piece, or the
+ * failed attempt (an upstream that ends before sending anything may be tried elsewhere).
+ */
+export async function firstPiece(upstream: AsyncIterator<Buffer>, key: string): Promise<{ ok: true; first: Buffer } | Extract<AttemptOutcome<never>, { ok: false }>> {
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await upstream.next();
+  } catch (error) {
+    return { ok: false, key, ...transportFailure(error) };
+  }
+  if (first.done) {
+    const error = upstreamError('The upstream provider closed the answer before sending anything.', 'empty_stream');
+    return { ok: false, key, error, retryable: true, channelFault: true };
+  }
+  return { ok: true, first: first.value };
 }

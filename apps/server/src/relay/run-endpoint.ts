@@ -3,7 +3,6 @@ import {
   invalidRequest,
   modelNotServedOn,
   redactUpstreamError,
-  upstreamError,
   type EndpointAdapter,
   type EndpointAnswer,
   type EndpointUpstreamRequest,
@@ -23,7 +22,7 @@ import { pumpSseStream, type SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import { reserveAmount } from './reserve-quota';
 import { resolveGizmo } from './resolve-model';
-import { candidatesFor, routeWithRetries, type AttemptOutcome } from './route-with-retries';
+import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome } from './route-with-retries';
 import { admitCaller, callerAccountId, watchCaller, type PipelineDeps } from './run-pipeline';
 import { transportFailure } from './transport-failure';
 
@@ -165,19 +164,9 @@ async function attemptEndpoint<Req>(
     return { ok: false, key, ...transportFailure(error) };
   }
 
-  // Streams and bytes commit only once the upstream has sent its first bytes: until then,
-  // another channel can still be tried without the caller noticing.
   const upstream = response.body;
-  let first: IteratorResult<Buffer>;
-  try {
-    first = await upstream.next();
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-  if (first.done) {
-    const error = upstreamError('The upstream provider closed the answer before sending anything.', 'empty_stream');
-    return { ok: false, key, error, retryable: true, channelFault: true };
-  }
+  const first = await firstPiece(upstream, key);
+  if (!first.ok) return first;
   deps.health.recordSuccess(channel.id);
   let settle: () => void = () => undefined;
   trace.settled = new Promise((resolve) => (settle = resolve));
@@ -194,7 +183,7 @@ async function attemptEndpoint<Req>(
     const contentType = response.header('content-type') ?? 'application/octet-stream';
     const body = new ByteBody({
       upstream,
-      first: first.value,
+      first: first.first,
       trace,
       signal,
       openStreams: deps.openStreams,
@@ -211,7 +200,7 @@ async function attemptEndpoint<Req>(
   const transformer = adapter.createStreamTransformer({ publicModel: call.model, callerWantsUsage: call.wantsUsage === true, secrets });
   const body = pumpSseStream({
     upstream,
-    first: first.value,
+    first: first.first,
     transformer,
     framing: chatCompletionsDialect.framing,
     trace,
