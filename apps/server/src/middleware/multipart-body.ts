@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +81,7 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
     const fields: Array<readonly [string, string]> = [];
     const files: UploadedFile[] = [];
     const writing: Array<Promise<void>> = [];
+    const spools: WriteStream[] = [];
     let received = 0;
     let failed: RelayError | undefined;
     const fail = (error: RelayError) => {
@@ -88,6 +89,9 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       failed = error;
       req.unpipe(parser);
       req.resume();
+      // The parser hears no more, so a file being written would never finish: close it now, or
+      // its descriptor (and the bytes of the deleted file) would stay held.
+      for (const spool of spools) spool.destroy();
       reject(error);
     };
     req.on('data', (chunk: Buffer) => {
@@ -101,6 +105,7 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       fields.push([name, value]);
     });
     parser.on('file', (name, stream, info) => {
+      if (failed) return stream.resume();
       const file: UploadedFile = {
         field: name,
         filename: info.filename ?? 'file',
@@ -110,14 +115,16 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
       };
       files.push(file);
       const out = createWriteStream(file.ref, { mode: 0o600 });
+      spools.push(out);
       stream.on('data', (chunk: Buffer) => (file.size += chunk.length));
-      writing.push(
-        new Promise<void>((done, broke) => {
-          out.on('finish', done);
-          out.on('error', broke);
-          stream.on('error', broke);
-        }),
-      );
+      const written = new Promise<void>((done, broke) => {
+        out.on('finish', done);
+        out.on('error', broke);
+        stream.on('error', broke);
+      });
+      // Awaited only when the upload succeeds; after a failure its error (the directory removed) is expected.
+      written.catch(() => undefined);
+      writing.push(written);
       stream.pipe(out);
     });
     const tooMany = (what: string) => fail(invalidRequest(`The multipart body has too many ${what}.`, null, 'too_many_parts'));
