@@ -38,6 +38,18 @@ export function imagePrice(price: PriceRecord, variant: string | null | undefine
 }
 
 /**
+ * The most an image of `variant` can be charged, for a reservation: the price of exactly that
+ * `quality/size` when the request named both and the table has it; otherwise — a quality or size
+ * left to the upstream's default or to `auto` — the dearest image price of the table, since the
+ * variant it is charged at is known only from the answer.
+ */
+export function imagePriceBound(price: PriceRecord, variant: string | null | undefined): number {
+  const variants = price.imageVariants ?? {};
+  const exact = variant?.includes('/') && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
+  return exact ?? Math.max(price.image ?? 0, ...Object.values(variants));
+}
+
+/**
  * Micro-USD for an endpoint's own units, rounded up: images × their price, search units × the
  * search price, characters per million, audio seconds at the per-minute price.
  */
@@ -132,7 +144,10 @@ export function costBound(
   if (!price) return 0;
   const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
   const tokens = scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
-  return units ? Math.min(tokens + unitCost(price, units), MAX_COST) : tokens;
+  if (!units) return tokens;
+  // Images: each at the most its variant can cost, since the variant charged may come from the answer.
+  const unitPrice = units.endpoint === 'images' ? { ...price, image: imagePriceBound(price, units.unitVariant), imageVariants: null } : price;
+  return Math.min(tokens + unitCost(unitPrice, units), MAX_COST);
 }
 
 /**

@@ -209,7 +209,8 @@ export function endpointsRouter(deps: PipelineDeps) {
     const file = audioFile(res);
     if (!file) throw invalidRequest('Send the audio as a file in the form field "file".', 'file', 'missing_required_parameter');
     return multipart(req, res, 'audio_transcriptions', route, path, model, {
-      bound: async () => ({ promptTokens: (prompt?.length ?? 0) * 4, completionTokens: 0, units: await audioSeconds(file, true) }),
+      // Whole seconds: whisper reports (and bills) a 2.5 s file as 3.
+      bound: async () => ({ promptTokens: (prompt?.length ?? 0) * 4, completionTokens: 0, units: Math.ceil(await audioSeconds(file, true)) }),
       estimateUnits: () => audioSeconds(file, false),
       lower: 'send a shorter recording',
     });
