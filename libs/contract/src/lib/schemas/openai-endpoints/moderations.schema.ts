@@ -21,7 +21,8 @@ export type ModerationRequest = z.infer<typeof ModerationRequestSchema>;
 export const ModerationResultSchema = z
   .object({
     flagged: z.boolean(),
-    categories: z.record(z.boolean()),
+    /** `null` where the model has no such category (OpenAI documents it for `illicit` and `illicit/violent`). */
+    categories: z.record(z.boolean().nullable()),
     category_scores: z.record(z.number()),
     category_applied_input_types: z.record(z.array(z.string())).optional(),
   })
