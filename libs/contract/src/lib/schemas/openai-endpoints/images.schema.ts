@@ -4,10 +4,15 @@ import { EndpointModelSchema, formBoolean, formNumber, nullish, UploadedFilePart
 /** The model used when an image request names none (OpenAI's default). */
 export const DEFAULT_IMAGE_MODEL = 'dall-e-2';
 
+/** OpenAI's qualities: `hd` and `standard` for dall-e-3, `standard` for dall-e-2, the rest for GPT image models. */
+export const IMAGE_QUALITIES = ['standard', 'hd', 'low', 'medium', 'high', 'auto'] as const;
+/** No `hd`: edits are made by dall-e-2 and the GPT image models. */
+export const IMAGE_EDIT_QUALITIES = ['standard', 'low', 'medium', 'high', 'auto'] as const;
+
 const imageFields = {
   model: EndpointModelSchema.optional(),
   n: nullish(z.number().int().min(1).max(10)),
-  quality: nullish(z.string().min(1)),
+  quality: nullish(z.enum(IMAGE_QUALITIES)),
   response_format: nullish(z.enum(['url', 'b64_json'])),
   size: nullish(z.string().min(1)),
   user: z.string().optional(),
@@ -38,7 +43,7 @@ export const ImageEditFieldsSchema = z
     prompt: z.string().min(1).max(32_000),
     model: imageFields.model,
     n: formNumber(z.number().int().min(1).max(10)).optional(),
-    quality: z.string().min(1).optional(),
+    quality: z.enum(IMAGE_EDIT_QUALITIES).optional(),
     response_format: z.enum(['url', 'b64_json']).optional(),
     size: z.string().min(1).optional(),
     user: z.string().optional(),
