@@ -19,6 +19,8 @@ const imageFields = {
   background: nullish(z.enum(['transparent', 'opaque', 'auto'])),
   output_format: nullish(z.enum(['png', 'jpeg', 'webp'])),
   output_compression: nullish(z.number().int().min(0).max(100)),
+  /** GPT image models: how many partial images to stream before the last. */
+  partial_images: nullish(z.number().int().min(0).max(3)),
 };
 
 /** `POST /v1/images/generations`. Unknown fields are kept and forwarded. */
@@ -28,6 +30,7 @@ export const ImageGenerationRequestSchema = z
     prompt: z.string().min(1).max(32_000),
     style: nullish(z.enum(['vivid', 'natural'])),
     moderation: nullish(z.enum(['low', 'auto'])),
+    stream: nullish(z.boolean()),
   })
   .passthrough();
 export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequestSchema>;
@@ -52,6 +55,7 @@ export const ImageEditFieldsSchema = z
     output_compression: formNumber(z.number().int().min(0).max(100)).optional(),
     input_fidelity: z.enum(['high', 'low']).optional(),
     stream: formBoolean.optional(),
+    partial_images: formNumber(z.number().int().min(0).max(3)).optional(),
   })
   .passthrough();
 export type ImageEditFields = z.infer<typeof ImageEditFieldsSchema>;
