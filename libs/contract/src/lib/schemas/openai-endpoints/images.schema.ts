@@ -10,7 +10,8 @@ export const IMAGE_QUALITIES = ['standard', 'hd', 'low', 'medium', 'high', 'auto
 export const IMAGE_EDIT_QUALITIES = ['standard', 'low', 'medium', 'high', 'auto'] as const;
 
 const imageFields = {
-  model: EndpointModelSchema.optional(),
+  /** Optional and nullable, as OpenAI has it: the relay then routes on DEFAULT_IMAGE_MODEL. */
+  model: nullish(EndpointModelSchema),
   n: nullish(z.number().int().min(1).max(10)),
   quality: nullish(z.enum(IMAGE_QUALITIES)),
   response_format: nullish(z.enum(['url', 'b64_json'])),
@@ -44,7 +45,7 @@ export const ImageEditFieldsSchema = z
     image: z.union([UploadedFilePartSchema, z.array(UploadedFilePartSchema).min(1).max(16)]),
     mask: UploadedFilePartSchema.optional(),
     prompt: z.string().min(1).max(32_000),
-    model: imageFields.model,
+    model: EndpointModelSchema.optional(),
     n: formNumber(z.number().int().min(1).max(10)).optional(),
     quality: z.enum(IMAGE_EDIT_QUALITIES).optional(),
     response_format: z.enum(['url', 'b64_json']).optional(),
