@@ -40,8 +40,10 @@ export const TranscriptionFieldsSchema = z
   .passthrough();
 export type TranscriptionFields = z.infer<typeof TranscriptionFieldsSchema>;
 
-/** `POST /v1/audio/translations` (multipart): into English. */
-export const TranslationFieldsSchema = z.object(audioFields).passthrough();
+/** `POST /v1/audio/translations` (multipart): into English, by whisper models, which do not diarize. */
+export const TranslationFieldsSchema = z
+  .object({ ...audioFields, response_format: z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt']).optional() })
+  .passthrough();
 export type TranslationFields = z.infer<typeof TranslationFieldsSchema>;
 
 /** The `json` answer (and, with `segments`, `words` and `duration`, the `verbose_json` one). */
