@@ -34,7 +34,7 @@ export const TranscriptionFieldsSchema = z
     ...audioFields,
     language: z.string().min(1).optional(),
     timestamp_granularities: z.array(z.enum(['word', 'segment'])).optional(),
-    include: z.array(z.string()).optional(),
+    include: z.array(z.enum(['logprobs'])).optional(),
     stream: z.enum(['true', 'false']).optional(),
   })
   .passthrough();
