@@ -30,11 +30,16 @@ type JsonSchema = Record<string, unknown>;
 export interface OpenApiDocument {
   openapi: string;
   components: { schemas: Record<string, JsonSchema> };
+  /** Operations by path and method (`x-oaiMeta` holds their examples; see ./openai-spec-examples). */
+  paths?: Record<string, Record<string, unknown>>;
 }
 
 export function loadOpenAiSpec(file = openAiSpecPath): OpenApiDocument {
   return yaml.load(readFileSync(file, 'utf8')) as OpenApiDocument;
 }
+
+/** `#/components/schemas/Name` → `Name`. */
+export const componentNameOf = (ref: string): string => ref.slice(ref.lastIndexOf('/') + 1);
 
 /** Keywords whose value is a map of name → schema, a list of schemas, or one schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);

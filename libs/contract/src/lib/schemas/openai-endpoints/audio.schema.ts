@@ -28,20 +28,31 @@ const audioFields = {
   temperature: formNumber(z.number().min(0).max(1)).optional(),
 };
 
-/** `POST /v1/audio/transcriptions` (multipart). `timestamp_granularities[]` arrives as `timestamp_granularities`. */
+/**
+ * `POST /v1/audio/transcriptions` (multipart). `x[]` fields arrive as arrays named `x`. Kept as
+ * sent, unchecked: `chunking_strategy`, which the SDKs send as bracketed sub-fields for an object.
+ */
 export const TranscriptionFieldsSchema = z
   .object({
     ...audioFields,
     language: z.string().min(1).optional(),
+    /** gpt-transcribe: the languages the audio may be in, and words to listen for. */
+    languages: z.array(z.string()).min(1).optional(),
+    keywords: z.array(z.string()).optional(),
     timestamp_granularities: z.array(z.enum(['word', 'segment'])).optional(),
-    include: z.array(z.string()).optional(),
+    include: z.array(z.enum(['logprobs'])).optional(),
     stream: z.enum(['true', 'false']).optional(),
+    /** Diarizing models: up to four speakers, named and heard (data URLs of 2–10 s samples). */
+    known_speaker_names: z.array(z.string()).max(4).optional(),
+    known_speaker_references: z.array(z.string()).max(4).optional(),
   })
   .passthrough();
 export type TranscriptionFields = z.infer<typeof TranscriptionFieldsSchema>;
 
-/** `POST /v1/audio/translations` (multipart): into English. */
-export const TranslationFieldsSchema = z.object(audioFields).passthrough();
+/** `POST /v1/audio/translations` (multipart): into English, by whisper models, which do not diarize. */
+export const TranslationFieldsSchema = z
+  .object({ ...audioFields, response_format: z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt']).optional() })
+  .passthrough();
 export type TranslationFields = z.infer<typeof TranslationFieldsSchema>;
 
 /** The `json` answer (and, with `segments`, `words` and `duration`, the `verbose_json` one). */

@@ -6,7 +6,8 @@ export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 
 const ModerationInputPartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
-  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1) }).passthrough() }).passthrough(),
+  /** A URL (`https:` or a `data:` URL), as OpenAI's `format: uri` asks. */
+  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().url() }).passthrough() }).passthrough(),
 ]);
 
 /** `POST /v1/moderations`: text, texts, or (omni models) text and image parts. */
@@ -21,7 +22,8 @@ export type ModerationRequest = z.infer<typeof ModerationRequestSchema>;
 export const ModerationResultSchema = z
   .object({
     flagged: z.boolean(),
-    categories: z.record(z.boolean()),
+    /** `null` where the model has no such category (OpenAI documents it for `illicit` and `illicit/violent`). */
+    categories: z.record(z.boolean().nullable()),
     category_scores: z.record(z.number()),
     category_applied_input_types: z.record(z.array(z.string())).optional(),
   })
