@@ -74,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
       registry: services.registry,
       health: services.health,
       upstream: services.upstream,
+      modelSync: services.modelSync,
     }),
     tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),

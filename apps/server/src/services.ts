@@ -4,6 +4,7 @@ import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
 import { InFlightRequests } from './relay/in-flight-requests';
+import { ChannelModelSync } from './relay/model-sync';
 import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
 import { StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
@@ -28,6 +29,8 @@ export interface RelayServices {
   inFlight: InFlightRequests;
   /** The Responses API's stored responses, purged when they expire. */
   responses: StoredResponses;
+  /** Channels' upstream model lists, fetched on create and on `POST /api/channels/{id}/models/sync`. */
+  modelSync: ChannelModelSync;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -45,8 +48,10 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   const responses = new StoredResponses(storage.responses, logger, options.responses);
   responses.start();
+  const registry = new ChannelRegistry(storage.channels);
+  const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
   return {
-    registry: new ChannelRegistry(storage.channels),
+    registry,
     health: new ChannelHealth(options.circuit),
     upstream,
     recorder,
@@ -56,7 +61,9 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     openStreams: new OpenStreams(),
     inFlight: new InFlightRequests(),
     responses,
+    modelSync,
     close: async () => {
+      await modelSync.close();
       await recorder.close();
       await responses.close();
       await upstream.close();

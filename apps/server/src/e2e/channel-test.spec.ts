@@ -34,8 +34,9 @@ describe('issue 10 defect 13: POST /api/channels/{id}/test (SPEC §4)', () => {
     const result = ChannelTestResultSchema.parse(answer.json);
     expect(result).toMatchObject({ ok: true, model: 'gpt-4o', status: 200 });
     expect(result.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.requests[0]?.body).toMatchObject({ model: 'gpt-4o', max_tokens: 8 });
+    // The model list was fetched when the glob channel was created; the test is one chat request.
+    expect(sim.requests.map((sent) => `${sent.method} ${sent.path}`)).toEqual(['GET /v1/models', 'POST /v1/chat/completions']);
+    expect(sim.requests[1]?.body).toMatchObject({ model: 'gpt-4o', max_tokens: 8 });
     // A test is no traffic: no usage row.
     expect(await e2e.relay.storage.usageLog.recent(5)).toEqual([]);
   });

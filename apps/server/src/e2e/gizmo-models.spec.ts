@@ -54,6 +54,7 @@ describe('e2e: custom assistants in the model list', () => {
       object: 'model',
       created: expect.any(Number),
       owned_by: 'chat-relay',
+      endpoints: ['chat'],
     });
   });
 

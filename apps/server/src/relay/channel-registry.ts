@@ -28,9 +28,15 @@ export class LiveChannel {
   private activeKeys: string[];
   /** What the channel serves (see channelEndpoints). */
   readonly endpoints: ReadonlySet<Endpoint>;
+  /** Synced models whose upstream said what they serve (Gemini's methods): see servesOn. */
+  private readonly syncedEndpoints: ReadonlyMap<string, readonly Endpoint[]>;
+  private listable: string[] | undefined;
 
   constructor(readonly record: ChannelRecord) {
     this.endpoints = new Set(channelEndpoints(record));
+    this.syncedEndpoints = new Map(
+      (record.syncedModels ?? []).flatMap((model) => (model.endpoints ? [[model.id, model.endpoints] as const] : [])),
+    );
     this.id = record.id;
     this.priority = record.priority;
     this.weight = record.weight;
@@ -58,12 +64,15 @@ export class LiveChannel {
 
   /**
    * Whether the channel takes `model` on `endpoint`: it serves the endpoint, and the model by
-   * name or mapping — or through a glob, unless the model's name says it is for other endpoints
-   * (`text-embedding-3-small` is not taken for chat by a `*` channel).
+   * name or mapping — or through a glob, unless the upstream's list says the model is for other
+   * endpoints, or (when it does not say) the model's name does (`text-embedding-3-small` is not
+   * taken for chat by a `*` channel).
    */
   servesOn(model: string, endpoint: Endpoint, isGizmo = false): boolean {
     if (!this.endpoints.has(endpoint) || !this.serves(model, isGizmo)) return false;
     if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model) || this.record.models.includes(model)) return true;
+    const synced = this.syncedEndpoints.get(model);
+    if (synced) return synced.includes(endpoint);
     const named = endpointsNamedBy(model);
     return named === null || named.includes(endpoint);
   }
@@ -89,9 +98,23 @@ export class LiveChannel {
     return this.activeKeys.find((key) => channelKeyDigest(key) === digest);
   }
 
-  /** Names a caller can list: plain model names and mapping keys, not globs. */
+  /**
+   * Names a caller can list: plain model names and mapping keys, not globs — and the synced
+   * upstream names a glob takes (not a gizmo pattern) on some endpoint of the channel.
+   */
   listableModels(): string[] {
-    return [...this.record.models.filter((model) => !isGlob(model)), ...Object.keys(this.record.modelMapping)];
+    if (!this.listable) {
+      const globs = this.record.models.filter((pattern) => isGlob(pattern) && !namesGizmo(pattern));
+      const synced = (globs.length > 0 ? (this.record.syncedModels ?? []) : []).filter(
+        ({ id }) =>
+          parseGizmoModel(id) === undefined &&
+          globs.some((pattern) => matchesModelPattern(pattern, id)) &&
+          [...this.endpoints].some((endpoint) => this.servesOn(id, endpoint)),
+      );
+      const named = [...this.record.models.filter((model) => !isGlob(model)), ...Object.keys(this.record.modelMapping)];
+      this.listable = [...new Set([...named, ...synced.map(({ id }) => id)])];
+    }
+    return this.listable;
   }
 }
 

@@ -99,3 +99,58 @@ describe('listModels', () => {
     ]);
   });
 });
+
+describe('listModels with synced upstream lists', () => {
+  const synced = (...names: string[]) => names.map((id) => ({ id, endpoints: null }));
+  const byId = (channels: LiveChannel[]) => new Map(listModels(channels, []).map((model) => [model.id, model]));
+
+  it('a `*` channel lists the names its upstream listed, and nothing before a sync', () => {
+    expect(ids([channel(['*'])], [])).toEqual([]);
+    expect(ids([channel(['*'], { syncedModels: synced('o3', 'gpt-4o') })], [])).toEqual(['gpt-4o', 'o3']);
+  });
+
+  it('globs filter the synced names; plain names and mapping keys are listed as before, once', () => {
+    const channels = [
+      channel(['gpt-4o*', 'o3', '*-gizmo-*'], {
+        modelMapping: { house: 'gpt-4o' },
+        syncedModels: synced('gpt-4o', 'gpt-4o-mini', 'claude-opus-4', 'o3', 'x-gizmo-g-upstream'),
+      }),
+    ];
+    expect(ids(channels, [])).toEqual(['gpt-4o', 'gpt-4o-mini', 'house', 'o3']);
+  });
+
+  it("lists no synced name of a disabled channel, nor one the channel serves on none of its endpoints", () => {
+    const channels = [
+      channel(['*'], { enabled: false, syncedModels: synced('hidden') }),
+      channel(['*'], { endpoints: ['chat'], syncedModels: synced('gpt-4o', 'text-embedding-3-small', 'dall-e-3') }),
+    ];
+    expect(ids(channels, [])).toEqual(['gpt-4o']);
+  });
+
+  it('says what each model is served for: the union over channels, narrowed by the name or the upstream', () => {
+    const models = byId([
+      channel(['gpt-*', 'text-embedding-*'], { endpoints: ['chat', 'embeddings'], syncedModels: synced('gpt-4o', 'text-embedding-3-small') }),
+      channel(['gpt-4o'], { endpoints: ['images', 'chat'] }),
+      channel(['gemini-*'], {
+        type: 'gemini',
+        endpoints: ['chat', 'embeddings'],
+        syncedModels: [
+          { id: 'gemini-2.5-flash', endpoints: ['chat', 'completions'] },
+          { id: 'gemini-embedding-001', endpoints: ['embeddings'] },
+        ],
+      }),
+    ]);
+    expect(models.get('gpt-4o')?.endpoints).toEqual(['chat', 'embeddings', 'images']);
+    expect(models.get('text-embedding-3-small')?.endpoints).toEqual(['embeddings']);
+    // Not served for embeddings: its upstream says generateContent only.
+    expect(models.get('gemini-2.5-flash')?.endpoints).toEqual(['chat']);
+    expect(models.get('gemini-embedding-001')?.endpoints).toEqual(['embeddings']);
+  });
+
+  it('lists assistants under chat families only, with chat as their endpoint', () => {
+    const listed = listModels([channel(['*'], { syncedModels: synced('gpt-4o', 'text-embedding-3-small') })], [assistant('g-a', null)]);
+    expect(listed.filter((model) => model.id.includes('-gizmo-'))).toEqual([
+      { id: 'gpt-4o-gizmo-g-a', object: 'model', created: expect.any(Number), owned_by: 'chat-relay', endpoints: ['chat'] },
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { gizmoModelName, parseGizmoModel, type Model } from '@chat-relay/contract';
+import { ENDPOINTS, gizmoModelName, parseGizmoModel, type Endpoint, type Model } from '@chat-relay/contract';
 import type { AssistantRecord } from '../storage/types';
 import type { LiveChannel } from './channel-registry';
 import { isGlob, matchesModelPattern } from './model-pattern';
@@ -9,9 +9,23 @@ export const MODEL_LIST_EXPANSION_LIMIT = 100;
 const toUnix = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
 /**
- * `GET /v1/models` (SPEC §5): every model name the enabled channels list, plus
+ * What `model` is served for through the relay: the union over the enabled channels that take
+ * it (see LiveChannel.servesOn), in ENDPOINTS order.
+ */
+export function servedEndpoints(enabled: readonly LiveChannel[], model: string): Endpoint[] {
+  const isGizmo = parseGizmoModel(model) !== undefined;
+  const served = new Set<Endpoint>();
+  for (const channel of enabled) {
+    for (const endpoint of channel.endpoints) if (!served.has(endpoint) && channel.servesOn(model, endpoint, isGizmo)) served.add(endpoint);
+  }
+  return ENDPOINTS.filter((endpoint) => served.has(endpoint));
+}
+
+/**
+ * `GET /v1/models` (SPEC §5): every model name the enabled channels list (synced upstream names
+ * their globs take included), each with the endpoints it is served for, plus
  * `<family>-gizmo-<id>` for each assistant the caller may use and each allowed family some
- * channel serves.
+ * channel serves — for chat, where assistants apply.
  */
 export function listModels(channels: readonly LiveChannel[], assistants: readonly AssistantRecord[]): Model[] {
   const enabled = channels.filter((channel) => channel.record.enabled);
@@ -19,12 +33,17 @@ export function listModels(channels: readonly LiveChannel[], assistants: readonl
   for (const channel of enabled) {
     for (const id of channel.listableModels()) {
       if (!plain.has(id)) {
-        plain.set(id, { id, object: 'model', created: toUnix(channel.record.createdAt), owned_by: channel.record.type });
+        const endpoints = servedEndpoints(enabled, id);
+        plain.set(id, { id, object: 'model', created: toUnix(channel.record.createdAt), owned_by: channel.record.type, endpoints });
       }
     }
   }
-  const families = [...plain.keys()].filter((id) => !parseGizmoModel(id)).sort();
-  const served = (family: string) => enabled.some((channel) => channel.serves(family));
+  // Assistants are for chat: a family served only for embeddings (say) has none.
+  const families = [...plain.values()]
+    .filter((model) => !parseGizmoModel(model.id) && model.endpoints?.includes('chat'))
+    .map((model) => model.id)
+    .sort();
+  const served = (family: string) => enabled.some((channel) => channel.servesOn(family, 'chat'));
 
   const restricted: Array<[AssistantRecord, string[]]> = [];
   const open: AssistantRecord[] = [];
@@ -42,6 +61,7 @@ export function listModels(channels: readonly LiveChannel[], assistants: readonl
       object: 'model',
       created: toUnix(assistant.createdAt),
       owned_by: 'chat-relay',
+      endpoints: ['chat'],
     });
   for (const [assistant, allowed] of restricted) for (const family of allowed) add(assistant, family);
   for (const assistant of open) for (const family of expandOpen ? families : families.slice(0, 1)) add(assistant, family);

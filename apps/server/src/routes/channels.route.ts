@@ -4,7 +4,8 @@ import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
 import type { ChannelHealth } from '../relay/channel-health';
-import type { ChannelRegistry } from '../relay/channel-registry';
+import { LiveChannel, type ChannelRegistry } from '../relay/channel-registry';
+import type { ChannelModelSync } from '../relay/model-sync';
 import type { UpstreamClient } from '../relay/upstream-client';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
 import { assertPageInRange } from './paging';
@@ -16,6 +17,7 @@ export interface ChannelRouteDeps {
   registry: ChannelRegistry;
   health: ChannelHealth;
   upstream: UpstreamClient;
+  modelSync: ChannelModelSync;
 }
 
 const channelNotFound = (id: number) => notFound('channel_not_found', `No channel with id ${id}.`, 'id');
@@ -71,7 +73,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     deps.registry.invalidate();
     deps.health.forget(id);
   };
-  const view = (channel: ChannelRecord) => channelView(channel, deps.health.snapshot(channel.id));
+  const view = (channel: ChannelRecord) => channelView(channel, deps.health.snapshot(channel.id), deps.modelSync.lastError(channel.id));
   return s.router(channelsContract, {
     listChannels: async ({ query }) => {
       const { rows, total } = await deps.channels.list({ page: query.page, perPage: query.per_page });
@@ -94,7 +96,9 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         endpoints: body.endpoints ?? null,
       });
       changed(channel.id);
-      return { status: 201, body: view(channel) };
+      // Best effort, briefly awaited: the answer shows the synced list or why it failed when that is quick.
+      await deps.modelSync.syncAfterCreate(channel);
+      return { status: 201, body: view((await deps.channels.get(channel.id)) ?? channel) };
     },
     getChannel: async ({ params }) => {
       const channel = await deps.channels.get(params.id);
@@ -114,9 +118,23 @@ export function channelsRouter(deps: ChannelRouteDeps) {
       if (!channel) throw channelNotFound(params.id);
       return { status: 200, body: await testChannel(deps.upstream, channel, body.model) };
     },
+    syncChannelModels: async ({ params }) => {
+      const channel = await deps.channels.get(params.id);
+      if (!channel) throw channelNotFound(params.id);
+      const synced = await deps.modelSync.sync(channel);
+      if (!synced?.syncedModels || !synced.modelsSyncedAt) throw channelNotFound(params.id);
+      const body = {
+        channel_id: synced.id,
+        synced_at: synced.modelsSyncedAt,
+        models: synced.syncedModels,
+        listed: [...new LiveChannel(synced).listableModels()].sort(),
+      };
+      return { status: 200, body };
+    },
     deleteChannel: async ({ params }) => {
       if (!(await deps.channels.delete(params.id))) throw channelNotFound(params.id);
       changed(params.id);
+      deps.modelSync.forget(params.id);
       return { status: 204, body: undefined };
     },
   });

@@ -6,7 +6,7 @@ import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import { isModelAllowed } from '../policy/model-allow-list';
 import { chatCompletionsDialect } from '../relay/caller-dialect';
 import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../relay/anthropic-model-list';
-import { listModels } from '../relay/list-models';
+import { listModels, servedEndpoints } from '../relay/list-models';
 import { familyAllowed } from '../relay/resolve-model';
 import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
 import { relayAnswer } from './relay-answer';
@@ -58,14 +58,17 @@ export function chatRouter(deps: ChatRouteDeps) {
           (await deps.registry.candidatesFor(gizmo.family)).length > 0;
         if (assistant && usable) {
           const created = Math.floor(Date.parse(assistant.createdAt) / 1000);
-          const described = { id: model, object: 'model' as const, created, owned_by: 'chat-relay' };
+          const described = { id: model, object: 'model' as const, created, owned_by: 'chat-relay', endpoints: ['chat' as const] };
           return { status: 200, body: wantsAnthropicShape(req) ? toAnthropicModel(described) : described };
         }
       }
-      const [channel] = await deps.registry.candidatesFor(model);
+      // Any model the list shows, whatever it is served for (an embedding model too).
+      const enabled = (await deps.registry.all()).filter((candidate) => candidate.record.enabled);
+      const channel = enabled.find((candidate) => servedEndpoints([candidate], model).length > 0);
       if (!channel) throw modelNotFound(model);
       const created = Math.floor(Date.parse(channel.record.createdAt) / 1000);
-      const described = { id: model, object: 'model' as const, created, owned_by: channel.record.type };
+      const endpoints = servedEndpoints(enabled, model);
+      const described = { id: model, object: 'model' as const, created, owned_by: channel.record.type, endpoints };
       return { status: 200, body: wantsAnthropicShape(req) ? toAnthropicModel(described) : described };
     },
   });

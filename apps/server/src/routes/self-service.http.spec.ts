@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { AccountInfoSchema, ModelListSchema } from '@chat-relay/contract';
+import { AccountInfoSchema, DEFAULT_CHANNEL_ENDPOINTS, ModelListSchema } from '@chat-relay/contract';
 import { bearer, createAccount, createToken, type AccountCreated } from '../testing/system-api';
 import { createTestRelay, type TestRelay } from '../testing/test-relay';
 
@@ -101,7 +101,9 @@ describe('GET /api/models', () => {
 
   it('a name the channels serve only through a glob is listed when the allow-list names it', async () => {
     const listed = await request(relay.app).get('/api/models').set(bearer(await tokenWith(['claude-sonnet-4-5', 'claude-*']))).expect(200);
-    expect(listed.body.data).toEqual([{ id: 'claude-sonnet-4-5', object: 'model', created: expect.any(Number), owned_by: 'openai' }]);
+    expect(listed.body.data).toEqual([
+      { id: 'claude-sonnet-4-5', object: 'model', created: expect.any(Number), owned_by: 'openai', endpoints: DEFAULT_CHANNEL_ENDPOINTS.openai },
+    ]);
   });
 
   it('a management key sees everything served to its account', async () => {

@@ -2,7 +2,7 @@ import { accountsContract, parseGizmoModel, type Model } from '@chat-relay/contr
 import { initServer } from '@ts-rest/express';
 import { invalidRequest } from '@chat-relay/wire';
 import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
-import { listModels } from '../relay/list-models';
+import { listModels, servedEndpoints } from '../relay/list-models';
 import { isGlob, matchesModelPattern } from '../relay/model-pattern';
 import type { Caller } from '../relay/request-context';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
@@ -52,8 +52,9 @@ function parseDay(day: string, param: string): Date {
 }
 
 /**
- * Plain names of an allow-list that channels serve only through a glob (`claude-sonnet-4*`), so
- * that `listModels`, which lists no globs, could not enumerate them.
+ * Plain names of an allow-list that channels serve only through a glob (`claude-sonnet-4*`) and
+ * their upstream's list does not name (or was never synced), so that `listModels` could not
+ * enumerate them.
  */
 function namedAndServed(allowList: readonly string[], listed: readonly Model[], channels: readonly LiveChannel[]): Model[] {
   const known = new Set(listed.map((model) => model.id));
@@ -62,7 +63,11 @@ function namedAndServed(allowList: readonly string[], listed: readonly Model[], 
     if (known.has(name) || isGlob(name) || parseGizmoModel(name)) continue;
     const channel = channels.find((candidate) => candidate.record.enabled && candidate.serves(name));
     if (!channel) continue;
-    extra.push({ id: name, object: 'model', created: Math.floor(Date.parse(channel.record.createdAt) / 1000), owned_by: channel.record.type });
+    const endpoints = servedEndpoints(
+      channels.filter((candidate) => candidate.record.enabled),
+      name,
+    );
+    extra.push({ id: name, object: 'model', created: Math.floor(Date.parse(channel.record.createdAt) / 1000), owned_by: channel.record.type, endpoints });
   }
   return extra;
 }

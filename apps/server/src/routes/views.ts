@@ -1,4 +1,4 @@
-import { microUsdToUsd, type Account, type Channel, type Token } from '@chat-relay/contract';
+import { microUsdToUsd, type Account, type Channel, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../relay/channel-health';
 import { channelEndpoints } from '../relay/channel-registry';
 import { keyHint } from '../security/keys';
@@ -6,7 +6,7 @@ import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
 
-export const channelView = (channel: ChannelRecord, health: CircuitSnapshot): Channel => ({
+export const channelView = (channel: ChannelRecord, health: CircuitSnapshot, syncError: ChannelModelSyncError | null = null): Channel => ({
   id: channel.id,
   name: channel.name,
   type: channel.type,
@@ -42,6 +42,9 @@ export const channelView = (channel: ChannelRecord, health: CircuitSnapshot): Ch
   responses_api: channel.responsesApi,
   endpoints: [...channelEndpoints(channel)],
   endpoints_default: channel.endpoints === null,
+  synced_models_count: channel.syncedModels?.length ?? null,
+  models_synced_at: channel.modelsSyncedAt,
+  models_sync_error: syncError,
   created_at: channel.createdAt,
   updated_at: channel.updatedAt,
 });

@@ -196,6 +196,12 @@ export interface ChannelStore {
    * channel answers 404/405 on `/responses`. Undefined when the channel no longer exists.
    */
   setResponsesApi(id: number, value: ChannelResponsesApi): Promise<ChannelRecord | undefined>;
+  /**
+   * Only `syncedModels`, `modelsSyncedAt` (= `at`) and `updatedAt`: the upstream's model list as
+   * fetched. `updatedAt` moves so that routing builds the channel afresh. Undefined when the
+   * channel no longer exists.
+   */
+  setSyncedModels(id: number, models: readonly SyncedModel[], at: string): Promise<ChannelRecord | undefined>;
 }
 
 export interface AssistantRecord {

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { commonResponses, meta } from './common-responses';
 import {
   ChannelCreateSchema,
+  ChannelModelSyncSchema,
   ChannelPageSchema,
   ChannelSchema,
   ChannelTestRequestSchema,
@@ -51,6 +52,19 @@ export const channelsContract = c.router(
       pathParams: IdParamSchema,
       body: ChannelTestRequestSchema,
       responses: { 200: ChannelTestResultSchema },
+      metadata: admin,
+    },
+    /**
+     * Fetches the upstream's model list now (SPEC §4): what the channel's globs take of it is
+     * listed by `GET /v1/models`. A failure answers 502 with the upstream's reason, keys redacted,
+     * and keeps the list synced before.
+     */
+    syncChannelModels: {
+      method: 'POST',
+      path: '/api/channels/:id/models/sync',
+      pathParams: IdParamSchema,
+      body: c.noBody(),
+      responses: { 200: ChannelModelSyncSchema },
       metadata: admin,
     },
     deleteChannel: {

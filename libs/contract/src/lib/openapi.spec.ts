@@ -33,6 +33,7 @@ describe('buildOpenApiDocument', () => {
         '/api/channels',
         '/api/channels/{id}',
         '/api/channels/{id}/test',
+        '/api/channels/{id}/models/sync',
         '/api/tokens',
         '/api/tokens/{id}',
         '/api/assistants',

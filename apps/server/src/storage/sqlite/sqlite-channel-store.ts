@@ -156,4 +156,18 @@ export class SqliteChannelStore implements ChannelStore {
       .get(value, new Date().toISOString(), id) as ChannelRow | undefined;
     return row ? toRecord(row) : undefined;
   }
+
+  async setSyncedModels(id: number, models: readonly SyncedModel[], at: string): Promise<ChannelRecord | undefined> {
+    return this.db.transaction(() => {
+      const current = this.db.prepare('SELECT updated_at FROM channels WHERE id = ?').get(id) as Pick<ChannelRow, 'updated_at'> | undefined;
+      if (!current) return undefined;
+      // Strictly later, even within the millisecond of the last write: the registry rebuilds a
+      // channel only when its `updatedAt` changed.
+      const updatedAt = new Date(Math.max(Date.now(), Date.parse(current.updated_at) + 1)).toISOString();
+      const row = this.db
+        .prepare('UPDATE channels SET synced_models = ?, models_synced_at = ?, updated_at = ? WHERE id = ? RETURNING *')
+        .get(JSON.stringify(models), at, updatedAt, id) as ChannelRow;
+      return toRecord(row);
+    })();
+  }
 }

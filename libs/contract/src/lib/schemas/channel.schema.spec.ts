@@ -1,4 +1,4 @@
-import { ChannelCreateSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
+import { ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
 
 const channel = {
   name: 'openai-main',
@@ -116,8 +116,11 @@ describe('ChannelSchema', () => {
     enabled: true,
     timeouts: { connect_ms: 1, first_byte_ms: 1, idle_ms: 1 },
     responses_api: 'native',
-    endpoints: ['chat', 'embeddings'],
+    endpoints: ['chat', 'completions'],
     endpoints_default: false,
+    synced_models_count: 3,
+    models_synced_at: '2026-01-02T00:00:00.000Z',
+    models_sync_error: null,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   };
@@ -126,5 +129,32 @@ describe('ChannelSchema', () => {
     expect(ChannelSchema.parse(shown).responses_api).toBe('native');
     const { responses_api: _left, ...without } = shown;
     expect(issuePaths(ChannelSchema.safeParse(without))).toEqual([['responses_api']]);
+  });
+
+  it('shows the last sync: never synced is null, a failure has a message, code and time', () => {
+    const never = { ...shown, synced_models_count: null, models_synced_at: null };
+    expect(ChannelSchema.parse(never).synced_models_count).toBeNull();
+    const failed = { ...shown, models_sync_error: { message: 'The upstream answered 401', code: 'upstream_auth_failed', at: '2026-01-02T00:00:00.000Z' } };
+    expect(ChannelSchema.parse(failed).models_sync_error?.code).toBe('upstream_auth_failed');
+    expect(issuePaths(ChannelSchema.safeParse({ ...shown, models_sync_error: { message: 'x', code: null, at: 'yesterday' } }))).toEqual([
+      ['models_sync_error', 'at'],
+    ]);
+  });
+});
+
+describe('ChannelModelSyncSchema', () => {
+  it('takes synced models with or without the endpoints the upstream said, and refuses an unknown endpoint', () => {
+    const answer = {
+      channel_id: 1,
+      synced_at: '2026-01-02T00:00:00.000Z',
+      models: [
+        { id: 'gemini-2.5-flash', endpoints: ['chat', 'completions'] },
+        { id: 'gpt-4o', endpoints: null },
+      ],
+      listed: ['gemini-2.5-flash'],
+    };
+    expect(ChannelModelSyncSchema.parse(answer)).toEqual(answer);
+    const unknown = { ...answer, models: [{ id: 'x', endpoints: ['video'] }] };
+    expect(issuePaths(ChannelModelSyncSchema.safeParse(unknown))).toEqual([['models', 0, 'endpoints', 0]]);
   });
 });

@@ -110,6 +110,32 @@ export const ChannelHealthSchema = z.object({
 });
 export type ChannelHealth = z.infer<typeof ChannelHealthSchema>;
 
+/** A model as the channel's upstream lists it, and what it serves when the upstream says (Gemini does). */
+export const SyncedModelSchema = z.object({
+  id: z.string(),
+  /** `null`: the upstream does not say; the channel's endpoints apply, narrowed by the name (see EndpointSchema). */
+  endpoints: z.array(EndpointSchema).nullable(),
+});
+export type SyncedModelView = z.infer<typeof SyncedModelSchema>;
+
+/** Why the last model list sync of this relay instance failed (kept in memory, cleared by a sync that succeeds). */
+export const ChannelModelSyncErrorSchema = z.object({
+  message: z.string(),
+  code: z.string().nullable(),
+  at: TimestampSchema,
+});
+export type ChannelModelSyncError = z.infer<typeof ChannelModelSyncErrorSchema>;
+
+/** `POST /api/channels/{id}/models/sync`: the upstream's list as stored, and what the relay now lists for the channel. */
+export const ChannelModelSyncSchema = z.object({
+  channel_id: z.number().int(),
+  synced_at: TimestampSchema,
+  models: z.array(SyncedModelSchema),
+  /** Names `GET /v1/models` shows for this channel while it is enabled: plain names, mapping keys, synced names its globs take. */
+  listed: z.array(z.string()),
+});
+export type ChannelModelSync = z.infer<typeof ChannelModelSyncSchema>;
+
 /** What the API shows of a channel: never its keys, only their hints. */
 export const ChannelSchema = z.object({
   id: z.number().int(),
@@ -133,6 +159,11 @@ export const ChannelSchema = z.object({
   endpoints: z.array(EndpointSchema),
   /** Whether `endpoints` are the type's defaults (the admin set none). */
   endpoints_default: z.boolean(),
+  /** Models in the upstream's list as last synced; `null`: never synced. */
+  synced_models_count: z.number().int().nullable(),
+  models_synced_at: TimestampSchema.nullable(),
+  /** The last sync's failure on this relay instance, when the last one failed. */
+  models_sync_error: ChannelModelSyncErrorSchema.nullable(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });
