@@ -134,11 +134,14 @@ describe('ChannelRegistry: channels by endpoint', () => {
     expect(await ids('my-embedding', 'chat')).toEqual([mapped.id]);
   });
 
-  it('a named model beside a catch-all: the named channel on every endpoint, the glob only where the name says', async () => {
+  it('a model named on a channel with default endpoints still goes only where its name says (dall-e-3 is no chat model)', async () => {
     const glob = await storage.channels.create(newChannel({ name: 'glob', models: ['*'] }));
-    const named = await storage.channels.create(newChannel({ name: 'named', models: ['text-embedding-3-small'] }));
-    expect(await ids('text-embedding-3-small', 'chat')).toEqual([named.id]);
+    const named = await storage.channels.create(newChannel({ name: 'named', models: ['text-embedding-3-small', 'dall-e-3'] }));
+    expect(await ids('text-embedding-3-small', 'chat')).toEqual([]);
     expect(await ids('text-embedding-3-small', 'embeddings')).toEqual([glob.id, named.id]);
+    expect(await ids('dall-e-3', 'chat')).toEqual([]);
+    expect(await ids('dall-e-3', 'images')).toEqual([glob.id, named.id]);
+    expect(await servedOn('dall-e-3')).toEqual(['images']);
   });
 
   it('leaves disabled channels out of both', async () => {

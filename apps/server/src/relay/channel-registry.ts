@@ -63,18 +63,20 @@ export class LiveChannel {
   }
 
   /**
-   * Whether the channel takes `model` on `endpoint`: it serves the endpoint, and the model by
-   * name or mapping — or through a glob, unless the upstream's list says the model is for other
-   * endpoints, or (when it does not say) the model's name does (`text-embedding-3-small` is not
-   * taken for chat by a `*` channel).
+   * Whether the channel takes `model` on `endpoint`: it serves the endpoint and the model (by
+   * name, glob or mapping), and the model is for that endpoint — as the upstream's synced list
+   * says, else as its name says (`text-embedding-3-small` is not a chat model, `dall-e-3` not an
+   * embedding one). An admin who set the channel's `endpoints` and named the model (or mapped
+   * it) has said what it serves: that is not second-guessed.
    */
   servesOn(model: string, endpoint: Endpoint, isGizmo = false): boolean {
     if (!this.endpoints.has(endpoint) || !this.serves(model, isGizmo)) return false;
-    if (Object.prototype.hasOwnProperty.call(this.record.modelMapping, model) || this.record.models.includes(model)) return true;
+    const named = Object.prototype.hasOwnProperty.call(this.record.modelMapping, model) || this.record.models.includes(model);
+    if (named && this.record.endpoints !== null) return true;
     const synced = this.syncedEndpoints.get(model);
     if (synced) return synced.includes(endpoint);
-    const named = endpointsNamedBy(model);
-    return named === null || named.includes(endpoint);
+    const byName = endpointsNamedBy(model);
+    return byName === null || byName.includes(endpoint);
   }
 
   /** The model name sent upstream: the mapping's target, or the name as asked. */

@@ -48,10 +48,16 @@ describe('LiveChannel with a synced model list', () => {
     expect(servedOn(live, 'gemini-3-pro')).toEqual(['chat', 'completions', 'embeddings', 'images']);
   });
 
-  it('serves a model the admin named or mapped on every endpoint of the channel, whatever the upstream said', () => {
-    const live = channel({ syncedModels, models: ['gemini-2.5-flash', '*'], modelMapping: { 'text-embedding-004': 'text-embedding-004' } });
-    expect(servedOn(live, 'gemini-2.5-flash')).toEqual(['chat', 'completions', 'embeddings', 'images']);
-    expect(servedOn(live, 'text-embedding-004')).toEqual(['chat', 'completions', 'embeddings', 'images']);
+  it('serves a model the admin named or mapped on every endpoint the admin set for the channel, whatever the upstream said', () => {
+    const endpoints: ChannelRecord['endpoints'] = ['chat', 'completions', 'embeddings', 'images'];
+    const live = channel({ syncedModels, endpoints, models: ['gemini-2.5-flash', '*'], modelMapping: { 'text-embedding-004': 'text-embedding-004' } });
+    expect(servedOn(live, 'gemini-2.5-flash')).toEqual(endpoints);
+    expect(servedOn(live, 'text-embedding-004')).toEqual(endpoints);
+  });
+
+  it('with the type\'s default endpoints a named model still follows what its upstream said', () => {
+    const live = channel({ syncedModels, models: ['text-embedding-004', '*'] });
+    expect(servedOn(live, 'text-embedding-004')).toEqual(['embeddings']);
   });
 
   it('lists the synced names its globs take, once, after the names and mapping keys', () => {
