@@ -1,5 +1,10 @@
 import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 import type { RateLimits } from '../policy/rate-limits';
+import type { ResponseStore } from './response-types';
+import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
+
+export * from './usage-types';
+export * from './response-types';
 
 /**
  * Store interfaces: the server depends on these only. They are async so that a PostgreSQL
@@ -258,167 +263,6 @@ export interface AssistantStore {
 }
 
 export class AlreadyExistsError extends Error {}
-
-/** One row per relayed request (SPEC §8). Prompts and answers are never stored. */
-export interface UsageLogEntry {
-  createdAt: string;
-  requestId: string;
-  tokenId: number | null;
-  accountId: number | null;
-  requestedModel: string | null;
-  upstreamModel: string | null;
-  channelId: number | null;
-  assistantId: string | null;
-  stream: boolean;
-  status: number;
-  errorCode: string | null;
-  /** The whole prompt, cache reads and writes included. */
-  promptTokens: number;
-  completionTokens: number;
-  /** Of `promptTokens`, those read from and written to the provider's prompt cache. */
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** What was asked (chat for every chat dialect). */
-  endpoint: Endpoint;
-  /** The endpoint's own unit (images, search units, characters, audio seconds); 0 for chat. */
-  units: number;
-  usageEstimated: boolean;
-  /** Micro-USD. */
-  cost: number;
-  /**
-   * Quota reserved before the upstream call (micro-USD). Not stored: when the entry is written,
-   * `cost - quotaReserved` settles the token's and the account's `quota_used`, and the recorded
-   * reservation is removed, in the same transaction, so the log and the quota never disagree.
-   */
-  quotaReserved: number;
-  latencyMs: number;
-  ttfbMs: number | null;
-  clientIp: string | null;
-  attempts: number;
-}
-export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved'> {
-  id: number;
-}
-export interface UsageLogQuery extends PageRequest {
-  tokenId?: number;
-  accountId?: number;
-  model?: string;
-  status?: number;
-  endpoint?: Endpoint;
-  from?: string;
-  to?: string;
-}
-export interface UsageTotals {
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  cost: number;
-}
-export interface UsageLogStore {
-  /** Writes the entries and settles their quota, in one transaction. */
-  insertBatch(entries: readonly UsageLogEntry[]): Promise<void>;
-  /** Newest first. */
-  recent(limit: number): Promise<StoredUsageLogEntry[]>;
-  query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>>;
-  /** Totals per UTC day (`YYYY-MM-DD`) or per requested model, for one token or account. */
-  aggregate(scope: { tokenId?: number; accountId?: number }, from: string, to: string, groupBy: 'day' | 'model'): Promise<Array<UsageTotals & { key: string }>>;
-}
-
-export interface QuotaReservation {
-  /** The request's id: its usage row (same `requestId`) settles the reservation. */
-  requestId: string;
-  tokenId: number;
-  accountId: number;
-  /** Micro-USD, a safe integer ≥ 0. */
-  amount: number;
-}
-export type ReserveOutcome = { ok: true } | { ok: false; exhausted: 'token' | 'account' };
-export interface ReleasedReservations {
-  count: number;
-  /** Micro-USD given back to the tokens (and as much to their accounts). */
-  amount: number;
-}
-export interface QuotaStore {
-  /**
-   * Atomically: when the whole `amount` fits in both the token's and its account's quota
-   * (`quota_used + amount <= quota_limit`, and something is left, or no limit), add it to both,
-   * record the reservation, and answer ok. So concurrent requests never pass a limit on what
-   * they reserve. The usage row of `requestId` settles it (`UsageLogStore.insertBatch`).
-   */
-  reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
-  /**
-   * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
-   * left by a process that died — and forgets it.
-   */
-  releaseReservations(before: string): Promise<ReleasedReservations>;
-}
-
-/** Micro-USD per million tokens. */
-export interface PriceRecord {
-  model: string;
-  input: number;
-  output: number;
-  /** Prompt tokens read from the provider's cache; `null`: the `input` price. */
-  cacheRead: number | null;
-  /** Prompt tokens written to the provider's cache; `null`: the `input` price. */
-  cacheWrite: number | null;
-  /** Micro-USD per image when no `imageVariants` entry matches; `null`: images cost nothing beyond tokens. */
-  image?: number | null;
-  /** Micro-USD per image by `quality/size`, `size` or `quality`. */
-  imageVariants?: Record<string, number> | null;
-  /** Micro-USD per rerank search unit. */
-  searchUnit?: number | null;
-  /** Micro-USD per million characters of speech input. */
-  characters?: number | null;
-  /** Micro-USD per minute of audio transcribed or translated. */
-  audioMinute?: number | null;
-}
-export interface PriceStore {
-  list(): Promise<PriceRecord[]>;
-  replace(prices: readonly PriceRecord[]): Promise<void>;
-}
-
-/** A response created through `POST /v1/responses`, kept for `previous_response_id` and retrieval. */
-export interface StoredResponseRecord {
-  /** `resp_…`: the relay's own id when bridged, the upstream's when native. */
-  id: string;
-  accountId: number;
-  tokenId: number | null;
-  /** `native`: the channel keeps the response, the relay only where it lives; `bridged`: the relay keeps it. */
-  origin: 'native' | 'bridged';
-  /** The channel that answered (native: where later calls about this response must go). */
-  channelId: number | null;
-  /** Native only: sha256 hex of the channel key that created it (never the key itself). */
-  keyDigest: string | null;
-  /** The model name the caller used. */
-  model: string;
-  previousResponseId: string | null;
-  status: string;
-  /** Bridged: the Response object as answered. Null when native. */
-  response: Record<string, unknown> | null;
-  /** Bridged: this request's input items, each with an `id`. Null when native. */
-  inputItems: Record<string, unknown>[] | null;
-  createdAt: string;
-  expiresAt: string;
-}
-export interface ResponseStore {
-  /** Insert, or replace the row with the same id (a background response finishing). */
-  put(record: StoredResponseRecord): Promise<void>;
-  /** The record when it exists, belongs to `accountId` and has not expired at `now` (ISO). */
-  get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined>;
-  /** The chain ending at `id` (that record last), oldest first, following previousResponseId, at most `maxDepth` records, only the account's unexpired rows; stops at a missing link. */
-  chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]>;
-  /**
-   * The items with these ids among the input and output items of the account's `recent` latest
-   * unexpired bridged responses (what an `item_reference` without previous_response_id names).
-   */
-  findItems(accountId: number, itemIds: readonly string[], now: string, recent: number): Promise<Record<string, unknown>[]>;
-  delete(id: string, accountId: number): Promise<boolean>;
-  /** Deletes rows expired at `now`; returns how many. */
-  purgeExpired(now: string): Promise<number>;
-}
 
 export interface Storage {
   accounts: AccountStore;

@@ -168,7 +168,7 @@ function typesOf(document: OpenApiDocument, schema: JsonSchema): Set<string> {
   return new Set([...(Array.isArray(type) ? type : type ? [type] : []), ...members.flatMap((member) => [...typesOf(document, member)])]);
 }
 
-/** The strings a field takes: any (`open`), some (`values`), or none at all (a number, an object, a file). */
+/** The strings a field takes: every string (`open`), some (`values`), or none at all (a number, an object, a file). */
 export interface StringValues {
   open: boolean;
   values: string[];
