@@ -29,7 +29,7 @@ import { Readable } from 'node:stream';
 import { audioSeconds } from '../relay/audio-duration';
 import { runEndpoint, type EndpointCall, type EndpointResult, type UsageBound } from '../relay/run-endpoint';
 import { traceOf, type PipelineDeps } from '../relay/run-pipeline';
-import { SSE_HEADERS } from '../relay/sse';
+import { relayAnswer } from './relay-answer';
 import { performance } from 'node:perf_hooks';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -46,28 +46,21 @@ const bodyBytes = (res: Response, body: unknown): number => res.locals.rawBody?.
 const imageVariant = (quality: string | null | undefined, size: string | null | undefined): string | undefined =>
   quality && size ? `${quality}/${size}` : (size ?? quality ?? undefined);
 
-/** The answer as ts-rest sends it: bytes already serialised, streams piped, text with its own type. */
+/**
+ * The answer as ts-rest sends it: JSON and SSE as every relayed answer (relayAnswer); audio bytes
+ * piped with the upstream's type; text (srt, vtt…) with its own type and length.
+ */
 function answer<T>(res: Response, result: EndpointResult): { status: 200; body: T } {
-  return { status: 200, body: answerBody(res, result) as T };
-}
-
-function answerBody(res: Response, result: EndpointResult): unknown {
-  if (result.kind === 'stream') {
-    for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
-    return result.body;
-  }
+  if (result.kind === 'json' || result.kind === 'stream') return relayAnswer<T>(res, result);
   if (result.kind === 'bytes') {
     res.setHeader('content-type', result.contentType);
-    return result.body;
+    return { status: 200, body: result.body as unknown as T };
   }
   const trace = traceOf(res);
   trace.ttfbMs = performance.now() - trace.startedAt;
-  if (result.kind === 'text') {
-    res.setHeader('content-type', result.contentType);
-    res.setHeader('content-length', Buffer.byteLength(result.text));
-    return Readable.from([Buffer.from(result.text)]);
-  }
-  return result.text === undefined ? result.body : Buffer.from(result.text);
+  res.setHeader('content-type', result.contentType);
+  res.setHeader('content-length', Buffer.byteLength(result.text));
+  return { status: 200, body: Readable.from([Buffer.from(result.text)]) as unknown as T };
 }
 
 /** The multipart upload the body middleware received (and spooled to disk). */
