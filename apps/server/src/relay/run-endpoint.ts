@@ -219,12 +219,20 @@ async function attemptEndpoint<Req>(
 /** The answer as the caller gets it: a usage the relay counted itself is shown in the body too. */
 function resultOf(answer: Extract<EndpointAnswer, { ok: true }>, trace: RelayTrace, usage: EndpointUsage): EndpointResult {
   if (answer.kind === 'text') return { kind: 'text', contentType: answer.contentType, text: answer.text };
-  const shown = answer.body['usage'];
-  if (usage.uncountedText !== undefined && typeof shown === 'object' && shown !== null && 'prompt_tokens' in shown) {
+  const shown = usage.uncountedText === undefined ? undefined : answer.body['usage'];
+  if (typeof shown === 'object' && shown !== null && 'prompt_tokens' in shown) {
     const body = { ...answer.body, usage: { ...shown, prompt_tokens: trace.promptTokens, total_tokens: trace.promptTokens } };
     return { kind: 'json', body };
   }
-  return { kind: 'json', body: answer.body, text: answer.text };
+  if (answer.text === undefined) return { kind: 'json', body: answer.body };
+  // The upstream's text goes out as it is; its object is read only if asked for (a large answer parses lazily).
+  return {
+    kind: 'json',
+    text: answer.text,
+    get body() {
+      return answer.body;
+    },
+  };
 }
 
 /** Tokens of text the upstream did not count, with the relay's tokenizer; from its length if that fails. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { invalidRequest, upstreamError, type RelayError } from '../errors/relay-error';
-import type { EndpointBuildArgs, EndpointUpstreamRequest, EndpointUsage } from '../hub/endpoint-adapter';
+import type { EndpointAnswer, EndpointBuildArgs, EndpointUpstreamRequest, EndpointUsage } from '../hub/endpoint-adapter';
 import { nativeRequestBody, trimBaseUrl } from '../hub/native-request-body';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
 import { replaceTopLevelString } from '../json/replace-top-level-string';
@@ -81,4 +81,56 @@ export function textsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
   return [];
+}
+
+/** Past this many characters an answer is mostly numbers (vectors): not parsed whole on the way through. */
+export const LARGE_ANSWER_CHARS = 64 * 1024;
+
+const isSpace = (code: number | undefined) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/**
+ * The object value of the last `"key"` in `text`, parsed alone — OpenAI-compatible servers write
+ * `usage` after the vectors — or undefined when it is not found that way. Reads a few hundred
+ * characters, not the half-megabyte before them.
+ */
+export function tailObject(text: string, key: string): JsonObject | undefined {
+  const at = text.lastIndexOf(`"${key}"`);
+  if (at < 0) return undefined;
+  let index = at + key.length + 2;
+  while (isSpace(text.charCodeAt(index))) index += 1;
+  if (text[index] !== ':') return undefined;
+  index += 1;
+  while (isSpace(text.charCodeAt(index))) index += 1;
+  if (text[index] !== '{') return undefined;
+  // Usage objects hold numbers and nested objects of numbers: braces alone say where it ends.
+  let depth = 0;
+  for (let end = index; end < text.length; end += 1) {
+    const char = text[end];
+    if (char === '{') depth += 1;
+    else if (char === '}' && --depth === 0) {
+      const read = readJsonObject(text.slice(index, end + 1), key);
+      return read.ok ? read.json : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A large passthrough answer whose top-level `model` is already the caller's: its text goes out
+ * as it came, and its object is parsed only if something asks for it (nothing on the way through).
+ * Undefined when it does not look like one JSON object naming that model.
+ */
+export function largePassthrough(text: string, publicModel: string, what: string, usage: EndpointUsage): EndpointAnswer | undefined {
+  const trimmed = text.trimEnd();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}') || !text.includes(`"model":${JSON.stringify(publicModel)}`)) return undefined;
+  return {
+    ok: true,
+    kind: 'json',
+    text,
+    usage,
+    get body(): JsonObject {
+      const read = readJsonObject(text, what);
+      return read.ok ? read.json : {};
+    },
+  };
 }

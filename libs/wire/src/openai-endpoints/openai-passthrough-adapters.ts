@@ -5,10 +5,13 @@ import { isJsonObject } from '../json/json-checks';
 import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
 import {
   countOf,
+  LARGE_ANSWER_CHARS,
+  largePassthrough,
   malformedAnswer,
   NO_USAGE,
   openAiJsonPassthrough,
   readJsonObject,
+  tailObject,
   textsOf,
   uncountedUsage,
   withPublicModel,
@@ -23,6 +26,12 @@ export const openAiEmbeddingsAdapter: EndpointAdapter<JsonRequest> = {
   endpoint: 'embeddings',
   buildRequest: (args) => openAiJsonPassthrough('embeddings', args),
   convertResponse: (text, { request, publicModel }) => {
+    // Vectors are most of a large answer: its usage is read from its end instead of parsing all of it.
+    if (text.length > LARGE_ANSWER_CHARS && text.includes('"data"')) {
+      const promptTokens = countOf(tailObject(text, 'usage')?.['prompt_tokens']);
+      const passed = promptTokens === undefined ? undefined : largePassthrough(text, publicModel, 'embeddings answer', { ...NO_USAGE, promptTokens });
+      if (passed) return passed;
+    }
     const read = readJsonObject(text, 'embeddings answer');
     if (!read.ok) return read;
     if (!Array.isArray(read.json['data'])) return { ok: false, error: malformedAnswer('embeddings answer') };
