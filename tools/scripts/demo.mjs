@@ -18,7 +18,8 @@ const children = [];
 
 function start(name, script, env) {
   const child = spawn(process.execPath, [path.join(root, script)], {
-    env: { ...process.env, ...env },
+    // The demo keeps its own SQLite file and limits even where the shell points at shared stores.
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout.on('data', (data) => process.env.DEMO_VERBOSE && process.stdout.write(`[${name}] ${data}`));

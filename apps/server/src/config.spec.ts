@@ -57,10 +57,31 @@ describe('loadConfig', () => {
     ['RELAY_LOG_LEVEL', 'loud'],
     ['RELAY_ADMIN_KEY', 'short'],
     ['OPENAI_BASE_URL', 'not a url'],
-    ['DATABASE_URL', 'postgres://localhost/x'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['DATABASE_SCHEMA', 'Relay; DROP'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['RELAY_REDIS_FAILURE_MODE', 'maybe'],
+    ['RELAY_LOG_RETENTION_DAYS', '-3'],
   ])('a bad %s stops start-up with a message naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
+  });
+
+  it('reads PostgreSQL and Redis settings; without them the relay is one process on SQLite', () => {
+    expect(loadConfig({})).toMatchObject({ database: undefined, redis: undefined, refreshMs: 5_000, logRetentionDays: 0 });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgresql://relay:pw@db:5432/relay',
+        DATABASE_SCHEMA: 'relay_a',
+        REDIS_URL: 'rediss://cache:6380/2',
+        RELAY_REDIS_FAILURE_MODE: 'closed',
+        RELAY_LOG_RETENTION_DAYS: '90',
+      }),
+    ).toMatchObject({
+      database: { url: 'postgresql://relay:pw@db:5432/relay', schema: 'relay_a', maxConnections: 10 },
+      redis: { url: 'rediss://cache:6380/2', keyPrefix: 'chat-relay:', failureMode: 'closed' },
+      logRetentionDays: 90,
+    });
   });
 
   it('makes a channel of each provider whose key is set, with its default base URL', () => {

@@ -77,12 +77,25 @@ const EnvSchema = z.object({
   PORT: intFromEnv(3000, 0, 65535),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   RELAY_DATA_DIR: z.string().trim().min(1).default('./data'),
-  DATABASE_URL: optionalText.refine((value) => value === undefined, {
-    message: 'PostgreSQL storage is not available in this version yet; unset it to use SQLite',
+  DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\/./.test(value), {
+    message: 'must be a PostgreSQL URL such as postgres://relay:secret@db.internal:5432/relay (unset: SQLite in RELAY_DATA_DIR)',
   }),
-  REDIS_URL: optionalText.refine((value) => value === undefined, {
-    message: 'shared Redis counters are not available in this version yet; unset it',
+  DATABASE_SCHEMA: z
+    .string()
+    .trim()
+    .default('public')
+    .refine((value) => /^[a-z_][a-z0-9_]{0,62}$/.test(value), { message: 'must be a plain lower-case schema name such as public or relay' }),
+  DATABASE_POOL_MAX: intFromEnv(10, 1, 1000),
+  REDIS_URL: optionalText.refine((value) => value === undefined || /^rediss?:\/\/./.test(value), {
+    message: 'must be a Redis URL such as redis://cache.internal:6379 or rediss://… (unset: limits and caches in this process only)',
   }),
+  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('chat-relay:'),
+  // What a rate or concurrency limit does when Redis cannot be asked: admit (open) or refuse with 503 (closed).
+  RELAY_REDIS_FAILURE_MODE: z.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) }).default('open'),
+  // Every cache is reloaded this often even without a change message (a message lost while Redis was away).
+  RELAY_REFRESH_MS: intFromEnv(5_000, 200, 600_000),
+  // Raw usage rows older than this many days are deleted (the hourly totals stay); 0 keeps them all.
+  RELAY_LOG_RETENTION_DAYS: intFromEnv(0, 0, 36_500),
   RELAY_ADMIN_KEY: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'must be at least 16 characters',
   }),
@@ -150,6 +163,14 @@ export interface Config {
   quotaDefaultCompletionTokens: number;
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
   usageFlushMs: number;
+  /** Shared PostgreSQL (DATABASE_URL) instead of SQLite in `dataDir`; undefined = SQLite. */
+  database: { url: string; schema: string; maxConnections: number } | undefined;
+  /** Shared Redis (REDIS_URL) for limits, circuits and change messages; undefined = this process only. */
+  redis: { url: string; keyPrefix: string; failureMode: 'open' | 'closed' } | undefined;
+  /** How often every cache is reloaded without a change message (RELAY_REFRESH_MS). */
+  refreshMs: number;
+  /** Raw usage rows are kept this many days (0 = for ever); the hourly rollup stays. */
+  logRetentionDays: number;
   /**
    * Responses API state (SPEC §8): whether `store` requests keep the response and its input
    * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
@@ -186,6 +207,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
     responses: { store: values.RELAY_RESPONSES_STORE, ttlMs: values.RELAY_RESPONSES_TTL },
+    database: values.DATABASE_URL
+      ? { url: values.DATABASE_URL, schema: values.DATABASE_SCHEMA, maxConnections: values.DATABASE_POOL_MAX }
+      : undefined,
+    redis: values.REDIS_URL ? { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX, failureMode: values.RELAY_REDIS_FAILURE_MODE } : undefined,
+    refreshMs: values.RELAY_REFRESH_MS,
+    logRetentionDays: values.RELAY_LOG_RETENTION_DAYS,
   };
 }
 

@@ -1,6 +1,8 @@
+import type { Cluster } from './cluster/cluster';
+import { createLocalCluster } from './cluster/cluster';
 import type { Logger } from './logger';
 import { AuthFailureLog } from './middleware/auth-failure-log';
-import { InMemoryRateLimiter, type RateLimiter } from './policy/rate-limiter';
+import type { RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
 import { InFlightRequests } from './relay/in-flight-requests';
@@ -18,8 +20,10 @@ export interface RelayServices {
   health: ChannelHealth;
   upstream: UpstreamClient;
   recorder: UsageRecorder;
-  /** Per-token rpm/tpm windows (SPEC §4); in memory, one relay instance. */
+  /** Per-token rpm/tpm windows (SPEC §4): the cluster's (Redis) or this process's. */
   rateLimiter: RateLimiter;
+  /** What is shared with the other instances: change feed, circuits, limits (issue 15). */
+  cluster: Cluster;
   prices: PriceBook;
   /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
   authFailures: AuthFailureLog;
@@ -38,25 +42,30 @@ export interface RelayServices {
 export interface ServiceOptions {
   usage?: UsageRecorderOptions;
   circuit?: CircuitOptions;
+  /** In-memory limits of one process (tests inject one); ignored when `cluster` is given. */
   rateLimiter?: RateLimiter;
+  /** Shared with other instances; one process on its own when not given. */
+  cluster?: Cluster;
   /** RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL; stored for 30 days when not given. */
   responses?: StoredResponsesOptions;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
+  const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
   const upstream = new UpstreamClient();
   const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   const responses = new StoredResponses(storage.responses, logger, options.responses);
   responses.start();
-  const registry = new ChannelRegistry(storage.channels);
+  const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
   return {
     registry,
-    health: new ChannelHealth(options.circuit),
+    health: new ChannelHealth(options.circuit, Date.now, cluster.circuits),
     upstream,
     recorder,
-    rateLimiter: options.rateLimiter ?? new InMemoryRateLimiter(),
-    prices: new PriceBook(storage.prices),
+    rateLimiter: cluster.rateLimiter,
+    cluster,
+    prices: new PriceBook(storage.prices, cluster.changes),
     authFailures: new AuthFailureLog(logger),
     openStreams: new OpenStreams(),
     inFlight: new InFlightRequests(),

@@ -30,7 +30,8 @@ export function findFreePort(): Promise<number> {
 export function startNode(name: string, args: readonly string[], env: Record<string, string>, cwd?: string): Child {
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, ...env },
+    // A shell's DATABASE_URL/REDIS_URL (CI sets them) must not move a benchmark onto shared stores: a mode asks for them.
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (child.pid === undefined) throw new Error(`${name}: could not start node ${args.join(' ')}`);

@@ -16,7 +16,7 @@ const ADMIN_KEY = 'shutdown-admin-key-0123456789';
 async function startRelayProcess(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   const child = spawn(process.execPath, [relayBundle()], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RELAY_DATA_DIR: dataDir, RELAY_ADMIN_KEY: ADMIN_KEY, RELAY_LOG_LEVEL: 'info' },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: '0', HOST: '127.0.0.1', RELAY_DATA_DIR: dataDir, RELAY_ADMIN_KEY: ADMIN_KEY, RELAY_LOG_LEVEL: 'info' },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';

@@ -1,3 +1,5 @@
+import { LOCAL_CIRCUITS, type CircuitSync } from '../cluster/circuit-sync';
+
 export interface CircuitOptions {
   /** The sliding window failures and attempts are counted over. */
   windowMs?: number;
@@ -53,6 +55,10 @@ interface ChannelCircuit {
  * can cause counting in full — making up at least `failureRate` of the attempts. Caller-caused
  * 4xx and timeouts of unusually long answers are never reported here. After the cool-down one
  * trial request passes: success closes the circuit, failure reopens it.
+ *
+ * With several instances (`sync`), each counts what it sees, and opening or closing a circuit is
+ * announced to all: one instance's evidence takes the channel out of rotation everywhere, and
+ * each instance then lets its own trial through after the cool-down.
  */
 export class ChannelHealth {
   private readonly circuits = new Map<number, ChannelCircuit>();
@@ -63,13 +69,38 @@ export class ChannelHealth {
   private readonly failureRate: number;
   private readonly coolDownMs: number;
 
-  constructor(options: CircuitOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: CircuitOptions = {},
+    private readonly now: () => number = Date.now,
+    private readonly sync: CircuitSync = LOCAL_CIRCUITS,
+  ) {
+    sync.onRemote((channelId, openUntil) => this.applyRemote(channelId, openUntil));
     this.windowMs = options.windowMs ?? 60_000;
     this.bucketMs = Math.max(1, Math.ceil(this.windowMs / BUCKETS));
     this.minFailures = options.minFailures ?? 4;
     this.perCallerCap = options.perCallerCap ?? 2;
     this.failureRate = options.failureRate ?? 0.5;
     this.coolDownMs = options.coolDownMs ?? 30_000;
+  }
+
+  /** What other instances announced (or, on refresh, what is open everywhere). */
+  applyRemote(channelId: number, openUntil: number | null): void {
+    if (openUntil === null) {
+      if (this.circuits.get(channelId)?.open) this.circuits.delete(channelId);
+      return;
+    }
+    const circuit = this.circuitOf(channelId);
+    if (circuit.open && circuit.openUntil >= openUntil) return;
+    circuit.open = true;
+    circuit.openUntil = openUntil;
+    circuit.trialStartedAt = null;
+  }
+
+  /** Takes in every circuit open across the instances (start-up, and the periodic refresh). */
+  async refresh(): Promise<void> {
+    for (const [channelId, openUntil] of await this.sync.openCircuits()) {
+      if (openUntil > this.now()) this.applyRemote(channelId, openUntil);
+    }
   }
 
   isAvailable(channelId: number): boolean {
@@ -92,6 +123,7 @@ export class ChannelHealth {
     const circuit = this.circuitOf(channelId);
     if (circuit.open) {
       this.circuits.delete(channelId);
+      this.sync.announce(channelId, null);
       return;
     }
     this.bucketOf(circuit).attempts += 1;
@@ -108,6 +140,7 @@ export class ChannelHealth {
       // The trial failed (or a request already in flight when it opened): another cool-down.
       circuit.openUntil = Math.max(circuit.openUntil, now + this.coolDownMs);
       circuit.trialStartedAt = null;
+      this.sync.announce(channelId, circuit.openUntil);
       return;
     }
     const bucket = this.bucketOf(circuit);
@@ -119,6 +152,7 @@ export class ChannelHealth {
       circuit.open = true;
       circuit.openUntil = now + this.coolDownMs;
       circuit.trialStartedAt = null;
+      this.sync.announce(channelId, circuit.openUntil);
     }
   }
 
@@ -138,8 +172,11 @@ export class ChannelHealth {
     return { state, attempts, failures, openUntil: new Date(circuit.openUntil).toISOString() };
   }
 
+  /** The channel was edited or deleted: its history no longer speaks for it, on any instance. */
   forget(channelId: number): void {
+    const wasOpen = this.circuits.get(channelId)?.open === true;
     this.circuits.delete(channelId);
+    if (wasOpen) this.sync.announce(channelId, null);
   }
 
   private shouldOpen(circuit: ChannelCircuit, now: number): boolean {

@@ -1,3 +1,4 @@
+import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
 import { DEFAULT_CHANNEL_ENDPOINTS, parseGizmoModel, type Endpoint } from '@chat-relay/contract';
 import { createHash } from 'node:crypto';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
@@ -122,7 +123,8 @@ export class LiveChannel {
 
 /**
  * Channels held in memory for routing, so the hot path reads no database. Every channel write
- * in this process calls `invalidate()`; the next request reloads.
+ * calls `invalidate()`, which publishes `channels` on the change feed: this instance and every
+ * other one sharing the database drop their copy, and the next request reloads.
  */
 export class ChannelRegistry {
   private channels: LiveChannel[] | undefined;
@@ -131,9 +133,19 @@ export class ChannelRegistry {
   private loading: Promise<LiveChannel[]> | undefined;
   private generation = 0;
 
-  constructor(private readonly store: ChannelStore) {}
+  constructor(
+    private readonly store: ChannelStore,
+    private readonly changes: ChangeFeed = new LocalChangeFeed(),
+  ) {
+    changes.subscribe('channels', () => this.forgetLoaded());
+  }
 
+  /** A channel was written: every instance reloads before its next routing decision. */
   invalidate(): void {
+    this.changes.publish('channels');
+  }
+
+  private forgetLoaded(): void {
     this.generation += 1;
     this.channels = undefined;
     this.loading = undefined;

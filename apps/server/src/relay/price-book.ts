@@ -1,3 +1,4 @@
+import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
 import type { Endpoint } from '@chat-relay/contract';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from './model-pattern';
@@ -152,18 +153,28 @@ export function costBound(
 
 /**
  * The price table held in memory (the hot path reads no database); `invalidate()` after every
- * write. A model's price is the first entry whose name equals it, else the first glob matching it.
+ * write, heard by every instance (the change feed). A model's price is the first entry whose name equals it, else the first glob matching it.
  */
 export class PriceBook {
   private prices: PriceRecord[] | undefined;
   private loading: Promise<PriceRecord[]> | undefined;
 
-  constructor(private readonly store: PriceStore) {}
+  constructor(
+    private readonly store: PriceStore,
+    private readonly changes: ChangeFeed = new LocalChangeFeed(),
+  ) {
+    changes.subscribe('prices', () => this.forgetLoaded());
+  }
 
   /** Answers by model name: every request asks, and the table rarely changes. */
   private readonly byModel = new Map<string, PriceRecord | undefined>();
 
+  /** The table was written: every instance sharing the database reloads it. */
   invalidate(): void {
+    this.changes.publish('prices');
+  }
+
+  private forgetLoaded(): void {
     this.prices = undefined;
     this.loading = undefined;
     this.byModel.clear();

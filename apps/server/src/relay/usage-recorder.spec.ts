@@ -34,6 +34,7 @@ function fakeStores(failFirst = false) {
   const touched: Array<Map<number, string>> = [];
   let failures = failFirst ? 1 : 0;
   const usageLog: UsageLogStore = {
+    purgeBefore: async () => 0,
     insertBatch: async (entries) => {
       if (failures-- > 0) throw new Error('disk full');
       batches.push([...entries]);

@@ -65,7 +65,7 @@ describe('token lookups by key, cached in memory', () => {
 
   it('asks the database again once an entry is older than maxAgeMs', async () => {
     await storage.close();
-    const shortLived = (storage = openSqliteStorage(dataDir, { maxAgeMs: 30 }));
+    const shortLived = (storage = openSqliteStorage(dataDir, { keyCache: { maxAgeMs: 30 } }));
     await createToken('d1');
     await shortLived.tokens.findByKeyDigest('d1');
     disableOutOfBand('d1');
@@ -76,7 +76,7 @@ describe('token lookups by key, cached in memory', () => {
 
   it('keeps at most maxEntries tokens, dropping the oldest', async () => {
     await storage.close();
-    const small = (storage = openSqliteStorage(dataDir, { maxEntries: 2 }));
+    const small = (storage = openSqliteStorage(dataDir, { keyCache: { maxEntries: 2 } }));
     for (const digest of ['a', 'b', 'c']) await createToken(digest);
     for (const digest of ['a', 'b', 'c']) await small.tokens.findByKeyDigest(digest);
     disableOutOfBand('a');

@@ -1,3 +1,4 @@
+import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
 import type { AccountStore, Storage, TokenRecord, TokenStore } from './types';
 
 export interface TokenKeyCacheOptions {
@@ -15,8 +16,9 @@ interface Entry {
 /**
  * Remembers tokens found by key digest, so that authenticating a request costs a map lookup and
  * no database read (SPEC §4 runs on every request). Any change to tokens or accounts made
- * through this storage empties the cache at once; `maxAgeMs` bounds how long a change made
- * elsewhere (another process on the same database) can go unseen.
+ * through this storage empties the cache at once, and publishes `tokens` on the change feed so
+ * that every other instance empties its own (issue 15); `maxAgeMs` bounds how long a change
+ * whose message was lost can go unseen.
  */
 class TokenKeyCache {
   private readonly entries = new Map<string, Entry>();
@@ -49,55 +51,63 @@ class TokenKeyCache {
   }
 }
 
-/** Runs `change`, then forgets every cached token (also when it failed half-way). */
+/** Runs `change`, then has every instance forget its cached tokens (also when it failed half-way). */
 function invalidating<Args extends unknown[], Result>(
-  cache: TokenKeyCache,
+  changes: ChangeFeed,
   change: (...args: Args) => Promise<Result>,
 ): (...args: Args) => Promise<Result> {
-  return (...args) => change(...args).finally(() => cache.invalidate());
+  return (...args) => change(...args).finally(() => changes.publish('tokens'));
 }
 
-function cachedTokens(tokens: TokenStore, cache: TokenKeyCache): TokenStore {
+function cachedTokens(tokens: TokenStore, cache: TokenKeyCache, changes: ChangeFeed): TokenStore {
   return {
-    create: invalidating(cache, (input) => tokens.create(input)),
+    create: invalidating(changes, (input) => tokens.create(input)),
     get: (id) => tokens.get(id),
     findByKeyDigest: (digest) => cache.find(digest),
     list: (request) => tokens.list(request),
     search: (request) => tokens.search(request),
-    update: invalidating(cache, (id, patch) => tokens.update(id, patch)),
-    batch: invalidating(cache, (ids, action, patch, accountId) => tokens.batch(ids, action, patch, accountId)),
-    delete: invalidating(cache, (id) => tokens.delete(id)),
+    update: invalidating(changes, (id, patch) => tokens.update(id, patch)),
+    batch: invalidating(changes, (ids, action, patch, accountId) => tokens.batch(ids, action, patch, accountId)),
+    delete: invalidating(changes, (id) => tokens.delete(id)),
     // Only `lastUsedAt` changes, which authentication does not read.
     touchLastUsed: (lastUsed) => tokens.touchLastUsed(lastUsed),
   };
 }
 
 /** A token carries its account's status and quota limit, so account changes count too. */
-function accountsInvalidating(accounts: AccountStore, cache: TokenKeyCache): AccountStore {
+function accountsInvalidating(accounts: AccountStore, changes: ChangeFeed): AccountStore {
   return {
     createUser: (name) => accounts.createUser(name),
     create: (input) => accounts.create(input),
     get: (id) => accounts.get(id),
     list: (request) => accounts.list(request),
-    update: invalidating(cache, (id, patch) => accounts.update(id, patch)),
-    delete: invalidating(cache, (id) => accounts.delete(id)),
+    update: invalidating(changes, (id, patch) => accounts.update(id, patch)),
+    delete: invalidating(changes, (id) => accounts.delete(id)),
     findByKeyDigest: (digest) => accounts.findByKeyDigest(digest),
     findAdmin: () => accounts.findAdmin(),
     createAdmin: (digest) => accounts.createAdmin(digest),
-    setKeyDigest: invalidating(cache, (accountId, digest) => accounts.setKeyDigest(accountId, digest)),
+    setKeyDigest: invalidating(changes, (accountId, digest) => accounts.setKeyDigest(accountId, digest)),
   };
 }
 
-/** `storage` with token lookups by key served from memory (see TokenKeyCache). */
-export function withTokenKeyCache(storage: Storage, options: TokenKeyCacheOptions = {}): Storage {
+/**
+ * `storage` with token lookups by key served from memory (see TokenKeyCache), emptied when
+ * `changes` carries `tokens` — from this instance's writes or another's.
+ */
+export function withTokenKeyCache(storage: Storage, options: TokenKeyCacheOptions = {}, changes: ChangeFeed = new LocalChangeFeed()): Storage {
   const cache = new TokenKeyCache(
     (digest) => storage.tokens.findByKeyDigest(digest),
     options.maxAgeMs ?? 10_000,
     options.maxEntries ?? 50_000,
   );
+  const unsubscribe = changes.subscribe('tokens', () => cache.invalidate());
   return {
     ...storage,
-    tokens: cachedTokens(storage.tokens, cache),
-    accounts: accountsInvalidating(storage.accounts, cache),
+    tokens: cachedTokens(storage.tokens, cache, changes),
+    accounts: accountsInvalidating(storage.accounts, changes),
+    close: async () => {
+      unsubscribe();
+      await storage.close();
+    },
   };
 }

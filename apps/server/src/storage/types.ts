@@ -264,7 +264,19 @@ export interface AssistantStore {
 
 export class AlreadyExistsError extends Error {}
 
+/** Options every backend is opened with. */
+export interface StorageOptions {
+  /**
+   * This process's id among the instances sharing the database (random per start): recorded
+   * with its quota reservations and its heartbeats, so that another instance can give back what
+   * a dead one held without touching what a live one holds.
+   */
+  instanceId: string;
+}
+
 export interface Storage {
+  /** `postgres`: several instances may share it (leftover reservations are judged by heartbeats). */
+  kind: 'sqlite' | 'postgres';
   accounts: AccountStore;
   tokens: TokenStore;
   channels: ChannelStore;

@@ -66,8 +66,18 @@ export interface UsageLogStore {
   /** Newest first. */
   recent(limit: number): Promise<StoredUsageLogEntry[]>;
   query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>>;
-  /** Totals per UTC day (`YYYY-MM-DD`) or per requested model, for one token or account. */
+  /**
+   * Totals per UTC day (`YYYY-MM-DD`) or per requested model, for one token or account. Served
+   * from the hourly rollup (`usage_rollup`, written in the same transaction as the rows) for the
+   * whole hours of the range and from the raw log only for the partial hours at its ends, so it
+   * never scans the log and still counts rows the retention job has deleted.
+   */
   aggregate(scope: { tokenId?: number; accountId?: number }, from: string, to: string, groupBy: 'day' | 'model'): Promise<Array<UsageTotals & { key: string }>>;
+  /**
+   * Retention (RELAY_LOG_RETENTION_DAYS): deletes at most `limit` raw rows created before
+   * `before` (ISO), oldest first, and answers how many; the rollup keeps their totals.
+   */
+  purgeBefore(before: string, limit: number): Promise<number>;
 }
 
 export interface QuotaReservation {
@@ -94,9 +104,27 @@ export interface QuotaStore {
   reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
   /**
    * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
-   * left by a process that died — and forgets it.
+   * left by a process that died — and forgets it. Only for a database one process owns (SQLite
+   * at start); shared databases use `releaseOrphaned`.
    */
   releaseReservations(before: string): Promise<ReleasedReservations>;
+  /**
+   * Marks this instance (the storage's `instanceId`) alive at `now` (ISO). Every reservation is
+   * recorded with the id of the instance that took it.
+   */
+  heartbeat(now: string): Promise<void>;
+  /**
+   * Gives back the reservations of every other instance whose last heartbeat is before
+   * `staleBefore` (ISO) — or that never beat, or were taken before instances were recorded — and
+   * forgets those instances. Never touches this instance's own. Atomic with `insertBatch`: a
+   * reservation is either settled by its row or given back, never both.
+   */
+  releaseOrphaned(staleBefore: string): Promise<ReleasedReservations>;
+  /**
+   * Clean shutdown, after the usage log is drained: gives back what this instance still holds
+   * (nothing, normally) and forgets it.
+   */
+  retire(): Promise<ReleasedReservations>;
 }
 
 /** Micro-USD per million tokens. */

@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { ChangeFeed } from '../../cluster/change-feed';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
-import type { Storage } from '../types';
+import type { Storage, StorageOptions } from '../types';
 import { migrate } from './migrations';
 import { SqliteAccountStore } from './sqlite-account-store';
 import { SqliteAssistantStore } from './sqlite-assistant-store';
@@ -33,11 +35,19 @@ function ownerOnly(dataDir: string, file: string): void {
   }
 }
 
+/** How any backend is opened beyond its address; every field has a default. */
+export interface OpenStorageOptions extends Partial<StorageOptions> {
+  keyCache?: TokenKeyCacheOptions;
+  /** Where token changes are published and heard (a shared feed when several instances run). */
+  changes?: ChangeFeed;
+}
+
 /**
  * Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date.
  * Token lookups by key are served from memory (token-key-cache.ts).
  */
-export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOptions = {}): Storage {
+export function openSqliteStorage(dataDir: string, options: OpenStorageOptions = {}): Storage {
+  const instanceId = options.instanceId ?? randomUUID();
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   ownerOnly(dataDir, file);
   const db = new Database(file);
@@ -47,11 +57,12 @@ export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOption
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return withTokenKeyCache({
+    kind: 'sqlite',
     accounts: new SqliteAccountStore(db),
     tokens: new SqliteTokenStore(db),
     channels: new SqliteChannelStore(db),
     assistants: new SqliteAssistantStore(db),
-    quota: new SqliteQuotaStore(db),
+    quota: new SqliteQuotaStore(db, instanceId),
     prices: new SqlitePriceStore(db),
     usageLog: new SqliteUsageLogStore(db),
     responses: new SqliteResponseStore(db),
@@ -61,5 +72,5 @@ export function openSqliteStorage(dataDir: string, keyCache: TokenKeyCacheOption
     close: async () => {
       db.close();
     },
-  }, keyCache);
+  }, options.keyCache, options.changes);
 }

@@ -20,7 +20,7 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly run: (reservation: QuotaReservation) => ReserveOutcome;
   private readonly release: (before: string) => ReleasedReservations;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, private readonly instanceId: string) {
     // `needed` is the amount but at least 1: a limit already reached admits nothing, not even
     // a request that costs nothing (the token shows "exhausted").
     this.reserveToken = db.prepare(
@@ -81,6 +81,19 @@ export class SqliteQuotaStore implements QuotaStore {
 
   async releaseReservations(before: string): Promise<ReleasedReservations> {
     return this.release(before);
+  }
+
+  // Issue 15 scaffolding: written with migration 9 (reservations carry the instance's id).
+  async heartbeat(_now: string): Promise<void> {
+    throw new Error(`heartbeat of ${this.instanceId}: not written yet`);
+  }
+
+  async releaseOrphaned(_staleBefore: string): Promise<ReleasedReservations> {
+    throw new Error('releaseOrphaned: not written yet');
+  }
+
+  async retire(): Promise<ReleasedReservations> {
+    throw new Error('retire: not written yet');
   }
 }
 

@@ -169,6 +169,15 @@ export class SqliteUsageLogStore implements UsageLogStore {
       )
       .all(params) as Array<UsageTotals & { key: string }>;
   }
+
+  purgeBefore(_before: string, _limit: number): Promise<number> {
+    return notYetPurged();
+  }
+}
+
+// Issue 15 scaffolding: retention is written with migration 9.
+export async function notYetPurged(): Promise<number> {
+  throw new Error('purgeBefore: not written yet');
 }
 
 /** WHERE clause and named parameters of a usage query; `to` is exclusive. */

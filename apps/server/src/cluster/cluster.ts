@@ -1,0 +1,36 @@
+import type { RateLimiter } from '../policy/rate-limiter';
+import { InMemoryRateLimiter } from '../policy/rate-limiter';
+import { LocalChangeFeed, type ChangeFeed } from './change-feed';
+import { LOCAL_CIRCUITS, type CircuitSync } from './circuit-sync';
+
+/** What the instances behind one load balancer share beyond the database (SPEC §11). */
+export interface Cluster {
+  /** `redis`: limits, circuits and invalidation are shared; `local`: this process only. */
+  kind: 'local' | 'redis';
+  changes: ChangeFeed;
+  circuits: CircuitSync;
+  /** rpm/tpm windows and concurrency slots. */
+  rateLimiter: RateLimiter;
+  /** Throws when the shared store does not answer (`/healthz`, `/readyz`); local always answers. */
+  ping(): Promise<void>;
+  /**
+   * `open`: a limit that cannot be checked (Redis down) admits the request; `closed`: it is
+   * refused with 503. Local limits always answer.
+   */
+  failureMode: 'open' | 'closed';
+  close(): Promise<void>;
+}
+
+/** One relay on its own: everything in memory. */
+export function createLocalCluster(rateLimiter: RateLimiter = new InMemoryRateLimiter()): Cluster {
+  const changes = new LocalChangeFeed();
+  return {
+    kind: 'local',
+    changes,
+    circuits: LOCAL_CIRCUITS,
+    rateLimiter,
+    ping: async () => undefined,
+    failureMode: 'open',
+    close: () => changes.close(),
+  };
+}

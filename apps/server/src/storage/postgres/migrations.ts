@@ -1,0 +1,56 @@
+import type pg from 'pg';
+import { quoteSchema } from './pg-pool';
+import { SCHEMA_V1 } from './schema-v1';
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Append only, as SQLite's: a shipped migration never changes; a new version follows it.
+ * Version 1 is the schema SQLite reached at its version 8, in PostgreSQL's types; later
+ * versions follow SQLite's from 9 on, the same change on both backends.
+ */
+export const postgresMigrations: readonly PostgresMigration[] = [{ version: 1, name: 'the schema of SQLite version 8', sql: SCHEMA_V1 }];
+
+/**
+ * Brings `schema` up to date, under an advisory lock on the schema's name: instances starting
+ * together take turns, and the later ones find the work done. Each migration runs in its own
+ * transaction with its `schema_migrations` row. Returns the versions applied.
+ */
+export async function migratePostgres(pool: pg.Pool, schema: string, migrations: readonly PostgresMigration[] = postgresMigrations): Promise<number[]> {
+  const client = await pool.connect();
+  const lockKey = `chat-relay migrations ${schema}`;
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((row) => row.version));
+      const ran: number[] = [];
+      for (const migration of migrations) {
+        if (applied.has(migration.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
+        }
+        ran.push(migration.version);
+      }
+      return ran;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { OpenStorageOptions } from '../sqlite/open-sqlite';
+import { withTokenKeyCache } from '../token-key-cache';
+import type {
+  AccountStore,
+  AssistantStore,
+  ChannelStore,
+  PriceStore,
+  QuotaStore,
+  ResponseStore,
+  Storage,
+  TokenStore,
+  UsageLogStore,
+} from '../types';
+import { migratePostgres } from './migrations';
+import { createPgPool, type PostgresConnection } from './pg-pool';
+
+// Issue 15 scaffolding: each store is replaced by its PostgreSQL class as it is written.
+function unwritten<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get: (_target, property) =>
+      typeof property === 'string' && property !== 'then'
+        ? async () => {
+            throw new Error(`${name}.${property} on PostgreSQL: not written yet`);
+          }
+        : undefined,
+  });
+}
+
+/** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
+export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind'> {
+  void instanceId;
+  return {
+    accounts: unwritten<AccountStore>('accounts'),
+    tokens: unwritten<TokenStore>('tokens'),
+    channels: unwritten<ChannelStore>('channels'),
+    assistants: unwritten<AssistantStore>('assistants'),
+    quota: unwritten<QuotaStore>('quota'),
+    prices: unwritten<PriceStore>('prices'),
+    usageLog: unwritten<UsageLogStore>('usageLog'),
+    responses: unwritten<ResponseStore>('responses'),
+  };
+}
+
+/**
+ * Opens the relay's tables in PostgreSQL (DATABASE_URL, in DATABASE_SCHEMA), bringing the schema
+ * up to date under an advisory lock first. Token lookups by key are served from memory, emptied
+ * by the change feed when any instance changes a token.
+ */
+export async function openPostgresStorage(
+  connection: PostgresConnection,
+  options: OpenStorageOptions & { onPoolError?: (error: Error) => void } = {},
+): Promise<Storage> {
+  const pool = createPgPool(connection, options.onPoolError);
+  try {
+    await migratePostgres(pool, connection.schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const instanceId = options.instanceId ?? randomUUID();
+  return withTokenKeyCache(
+    {
+      kind: 'postgres',
+      ...postgresStores(pool, instanceId),
+      ping: async () => {
+        await pool.query('SELECT 1');
+      },
+      close: () => pool.end(),
+    },
+    options.keyCache,
+    options.changes,
+  );
+}
