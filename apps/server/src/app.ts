@@ -87,7 +87,13 @@ export function createApp(deps: AppDeps): Express {
       priceBook: services.prices,
       registry: services.registry,
     }),
-    system: systemRouter({ storage, version: deps.version, startedAt: deps.startedAt ?? Date.now() }),
+    system: systemRouter({
+      storage,
+      cluster: services.cluster,
+      draining: () => services.inFlight.isDraining,
+      version: deps.version,
+      startedAt: deps.startedAt ?? Date.now(),
+    }),
   });
   createExpressEndpoints(serverContract, router, app, {
     logInitialization: false,

@@ -27,6 +27,11 @@ export class InFlightRequests {
     this.draining = true;
   }
 
+  /** Shutting down: `/readyz` tells the load balancer to send requests elsewhere. */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   get size(): number {
     return this.responses.size;
   }

@@ -7,6 +7,7 @@ import { createApp } from '../app';
 import { loadConfig } from '../config';
 import { createHttpServer, type HttpServerOptions } from '../http-server';
 import { createLogger, type Logger } from '../logger';
+import type { Cluster } from '../cluster/cluster';
 import type { CircuitOptions } from '../relay/channel-health';
 import { createServices, type RelayServices } from '../services';
 import { bootstrapStorage } from '../storage/bootstrap';
@@ -36,6 +37,8 @@ export interface TestRelayOptions {
   logger?: Logger;
   /** Circuit breaker settings (a short cool-down for a test of the half-open trial). */
   circuit?: CircuitOptions;
+  /** What is shared with other instances; one process on its own when not given. */
+  cluster?: Cluster;
 }
 
 /** A real relay on a real SQLite file in a temporary directory, as `main.ts` wires it. */
@@ -50,7 +53,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
   const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
   const storage = openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit, responses: config.responses });
+  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit, responses: config.responses, cluster: options.cluster });
   const app = createApp({
     storage,
     services,

@@ -50,6 +50,7 @@ describe('buildOpenApiDocument', () => {
         '/v1/dashboard/billing/subscription',
         '/v1/dashboard/billing/usage',
         '/healthz',
+        '/readyz',
         '/openapi.json',
       ].sort(),
     );

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { commonResponses, meta } from './common-responses';
-import { HealthSchema } from './schemas/common.schema';
+import { HealthSchema, ReadinessSchema } from './schemas/common.schema';
 
 const c = initContract();
 const open = meta({ auth: 'none' });
@@ -11,8 +11,16 @@ export const systemContract = c.router(
     health: {
       method: 'GET',
       path: '/healthz',
-      summary: 'Liveness: the process serves and its storage answers',
-      responses: { 200: HealthSchema },
+      summary: 'Liveness: the process serves; reports whether the database and Redis answer (503 when the database does not)',
+      responses: { 200: HealthSchema, 503: HealthSchema },
+      metadata: open,
+    },
+    ready: {
+      method: 'GET',
+      path: '/readyz',
+      summary:
+        'Readiness for a load balancer: 200 when the database answers, the instance is not shutting down, and Redis answers or limits fail open; 503 with the reasons otherwise',
+      responses: { 200: ReadinessSchema, 503: ReadinessSchema },
       metadata: open,
     },
     openApi: {

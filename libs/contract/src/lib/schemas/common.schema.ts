@@ -28,5 +28,34 @@ export const pageOf = <T extends z.ZodTypeAny>(item: T) =>
 /** Timestamps are ISO 8601 strings in UTC. */
 export const TimestampSchema = z.string().datetime();
 
-export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string(), uptime_s: z.number() });
+/** Whether the database answered, and how fast. */
+export const DatabaseHealthSchema = z.object({
+  kind: z.enum(['sqlite', 'postgres']),
+  status: z.enum(['ok', 'unavailable']),
+  latency_ms: z.number().nullable(),
+});
+/** Whether Redis answered; `not_configured` for one instance on its own (no REDIS_URL). */
+export const RedisHealthSchema = z.object({
+  status: z.enum(['ok', 'unavailable', 'not_configured']),
+  latency_ms: z.number().nullable(),
+  /** What limits do while Redis is away (RELAY_REDIS_FAILURE_MODE); null without Redis. */
+  failure_mode: z.enum(['open', 'closed']).nullable(),
+});
+/**
+ * `ok`: everything answers; `degraded`: the database answers, Redis does not (limits follow the
+ * failure mode, caches refresh on their timer); `unavailable`: the database does not answer.
+ */
+export const HealthSchema = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  version: z.string(),
+  uptime_s: z.number(),
+  database: DatabaseHealthSchema,
+  redis: RedisHealthSchema,
+});
 export type Health = z.infer<typeof HealthSchema>;
+/** Health, and whether a load balancer should send this instance requests now (and why not). */
+export const ReadinessSchema = HealthSchema.extend({
+  ready: z.boolean(),
+  reasons: z.array(z.string()),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;
