@@ -12,6 +12,7 @@ import { PriceBook } from './relay/price-book';
 import { StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
+import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
 import type { Storage } from './storage/types';
 
 /** The long-lived parts the routes share: routing cache, circuit breakers, pools, usage writer. */
@@ -35,6 +36,8 @@ export interface RelayServices {
   responses: StoredResponses;
   /** Channels' upstream model lists, fetched on create and on `POST /api/channels/{id}/models/sync`. */
   modelSync: ChannelModelSync;
+  /** Heartbeats, orphaned reservations, log retention. */
+  jobs: StorageJobs;
   /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -46,6 +49,8 @@ export interface ServiceOptions {
   rateLimiter?: RateLimiter;
   /** Shared with other instances; one process on its own when not given. */
   cluster?: Cluster;
+  /** RELAY_LOG_RETENTION_DAYS; rows kept for ever when not given. */
+  storageJobs?: StorageJobOptions;
   /** RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL; stored for 30 days when not given. */
   responses?: StoredResponsesOptions;
 }
@@ -58,9 +63,16 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   responses.start();
   const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
+  const health = new ChannelHealth(options.circuit, Date.now, cluster.circuits);
+  if (cluster.kind === 'redis') {
+    // Circuits other instances opened before this one started, and again with every refresh.
+    void health.refresh().catch(() => undefined);
+    cluster.changes.subscribe('channels', () => void health.refresh().catch(() => undefined));
+  }
+  const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
   return {
     registry,
-    health: new ChannelHealth(options.circuit, Date.now, cluster.circuits),
+    health,
     upstream,
     recorder,
     rateLimiter: cluster.rateLimiter,
@@ -71,11 +83,14 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     inFlight: new InFlightRequests(),
     responses,
     modelSync,
+    jobs,
     close: async () => {
       await modelSync.close();
       await recorder.close();
       await responses.close();
       await upstream.close();
+      // Last: what this instance still reserved is given back only once every row is written.
+      await jobs.close();
     },
   };
 }

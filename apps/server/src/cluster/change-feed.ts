@@ -38,9 +38,21 @@ export class ChangeListeners {
   }
 }
 
-/** One instance: a change is seen by this process's caches only (SQLite, no Redis). */
+/**
+ * No Redis: a change is heard by this process's caches at once. With `refreshEveryMs` (a shared
+ * database without Redis) every cache also reloads on that timer, the only way to see another
+ * instance's changes.
+ */
 export class LocalChangeFeed implements ChangeFeed {
   private readonly listeners = new ChangeListeners();
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(refreshEveryMs?: number) {
+    if (refreshEveryMs !== undefined) {
+      this.timer = setInterval(() => this.listeners.fireAll(), refreshEveryMs);
+      this.timer.unref();
+    }
+  }
 
   publish(topic: ChangeTopic): void {
     this.listeners.fire(topic);
@@ -50,8 +62,8 @@ export class LocalChangeFeed implements ChangeFeed {
     return this.listeners.add(topic, listener);
   }
 
-  /** Nothing to let go of: the listeners live as long as their owners. */
   close(): Promise<void> {
+    clearInterval(this.timer);
     return Promise.resolve();
   }
 }

@@ -21,9 +21,12 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-/** One relay on its own: everything in memory. */
-export function createLocalCluster(rateLimiter: RateLimiter = new InMemoryRateLimiter()): Cluster {
-  const changes = new LocalChangeFeed();
+/**
+ * No Redis: limits and circuits in this process's memory. `refreshEveryMs` when the database is
+ * shared anyway (PostgreSQL without Redis): caches reload on that timer.
+ */
+export function createLocalCluster(rateLimiter: RateLimiter = new InMemoryRateLimiter(), refreshEveryMs?: number): Cluster {
+  const changes = new LocalChangeFeed(refreshEveryMs);
   return {
     kind: 'local',
     changes,
