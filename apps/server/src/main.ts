@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { createApp } from './app';
+import { openCluster } from './cluster/open-cluster';
 import { ConfigError, loadConfig } from './config';
 import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logger';
 import { createServices } from './services';
 import { bootstrapStorage } from './storage/bootstrap';
-import { openSqliteStorage } from './storage/sqlite/open-sqlite';
+import { openStorage } from './storage/open-storage';
 import { RELAY_VERSION } from './version';
 
 const LISTEN_BACKLOG = 4096;
@@ -26,9 +28,17 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   keepRunningOnRejections(logger);
-  const storage = openSqliteStorage(config.dataDir);
+  // This start's name among the instances sharing the database: its reservations and heartbeats.
+  const instanceId = randomUUID();
+  const cluster = await openCluster(config, instanceId, logger);
+  const storage = await openStorage(config, logger, { instanceId, changes: cluster.changes });
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: config.usageFlushMs }, responses: config.responses });
+  const services = createServices(storage, logger, {
+    usage: { flushIntervalMs: config.usageFlushMs },
+    responses: config.responses,
+    cluster,
+    storageJobs: { logRetentionDays: config.logRetentionDays },
+  });
   const app = createApp({
     storage,
     services,
@@ -48,7 +58,10 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, LISTEN_BACKLOG, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, dataDir: config.dataDir, version: RELAY_VERSION }, `chat-relay listening on http://${config.host}:${port}`);
+    logger.info(
+      { host: config.host, port, storage: storage.kind, shared: cluster.kind, instanceId, dataDir: config.dataDir, version: RELAY_VERSION },
+      `chat-relay listening on http://${config.host}:${port}`,
+    );
   });
 
   const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs });

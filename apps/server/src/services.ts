@@ -38,7 +38,7 @@ export interface RelayServices {
   modelSync: ChannelModelSync;
   /** Heartbeats, orphaned reservations, log retention. */
   jobs: StorageJobs;
-  /** Drains the usage log and closes upstream pools; storage is closed by its owner. */
+  /** Drains the usage log, retires the instance, closes upstream pools and the cluster's connections; storage is closed by its owner. */
   close(): Promise<void>;
 }
 
@@ -89,8 +89,9 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
       await recorder.close();
       await responses.close();
       await upstream.close();
-      // Last: what this instance still reserved is given back only once every row is written.
+      // What this instance still reserved is given back only once every row is written.
       await jobs.close();
+      await cluster.close();
     },
   };
 }
