@@ -59,7 +59,11 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
   const upstream = new UpstreamClient();
   const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
-  const responses = new StoredResponses(storage.responses, logger, options.responses);
+  const responses = new StoredResponses(storage.responses, logger, {
+    ...(options.responses ?? { store: true, ttlMs: 30 * 86_400_000 }),
+    // Another instance may have answered the previous response and be writing it still.
+    otherWritersMs: storage.kind === 'postgres' ? 1_000 : 0,
+  });
   responses.start();
   const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });

@@ -109,6 +109,33 @@ describe('StoredResponses over the SQLite store', () => {
     expect(await found).toMatchObject({ id: 'resp_1', accountId, origin: 'bridged', inputItems: [expect.objectContaining({ id: 'msg_resp_1' })] });
   });
 
+  it('on a shared database, a miss is asked again: a response another instance is still writing is found', async () => {
+    const options = { store: true, ttlMs: DAY_MS, otherWritersMs: 1_000 };
+    const here = new StoredResponses(storage.responses, memoryLogger().logger, options);
+    // The other instance's write lands 120 ms after this one first asks.
+    const elsewhere = new Promise<void>((resolve) => setTimeout(() => void storage.responses.put(record('resp_elsewhere')).then(resolve), 120));
+    const started = Date.now();
+    expect(await here.find('resp_elsewhere', accountId)).toMatchObject({ id: 'resp_elsewhere' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await elsewhere;
+  });
+
+  it('on a shared database, an id nobody wrote is answered missing after otherWritersMs, not sooner and not much later', async () => {
+    const here = new StoredResponses(storage.responses, memoryLogger().logger, { store: true, ttlMs: DAY_MS, otherWritersMs: 300 });
+    const started = Date.now();
+    expect(await here.find('resp_nobody', accountId)).toBeUndefined();
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(150);
+    expect(waited).toBeLessThan(900);
+  });
+
+  it('one instance asks once: a miss is answered at once', async () => {
+    const here = new StoredResponses(storage.responses, memoryLogger().logger);
+    const started = Date.now();
+    expect(await here.find('resp_nobody', accountId)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
   it('chain and delete of an id wait for its write too; other ids do not', async () => {
     const { store, release } = heldStore();
     const responses = new StoredResponses(store, memoryLogger().logger);

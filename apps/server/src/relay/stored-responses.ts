@@ -13,7 +13,15 @@ export interface StoredResponsesOptions {
   store: boolean;
   /** RELAY_RESPONSES_TTL, in milliseconds. */
   ttlMs: number;
+  /**
+   * A shared database (several instances): how long a lookup of an id not found yet keeps asking,
+   * since the instance that answered it may still be writing it. 0 (one instance) asks once.
+   */
+  otherWritersMs?: number;
 }
+
+/** Waits between asking again for a response another instance may still be writing. */
+const ASK_AGAIN_AFTER_MS = [25, 50, 100, 200, 300, 400];
 
 /**
  * The Responses API's state as the relay keeps it (SPEC §8): responses created through the
@@ -23,6 +31,7 @@ export interface StoredResponsesOptions {
  * A write is registered before the answer that names the response reaches the caller, and a
  * read of that id waits for it: a client that sends `previous_response_id` the moment it has
  * read `response.completed` finds the response even if the database has not finished writing.
+ * When another instance answered it (`otherWritersMs`), a miss is asked again a few times first.
  */
 export class StoredResponses {
   private readonly pending = new Map<string, Promise<void>>();
@@ -61,7 +70,18 @@ export class StoredResponses {
 
   async find(id: string, accountId: number): Promise<StoredResponseRecord | undefined> {
     await this.pending.get(id);
-    return this.store.get(id, accountId, new Date().toISOString());
+    return this.askingAgain(() => this.store.get(id, accountId, new Date().toISOString()));
+  }
+
+  /** `read`, and while it finds nothing, again after short waits within `otherWritersMs`. */
+  private async askingAgain<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+    const deadline = Date.now() + (this.options.otherWritersMs ?? 0);
+    for (const wait of ASK_AGAIN_AFTER_MS) {
+      const found = await read();
+      if (found !== undefined || Date.now() + wait > deadline) return found;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    return read();
   }
 
   /** The conversation ending at `id`, oldest first. */
