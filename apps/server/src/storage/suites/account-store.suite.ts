@@ -1,6 +1,6 @@
 import type { StoreBackend } from '../testing/store-backends';
 import type { NewAccount } from '../types';
-import { storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
+import { failureOf, storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
 
 const account = (overrides: Partial<NewAccount> = {}): NewAccount => ({
   name: 'Zoë "the" O\'Brien',
@@ -58,7 +58,7 @@ export function describeAccountStore(backend: StoreBackend): void {
 
     it('refuses a second account with the same key digest', async () => {
       await storage().accounts.create(account({ keyDigest: 'same' }));
-      await expect(storage().accounts.create(account({ name: 'other', keyDigest: 'same' }))).rejects.toThrow();
+      expect(await failureOf(storage().accounts.create(account({ name: 'other', keyDigest: 'same' })))).toMatch(/unique/i);
       expect((await storage().accounts.list({ page: 1, perPage: 10 })).total).toBe(1);
     });
 

@@ -103,3 +103,17 @@ export function storageWithSqlForEachTest(backend: StoreBackend): () => StorageW
     return opened;
   };
 }
+
+/**
+ * The message `promise` fails with. Not `rejects.toThrow()`: better-sqlite3 makes its errors
+ * with the Error of the first test file its worker loaded, which jest, in the next file's
+ * realm, does not take for an error at all.
+ */
+export async function failureOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return String((error as { message?: unknown } | null)?.message ?? error);
+  }
+  throw new Error('expected a failure, got none');
+}

@@ -1,7 +1,7 @@
 import type { TokenStatus } from '@chat-relay/contract';
 import type { StoreBackend } from '../testing/store-backends';
 import type { NewToken, Storage, TokenRecord } from '../types';
-import { storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
+import { failureOf, storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const BEFORE = '2026-03-01T11:59:59.999Z';
@@ -99,8 +99,8 @@ export function describeTokenStore(backend: StoreBackend): void {
 
     it('refuses a second token with the same key digest, and a token of no account', async () => {
       await create({ keyDigest: 'same' });
-      await expect(create({ keyDigest: 'same' })).rejects.toThrow();
-      await expect(create({ accountId: 424242 })).rejects.toThrow();
+      expect(await failureOf(create({ keyDigest: 'same' }))).toMatch(/unique/i);
+      expect(await failureOf(create({ accountId: 424242 }))).toMatch(/foreign key/i);
       expect((await storage().tokens.list({ page: 1, perPage: 10, now: NOW })).total).toBe(1);
     });
 
