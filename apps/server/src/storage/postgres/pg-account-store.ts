@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AccountPatch, AccountRecord, AccountStore, NewAccount, Page, PageRequest } from '../types';
 import { inTransaction } from './pg-pool';
-import { pageOf, Params } from './pg-rows';
+import { idParam, pageOf, Params } from './pg-rows';
 
 interface AccountRow {
   id: number;
@@ -63,7 +63,7 @@ export class PgAccountStore implements AccountStore {
   }
 
   async get(id: number): Promise<AccountRecord | undefined> {
-    return this.one(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [id]);
+    return this.one(`SELECT ${COLUMNS} FROM accounts WHERE id = $1::bigint`, [idParam(id)]);
   }
 
   async list(request: PageRequest): Promise<Page<AccountRecord>> {
@@ -73,7 +73,7 @@ export class PgAccountStore implements AccountStore {
   async update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined> {
     return inTransaction(this.pool, async (client) => {
       // Locked until the write: a quota reservation landing meanwhile is not overwritten.
-      const current = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1 FOR UPDATE`, [id]);
+      const current = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
       if (!current.rows[0]) return undefined;
       const merged = { ...toRecord(current.rows[0]), ...patch };
       const { rows } = await client.query<AccountRow>(
@@ -86,7 +86,7 @@ export class PgAccountStore implements AccountStore {
 
   /** Its tokens, assistants and stored responses go with it (ON DELETE CASCADE), as on SQLite. */
   async delete(id: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM accounts WHERE id = $1', [id]);
+    const { rowCount } = await this.pool.query('DELETE FROM accounts WHERE id = $1::bigint', [idParam(id)]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -102,6 +102,6 @@ export class PgAccountStore implements AccountStore {
   }
 
   async setKeyDigest(accountId: number, keyDigest: string): Promise<void> {
-    await this.pool.query('UPDATE accounts SET access_key_digest = $1 WHERE id = $2', [keyDigest, accountId]);
+    await this.pool.query('UPDATE accounts SET access_key_digest = $1 WHERE id = $2::bigint', [keyDigest, idParam(accountId)]);
   }
 }

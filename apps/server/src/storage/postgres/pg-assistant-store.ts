@@ -10,7 +10,7 @@ import {
   type PageRequest,
 } from '../types';
 import { inTransaction } from './pg-pool';
-import { isUniqueViolation, jsonParam, pageOf, Params } from './pg-rows';
+import { idParam, isUniqueViolation, jsonParam, pageOf, Params } from './pg-rows';
 
 interface AssistantRow {
   id: string;
@@ -99,7 +99,7 @@ export class PgAssistantStore implements AssistantStore {
   }
 
   async getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined> {
-    const [owned] = await this.all(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    const [owned] = await this.all(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1::bigint AND id = $2`, [idParam(accountId), id]);
     return owned;
   }
 
@@ -110,33 +110,33 @@ export class PgAssistantStore implements AssistantStore {
   async resolveFor(accountId: number, id: string): Promise<AssistantRecord | undefined> {
     // The caller's own first, else the public one (one at most: a unique index).
     const [resolved] = await this.all(
-      `SELECT ${COLUMNS} FROM assistants WHERE id = $2 AND (account_id = $1 OR visibility = 'public')
-       ORDER BY account_id = $1 DESC LIMIT 1`,
-      [accountId, id],
+      `SELECT ${COLUMNS} FROM assistants WHERE id = $2 AND (account_id = $1::bigint OR visibility = 'public')
+       ORDER BY account_id = $1::bigint DESC LIMIT 1`,
+      [idParam(accountId), id],
     );
     return resolved;
   }
 
   async list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>> {
     const params = new Params();
-    const where = request.accountId === undefined ? 'TRUE' : `account_id = ${params.add(request.accountId)}`;
+    const where = request.accountId === undefined ? 'TRUE' : `account_id = ${params.add(idParam(request.accountId))}::bigint`;
     return pageOf(this.pool, { columns: COLUMNS, table: 'assistants', where, orderBy: `created_at, ${BY_ID}`, params }, request, toRecord);
   }
 
   async listUsableBy(accountId: number): Promise<AssistantRecord[]> {
     return this.all(
-      `SELECT ${COLUMNS} FROM assistants a WHERE a.account_id = $1
-         OR (a.visibility = 'public' AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.account_id = $1 AND o.id = a.id))
+      `SELECT ${COLUMNS} FROM assistants a WHERE a.account_id = $1::bigint
+         OR (a.visibility = 'public' AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.account_id = $1::bigint AND o.id = a.id))
        ORDER BY ${BY_ID}`,
-      [accountId],
+      [idParam(accountId)],
     );
   }
 
   async update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
     try {
       return await inTransaction(this.pool, async (client) => {
-        const current = await client.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1 AND id = $2 FOR UPDATE`, [
-          accountId,
+        const current = await client.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1::bigint AND id = $2 FOR UPDATE`, [
+          idParam(accountId),
           id,
         ]);
         if (!current.rows[0]) return undefined;
@@ -155,7 +155,7 @@ export class PgAssistantStore implements AssistantStore {
   }
 
   async delete(accountId: number, id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM assistants WHERE account_id = $1 AND id = $2', [accountId, id]);
+    const { rowCount } = await this.pool.query('DELETE FROM assistants WHERE account_id = $1::bigint AND id = $2', [idParam(accountId), id]);
     return (rowCount ?? 0) > 0;
   }
 

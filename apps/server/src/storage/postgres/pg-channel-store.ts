@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
 import { inTransaction } from './pg-pool';
-import { jsonParam, pageOf, Params } from './pg-rows';
+import { idParam, jsonParam, pageOf, Params } from './pg-rows';
 
 interface ChannelRow {
   id: number;
@@ -97,7 +97,7 @@ export class PgChannelStore implements ChannelStore {
   }
 
   async get(id: number): Promise<ChannelRecord | undefined> {
-    return this.one(`SELECT ${COLUMNS} FROM channels WHERE id = $1`, [id]);
+    return this.one(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint`, [idParam(id)]);
   }
 
   async list(request: PageRequest): Promise<Page<ChannelRecord>> {
@@ -111,7 +111,7 @@ export class PgChannelStore implements ChannelStore {
 
   async update(id: number, patch: ChannelPatch): Promise<ChannelRecord | undefined> {
     return inTransaction(this.pool, async (client) => {
-      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1 FOR UPDATE`, [id]);
+      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
       if (!current.rows[0]) return undefined;
       const record = toRecord(current.rows[0]);
       // New keys start active unless the patch says otherwise.
@@ -126,7 +126,7 @@ export class PgChannelStore implements ChannelStore {
   }
 
   async delete(id: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM channels WHERE id = $1', [id]);
+    const { rowCount } = await this.pool.query('DELETE FROM channels WHERE id = $1::bigint', [idParam(id)]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -138,7 +138,7 @@ export class PgChannelStore implements ChannelStore {
   async disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined> {
     return inTransaction(this.pool, async (client) => {
       // Locked: two instances disabling two keys of one channel at once both count.
-      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1 FOR UPDATE`, [id]);
+      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
       if (!current.rows[0]) return undefined;
       const record = toRecord(current.rows[0]);
       // By value: the admin may have reordered or replaced the keys since the request started.
@@ -157,10 +157,10 @@ export class PgChannelStore implements ChannelStore {
   }
 
   async setResponsesApi(id: number, value: ChannelRecord['responsesApi']): Promise<ChannelRecord | undefined> {
-    return this.one(`UPDATE channels SET responses_api = $1, updated_at = $2 WHERE id = $3 RETURNING ${COLUMNS}`, [
+    return this.one(`UPDATE channels SET responses_api = $1, updated_at = $2 WHERE id = $3::bigint RETURNING ${COLUMNS}`, [
       value,
       new Date().toISOString(),
-      id,
+      idParam(id),
     ]);
   }
 
@@ -170,8 +170,8 @@ export class PgChannelStore implements ChannelStore {
     return this.one(
       `UPDATE channels SET synced_models = $1::jsonb, models_synced_at = $2,
          updated_at = GREATEST($3::timestamptz, updated_at + interval '1 millisecond')
-       WHERE id = $4 RETURNING ${COLUMNS}`,
-      [JSON.stringify(models), at, new Date().toISOString(), id],
+       WHERE id = $4::bigint RETURNING ${COLUMNS}`,
+      [JSON.stringify(models), at, new Date().toISOString(), idParam(id)],
     );
   }
 }

@@ -47,3 +47,10 @@ export async function pageOf<Row extends pg.QueryResultRow, Record>(
 
 /** PostgreSQL's unique_violation: a primary key or unique index refused the row. */
 export const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '23505';
+
+/**
+ * An id to compare with an id column (as `$n::bigint`, so that the `integer` column's index
+ * serves it): ids no row can have — beyond 2^53, or not whole, which the API lets through in
+ * lists — become NULL and match nothing, as on SQLite, instead of failing the cast.
+ */
+export const idParam = (id: number): number | null => (Number.isSafeInteger(id) ? id : null);

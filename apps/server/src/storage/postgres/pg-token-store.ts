@@ -13,7 +13,7 @@ import type {
 } from '../types';
 import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
 import { inTransaction } from './pg-pool';
-import { jsonParam, pageOf, Params, type Queryable } from './pg-rows';
+import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
 
 interface TokenRow {
   id: number;
@@ -131,7 +131,7 @@ export class PgTokenStore implements TokenStore {
     const q = params.add(request.q);
     // strpos, not LIKE: `%` and `_` in what was typed are plain characters, as with SQLite's instr.
     const where = `(strpos(lower(name), lower(${q})) > 0 OR strpos(lower(key_hint), lower(${q})) > 0)${
-      request.accountId === undefined ? '' : ` AND account_id = ${params.add(request.accountId)}`
+      request.accountId === undefined ? '' : ` AND account_id = ${params.add(idParam(request.accountId))}::bigint`
     }`;
     return this.page(where, params, request);
   }
@@ -143,10 +143,17 @@ export class PgTokenStore implements TokenStore {
     accountId?: number,
   ): Promise<TokenBatchOutcome[]> {
     return inTransaction(this.pool, async (client) => {
+      // Every row locked at once, in id order: two batches over the same tokens wait for each
+      // other instead of deadlocking.
+      const unique = [...new Set(ids)];
+      const locked = await client.query<{ id: number; account_id: number }>(
+        'SELECT id, account_id FROM tokens WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+        [unique.map(idParam)],
+      );
+      const owners = new Map(locked.rows.map((row) => [row.id, row.account_id]));
       const outcomes: TokenBatchOutcome[] = [];
-      for (const id of new Set(ids)) {
-        const current = await client.query<{ account_id: number }>('SELECT account_id FROM tokens WHERE id = $1 FOR UPDATE', [id]);
-        const owner = current.rows[0]?.account_id;
+      for (const id of unique) {
+        const owner = owners.get(id);
         if (owner === undefined || (accountId !== undefined && owner !== accountId)) {
           outcomes.push({ id, status: 'not_found' });
         } else if (action === 'delete') {
@@ -167,7 +174,7 @@ export class PgTokenStore implements TokenStore {
    * a quota reservation landing meanwhile from being overwritten with the `quota_used` read.
    */
   private async updateLocked(client: Queryable, id: number, patch: TokenPatch): Promise<TokenRecord | undefined> {
-    const current = await client.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1 FOR UPDATE`, [id]);
+    const current = await client.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
     if (!current.rows[0]) return undefined;
     const record = toRecord(current.rows[0]);
     const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
@@ -195,7 +202,7 @@ export class PgTokenStore implements TokenStore {
   }
 
   async get(id: number): Promise<TokenRecord | undefined> {
-    const { rows } = await this.pool.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1`, [id]);
+    const { rows } = await this.pool.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint`, [idParam(id)]);
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
@@ -214,24 +221,25 @@ export class PgTokenStore implements TokenStore {
   async list(request: TokenListRequest): Promise<Page<TokenRecord>> {
     const params = new Params();
     const where = `${statusFilter(request.status, request.now, params)}${
-      request.accountId === undefined ? '' : ` AND account_id = ${params.add(request.accountId)}`
+      request.accountId === undefined ? '' : ` AND account_id = ${params.add(idParam(request.accountId))}::bigint`
     }`;
     return this.page(where, params, request);
   }
 
   async delete(id: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM tokens WHERE id = $1', [id]);
+    const { rowCount } = await this.pool.query('DELETE FROM tokens WHERE id = $1::bigint', [idParam(id)]);
     return (rowCount ?? 0) > 0;
   }
 
   /** One statement for the whole batch; a time never moves backwards. */
   async touchLastUsed(lastUsed: ReadonlyMap<number, string>): Promise<void> {
-    if (lastUsed.size === 0) return;
+    const touched = [...lastUsed].filter(([id]) => idParam(id) !== null);
+    if (touched.length === 0) return;
     await this.pool.query(
       `UPDATE tokens t SET last_used_at = v.at
-       FROM unnest($1::integer[], $2::timestamptz[]) AS v(id, at)
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at)
        WHERE t.id = v.id AND (t.last_used_at IS NULL OR t.last_used_at < v.at)`,
-      [[...lastUsed.keys()], [...lastUsed.values()]],
+      [touched.map(([id]) => id), touched.map(([, at]) => at)],
     );
   }
 }

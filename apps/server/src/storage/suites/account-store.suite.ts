@@ -62,11 +62,11 @@ export function describeAccountStore(backend: StoreBackend): void {
       expect((await storage().accounts.list({ page: 1, perPage: 10 })).total).toBe(1);
     });
 
-    it('answers undefined or false for an account that does not exist', async () => {
-      expect(await storage().accounts.get(424242)).toBeUndefined();
-      expect(await storage().accounts.update(424242, { name: 'x' })).toBeUndefined();
-      expect(await storage().accounts.delete(424242)).toBe(false);
-      await expect(storage().accounts.setKeyDigest(424242, 'nobody')).resolves.toBeUndefined();
+    it.each([424242, 2 ** 40, 2 ** 70, 1e300])('answers undefined or false for an account that does not exist (%d)', async (id) => {
+      expect(await storage().accounts.get(id)).toBeUndefined();
+      expect(await storage().accounts.update(id, { name: 'x' })).toBeUndefined();
+      expect(await storage().accounts.delete(id)).toBe(false);
+      await expect(storage().accounts.setKeyDigest(id, 'nobody')).resolves.toBeUndefined();
       expect(await storage().accounts.findByKeyDigest('nobody')).toBeUndefined();
     });
 

@@ -168,6 +168,18 @@ export function describeAssistantStore(backend: StoreBackend): void {
       });
     });
 
+    it('answers undefined, false or nothing for an account that does not exist, whatever the number', async () => {
+      await create(assistant(alice, 'shared', { visibility: 'public' }));
+      for (const nobody of [424242, 2 ** 40, 2 ** 70, 1e300]) {
+        expect(await storage().assistants.getOwned(nobody, 'shared')).toBeUndefined();
+        expect(await storage().assistants.resolveFor(nobody, 'shared')).toMatchObject({ accountId: alice });
+        expect(await storage().assistants.list({ page: 1, perPage: 10, accountId: nobody })).toEqual({ rows: [], total: 0 });
+        expect(ids(await storage().assistants.listUsableBy(nobody))).toEqual([`${alice}:shared`]);
+        expect(await storage().assistants.update(nobody, 'shared', { name: 'x' })).toBeUndefined();
+        expect(await storage().assistants.delete(nobody, 'shared')).toBe(false);
+      }
+    });
+
     it("deletes the owner's assistant only", async () => {
       await create(assistant(alice, 'same'));
       await create(assistant(bob, 'same'));

@@ -60,13 +60,13 @@ export function describeChannelStore(backend: StoreBackend): void {
       expect(await storage().channels.get(none.id)).toMatchObject({ endpoints: [], modelMapping: {} });
     });
 
-    it('answers undefined or false for a channel that does not exist', async () => {
-      expect(await storage().channels.get(424242)).toBeUndefined();
-      expect(await storage().channels.update(424242, { name: 'x' })).toBeUndefined();
-      expect(await storage().channels.delete(424242)).toBe(false);
-      expect(await storage().channels.disableKey(424242, 'sk-first-0001', 'gone')).toBeUndefined();
-      expect(await storage().channels.setResponsesApi(424242, 'native')).toBeUndefined();
-      expect(await storage().channels.setSyncedModels(424242, [], '2026-03-01T10:00:00.000Z')).toBeUndefined();
+    it.each([424242, 2 ** 40, 2 ** 70, 1e300])('answers undefined or false for a channel that does not exist (%d)', async (id) => {
+      expect(await storage().channels.get(id)).toBeUndefined();
+      expect(await storage().channels.update(id, { name: 'x' })).toBeUndefined();
+      expect(await storage().channels.delete(id)).toBe(false);
+      expect(await storage().channels.disableKey(id, 'sk-first-0001', 'gone')).toBeUndefined();
+      expect(await storage().channels.setResponsesApi(id, 'native')).toBeUndefined();
+      expect(await storage().channels.setSyncedModels(id, [], '2026-03-01T10:00:00.000Z')).toBeUndefined();
     });
 
     it('pages and counts in id order, and deletes once', async () => {

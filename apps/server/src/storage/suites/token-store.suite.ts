@@ -90,11 +90,22 @@ export function describeTokenStore(backend: StoreBackend): void {
       expect(await storage().tokens.get(token.id)).toEqual(cleared);
     });
 
-    it('answers undefined or false for a token that does not exist', async () => {
-      expect(await storage().tokens.get(424242)).toBeUndefined();
-      expect(await storage().tokens.update(424242, { name: 'x' })).toBeUndefined();
-      expect(await storage().tokens.delete(424242)).toBe(false);
+    it('answers undefined, false or nothing for a token or account that does not exist, whatever the number', async () => {
+      const token = await create();
+      for (const id of [424242, 2 ** 40, 2 ** 70, 1e300]) {
+        expect(await storage().tokens.get(id)).toBeUndefined();
+        expect(await storage().tokens.update(id, { name: 'x' })).toBeUndefined();
+        expect(await storage().tokens.delete(id)).toBe(false);
+        expect(await storage().tokens.batch([id, token.id], 'disable', undefined, id)).toEqual([
+          { id, status: 'not_found' },
+          { id: token.id, status: 'not_found' },
+        ]);
+        expect(await storage().tokens.list({ page: 1, perPage: 10, now: NOW, accountId: id })).toEqual({ rows: [], total: 0 });
+        expect(await storage().tokens.search({ page: 1, perPage: 10, q: '', accountId: id })).toEqual({ rows: [], total: 0 });
+        await storage().tokens.touchLastUsed(new Map([[id, NOW]]));
+      }
       expect(await storage().tokens.findByKeyDigest('no such digest')).toBeUndefined();
+      expect(await storage().tokens.get(token.id)).toEqual(token);
     });
 
     it('refuses a second token with the same key digest, and a token of no account', async () => {
@@ -252,6 +263,20 @@ export function describeTokenStore(backend: StoreBackend): void {
         expect(await storage().tokens.batch([theirs.id], 'disable', undefined)).toEqual([
           { id: theirs.id, status: 'ok', token: { ...theirs, status: 'disabled' } },
         ]);
+      });
+      it('lets two batches over the same tokens in opposite orders both finish', async () => {
+        const made = [await create(), await create(), await create(), await create()];
+        const forward = made.map((token) => token.id);
+        for (let round = 0; round < 5; round += 1) {
+          const [first, second] = await Promise.all([
+            storage().tokens.batch(forward, 'disable', undefined),
+            storage().tokens.batch([...forward].reverse(), 'update', { name: `round ${round}` }),
+          ]);
+          expect(first.every((outcome) => outcome.status === 'ok')).toBe(true);
+          expect(second.every((outcome) => outcome.status === 'ok')).toBe(true);
+        }
+        const after = await storage().tokens.list({ page: 1, perPage: 10, now: NOW });
+        expect(after.rows.map((token) => [token.status, token.name])).toEqual(made.map(() => ['disabled', 'round 4']));
       });
     });
 
