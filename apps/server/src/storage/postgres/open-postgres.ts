@@ -3,17 +3,17 @@ import type pg from 'pg';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
 import { withTokenKeyCache } from '../token-key-cache';
 import type {
-  AccountStore,
-  AssistantStore,
-  ChannelStore,
-  PriceStore,
   QuotaStore,
   ResponseStore,
   Storage,
-  TokenStore,
   UsageLogStore,
 } from '../types';
 import { migratePostgres } from './migrations';
+import { PgAccountStore } from './pg-account-store';
+import { PgAssistantStore } from './pg-assistant-store';
+import { PgChannelStore } from './pg-channel-store';
+import { PgPriceStore } from './pg-price-store';
+import { PgTokenStore } from './pg-token-store';
 import { createPgPool, type PostgresConnection } from './pg-pool';
 
 // Issue 15 scaffolding: each store is replaced by its PostgreSQL class as it is written.
@@ -32,12 +32,12 @@ function unwritten<T extends object>(name: string): T {
 export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind'> {
   void instanceId;
   return {
-    accounts: unwritten<AccountStore>('accounts'),
-    tokens: unwritten<TokenStore>('tokens'),
-    channels: unwritten<ChannelStore>('channels'),
-    assistants: unwritten<AssistantStore>('assistants'),
+    accounts: new PgAccountStore(pool),
+    tokens: new PgTokenStore(pool),
+    channels: new PgChannelStore(pool),
+    assistants: new PgAssistantStore(pool),
     quota: unwritten<QuotaStore>('quota'),
-    prices: unwritten<PriceStore>('prices'),
+    prices: new PgPriceStore(pool),
     usageLog: unwritten<UsageLogStore>('usageLog'),
     responses: unwritten<ResponseStore>('responses'),
   };
