@@ -7,14 +7,14 @@ import type {
   AssistantStore,
   ChannelStore,
   PriceStore,
-  QuotaStore,
-  ResponseStore,
   Storage,
   TokenStore,
-  UsageLogStore,
 } from '../types';
 import { migratePostgres } from './migrations';
 import { createPgPool, type PostgresConnection } from './pg-pool';
+import { PgQuotaStore } from './pg-quota-store';
+import { PgResponseStore } from './pg-response-store';
+import { PgUsageLogStore } from './pg-usage-log-store';
 
 // Issue 15 scaffolding: each store is replaced by its PostgreSQL class as it is written.
 function unwritten<T extends object>(name: string): T {
@@ -30,16 +30,15 @@ function unwritten<T extends object>(name: string): T {
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
 export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind'> {
-  void instanceId;
   return {
     accounts: unwritten<AccountStore>('accounts'),
     tokens: unwritten<TokenStore>('tokens'),
     channels: unwritten<ChannelStore>('channels'),
     assistants: unwritten<AssistantStore>('assistants'),
-    quota: unwritten<QuotaStore>('quota'),
+    quota: new PgQuotaStore(pool, instanceId),
     prices: unwritten<PriceStore>('prices'),
-    usageLog: unwritten<UsageLogStore>('usageLog'),
-    responses: unwritten<ResponseStore>('responses'),
+    usageLog: new PgUsageLogStore(pool),
+    responses: new PgResponseStore(pool),
   };
 }
 

@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeQuotaStore } from './quota-store.suite';
+
+describeEachBackend('QuotaStore', describeQuotaStore);
