@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeUsageLogStore } from './usage-log-store.suite';
+
+describeEachBackend('UsageLogStore', describeUsageLogStore);
