@@ -3,6 +3,9 @@ import { createAccount, openMoneyDb } from '../suites/money-fixture';
 import { storeBackends } from '../testing/store-backends';
 import type { StoredResponseRecord } from '../types';
 
+// Each test opens its own database (on PostgreSQL a schema, migrated): seconds when the machine is busy.
+jest.setTimeout(30_000);
+
 /** A fresh schema with two user accounts (plain SQL: the account store is not what is tested). */
 async function openFresh() {
   const db = await openMoneyDb('PostgreSQL');

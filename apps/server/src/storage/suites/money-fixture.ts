@@ -26,6 +26,13 @@ export interface MoneyDb {
   sql: RawSql;
   /** Another instance on the same database (its own connection or pool). */
   open(instanceId: string): Promise<Storage>;
+  /**
+   * The plan of a statement as the backend would run it, one line per node: SQLite's EXPLAIN
+   * QUERY PLAN details (named parameters), PostgreSQL's EXPLAIN with sequential scans and sorts
+   * disabled (positional parameters): any index able to serve the query, or give its order, is
+   * chosen however few rows a test table holds; a Seq Scan or Sort left means none can.
+   */
+  explain(sql: string, params: Record<string, unknown> | unknown[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -48,6 +55,8 @@ async function openSqliteMoneyDb(instanceId: string): Promise<MoneyDb> {
         raw.prepare(sql).run(...params);
       },
     },
+    explain: async (sql, params) =>
+      (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>).map((row) => row.detail),
     open: async (id) => {
       const other = openSqliteStorage(dataDir, { instanceId: id });
       others.push(other);
@@ -83,6 +92,19 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
         await pool.query(numbered(sql), [...params]);
       },
     },
+    explain: async (sql, params) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL enable_seqscan = off');
+        await client.query('SET LOCAL enable_sort = off');
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, Array.isArray(params) ? params : Object.values(params));
+        return rows.map((row) => row['QUERY PLAN']);
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    },
     open: async (id) => {
       const other = await openPostgresStorage(connection, { instanceId: id });
       others.push(other);
@@ -110,7 +132,7 @@ export async function createAccount(sql: RawSql, quotaLimit: number | null): Pro
     quotaLimit,
     CREATED,
   ]);
-  return row!.id;
+  return idOf(row);
 }
 
 /** A token of `accountId` with `quotaLimit` (null: none), written as plain SQL. */
@@ -120,14 +142,20 @@ export async function createToken(sql: RawSql, accountId: number, quotaLimit: nu
     'INSERT INTO tokens (account_id, name, key_digest, key_hint, quota_limit, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
     [accountId, name, `digest-${name}-${Date.now()}`, 'sk-…abcd', quotaLimit, CREATED],
   );
-  return row!.id;
+  return idOf(row);
+}
+
+function idOf(row: { id: number } | undefined): number {
+  if (!row) throw new Error('INSERT … RETURNING id returned no row');
+  return row.id;
 }
 
 /** The token's and its account's `quota_used`. */
 export async function quotaUsed(sql: RawSql, tokenId: number, accountId: number): Promise<{ token: number; account: number }> {
   const [token] = await sql.all<{ quota_used: number }>('SELECT quota_used FROM tokens WHERE id = ?', [tokenId]);
   const [account] = await sql.all<{ quota_used: number }>('SELECT quota_used FROM accounts WHERE id = ?', [accountId]);
-  return { token: Number(token!.quota_used), account: Number(account!.quota_used) };
+  if (!token || !account) throw new Error(`no token ${tokenId} or account ${accountId}`);
+  return { token: Number(token.quota_used), account: Number(account.quota_used) };
 }
 
 /** The reservations still recorded, oldest first. */

@@ -18,14 +18,14 @@ const requestIds = (rows: ReadonlyArray<{ requestId: string }>) => rows.map((row
 export function describeUsageLogStore(backend: StoreBackend): void {
   let db: MoneyDb;
   let storage: Storage;
-  let accounts: number[];
-  let tokens: number[];
+  let accounts: [number, number];
+  let tokens: [number, number, number];
 
   beforeEach(async () => {
     db = await openMoneyDb(backend.name);
     storage = db.storage;
     accounts = [await createAccount(db.sql, null), await createAccount(db.sql, null)];
-    tokens = [await createToken(db.sql, accounts[0]!, null), await createToken(db.sql, accounts[0]!, null), await createToken(db.sql, accounts[1]!, null)];
+    tokens = [await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[1], null)];
   });
   afterEach(() => db.close());
 
@@ -34,8 +34,8 @@ export function describeUsageLogStore(backend: StoreBackend): void {
       const full = usageEntry({
         requestId: 'req-full',
         createdAt: '2026-02-01T10:00:00.123Z',
-        tokenId: tokens[0]!,
-        accountId: accounts[0]!,
+        tokenId: tokens[0],
+        accountId: accounts[0],
         requestedModel: 'gpt-4o',
         upstreamModel: 'gpt-4o-2024-08-06',
         channelId: 7,
@@ -76,14 +76,14 @@ export function describeUsageLogStore(backend: StoreBackend): void {
     });
 
     it('writes 1,000 rows in one batch, settling each reserved one against its token and account', async () => {
-      await db.sql.run('UPDATE tokens SET quota_limit = 100000000 WHERE id = ?', [tokens[0]!]);
+      await db.sql.run('UPDATE tokens SET quota_limit = 100000000 WHERE id = ?', [tokens[0]]);
       const rows = sampleRows(1000, { tokens, accounts }).map((row, i) =>
         // Every 5th row of the first token had a reservation of 50,000 taken before its call.
-        i % 5 === 0 ? { ...row, tokenId: tokens[0]!, accountId: accounts[0]!, quotaReserved: 50_000 } : row,
+        i % 5 === 0 ? { ...row, tokenId: tokens[0], accountId: accounts[0], quotaReserved: 50_000 } : row,
       );
       const reserved = rows.filter((row) => row.quotaReserved > 0);
       for (const row of reserved) {
-        expect(await storage.quota.reserve({ requestId: row.requestId, tokenId: tokens[0]!, accountId: accounts[0]!, amount: 50_000 })).toEqual({ ok: true });
+        expect(await storage.quota.reserve({ requestId: row.requestId, tokenId: tokens[0], accountId: accounts[0], amount: 50_000 })).toEqual({ ok: true });
       }
       const started = Date.now();
       await storage.usageLog.insertBatch(rows);
@@ -92,7 +92,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
       expect((await storage.usageLog.query({ page: 1, perPage: 1 })).total).toBe(1000);
       expect(await reservations(db.sql)).toEqual([]);
       const costOf = (match: (row: UsageLogEntry) => boolean) => rows.filter(match).reduce((sum, row) => sum + row.cost, 0);
-      expect(await quotaUsed(db.sql, tokens[0]!, accounts[0]!)).toEqual({
+      expect(await quotaUsed(db.sql, tokens[0], accounts[0])).toEqual({
         token: costOf((row) => row.tokenId === tokens[0]),
         account: costOf((row) => row.tokenId !== null && row.accountId === accounts[0]),
       });
@@ -105,8 +105,8 @@ export function describeUsageLogStore(backend: StoreBackend): void {
     it('writes nothing and fails whole when one row is refused (one transaction)', async () => {
       await expect(
         storage.usageLog.insertBatch([
-          usageEntry({ requestId: 'req-ok', tokenId: tokens[0]! }),
-          usageEntry({ requestId: null as unknown as string, tokenId: tokens[0]! }),
+          usageEntry({ requestId: 'req-ok', tokenId: tokens[0] }),
+          usageEntry({ requestId: null as unknown as string, tokenId: tokens[0] }),
         ]),
       ).rejects.toThrow();
       expect(await storage.usageLog.recent(10)).toEqual([]);
@@ -124,15 +124,15 @@ export function describeUsageLogStore(backend: StoreBackend): void {
 
     const filters: Array<[string, () => Omit<UsageLogQuery, 'page' | 'perPage'>]> = [
       ['no filter', () => ({})],
-      ['token', () => ({ tokenId: tokens[1]! })],
-      ['account', () => ({ accountId: accounts[0]! })],
+      ['token', () => ({ tokenId: tokens[1] })],
+      ['account', () => ({ accountId: accounts[0] })],
       ['model', () => ({ model: 'Zeta' })],
       ['status', () => ({ status: 429 })],
       ['endpoint', () => ({ endpoint: 'embeddings' })],
       ['time range', () => ({ from: '2026-02-02T03:04:05.678Z', to: '2026-02-02T20:00:00.000Z' })],
       ['from only', () => ({ from: '2026-02-03T12:00:00.000Z' })],
-      ['token, status and time', () => ({ tokenId: tokens[0]!, status: 200, to: '2026-02-03T00:00:00.000Z' })],
-      ['account, model and endpoint', () => ({ accountId: accounts[1]!, model: 'gpt-4o', endpoint: 'chat' })],
+      ['token, status and time', () => ({ tokenId: tokens[0], status: 200, to: '2026-02-03T00:00:00.000Z' })],
+      ['account, model and endpoint', () => ({ accountId: accounts[1], model: 'gpt-4o', endpoint: 'chat' })],
     ];
 
     it.each(filters)('%s: the matching rows newest first, in pages, with their total', async (_name, filter) => {
@@ -171,7 +171,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
     ];
 
     it.each(ranges)('%s: per day and per model, equal to the rows summed one by one', async (_name, from, to) => {
-      const scopes = [{ tokenId: tokens[0]! }, { tokenId: tokens[2]! }, { accountId: accounts[0]! }, {}];
+      const scopes = [{ tokenId: tokens[0] }, { tokenId: tokens[2] }, { accountId: accounts[0] }, {}];
       expect(bruteForceAggregate(rows, {}, from, to, 'model').length).toBeGreaterThan(1);
       for (const scope of scopes) {
         for (const groupBy of ['day', 'model'] as const) {
@@ -186,7 +186,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
       // Starts before every row, ends after the cutoff: its partial hours hold no purged row.
       const from = '2026-01-31T23:47:11.111Z';
       const to = '2026-02-03T08:30:00.000Z';
-      const scopes = [{ tokenId: tokens[1]! }, { accountId: accounts[1]! }, {}];
+      const scopes: Array<{ tokenId?: number; accountId?: number }> = [{ tokenId: tokens[1] }, { accountId: accounts[1] }, {}];
       const before = await Promise.all(scopes.flatMap((scope) => (['day', 'model'] as const).map((groupBy) => storage.usageLog.aggregate(scope, from, to, groupBy))));
       const purged = rows.filter((row) => row.createdAt < cutoff).length;
       expect(purged).toBeGreaterThan(100);
@@ -194,7 +194,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
       expect((await storage.usageLog.query({ page: 1, perPage: 1 })).total).toBe(rows.length - purged);
       const after = await Promise.all(scopes.flatMap((scope) => (['day', 'model'] as const).map((groupBy) => storage.usageLog.aggregate(scope, from, to, groupBy))));
       expect(after).toEqual(before);
-      expect(after[0]).toEqual(bruteForceAggregate(rows, scopes[0]!, from, to, 'day'));
+      expect(after[0]).toEqual(bruteForceAggregate(rows, { tokenId: tokens[1] }, from, to, 'day'));
     });
   });
 

@@ -12,9 +12,9 @@ export function seeded(seed: number): (below: number) => number {
 }
 
 export const SAMPLE_START = Date.parse('2026-02-01T00:00:00.000Z');
-const MODELS = ['gpt-4o', 'claude-sonnet-4', null, 'Zeta', 'alpha-1', 'gpt-4o-mini'];
-const STATUSES = [200, 200, 200, 429, 500, 400];
-const ENDPOINTS: Endpoint[] = ['chat', 'chat', 'embeddings', 'images'];
+const MODELS: [string | null, ...Array<string | null>] = ['gpt-4o', 'claude-sonnet-4', null, 'Zeta', 'alpha-1', 'gpt-4o-mini'];
+const STATUSES: [number, ...number[]] = [200, 200, 200, 429, 500, 400];
+const ENDPOINTS: [Endpoint, ...Endpoint[]] = ['chat', 'chat', 'embeddings', 'images'];
 
 /**
  * `count` usage rows over three days, in random order of time (several at the very same
@@ -23,17 +23,18 @@ const ENDPOINTS: Endpoint[] = ['chat', 'chat', 'embeddings', 'images'];
  */
 export function sampleRows(count: number, ids: { tokens: number[]; accounts: number[] }, seed = 7): UsageLogEntry[] {
   const next = seeded(seed);
-  const pick = <T>(values: readonly T[]): T => values[next(values.length)]!;
+  const pick = <T>(values: readonly [T, ...T[]]): T => values[next(values.length)] ?? values[0];
   const rows: UsageLogEntry[] = [];
+  let createdAt = '';
   for (let i = 0; i < count; i++) {
     // Every 10th row shares the previous row's time: the order written decides between them.
-    const createdAt = i % 10 === 9 ? rows[i - 1]!.createdAt : new Date(SAMPLE_START + next(3 * 86_400_000)).toISOString();
+    if (i % 10 !== 9) createdAt = new Date(SAMPLE_START + next(3 * 86_400_000)).toISOString();
     rows.push(
       usageEntry({
         requestId: `req-${seed}-${i}`,
         createdAt,
-        tokenId: pick([...ids.tokens, null]),
-        accountId: pick([...ids.accounts, null]),
+        tokenId: pick([null, ...ids.tokens]),
+        accountId: pick([null, ...ids.accounts]),
         requestedModel: pick(MODELS),
         channelId: pick([1, 2, null]),
         status: pick(STATUSES),
