@@ -238,6 +238,29 @@ export function describeQuotaStore(backend: StoreBackend): void {
   });
 
   describe('concurrency', () => {
+    it("settling rows while another instance gives the same reservations back: each is counted once, quota_used ends at the costs", async () => {
+      const b = await db.open('instance-b');
+      await db.sql.run('UPDATE tokens SET quota_limit = NULL WHERE id = ?', [tokenId]);
+      await db.sql.run('UPDATE accounts SET quota_limit = NULL WHERE id = ?', [accountId]);
+      await b.quota.heartbeat(at(-120_000));
+      await storage.quota.heartbeat(at(0));
+      const rows = Array.from({ length: 100 }, (_, i) => usageEntry({ requestId: `r-${i}`, tokenId, accountId, quotaReserved: 50, cost: (i * 37) % 101 }));
+      for (const row of rows) expect(await reserve(row.requestId, 50, b)).toEqual({ ok: true });
+      const batch = (i: number) => b.usageLog.insertBatch(rows.slice(i * 10, i * 10 + 10));
+      // Half settled first; then the rest settled while the dead instance's reservations are
+      // given back (on PostgreSQL at the same time; SQLite runs each call whole, the releases first).
+      for (let i = 0; i < 5; i++) await batch(i);
+      const releases = Promise.all(Array.from({ length: 3 }, () => storage.quota.releaseOrphaned(STALE_BEFORE)));
+      await Promise.all([5, 6, 7, 8, 9].map(batch));
+      const released = await releases;
+      const cost = rows.reduce((sum, row) => sum + row.cost, 0);
+      expect(await used()).toEqual({ token: cost, account: cost });
+      expect(await reservations(db.sql)).toEqual([]);
+      const count = released.reduce((sum, outcome) => sum + outcome.count, 0);
+      expect(count).toBeLessThanOrEqual(50);
+      expect(released.reduce((sum, outcome) => sum + outcome.amount, 0)).toBe(50 * count);
+    }, 30_000);
+
     it('200 reservations at once from two instances against the token limit: exactly as many as fit', async () => {
       const b = await db.open('instance-b');
       await db.sql.run('UPDATE tokens SET quota_limit = 1000 WHERE id = ?', [tokenId]);
