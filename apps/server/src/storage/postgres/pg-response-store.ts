@@ -36,11 +36,15 @@ const toRecord = (row: StoredResponseRow): StoredResponseRecord => ({
   expiresAt: row.expires_at,
 });
 
-/** jsonb parameters go as JSON text: node-pg would send a JavaScript array as a PostgreSQL array. */
+/**
+ * json (not jsonb) columns, so a stored Response reads back as it was answered: its keys in their
+ * order, and any text a prompt held (jsonb refuses U+0000). Parameters go as JSON text: node-pg
+ * would send a JavaScript array as a PostgreSQL array.
+ */
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
-/** The elements of the jsonb `source` (SQL) when it is an array, else none: a malformed body is no error. */
-const elements = (source: string) => `jsonb_array_elements(CASE WHEN jsonb_typeof(${source}) = 'array' THEN ${source} ELSE '[]'::jsonb END)`;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Responses kept for `previous_response_id` and retrieval, on PostgreSQL, as SqliteResponseStore
@@ -52,7 +56,7 @@ export class PgResponseStore implements ResponseStore {
 
   async put(record: StoredResponseRecord): Promise<void> {
     const { rowCount } = await this.pool.query(
-      `INSERT INTO stored_responses (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13)
+      `INSERT INTO stored_responses (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11::json, $12, $13)
        ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id, origin = excluded.origin, channel_id = excluded.channel_id,
          key_digest = excluded.key_digest, model = excluded.model, previous_response_id = excluded.previous_response_id,
          status = excluded.status, response = excluded.response, input_items = excluded.input_items,
@@ -106,27 +110,24 @@ export class PgResponseStore implements ResponseStore {
 
   async findItems(accountId: number, itemIds: readonly string[], now: string, recent: number): Promise<Record<string, unknown>[]> {
     if (itemIds.length === 0) return [];
-    // Newest responses first, so an id repeated across responses resolves to the latest item.
-    const { rows } = await this.pool.query<{ item: unknown }>(
-      `WITH recent AS (
-         SELECT response, input_items, created_at FROM stored_responses
-         WHERE account_id = $1 AND expires_at > $2 AND origin = 'bridged'
-         ORDER BY created_at DESC LIMIT $3
-       )
-       SELECT item FROM (
-         SELECT item.value AS item, recent.created_at AS at, 0 AS side, item.position
-           FROM recent, ${elements("recent.response -> 'output'")} WITH ORDINALITY AS item(value, position)
-           WHERE item.value ->> 'id' = ANY($4::text[])
-         UNION ALL
-         SELECT item.value, recent.created_at, 1, item.position
-           FROM recent, ${elements('recent.input_items')} WITH ORDINALITY AS item(value, position)
-           WHERE item.value ->> 'id' = ANY($4::text[])
-       ) AS found ORDER BY at DESC, side, position`,
-      [accountId, now, recent, [...itemIds]],
+    // Searched here, not in SQL: PostgreSQL's json operators refuse a value holding U+0000, which
+    // a prompt may. Newest responses first, output before input, each in order, as on SQLite.
+    const { rows } = await this.pool.query<{ response: unknown; input_items: unknown }>(
+      `SELECT response, input_items FROM stored_responses
+       WHERE account_id = $1 AND expires_at > $2 AND origin = 'bridged'
+       ORDER BY created_at DESC LIMIT $3`,
+      [accountId, now, recent],
     );
-    return rows.flatMap((row) =>
-      typeof row.item === 'object' && row.item !== null && !Array.isArray(row.item) ? [row.item as Record<string, unknown>] : [],
-    );
+    const wanted = new Set(itemIds);
+    const found: Record<string, unknown>[] = [];
+    for (const row of rows) {
+      const output = isObject(row.response) ? row.response['output'] : undefined;
+      for (const items of [output, row.input_items]) {
+        if (!Array.isArray(items)) continue;
+        for (const item of items) if (isObject(item) && typeof item['id'] === 'string' && wanted.has(item['id'])) found.push(item);
+      }
+    }
+    return found;
   }
 
   async delete(id: string, accountId: number): Promise<boolean> {

@@ -162,8 +162,8 @@ export const SCHEMA_V1 = `
     model text NOT NULL,
     previous_response_id text,
     status text NOT NULL,
-    response jsonb,
-    input_items jsonb,
+    response json,
+    input_items json,
     created_at timestamptz NOT NULL,
     expires_at timestamptz NOT NULL
   );
