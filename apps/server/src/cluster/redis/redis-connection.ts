@@ -45,6 +45,9 @@ export function createRedisConnection(options: RedisConnectionOptions): Redis {
     autoResendUnfulfilledCommands: false,
     // A half-open connection (the peer vanished) is noticed in seconds, not the OS's two hours.
     keepAlive: 10_000,
+    // A socket that does not close when asked is destroyed after this (its timer keeps a
+    // process that is shutting down alive until then).
+    disconnectTimeout: 500,
   });
   const warn = throttledWarn(logger);
   redis.on('error', (error: unknown) => warn('error', error, `redis ${name} connection: error`));
