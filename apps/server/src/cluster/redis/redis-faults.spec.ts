@@ -107,6 +107,23 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     });
   });
 
+  it('a slot whose acquire timed out but ran late in Redis is given back by id, not leaked', async () => {
+    const cluster = await fixture.open('a', { proxy, failureMode: 'closed', slotLeaseMs: 600 });
+    proxy.blackhole();
+    await expect(cluster.rateLimiter.acquireSlot(1, 1)).rejects.toMatchObject({ status: 503 });
+    proxy.restore(); // the acquire reaches Redis now and takes the only slot, for a live instance
+    await eventually(() => proxy.connections === 2, 1_000, 'connections');
+    const other = await fixture.open('b', { slotLeaseMs: 600 });
+    let freed = false;
+    const deadline = Date.now() + 3_000;
+    while (!freed && Date.now() < deadline) {
+      freed = await other.rateLimiter.acquireSlot(1, 1);
+      if (!freed) await sleep(50);
+    }
+    expect(freed).toBe(true);
+    expect(cluster.rateLimiter.slotsHeldBy(1)).toBe(0);
+  });
+
   it('a failing Redis is logged, throttled, and the URL with its password never is', async () => {
     const secret = 's3cret-pw-9f2c';
     const withPassword = new URL(url);
