@@ -57,7 +57,8 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     it('mode closed: requests are refused with a 503 saying limits cannot be checked, in bounded time', async () => {
       const cluster = await fixture.open('a', { proxy, failureMode: 'closed' });
       takeAway(how);
-      for (const attempt of [() => cluster.rateLimiter.checkRequest(1, LIMITS), () => cluster.rateLimiter.acquireSlot(1, 2)]) {
+      const attempts: Array<() => Promise<unknown>> = [() => cluster.rateLimiter.checkRequest(1, LIMITS), () => cluster.rateLimiter.acquireSlot(1, 2)];
+      for (const attempt of attempts) {
         const { ms, result } = await timed(attempt);
         expect(ms).toBeLessThan(DECIDED_WITHIN_MS);
         const error = rejection(result);
