@@ -24,3 +24,19 @@ describe('parseBenchOptions: --soak', () => {
     expect(() => parseBenchOptions(['--soak-connections=0'])).toThrow('--soak-connections=0');
   });
 });
+
+describe('parseBenchOptions: --shared-stores', () => {
+  it('is off by default and takes no value', () => {
+    expect(parseBenchOptions([]).sharedStores).toBe(false);
+    expect(parseBenchOptions(['--shared-stores', '--duration=3', '--slow-streams=0'])).toMatchObject({
+      sharedStores: true,
+      durationSeconds: 3,
+      slowStreams: 0,
+    });
+    expect(() => parseBenchOptions(['--shared-stores=postgres://db/x'])).toThrow('--shared-stores takes no value');
+  });
+
+  it('is for the table only, not the soak', () => {
+    expect(() => parseBenchOptions(['--soak', '--shared-stores'])).toThrow('--shared-stores applies to the table, not to --soak');
+  });
+});

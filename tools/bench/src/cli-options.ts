@@ -20,6 +20,8 @@ export interface BenchOptions {
   soakIdleSeconds: number;
   /** Concurrent callers during the soak. */
   soakConnections: number;
+  /** Also measure the relay on PostgreSQL + Redis (a schema and key prefix of its own), beside the SQLite one. */
+  sharedStores: boolean;
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -39,7 +41,11 @@ export const usage = `usage: npm run bench -- [options]
   --soak-idle-seconds=<s>
                        seconds left idle after the load before the idle figures (default 15, quick 5)
   --soak-connections=<n>
-                       concurrent callers during the soak (default 16)`;
+                       concurrent callers during the soak (default 16)
+  --shared-stores      also run the relay on PostgreSQL + Redis, as several instances do, and report it as
+                       "relay (PostgreSQL + Redis)" beside the SQLite relay in every block; needs
+                       BENCH_DATABASE_URL or DATABASE_URL, and BENCH_REDIS_URL or REDIS_URL (a fresh schema
+                       and key prefix are created and removed)`;
 
 function positiveNumber(name: string, raw: string, allowZero: boolean): number {
   const value = Number(raw);
@@ -66,6 +72,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     soakSeconds: quick ? 20 : 120,
     soakIdleSeconds: quick ? 5 : 15,
     soakConnections: 16,
+    sharedStores: false,
   };
   for (const arg of args) {
     const [name = '', value] = arg.split(/=(.*)/s, 2);
@@ -103,9 +110,14 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       case '--soak-connections':
         options.soakConnections = Math.max(1, Math.floor(positiveNumber(name, value ?? '', false)));
         break;
+      case '--shared-stores':
+        if (value !== undefined) throw new Error(`${arg}: --shared-stores takes no value (the stores come from the environment)`);
+        options.sharedStores = true;
+        break;
       default:
         throw new Error(`unknown argument ${arg}`);
     }
   }
+  if (options.sharedStores && options.soak) throw new Error('--shared-stores applies to the table, not to --soak');
   return options;
 }

@@ -11,14 +11,17 @@ import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
 import { killAllChildrenNow, stopAllChildren } from './processes';
 import { buildReportRows, type BenchReport } from './report';
 import { runBench } from './run-bench';
+import { checkSharedStores, newSharedStoreSpace, removeSharedStoreSpace, sharedStoreUrls } from './shared-stores';
 import { runSoak } from './soak';
 import { formatSoakReport } from './soak-report';
-import { startStack } from './stack';
+import { startStack, type SharedStores } from './stack';
 import { formatReport } from './table';
 
 // The bundle sits at dist/tools/bench/main.js.
 const root = path.resolve(__dirname, '../../..');
 const tempDirs: string[] = [];
+/** With --shared-stores: the run's schema and key prefix, removed once the relays have stopped. */
+let sharedStores: SharedStores | undefined;
 
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
@@ -27,6 +30,23 @@ function log(line: string): void {
 async function cleanUp(): Promise<void> {
   await stopAllChildren();
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const shared = sharedStores;
+  sharedStores = undefined;
+  if (shared) {
+    try {
+      const left = await removeSharedStoreSpace(shared.urls, shared.space);
+      log(`shared stores: schema ${shared.space.schema} dropped (${left.usageRows ?? 'no'} usage rows), ${left.redisKeys} Redis keys removed`);
+    } catch (error) {
+      log(`shared stores: could not remove schema ${shared.space.schema} / keys ${shared.space.keyPrefix}*: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** --shared-stores: both stores named in the environment and answering, before anything starts. */
+async function prepareSharedStores(): Promise<SharedStores> {
+  const urls = sharedStoreUrls(process.env);
+  await checkSharedStores(urls);
+  return { urls, space: newSharedStoreSpace() };
 }
 
 async function machine(): Promise<BenchReport['machine']> {
@@ -45,7 +65,7 @@ async function machine(): Promise<BenchReport['machine']> {
 async function run(options: BenchOptions): Promise<BenchReport> {
   const machineAtStart = await machine();
   const started = Date.now();
-  const stack = await startStack(root, options, log);
+  const stack = await startStack(root, options, log, sharedStores);
   tempDirs.push(...stack.tempDirs);
   const results = await runBench(stack, options, log);
   const notes = [...results.notes];
@@ -63,6 +83,7 @@ async function run(options: BenchOptions): Promise<BenchReport> {
       ttfbRequests: options.ttfbRequests,
       quick: options.quick,
       peers: options.peers,
+      sharedStores: options.sharedStores,
     },
     rows: buildReportRows(results.measurements, results.ttfbs),
     ttfb: results.ttfbs,
@@ -133,6 +154,14 @@ async function main(): Promise<number> {
   }
   if (options.summarizeProfile) return summarizeOnly(options.summarizeProfile, options.json);
   if (options.soak) return soakOnly(options);
+  if (options.sharedStores) {
+    try {
+      sharedStores = await prepareSharedStores();
+    } catch (error) {
+      console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+  }
   try {
     const started = Date.now();
     let report = await run(options);

@@ -2,7 +2,8 @@ import type { ProfileReport } from './cpu-profile-files';
 import { difference, ratio } from './stats';
 
 export type Mode = 'non-stream' | 'stream' | '64k' | 'embeddings';
-export type TargetId = 'direct' | 'floor' | 'express' | 'relay' | 'portkey';
+/** `relay (PostgreSQL + Redis)`: with --shared-stores, the same relay on shared stores (SHARED_RELAY_TARGET). */
+export type TargetId = 'direct' | 'floor' | 'express' | 'relay' | 'relay (PostgreSQL + Redis)' | 'portkey';
 
 /** One target under one load (mode × connections), as the load runner measured it. */
 export interface LoadMeasurement {
@@ -69,7 +70,7 @@ export interface BenchReport {
     busyBeforeRun: number | undefined;
     clockTicksPerSecond: number;
   };
-  settings: { durationSeconds: number; warmupSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean };
+  settings: { durationSeconds: number; warmupSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean; sharedStores: boolean };
   rows: ReportRow[];
   ttfb: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;

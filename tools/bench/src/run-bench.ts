@@ -2,6 +2,7 @@ import type { BenchOptions } from './cli-options';
 import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
 import type { LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
+import { SHARED_RELAY_TARGET } from './shared-stores';
 import { runSlowStreams } from './slow-streams';
 import type { Stack } from './stack';
 import { formatNumber, formatSlowStreams } from './table';
@@ -124,7 +125,9 @@ function describeLoad({ mode, connections, target }: LoadRun, measurement: LoadM
   const foreign = measurement.foreignCpuShare ?? 0;
   if (foreign > 0.05) {
     const share = Math.round(foreign * 100);
-    notes.push(`${target.id} ${mode} c=${connections}: other processes used ${share} % of the CPUs during the load`);
+    // PostgreSQL and Redis are outside the benchmark's processes, but this target is what loads them.
+    const whose = target.id === SHARED_RELAY_TARGET ? ' (PostgreSQL and Redis, serving this target, among them)' : '';
+    notes.push(`${target.id} ${mode} c=${connections}: other processes${whose} used ${share} % of the CPUs during the load`);
   }
   if (failed > 0) {
     notes.push(

@@ -5,6 +5,7 @@ import type { Target } from './load-runner';
 import { startPortkey } from './peers';
 import { findFreePort, startNode, stopChild, waitUntilAnswering, type Child } from './processes';
 import { startRelay } from './relay-setup';
+import { redactUrl, SHARED_RELAY_TARGET, sharedRelayEnv, type SharedStoreSpace, type SharedStoreUrls } from './shared-stores';
 
 /** Bundles, relative to the workspace root (`npm run bench` builds them first). */
 export const bundles = {
@@ -59,8 +60,17 @@ async function startReferenceProxy(
   return { child, port };
 }
 
-/** Starts the simulator, the relay, both reference proxies and (with --peers) Portkey, all on 127.0.0.1. */
-export async function startStack(root: string, options: BenchOptions, log: (line: string) => void): Promise<Stack> {
+/** With --shared-stores: where the second relay keeps its data and limits. */
+export interface SharedStores {
+  urls: SharedStoreUrls;
+  space: SharedStoreSpace;
+}
+
+/**
+ * Starts the simulator, the relay, both reference proxies, (with --shared-stores) the relay on
+ * PostgreSQL + Redis, and (with --peers) Portkey, all on 127.0.0.1.
+ */
+export async function startStack(root: string, options: BenchOptions, log: (line: string) => void, shared?: SharedStores): Promise<Stack> {
   requireBundles(root);
   const notes: string[] = [];
 
@@ -81,15 +91,29 @@ export async function startStack(root: string, options: BenchOptions, log: (line
   const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, relayNodeArgs);
   log(`relay on ${relay.origin} (pid ${relay.child.pid}), data in ${relay.dataDir}`);
 
+  // Set up as the SQLite one (same channel, token and policy: its rpm limit sends every request
+  // through the Redis limiter), on the run's own schema and key prefix.
+  const sharedRelay = shared
+    ? await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, [], sharedRelayEnv(shared.urls, shared.space))
+    : undefined;
+  if (sharedRelay && shared) {
+    log(`${SHARED_RELAY_TARGET} on ${sharedRelay.origin} (pid ${sharedRelay.child.pid}), schema ${shared.space.schema}, keys ${shared.space.keyPrefix}*`);
+    notes.push(
+      `${SHARED_RELAY_TARGET}: PostgreSQL ${redactUrl(shared.urls.databaseUrl)} (schema ${shared.space.schema}), Redis ` +
+        `${redactUrl(shared.urls.redisUrl)}; its CPU µs/req and peak RSS are the relay process's ` +
+        'alone, the work of PostgreSQL and Redis is not in them',
+    );
+  }
+
   const floor = await startReferenceProxy(root, 'floor', simulatorOrigin);
   const express = await startReferenceProxy(root, 'express', simulatorOrigin);
 
   const auth = { authorization: `Bearer ${relay.tokenKey}` };
-  const targetOf = (id: Target['id'], child: Child, origin: string, routesEmbeddings: boolean): Target => ({
+  const targetOf = (id: Target['id'], child: Child, origin: string, routesEmbeddings: boolean, headers = auth): Target => ({
     id,
     url: `${origin}${chatPath}`,
     embeddingsUrl: routesEmbeddings ? `${origin}${embeddingsPath}` : undefined,
-    headers: auth,
+    headers,
     pid: child.pid,
   });
   const local = (port: number): string => `http://127.0.0.1:${port}`;
@@ -100,6 +124,9 @@ export async function startStack(root: string, options: BenchOptions, log: (line
     targetOf('express', express.child, local(express.port), false),
     targetOf('relay', relay.child, relay.origin, true),
   ];
+  if (sharedRelay) {
+    targets.push(targetOf(SHARED_RELAY_TARGET, sharedRelay.child, sharedRelay.origin, true, { authorization: `Bearer ${sharedRelay.tokenKey}` }));
+  }
 
   if (options.peers) {
     const peer = await startPortkey(simulatorBaseUrl, relay.tokenKey, log);
@@ -111,7 +138,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
       log(`portkey on ${new URL(peer.target.url).origin} (pid ${peer.child.pid})`);
     }
   }
-  const tempDirs = [relay.dataDir];
+  const tempDirs = [relay.dataDir, ...(sharedRelay ? [sharedRelay.dataDir] : [])];
   const startFreshRelay = async (): Promise<FreshRelay> => {
     const fresh = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, []);
     tempDirs.push(fresh.dataDir);

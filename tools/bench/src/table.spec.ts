@@ -50,11 +50,20 @@ describe('formatRows', () => {
   });
 });
 
+describe('formatRows with --shared-stores', () => {
+  it('shows the relay on PostgreSQL + Redis by its name beside the SQLite relay, in the same columns', () => {
+    const lines = formatRows([row('relay', 2067), row('relay (PostgreSQL + Redis)', 1543, { ratioToExpress: 0.72 })]);
+    expect(lines[2]).toMatch(/^relay {2,}2,067 /);
+    expect(lines[3]).toMatch(/^relay \(PostgreSQL \+ Redis\) {2,}1,543 .* 0\.72×\s+0$/);
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1);
+  });
+});
+
 describe('formatReport', () => {
   it('groups rows by mode (embeddings after the chat modes), then by connections, and ends with the slow streams', () => {
     const report: BenchReport = {
       machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
-      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false },
+      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
       rows: [
         row('relay', 4, { mode: 'embeddings' }),
         row('relay', 1, { mode: '64k', connections: 1 }),
