@@ -6,6 +6,7 @@ import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { multipartBody } from './middleware/multipart-body';
+import { refuseNulInManagementBodies } from './middleware/nul-strings';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
 import { usageLog } from './middleware/usage-log';
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
         deps.maxBodyBytes,
         multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
       ),
+      refuseNulInManagementBodies,
     ],
     requestValidationErrorHandler,
   });

@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import type { RelayError } from '@chat-relay/wire';
+import { invalidRequest, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
@@ -125,6 +125,8 @@ export async function admitCaller(
   stream: boolean,
 ): Promise<{ trace: RelayTrace; caller: Caller | undefined }> {
   const trace = traceOf(res);
+  // No model has one, and PostgreSQL's text cannot hold it: refused before it reaches a usage row.
+  if (model.includes('\u0000')) throw invalidRequest("'model' must not contain the NUL character (U+0000).", 'model', 'invalid_value');
   trace.requestedModel = model;
   trace.stream = stream;
   const caller = res.locals.caller;

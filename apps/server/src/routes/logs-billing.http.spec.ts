@@ -69,8 +69,9 @@ describe('token usage API', () => {
 
   it('settles cost minus the reservation already taken', async () => {
     const token = await createToken(relay, { name: 't' });
-    await relay.storage.tokens.update(token.id, { quotaUsed: 500 });
-    await relay.storage.usageLog.insertBatch([usageEntry({ tokenId: token.id, accountId: 1, cost: 300, quotaReserved: 500 })]);
+    // The reservation its request took before the call: the row settles it.
+    expect(await relay.storage.quota.reserve({ requestId: 'req-settled', tokenId: token.id, accountId: 1, amount: 500 })).toEqual({ ok: true });
+    await relay.storage.usageLog.insertBatch([usageEntry({ requestId: 'req-settled', tokenId: token.id, accountId: 1, cost: 300, quotaReserved: 500 })]);
     expect((await request(relay.app).get(`/api/tokens/${token.id}`).set(admin())).body.quota_used).toBe(300);
     expect((await usage(token.id).expect(200)).body.total.cost).toBe(300);
   });

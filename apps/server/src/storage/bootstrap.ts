@@ -4,7 +4,8 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { digestKey, generateAdminKey } from '../security/keys';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
-import type { Storage } from './types';
+import { INSTANCE_STALE_MS } from './instance-liveness';
+import type { ReleasedReservations, Storage } from './types';
 
 export const ADMIN_KEY_FILE = 'admin.key';
 
@@ -51,12 +52,20 @@ export async function bootstrapStorage(storage: Storage, config: Config, logger:
 }
 
 /**
- * One relay owns its database, so every reservation still recorded at start was left by a
- * process that died before settling it (kill -9, power loss): give it all back. (Several
- * instances sharing a database would release only reservations older than the longest request.)
+ * What a process that died before settling its reservations (kill -9, power loss) left taken is
+ * given back at start. SQLite: one relay owns the database, so every reservation still recorded
+ * is such a leftover. PostgreSQL: other instances may be running and holding reservations of
+ * their own; this one marks itself alive first, then gives back only those of instances silent
+ * for INSTANCE_STALE_MS (or unknown) — a live instance's reservations are never touched.
  */
-export async function releaseLeftoverReservations(storage: Storage, logger: Logger): Promise<void> {
-  const released = await storage.quota.releaseReservations(new Date(Date.now() + 1).toISOString());
+export async function releaseLeftoverReservations(storage: Storage, logger: Logger, now: number = Date.now()): Promise<void> {
+  let released: ReleasedReservations;
+  if (storage.kind === 'sqlite') {
+    released = await storage.quota.releaseReservations(new Date(now + 1).toISOString());
+  } else {
+    await storage.quota.heartbeat(new Date(now).toISOString());
+    released = await storage.quota.releaseOrphaned(new Date(now - INSTANCE_STALE_MS).toISOString());
+  }
   if (released.count > 0) {
     logger.warn({ reservations: released.count, microUsd: released.amount }, 'gave back quota reserved by requests a previous process never settled');
   }

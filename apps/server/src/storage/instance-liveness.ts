@@ -1,4 +1,7 @@
-/** How often an instance sharing the database says it is alive. */
+/**
+ * How instances sharing a database tell the living from the dead: each marks itself alive every
+ * `HEARTBEAT_EVERY_MS`; one silent for `INSTANCE_STALE_MS` (three missed beats) is taken for dead,
+ * and what it still holds of the quota is given back by the others.
+ */
 export const HEARTBEAT_EVERY_MS = 10_000;
-/** Silent this long, an instance is taken for dead and its unsettled reservations are given back. */
 export const INSTANCE_STALE_MS = 30_000;

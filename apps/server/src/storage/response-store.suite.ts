@@ -48,6 +48,16 @@ export function describeResponseStore(name: string, open: () => Promise<Response
     const ids = (records: readonly StoredResponseRecord[]) => records.map((record) => record.id);
 
     describe('put and get', () => {
+      it('reads a Response back as it was answered: key order kept, and prompt text with U+0000 kept', async () => {
+        const response = { status: 'completed', id: 'resp_order', object: 'response', output: [{ type: 'message', id: 'msg_z', role: 'assistant' }] };
+        const inputItems = [{ type: 'message', role: 'user', id: 'msg_in', content: [{ type: 'input_text', text: 'a\u0000b' }] }];
+        await store.put(bridged('resp_order', { response, inputItems }));
+        const found = await store.get('resp_order', accountId, NOW);
+        expect(JSON.stringify(found?.response)).toBe(JSON.stringify(response));
+        expect(JSON.stringify(found?.inputItems)).toBe(JSON.stringify(inputItems));
+        expect(await store.findItems(accountId, ['msg_in'], NOW, 10)).toEqual(inputItems);
+      });
+
       it('gives back every field of a bridged response as put, its JSON columns included', async () => {
         const record = bridged('resp_bridged', {
           tokenId: 7,

@@ -77,8 +77,13 @@ export function startStorageJobs(storage: Storage, logger: Logger, options: Stor
       for (const timer of timers) clearInterval(timer);
       await running;
       if (storage.kind !== 'postgres') return;
-      const released = await storage.quota.retire();
-      if (released.count > 0) logger.warn({ reservations: released.count, microUsd: released.amount }, 'gave back quota still reserved at shutdown');
+      try {
+        const released = await storage.quota.retire();
+        if (released.count > 0) logger.warn({ reservations: released.count, microUsd: released.amount }, 'gave back quota still reserved at shutdown');
+      } catch (error) {
+        // The database is away at shutdown: the other instances give it back once the heartbeat is stale.
+        logger.warn({ err: error }, 'could not retire this instance; its reservations are given back by the others after INSTANCE_STALE_MS');
+      }
     },
   };
 }

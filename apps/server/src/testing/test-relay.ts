@@ -12,6 +12,7 @@ import type { CircuitOptions } from '../relay/channel-health';
 import { createServices, type RelayServices } from '../services';
 import { bootstrapStorage } from '../storage/bootstrap';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
+import { storeBackends, type StoreBackend } from '../storage/testing/store-backends';
 import type { Storage } from '../storage/types';
 import type { Express } from 'express';
 
@@ -39,6 +40,16 @@ export interface TestRelayOptions {
   circuit?: CircuitOptions;
   /** What is shared with other instances; one process on its own when not given. */
   cluster?: Cluster;
+  /**
+   * The storage to run on; SQLite in `dataDir` when not given — or PostgreSQL in a schema of its
+   * own when TEST_STORAGE=postgres and DATABASE_URL are set (to run any spec on PostgreSQL).
+   */
+  backend?: StoreBackend;
+}
+
+function defaultBackend(): StoreBackend | undefined {
+  if (process.env['TEST_STORAGE'] !== 'postgres') return undefined;
+  return storeBackends().find((backend) => backend.name === 'PostgreSQL');
 }
 
 /** A real relay on a real SQLite file in a temporary directory, as `main.ts` wires it. */
@@ -51,7 +62,9 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     ...options.env,
   });
   const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
-  const storage = openSqliteStorage(dataDir);
+  const backend = options.backend ?? defaultBackend();
+  const opened = backend ? await backend.open() : undefined;
+  const storage = opened?.storage ?? openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
   const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit, responses: config.responses, cluster: options.cluster });
   const app = createApp({
@@ -74,7 +87,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     adminKey: TEST_ADMIN_KEY,
     close: async () => {
       await services.close();
-      await storage.close();
+      await (opened ? opened.close() : storage.close());
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { quoteSchema } from './pg-pool';
 import { SCHEMA_V1 } from './schema-v1';
+import { SCHEMA_V2 } from './schema-v2';
 
 export interface PostgresMigration {
   version: number;
@@ -13,7 +14,10 @@ export interface PostgresMigration {
  * Version 1 is the schema SQLite reached at its version 8, in PostgreSQL's types; later
  * versions follow SQLite's from 9 on, the same change on both backends.
  */
-export const postgresMigrations: readonly PostgresMigration[] = [{ version: 1, name: 'the schema of SQLite version 8', sql: SCHEMA_V1 }];
+export const postgresMigrations: readonly PostgresMigration[] = [
+  { version: 1, name: 'the schema of SQLite version 8', sql: SCHEMA_V1 },
+  { version: 2, name: 'instances sharing the database, an hourly usage rollup, an index for every log filter', sql: SCHEMA_V2 },
+];
 
 /**
  * Brings `schema` up to date, under an advisory lock on the schema's name: instances starting

@@ -2,44 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
 import { withTokenKeyCache } from '../token-key-cache';
-import type {
-  AccountStore,
-  AssistantStore,
-  ChannelStore,
-  PriceStore,
-  QuotaStore,
-  ResponseStore,
-  Storage,
-  TokenStore,
-  UsageLogStore,
-} from '../types';
+import type { Storage } from '../types';
 import { migratePostgres } from './migrations';
+import { PgAccountStore } from './pg-account-store';
+import { PgAssistantStore } from './pg-assistant-store';
+import { PgChannelStore } from './pg-channel-store';
+import { PgPriceStore } from './pg-price-store';
+import { PgTokenStore } from './pg-token-store';
 import { createPgPool, type PostgresConnection } from './pg-pool';
-
-// Issue 15 scaffolding: each store is replaced by its PostgreSQL class as it is written.
-function unwritten<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get: (_target, property) =>
-      typeof property === 'string' && property !== 'then'
-        ? async () => {
-            throw new Error(`${name}.${property} on PostgreSQL: not written yet`);
-          }
-        : undefined,
-  });
-}
+import { PgQuotaStore } from './pg-quota-store';
+import { PgResponseStore } from './pg-response-store';
+import { PgUsageLogStore } from './pg-usage-log-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
 export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind'> {
-  void instanceId;
   return {
-    accounts: unwritten<AccountStore>('accounts'),
-    tokens: unwritten<TokenStore>('tokens'),
-    channels: unwritten<ChannelStore>('channels'),
-    assistants: unwritten<AssistantStore>('assistants'),
-    quota: unwritten<QuotaStore>('quota'),
-    prices: unwritten<PriceStore>('prices'),
-    usageLog: unwritten<UsageLogStore>('usageLog'),
-    responses: unwritten<ResponseStore>('responses'),
+    accounts: new PgAccountStore(pool),
+    tokens: new PgTokenStore(pool),
+    channels: new PgChannelStore(pool),
+    assistants: new PgAssistantStore(pool),
+    quota: new PgQuotaStore(pool, instanceId),
+    prices: new PgPriceStore(pool),
+    usageLog: new PgUsageLogStore(pool),
+    responses: new PgResponseStore(pool),
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * The tables SQLite reached at its migration 8, in PostgreSQL's own types: identity ids, bigint
  * micro-USD, timestamptz times, jsonb where SQLite keeps JSON text, boolean flags. Seeded prices
- * as migrations 3, 6 and 8 leave them on a new SQLite database.
+ * as migrations 3, 6 and 8 leave them on a new SQLite database. Objects whose key order someone
+ * sees (a model mapping, tools' and answer formats' JSON Schemas, image variants) are `json`,
+ * kept as written: `jsonb` would sort their keys.
  */
 export const SCHEMA_V1 = `
   CREATE TABLE accounts (
@@ -42,7 +44,7 @@ export const SCHEMA_V1 = `
     keys jsonb NOT NULL,
     key_states jsonb NOT NULL DEFAULT '[]',
     models jsonb NOT NULL,
-    model_mapping jsonb NOT NULL DEFAULT '{}',
+    model_mapping json NOT NULL DEFAULT '{}',
     priority integer NOT NULL DEFAULT 0,
     weight integer NOT NULL DEFAULT 1,
     enabled boolean NOT NULL DEFAULT true,
@@ -61,11 +63,11 @@ export const SCHEMA_V1 = `
     name text NOT NULL,
     description text NOT NULL DEFAULT '',
     instructions text NOT NULL DEFAULT '',
-    tools jsonb NOT NULL DEFAULT '[]',
+    tools json NOT NULL DEFAULT '[]',
     temperature double precision,
     top_p double precision,
     max_tokens integer,
-    response_format jsonb,
+    response_format json,
     models jsonb,
     visibility text NOT NULL CHECK (visibility IN ('private', 'public')),
     created_at timestamptz NOT NULL,
@@ -83,7 +85,7 @@ export const SCHEMA_V1 = `
     cache_read bigint,
     cache_write bigint,
     image bigint,
-    image_variants jsonb,
+    image_variants json,
     search_unit bigint,
     characters bigint,
     audio_minute bigint
@@ -160,8 +162,8 @@ export const SCHEMA_V1 = `
     model text NOT NULL,
     previous_response_id text,
     status text NOT NULL,
-    response jsonb,
-    input_items jsonb,
+    response json,
+    input_items json,
     created_at timestamptz NOT NULL,
     expires_at timestamptz NOT NULL
   );

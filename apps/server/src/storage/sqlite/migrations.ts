@@ -276,6 +276,56 @@ export const migrations: readonly Migration[] = [
         WHERE NOT EXISTS (SELECT 1 FROM prices WHERE model = 'whisper-1');
     `,
   },
+  {
+    version: 9,
+    name: 'instances sharing the database, an hourly usage rollup, an index for every log filter',
+    sql: `
+      -- Instances sharing the database mark themselves alive here; the reservations of one whose
+      -- heartbeat is stale (or unknown) are given back by the others. NULL: taken before instances
+      -- were recorded, so by a process long gone.
+      CREATE TABLE relay_instances (
+        instance_id TEXT PRIMARY KEY,
+        heartbeat_at TEXT NOT NULL
+      );
+      ALTER TABLE quota_reservations ADD COLUMN instance_id TEXT;
+      CREATE INDEX quota_reservations_instance ON quota_reservations(instance_id);
+
+      -- The usage log summed per UTC hour and per what charts and totals group or filter by, written
+      -- in the transaction that writes the rows: aggregates read it instead of the log, and it keeps
+      -- the totals of rows the retention job deletes. No NULL in the key (a NULL never conflicts):
+      -- 0 for no token, account or channel (ids start at 1), '' for no model.
+      CREATE TABLE usage_rollup (
+        hour TEXT NOT NULL,
+        token_id INTEGER NOT NULL,
+        account_id INTEGER NOT NULL,
+        requested_model TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        endpoint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        requests INTEGER NOT NULL,
+        errors INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        cache_read_tokens INTEGER NOT NULL,
+        cache_write_tokens INTEGER NOT NULL,
+        units REAL NOT NULL,
+        cost INTEGER NOT NULL,
+        PRIMARY KEY (hour, token_id, account_id, requested_model, channel_id, endpoint, status)
+      ) WITHOUT ROWID;
+      CREATE INDEX usage_rollup_token ON usage_rollup(token_id, hour);
+      CREATE INDEX usage_rollup_account ON usage_rollup(account_id, hour);
+      INSERT INTO usage_rollup
+        SELECT substr(created_at, 1, 13) || ':00:00.000Z', COALESCE(token_id, 0), COALESCE(account_id, 0),
+          COALESCE(requested_model, ''), COALESCE(channel_id, 0), endpoint, status, COUNT(*), SUM(status >= 400),
+          SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(units), SUM(cost)
+        FROM usage_log GROUP BY 1, 2, 3, 4, 5, 6, 7;
+
+      -- Every filter of the log listing, each ordered by time (newest first; the rowid breaks ties).
+      CREATE INDEX usage_log_model ON usage_log(requested_model, created_at);
+      CREATE INDEX usage_log_status ON usage_log(status, created_at);
+      CREATE INDEX usage_log_channel ON usage_log(channel_id, created_at);
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -10,15 +10,19 @@ interface ReserveValues {
 /**
  * Reservations are conditional UPDATEs inside one transaction: SQLite runs them one at a time,
  * so "the reservation fits" and "take it" cannot interleave between requests. The same
- * transaction records the reservation, so a process killed before settling it leaves a row
- * that the next start gives back (`releaseReservations`).
+ * transaction records the reservation with this instance's id, so a process killed before
+ * settling it leaves a row that is given back: everything at the next start when the database
+ * is its alone (`releaseReservations`), else once its heartbeat is stale (`releaseOrphaned`).
  */
 export class SqliteQuotaStore implements QuotaStore {
   private readonly reserveToken: Database.Statement<[ReserveValues]>;
   private readonly reserveAccount: Database.Statement<[ReserveValues]>;
-  private readonly record: Database.Statement<[string, number, number, number, string]>;
+  private readonly record: Database.Statement<[string, number, number, number, string, string]>;
   private readonly run: (reservation: QuotaReservation) => ReserveOutcome;
   private readonly release: (before: string) => ReleasedReservations;
+  private readonly orphaned: (staleBefore: string) => ReleasedReservations;
+  private readonly retired: () => ReleasedReservations;
+  private readonly beat: Database.Statement<[string, string]>;
 
   constructor(db: Database.Database, private readonly instanceId: string) {
     // `needed` is the amount but at least 1: a limit already reached admits nothing, not even
@@ -30,7 +34,7 @@ export class SqliteQuotaStore implements QuotaStore {
       'UPDATE accounts SET quota_used = quota_used + @amount WHERE id = @id AND (quota_limit IS NULL OR quota_used + @needed <= quota_limit)',
     );
     this.record = db.prepare(
-      'INSERT INTO quota_reservations (request_id, token_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO quota_reservations (request_id, token_id, account_id, amount, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.run = db.transaction((reservation: QuotaReservation): ReserveOutcome => {
       const { amount } = reservation;
@@ -44,12 +48,33 @@ export class SqliteQuotaStore implements QuotaStore {
       }
       // Nothing to give back for a free request: no row.
       if (amount > 0) {
-        this.record.run(reservation.requestId, reservation.tokenId, reservation.accountId, amount, new Date().toISOString());
+        this.record.run(reservation.requestId, reservation.tokenId, reservation.accountId, amount, new Date().toISOString(), this.instanceId);
       }
       return { ok: true };
     });
 
-    const pending = 'FROM quota_reservations r WHERE r.created_at < :before';
+    this.release = this.giveBack(db, 'r.created_at < :before');
+    this.orphaned = this.giveBack(
+      db,
+      `r.instance_id IS NULL OR (r.instance_id <> :me AND NOT EXISTS
+         (SELECT 1 FROM relay_instances i WHERE i.instance_id = r.instance_id AND i.heartbeat_at >= :before))`,
+      'DELETE FROM relay_instances WHERE heartbeat_at < :before AND instance_id <> :me',
+    );
+    const ownLeftovers = this.giveBack(db, 'r.instance_id = :me', 'DELETE FROM relay_instances WHERE instance_id = :me');
+    this.retired = () => ownLeftovers('');
+    this.beat = db.prepare(
+      'INSERT INTO relay_instances (instance_id, heartbeat_at) VALUES (?, ?) ON CONFLICT (instance_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at',
+    );
+  }
+
+  /**
+   * A transaction that gives back the reservations matching `which` (over `r`, with `:before`
+   * and `:me` bound) to their tokens and accounts — never below 0 — forgets them, then runs
+   * `andThen`. Settling (`insertBatch`) deletes a reservation in a transaction too, so each is
+   * either settled or given back, once.
+   */
+  private giveBack(db: Database.Database, which: string, andThen?: string): (before: string) => ReleasedReservations {
+    const pending = `FROM quota_reservations r WHERE (${which})`;
     const total = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(amount), 0) AS amount ${pending}`);
     const releaseTokens = db.prepare(
       `UPDATE tokens SET quota_used = MAX(0, quota_used - (SELECT SUM(amount) ${pending} AND r.token_id = tokens.id))
@@ -59,13 +84,22 @@ export class SqliteQuotaStore implements QuotaStore {
       `UPDATE accounts SET quota_used = MAX(0, quota_used - (SELECT SUM(amount) ${pending} AND r.account_id = accounts.id))
        WHERE id IN (SELECT account_id ${pending})`,
     );
-    const forget = db.prepare('DELETE FROM quota_reservations WHERE created_at < :before');
-    this.release = db.transaction((before: string): ReleasedReservations => {
-      const released = total.get({ before }) as ReleasedReservations;
-      if (released.count === 0) return released;
-      releaseTokens.run({ before });
-      releaseAccounts.run({ before });
-      forget.run({ before });
+    const forget = db.prepare(`DELETE FROM quota_reservations AS r WHERE ${which}`);
+    const after = andThen === undefined ? undefined : db.prepare(andThen);
+    // Bound only where the statement names them: better-sqlite3 refuses unused named parameters.
+    const bind = (sql: string, before: string) => ({
+      ...(sql.includes(':before') ? { before } : {}),
+      ...(sql.includes(':me') ? { me: this.instanceId } : {}),
+    });
+    return db.transaction((before: string): ReleasedReservations => {
+      const values = bind(pending, before);
+      const released = total.get(values) as ReleasedReservations;
+      if (released.count > 0) {
+        releaseTokens.run(values);
+        releaseAccounts.run(values);
+        forget.run(values);
+      }
+      if (after && andThen) after.run(bind(andThen, before));
       return released;
     });
   }
@@ -83,17 +117,16 @@ export class SqliteQuotaStore implements QuotaStore {
     return this.release(before);
   }
 
-  // Issue 15 scaffolding: written with migration 9 (reservations carry the instance's id).
-  async heartbeat(_now: string): Promise<void> {
-    throw new Error(`heartbeat of ${this.instanceId}: not written yet`);
+  async heartbeat(now: string): Promise<void> {
+    this.beat.run(this.instanceId, now);
   }
 
-  async releaseOrphaned(_staleBefore: string): Promise<ReleasedReservations> {
-    throw new Error('releaseOrphaned: not written yet');
+  async releaseOrphaned(staleBefore: string): Promise<ReleasedReservations> {
+    return this.orphaned(staleBefore);
   }
 
   async retire(): Promise<ReleasedReservations> {
-    throw new Error('retire: not written yet');
+    return this.retired();
   }
 }
 

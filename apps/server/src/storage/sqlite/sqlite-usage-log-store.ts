@@ -7,6 +7,7 @@ import type {
   UsageLogStore,
   UsageTotals,
 } from '../types';
+import { aggregateSpans } from '../usage-hours';
 
 interface UsageRow {
   id?: number;
@@ -91,11 +92,31 @@ const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
   attempts: row.attempts,
 });
 
+/** The rollup's hour of a row: created_at is ISO text, its first 13 characters the UTC hour. */
+const HOUR_OF = "substr(created_at, 1, 13) || ':00:00.000Z'";
+
+/** Adds the rows with ids in [first, last] — one batch's — to their hours of the rollup. */
+const ROLL_UP = `
+  INSERT INTO usage_rollup (hour, token_id, account_id, requested_model, channel_id, endpoint, status, requests, errors,
+    prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, units, cost)
+  SELECT ${HOUR_OF}, COALESCE(token_id, 0), COALESCE(account_id, 0), COALESCE(requested_model, ''), COALESCE(channel_id, 0),
+    endpoint, status, COUNT(*), SUM(status >= 400), SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens),
+    SUM(cache_write_tokens), SUM(units), SUM(cost)
+  FROM usage_log WHERE id BETWEEN ? AND ? GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT (hour, token_id, account_id, requested_model, channel_id, endpoint, status) DO UPDATE SET
+    requests = requests + excluded.requests, errors = errors + excluded.errors,
+    prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens,
+    cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+    cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens, units = units + excluded.units,
+    cost = cost + excluded.cost`;
+
 export class SqliteUsageLogStore implements UsageLogStore {
   private readonly insert: Database.Statement<UsageValues>;
+  private readonly rollUp: Database.Statement<[number, number]>;
   private readonly settleToken: Database.Statement<[number, number]>;
   private readonly settleAccount: Database.Statement<[number, number]>;
   private readonly forgetReservation: Database.Statement<[string, number, number]>;
+  private readonly purge: Database.Statement<[string, number]>;
 
   constructor(private readonly db: Database.Database) {
     // Integers of micro-USD, kept within [0, 2^53): MAX(0, …) only matters when an admin reset
@@ -114,25 +135,35 @@ export class SqliteUsageLogStore implements UsageLogStore {
          cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.rollUp = db.prepare(ROLL_UP);
+    this.purge = db.prepare(
+      'DELETE FROM usage_log WHERE id IN (SELECT id FROM usage_log WHERE created_at < ? ORDER BY created_at, id LIMIT ?)',
+    );
   }
 
   async insertBatch(entries: readonly UsageLogEntry[]): Promise<void> {
-    // Settle: the reservation taken before each call becomes its actual cost — summed per token
-    // and per account, so a batch costs one UPDATE for each of them, not one per request.
-    const tokenDeltas = new Map<number, number>();
-    const accountDeltas = new Map<number, number>();
-    for (const entry of entries) {
-      const delta = entry.cost - entry.quotaReserved;
-      if (delta === 0 || entry.tokenId === null) continue;
-      tokenDeltas.set(entry.tokenId, (tokenDeltas.get(entry.tokenId) ?? 0) + delta);
-      if (entry.accountId !== null) accountDeltas.set(entry.accountId, (accountDeltas.get(entry.accountId) ?? 0) + delta);
-    }
+    if (entries.length === 0) return;
     this.db.transaction(() => {
+      // Settle: each row's cost replaces the reservation it finds and forgets — summed per token
+      // and per account, so a batch costs one UPDATE for each of them, not one per request. A
+      // reservation no longer there was given back already (its instance was taken for dead):
+      // then the whole cost is charged, so nothing is given back twice.
+      const tokenDeltas = new Map<number, number>();
+      const accountDeltas = new Map<number, number>();
+      let first = 0;
+      let last = 0;
       for (const entry of entries) {
-        this.insert.run(...rowValues(entry));
-        // The row settles the reservation: it no longer needs giving back after a crash.
-        if (entry.quotaReserved > 0 && entry.tokenId !== null) this.forgetReservation.run(entry.requestId, entry.tokenId, entry.quotaReserved);
+        last = Number(this.insert.run(...rowValues(entry)).lastInsertRowid);
+        first ||= last;
+        if (entry.tokenId === null) continue;
+        const settles = entry.quotaReserved > 0 && this.forgetReservation.run(entry.requestId, entry.tokenId, entry.quotaReserved).changes > 0;
+        const delta = entry.cost - (settles ? entry.quotaReserved : 0);
+        if (delta === 0) continue;
+        tokenDeltas.set(entry.tokenId, (tokenDeltas.get(entry.tokenId) ?? 0) + delta);
+        if (entry.accountId !== null) accountDeltas.set(entry.accountId, (accountDeltas.get(entry.accountId) ?? 0) + delta);
       }
+      // One writer at a time: the batch's ids are exactly [first, last].
+      this.rollUp.run(first, last);
       for (const [tokenId, delta] of tokenDeltas) if (delta !== 0) this.settleToken.run(delta, tokenId);
       for (const [accountId, delta] of accountDeltas) if (delta !== 0) this.settleAccount.run(delta, accountId);
     })();
@@ -144,11 +175,9 @@ export class SqliteUsageLogStore implements UsageLogStore {
   }
 
   async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
-    const { where, params } = filters(query);
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM usage_log WHERE ${where}`).get(params) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM usage_log WHERE ${where} ORDER BY id DESC LIMIT :limit OFFSET :offset`)
-      .all({ ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage }) as UsageRow[];
+    const listing = sqliteListingSql(query);
+    const total = (this.db.prepare(listing.count).get(listing.params) as { n: number }).n;
+    const rows = this.db.prepare(listing.rows).all(listing.params) as UsageRow[];
     return { rows: rows.map(toEntry), total };
   }
 
@@ -158,26 +187,65 @@ export class SqliteUsageLogStore implements UsageLogStore {
     to: string,
     groupBy: 'day' | 'model',
   ): Promise<Array<UsageTotals & { key: string }>> {
-    const { where, params } = filters({ ...scope, from, to, page: 1, perPage: 1 });
-    const key = groupBy === 'day' ? 'substr(created_at, 1, 10)' : "COALESCE(requested_model, '')";
-    return this.db
-      .prepare(
-        `SELECT ${key} AS key, COUNT(*) AS requests, SUM(prompt_tokens) AS promptTokens,
-           SUM(completion_tokens) AS completionTokens, SUM(cache_read_tokens) AS cacheReadTokens,
-           SUM(cache_write_tokens) AS cacheWriteTokens, SUM(cost) AS cost
-         FROM usage_log WHERE ${where} GROUP BY ${key} ORDER BY ${key}`,
-      )
-      .all(params) as Array<UsageTotals & { key: string }>;
+    const { sql, params } = sqliteAggregateSql(scope, from, to, groupBy);
+    return this.db.prepare(sql).all(params) as Array<UsageTotals & { key: string }>;
   }
 
-  purgeBefore(_before: string, _limit: number): Promise<number> {
-    return notYetPurged();
+  async purgeBefore(before: string, limit: number): Promise<number> {
+    return this.purge.run(before, limit).changes;
   }
 }
 
-// Issue 15 scaffolding: retention is written with migration 9.
-export async function notYetPurged(): Promise<number> {
-  throw new Error('purgeBefore: not written yet');
+/**
+ * The listing's two statements (the total, then one page newest first) and their parameters.
+ * Newest first is `created_at DESC, id DESC` (as on PostgreSQL): every filter's index is
+ * (column, created_at), the rowid last, so a page is read off the index without sorting.
+ */
+export function sqliteListingSql(query: UsageLogQuery): { count: string; rows: string; params: Record<string, string | number> } {
+  const { where, params } = filters(query);
+  return {
+    count: `SELECT COUNT(*) AS n FROM usage_log WHERE ${where}`,
+    rows: `SELECT * FROM usage_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+    params: { ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage },
+  };
+}
+
+const TOTALS = 'SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost)';
+
+/**
+ * The aggregate as one statement: the rollup's whole hours of the range, and the log's rows of
+ * the partial hours at its ends (`aggregateSpans`), summed per key.
+ */
+export function sqliteAggregateSql(
+  scope: { tokenId?: number; accountId?: number },
+  from: string,
+  to: string,
+  groupBy: 'day' | 'model',
+): { sql: string; params: Record<string, string | number> } {
+  const spans = aggregateSpans(from, to);
+  const { where, params } = filters({ tokenId: scope.tokenId, accountId: scope.accountId, page: 1, perPage: 1 });
+  const parts: string[] = [];
+  if (spans.hours) {
+    const key = groupBy === 'day' ? 'substr(hour, 1, 10)' : 'requested_model';
+    parts.push(`SELECT ${key} AS key, SUM(requests), ${TOTALS} FROM usage_rollup
+      WHERE ${where} AND hour >= :hoursFrom AND hour < :hoursTo GROUP BY 1`);
+    Object.assign(params, { hoursFrom: spans.hours.from, hoursTo: spans.hours.to });
+  }
+  spans.raw.forEach((span, index) => {
+    const key = groupBy === 'day' ? 'substr(created_at, 1, 10)' : "COALESCE(requested_model, '')";
+    parts.push(`SELECT ${key} AS key, COUNT(*), ${TOTALS} FROM usage_log
+      WHERE ${where} AND created_at >= :from${index} AND created_at < :to${index} GROUP BY 1`);
+    Object.assign(params, { [`from${index}`]: span.from, [`to${index}`]: span.to });
+  });
+  if (parts.length === 0) return { sql: 'SELECT NULL AS key WHERE 0', params: {} };
+  const columns = 'key, requests, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost';
+  return {
+    sql: `WITH parts (${columns}) AS (${parts.join(' UNION ALL ')})
+      SELECT key, SUM(requests) AS requests, SUM(prompt_tokens) AS promptTokens, SUM(completion_tokens) AS completionTokens,
+        SUM(cache_read_tokens) AS cacheReadTokens, SUM(cache_write_tokens) AS cacheWriteTokens, SUM(cost) AS cost
+      FROM parts GROUP BY key ORDER BY key`,
+    params,
+  };
 }
 
 /** WHERE clause and named parameters of a usage query; `to` is exclusive. */

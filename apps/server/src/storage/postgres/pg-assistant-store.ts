@@ -1,0 +1,183 @@
+import type pg from 'pg';
+import {
+  AlreadyExistsError,
+  type AssistantPatch,
+  type AssistantRecord,
+  type AssistantStore,
+  type AssistantUsageTotals,
+  type NewAssistant,
+  type Page,
+  type PageRequest,
+} from '../types';
+import { inTransaction } from './pg-pool';
+import { idParam, isUniqueViolation, jsonParam, pageOf, Params } from './pg-rows';
+
+interface AssistantRow {
+  id: string;
+  account_id: number;
+  name: string;
+  description: string;
+  instructions: string;
+  tools: AssistantRecord['tools'];
+  temperature: number | null;
+  top_p: number | null;
+  max_tokens: number | null;
+  response_format: AssistantRecord['responseFormat'];
+  models: string[] | null;
+  visibility: AssistantRecord['visibility'];
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `id, account_id, name, description, instructions, tools, temperature, top_p, max_tokens, response_format,
+  models, visibility, created_at, updated_at`;
+
+const toRecord = (row: AssistantRow): AssistantRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  description: row.description,
+  instructions: row.instructions,
+  tools: row.tools,
+  temperature: row.temperature,
+  topP: row.top_p,
+  maxTokens: row.max_tokens,
+  responseFormat: row.response_format,
+  models: row.models,
+  visibility: row.visibility,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * The written columns, `$1`…`$10` in this order. `tools` and `response_format` are `json`, not
+ * `jsonb`: a JSON Schema's properties keep their order, which a model answering in strict mode follows.
+ */
+const WRITTEN = 'name, description, instructions, tools, temperature, top_p, max_tokens, response_format, models, visibility';
+const WRITTEN_VALUES = '$1, $2, $3, $4::json, $5, $6, $7, $8::json, $9::jsonb, $10';
+const toValues = (assistant: Omit<NewAssistant, 'id' | 'accountId'>): unknown[] => [
+  assistant.name,
+  assistant.description,
+  assistant.instructions,
+  JSON.stringify(assistant.tools),
+  assistant.temperature,
+  assistant.topP,
+  assistant.maxTokens,
+  jsonParam(assistant.responseFormat),
+  jsonParam(assistant.models),
+  assistant.visibility,
+];
+
+/** Ids sort byte by byte, as SQLite's BINARY collation does, whatever the database's locale. */
+const BY_ID = 'id COLLATE "C"';
+
+/** Assistants in PostgreSQL, behaving as SqliteAssistantStore does. */
+export class PgAssistantStore implements AssistantStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async all(sql: string, values: unknown[]): Promise<AssistantRecord[]> {
+    const { rows } = await this.pool.query<AssistantRow>(sql, values);
+    return rows.map(toRecord);
+  }
+
+  async create(input: NewAssistant): Promise<AssistantRecord> {
+    const [publicOne] = await this.all(`SELECT ${COLUMNS} FROM assistants WHERE id = $1 AND visibility = 'public'`, [input.id]);
+    if (publicOne && publicOne.accountId !== input.accountId) throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
+    const now = new Date().toISOString();
+    try {
+      const [created] = await this.all(
+        `INSERT INTO assistants (${WRITTEN}, id, account_id, created_at, updated_at)
+         VALUES (${WRITTEN_VALUES}, $11, $12, $13, $13) RETURNING ${COLUMNS}`,
+        [...toValues(input), input.id, input.accountId, now],
+      );
+      if (!created) throw new Error('INSERT … RETURNING gave no row');
+      return created;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyExistsError(`assistant ${input.id} exists`);
+      throw error;
+    }
+  }
+
+  async getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined> {
+    const [owned] = await this.all(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1::bigint AND id = $2`, [idParam(accountId), id]);
+    return owned;
+  }
+
+  async findById(id: string): Promise<AssistantRecord[]> {
+    return this.all(`SELECT ${COLUMNS} FROM assistants WHERE id = $1 ORDER BY account_id`, [id]);
+  }
+
+  async resolveFor(accountId: number, id: string): Promise<AssistantRecord | undefined> {
+    // The caller's own first, else the public one (one at most: a unique index).
+    const [resolved] = await this.all(
+      `SELECT ${COLUMNS} FROM assistants WHERE id = $2 AND (account_id = $1::bigint OR visibility = 'public')
+       ORDER BY account_id = $1::bigint DESC LIMIT 1`,
+      [idParam(accountId), id],
+    );
+    return resolved;
+  }
+
+  async list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>> {
+    const params = new Params();
+    const where = request.accountId === undefined ? 'TRUE' : `account_id = ${params.add(idParam(request.accountId))}::bigint`;
+    return pageOf(this.pool, { columns: COLUMNS, table: 'assistants', where, orderBy: `created_at, ${BY_ID}`, params }, request, toRecord);
+  }
+
+  async listUsableBy(accountId: number): Promise<AssistantRecord[]> {
+    return this.all(
+      `SELECT ${COLUMNS} FROM assistants a WHERE a.account_id = $1::bigint
+         OR (a.visibility = 'public' AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.account_id = $1::bigint AND o.id = a.id))
+       ORDER BY ${BY_ID}`,
+      [idParam(accountId)],
+    );
+  }
+
+  async update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
+    try {
+      return await inTransaction(this.pool, async (client) => {
+        const current = await client.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1::bigint AND id = $2 FOR UPDATE`, [
+          idParam(accountId),
+          id,
+        ]);
+        if (!current.rows[0]) return undefined;
+        const merged = { ...toRecord(current.rows[0]), ...patch };
+        const { rows } = await client.query<AssistantRow>(
+          `UPDATE assistants SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $11)
+           WHERE account_id = $12 AND id = $13 RETURNING ${COLUMNS}`,
+          [...toValues(merged), new Date().toISOString(), accountId, id],
+        );
+        return rows[0] ? toRecord(rows[0]) : undefined;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyExistsError(`a public assistant ${id} exists`);
+      throw error;
+    }
+  }
+
+  async delete(accountId: number, id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM assistants WHERE account_id = $1::bigint AND id = $2', [idParam(accountId), id]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals> {
+    // The log names the id only: another account's request was this assistant's when it was
+    // public and that account had no own assistant of the same id.
+    const { rows } = await this.pool.query<AssistantUsageTotals>(
+      `SELECT COUNT(*) AS requests, COALESCE(SUM(prompt_tokens), 0) AS "promptTokens",
+         COALESCE(SUM(completion_tokens), 0) AS "completionTokens", COALESCE(SUM(cache_read_tokens), 0) AS "cacheReadTokens",
+         COALESCE(SUM(cache_write_tokens), 0) AS "cacheWriteTokens"
+       FROM usage_log u WHERE u.assistant_id = $1 AND u.created_at >= $2::timestamptz AND (u.account_id = $3
+         OR ($4::boolean AND NOT EXISTS (SELECT 1 FROM assistants o WHERE o.id = $1 AND o.account_id = u.account_id)))`,
+      [assistant.id, sinceIso, assistant.accountId, assistant.visibility === 'public'],
+    );
+    const totals = rows[0];
+    if (!totals) throw new Error('an aggregate gave no row');
+    return {
+      requests: totals.requests,
+      promptTokens: totals.promptTokens,
+      completionTokens: totals.completionTokens,
+      cacheReadTokens: totals.cacheReadTokens,
+      cacheWriteTokens: totals.cacheWriteTokens,
+    };
+  }
+}

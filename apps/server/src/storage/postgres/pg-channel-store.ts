@@ -1,0 +1,177 @@
+import type pg from 'pg';
+import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
+import { inTransaction } from './pg-pool';
+import { idParam, jsonParam, pageOf, Params } from './pg-rows';
+
+interface ChannelRow {
+  id: number;
+  name: string;
+  type: ChannelRecord['type'];
+  base_url: string;
+  keys: string[];
+  key_states: ChannelKeyState[];
+  models: string[];
+  model_mapping: Record<string, string>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  timeouts: ChannelRecord['timeouts'];
+  responses_api: ChannelRecord['responsesApi'];
+  endpoints: ChannelRecord['endpoints'];
+  synced_models: SyncedModel[] | null;
+  models_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
+  responses_api, endpoints, synced_models, models_synced_at, created_at, updated_at`;
+
+const ACTIVE: ChannelKeyState = { status: 'active', reason: null, changedAt: null };
+
+/** One state per key: missing ones are active. */
+const alignedStates = (keys: readonly string[], states: readonly ChannelKeyState[] | undefined): ChannelKeyState[] =>
+  keys.map((_, index) => states?.[index] ?? ACTIVE);
+
+const toRecord = (row: ChannelRow): ChannelRecord => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  baseUrl: row.base_url,
+  keys: row.keys,
+  keyStates: alignedStates(row.keys, row.key_states),
+  models: row.models,
+  modelMapping: row.model_mapping,
+  priority: row.priority,
+  weight: row.weight,
+  enabled: row.enabled,
+  timeouts: row.timeouts,
+  responsesApi: row.responses_api,
+  endpoints: row.endpoints,
+  syncedModels: row.synced_models,
+  modelsSyncedAt: row.models_synced_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * The written columns in the order of `WRITTEN`. `model_mapping` is `json`, not `jsonb`: its keys
+ * keep the admin's order (the model list and the channel test read them in order).
+ */
+const WRITTEN =
+  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints';
+const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb';
+const toValues = (channel: NewChannel): unknown[] => [
+  channel.name,
+  channel.type,
+  channel.baseUrl,
+  JSON.stringify(channel.keys),
+  JSON.stringify(alignedStates(channel.keys, channel.keyStates)),
+  JSON.stringify(channel.models),
+  JSON.stringify(channel.modelMapping),
+  channel.priority,
+  channel.weight,
+  channel.enabled,
+  JSON.stringify(channel.timeouts),
+  channel.responsesApi ?? 'auto',
+  jsonParam(channel.endpoints),
+];
+
+/** Channels in PostgreSQL, behaving as SqliteChannelStore does. */
+export class PgChannelStore implements ChannelStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async one(sql: string, values: unknown[]): Promise<ChannelRecord | undefined> {
+    const { rows } = await this.pool.query<ChannelRow>(sql, values);
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  async create(input: NewChannel): Promise<ChannelRecord> {
+    const now = new Date().toISOString();
+    const created = await this.one(
+      `INSERT INTO channels (${WRITTEN}, created_at, updated_at) VALUES (${WRITTEN_VALUES}, $14, $14) RETURNING ${COLUMNS}`,
+      [...toValues(input), now],
+    );
+    if (!created) throw new Error('INSERT … RETURNING gave no row');
+    return created;
+  }
+
+  async get(id: number): Promise<ChannelRecord | undefined> {
+    return this.one(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint`, [idParam(id)]);
+  }
+
+  async list(request: PageRequest): Promise<Page<ChannelRecord>> {
+    return pageOf(this.pool, { columns: COLUMNS, table: 'channels', where: 'TRUE', orderBy: 'id', params: new Params() }, request, toRecord);
+  }
+
+  async listAll(): Promise<ChannelRecord[]> {
+    const { rows } = await this.pool.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels ORDER BY id`);
+    return rows.map(toRecord);
+  }
+
+  async update(id: number, patch: ChannelPatch): Promise<ChannelRecord | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
+      if (!current.rows[0]) return undefined;
+      const record = toRecord(current.rows[0]);
+      // New keys start active unless the patch says otherwise.
+      const keyStates = patch.keyStates ?? (patch.keys ? undefined : record.keyStates);
+      const merged: NewChannel = { ...record, ...patch, keyStates };
+      const { rows } = await client.query<ChannelRow>(
+        `UPDATE channels SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $14) WHERE id = $15 RETURNING ${COLUMNS}`,
+        [...toValues(merged), new Date().toISOString(), id],
+      );
+      return rows[0] ? toRecord(rows[0]) : undefined;
+    });
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM channels WHERE id = $1::bigint', [idParam(id)]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM channels');
+    return rows[0]?.n ?? 0;
+  }
+
+  async disableKey(id: number, key: string, reason: string): Promise<ChannelRecord | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      // Locked: two instances disabling two keys of one channel at once both count.
+      const current = await client.query<ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
+      if (!current.rows[0]) return undefined;
+      const record = toRecord(current.rows[0]);
+      // By value: the admin may have reordered or replaced the keys since the request started.
+      const index = record.keys.indexOf(key);
+      if (index < 0) return undefined;
+      const now = new Date().toISOString();
+      const keyStates = record.keyStates.map((state, position): ChannelKeyState =>
+        position === index ? { status: 'disabled', reason, changedAt: now } : state,
+      );
+      const { rows } = await client.query<ChannelRow>(
+        `UPDATE channels SET key_states = $1::jsonb, updated_at = $2 WHERE id = $3 RETURNING ${COLUMNS}`,
+        [JSON.stringify(keyStates), now, id],
+      );
+      return rows[0] ? toRecord(rows[0]) : undefined;
+    });
+  }
+
+  async setResponsesApi(id: number, value: ChannelRecord['responsesApi']): Promise<ChannelRecord | undefined> {
+    return this.one(`UPDATE channels SET responses_api = $1, updated_at = $2 WHERE id = $3::bigint RETURNING ${COLUMNS}`, [
+      value,
+      new Date().toISOString(),
+      idParam(id),
+    ]);
+  }
+
+  async setSyncedModels(id: number, models: readonly SyncedModel[], at: string): Promise<ChannelRecord | undefined> {
+    // Strictly later, even within the millisecond of the last write: the registry rebuilds a
+    // channel only when its `updatedAt` changed.
+    return this.one(
+      `UPDATE channels SET synced_models = $1::jsonb, models_synced_at = $2,
+         updated_at = GREATEST($3::timestamptz, updated_at + interval '1 millisecond')
+       WHERE id = $4::bigint RETURNING ${COLUMNS}`,
+      [JSON.stringify(models), at, new Date().toISOString(), idParam(id)],
+    );
+  }
+}

@@ -1,0 +1,72 @@
+import type pg from 'pg';
+import type { PriceRecord, PriceStore } from '../types';
+import { inTransaction } from './pg-pool';
+import { jsonParam } from './pg-rows';
+
+interface PriceRow {
+  model: string;
+  input: number;
+  output: number;
+  cache_read: number | null;
+  cache_write: number | null;
+  image: number | null;
+  image_variants: Record<string, number> | null;
+  search_unit: number | null;
+  characters: number | null;
+  audio_minute: number | null;
+}
+
+const COLUMNS = 'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute';
+
+/** The units of other endpoints appear only where the price sets them. */
+const toRecord = (row: PriceRow): PriceRecord => ({
+  model: row.model,
+  input: row.input,
+  output: row.output,
+  cacheRead: row.cache_read,
+  cacheWrite: row.cache_write,
+  ...(row.image !== null ? { image: row.image } : {}),
+  ...(row.image_variants !== null ? { imageVariants: row.image_variants } : {}),
+  ...(row.search_unit !== null ? { searchUnit: row.search_unit } : {}),
+  ...(row.characters !== null ? { characters: row.characters } : {}),
+  ...(row.audio_minute !== null ? { audioMinute: row.audio_minute } : {}),
+});
+
+/** The price table in PostgreSQL, behaving as SqlitePriceStore does. */
+export class PgPriceStore implements PriceStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async list(): Promise<PriceRecord[]> {
+    const { rows } = await this.pool.query<PriceRow>(`SELECT ${COLUMNS} FROM prices ORDER BY position`);
+    return rows.map(toRecord);
+  }
+
+  /**
+   * The whole table at once, in one transaction and one INSERT (a column per array, a row per
+   * price); positions keep the given order. A duplicate model fails it and leaves the old table.
+   */
+  async replace(prices: readonly PriceRecord[]): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM prices');
+      if (prices.length === 0) return;
+      await client.query(
+        `INSERT INTO prices (position, ${COLUMNS})
+         SELECT * FROM unnest($1::integer[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
+           $8::json[], $9::bigint[], $10::bigint[], $11::bigint[])`,
+        [
+          prices.map((_, index) => index + 1),
+          prices.map((price) => price.model),
+          prices.map((price) => price.input),
+          prices.map((price) => price.output),
+          prices.map((price) => price.cacheRead ?? null),
+          prices.map((price) => price.cacheWrite ?? null),
+          prices.map((price) => price.image ?? null),
+          prices.map((price) => jsonParam(price.imageVariants)),
+          prices.map((price) => price.searchUnit ?? null),
+          prices.map((price) => price.characters ?? null),
+          prices.map((price) => price.audioMinute ?? null),
+        ],
+      );
+    });
+  }
+}

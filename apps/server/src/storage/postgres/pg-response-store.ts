@@ -1,0 +1,149 @@
+import type pg from 'pg';
+import { AlreadyExistsError, type ResponseStore, type StoredResponseRecord } from '../types';
+
+interface StoredResponseRow {
+  id: string;
+  account_id: number;
+  token_id: number | null;
+  origin: StoredResponseRecord['origin'];
+  channel_id: number | null;
+  key_digest: string | null;
+  model: string;
+  previous_response_id: string | null;
+  status: string;
+  response: Record<string, unknown> | null;
+  input_items: Record<string, unknown>[] | null;
+  created_at: string;
+  expires_at: string;
+}
+
+const COLUMNS =
+  'id, account_id, token_id, origin, channel_id, key_digest, model, previous_response_id, status, response, input_items, created_at, expires_at';
+
+const toRecord = (row: StoredResponseRow): StoredResponseRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  tokenId: row.token_id,
+  origin: row.origin,
+  channelId: row.channel_id,
+  keyDigest: row.key_digest,
+  model: row.model,
+  previousResponseId: row.previous_response_id,
+  status: row.status,
+  response: row.response,
+  inputItems: row.input_items,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
+/**
+ * json (not jsonb) columns, so a stored Response reads back as it was answered: its keys in their
+ * order, and any text a prompt held (jsonb refuses U+0000). Parameters go as JSON text: node-pg
+ * would send a JavaScript array as a PostgreSQL array.
+ */
+const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Responses kept for `previous_response_id` and retrieval, on PostgreSQL, as SqliteResponseStore
+ * keeps them: every read scoped to the account and to rows not expired at the caller's `now`; a
+ * `put` never takes over another account's row (`AlreadyExistsError`).
+ */
+export class PgResponseStore implements ResponseStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async put(record: StoredResponseRecord): Promise<void> {
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO stored_responses (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11::json, $12, $13)
+       ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id, origin = excluded.origin, channel_id = excluded.channel_id,
+         key_digest = excluded.key_digest, model = excluded.model, previous_response_id = excluded.previous_response_id,
+         status = excluded.status, response = excluded.response, input_items = excluded.input_items,
+         created_at = excluded.created_at, expires_at = excluded.expires_at
+       WHERE stored_responses.account_id = excluded.account_id`,
+      [
+        record.id,
+        record.accountId,
+        record.tokenId,
+        record.origin,
+        record.channelId,
+        record.keyDigest,
+        record.model,
+        record.previousResponseId,
+        record.status,
+        json(record.response),
+        json(record.inputItems),
+        record.createdAt,
+        record.expiresAt,
+      ],
+    );
+    if (rowCount === 0) throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
+  }
+
+  async get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined> {
+    const { rows } = await this.pool.query<StoredResponseRow>(
+      `SELECT ${COLUMNS} FROM stored_responses WHERE id = $1 AND account_id = $2 AND expires_at > $3`,
+      [id, accountId, now],
+    );
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async chain(id: string, accountId: number, now: string, maxDepth: number): Promise<StoredResponseRecord[]> {
+    // Walks back from `id` one link at a time; `seen` stops at a record already in the chain,
+    // so a cycle of links yields each record once.
+    const { rows } = await this.pool.query<StoredResponseRow>(
+      `WITH RECURSIVE chain AS (
+         SELECT ${COLUMNS}, 1 AS depth, ARRAY[id] AS seen FROM stored_responses
+         WHERE id = $1 AND account_id = $2 AND expires_at > $3::timestamptz AND $4::integer >= 1
+         UNION ALL
+         SELECT ${prefixed('earlier')}, chain.depth + 1, chain.seen || earlier.id FROM stored_responses AS earlier
+         JOIN chain ON earlier.id = chain.previous_response_id
+         WHERE earlier.account_id = $2 AND earlier.expires_at > $3::timestamptz AND chain.depth < $4::integer
+           AND NOT earlier.id = ANY(chain.seen)
+       )
+       SELECT ${COLUMNS} FROM chain ORDER BY depth DESC`,
+      [id, accountId, now, maxDepth],
+    );
+    return rows.map(toRecord);
+  }
+
+  async findItems(accountId: number, itemIds: readonly string[], now: string, recent: number): Promise<Record<string, unknown>[]> {
+    if (itemIds.length === 0) return [];
+    // Searched here, not in SQL: PostgreSQL's json operators refuse a value holding U+0000, which
+    // a prompt may. Newest responses first, output before input, each in order, as on SQLite.
+    const { rows } = await this.pool.query<{ response: unknown; input_items: unknown }>(
+      `SELECT response, input_items FROM stored_responses
+       WHERE account_id = $1 AND expires_at > $2 AND origin = 'bridged'
+       ORDER BY created_at DESC LIMIT $3`,
+      [accountId, now, recent],
+    );
+    const wanted = new Set(itemIds);
+    const found: Record<string, unknown>[] = [];
+    for (const row of rows) {
+      const output = isObject(row.response) ? row.response['output'] : undefined;
+      for (const items of [output, row.input_items]) {
+        if (!Array.isArray(items)) continue;
+        for (const item of items) if (isObject(item) && typeof item['id'] === 'string' && wanted.has(item['id'])) found.push(item);
+      }
+    }
+    return found;
+  }
+
+  async delete(id: string, accountId: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM stored_responses WHERE id = $1 AND account_id = $2', [id, accountId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async purgeExpired(now: string): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM stored_responses WHERE expires_at <= $1', [now]);
+    return rowCount ?? 0;
+  }
+}
+
+/** COLUMNS, each qualified by `table`. */
+function prefixed(table: string): string {
+  return COLUMNS.split(', ')
+    .map((column) => `${table}.${column}`)
+    .join(', ');
+}

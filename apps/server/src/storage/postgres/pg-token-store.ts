@@ -1,0 +1,245 @@
+import type pg from 'pg';
+import type { TokenStatus } from '@chat-relay/contract';
+import type {
+  NewToken,
+  Page,
+  PageRequest,
+  TokenBatchAction,
+  TokenBatchOutcome,
+  TokenListRequest,
+  TokenPatch,
+  TokenRecord,
+  TokenStore,
+} from '../types';
+import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
+import { inTransaction } from './pg-pool';
+import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
+
+interface TokenRow {
+  id: number;
+  account_id: number;
+  name: string;
+  key_hint: string;
+  status: TokenRecord['status'];
+  expires_at: string | null;
+  quota_limit: number | null;
+  quota_used: number;
+  models: string[] | null;
+  allowed_ips: string[] | null;
+  rate_limit: Partial<RateLimits> | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface AccountColumns {
+  account_status: 'active' | 'disabled';
+  account_quota_limit: number | null;
+}
+
+const COLUMN_NAMES = [
+  'id',
+  'account_id',
+  'name',
+  'key_hint',
+  'status',
+  'expires_at',
+  'quota_limit',
+  'quota_used',
+  'models',
+  'allowed_ips',
+  'rate_limit',
+  'created_at',
+  'last_used_at',
+];
+const COLUMNS = COLUMN_NAMES.join(', ');
+
+const toRecord = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  name: row.name,
+  keyHint: row.key_hint,
+  status: row.status,
+  expiresAt: row.expires_at,
+  quotaLimit: row.quota_limit,
+  quotaUsed: row.quota_used,
+  models: row.models,
+  allowedIps: row.allowed_ips,
+  rateLimit: normaliseRateLimits(row.rate_limit),
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+});
+
+/**
+ * SQL for "shows as status X at time `now`" (added to `params` only where the SQL names it:
+ * PostgreSQL refuses a parameter it cannot type): disabled (an admin's word) first, then
+ * expired, then exhausted (quota used up), else active — as `tokenView` computes it.
+ */
+function statusFilter(status: TokenStatus | undefined, now: string, params: Params): string {
+  const live = () => `(expires_at IS NULL OR expires_at > ${params.add(now)}::timestamptz)`;
+  const exhausted = '(quota_limit IS NOT NULL AND quota_used >= quota_limit)';
+  switch (status) {
+    case undefined:
+      return 'TRUE';
+    case 'disabled':
+      return "status = 'disabled'";
+    case 'expired':
+      return `status <> 'disabled' AND NOT ${live()}`;
+    case 'exhausted':
+      return `status <> 'disabled' AND ${live()} AND ${exhausted}`;
+    case 'active':
+      return `status <> 'disabled' AND ${live()} AND NOT ${exhausted}`;
+    default: {
+      const exhaustive: never = status;
+      return exhaustive;
+    }
+  }
+}
+
+/** Tokens in PostgreSQL, behaving as SqliteTokenStore does. */
+export class PgTokenStore implements TokenStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(input: NewToken): Promise<TokenRecord> {
+    const { rows } = await this.pool.query<TokenRow>(
+      `INSERT INTO tokens (account_id, name, key_digest, key_hint, status, expires_at, quota_limit, models,
+         allowed_ips, rate_limit, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11) RETURNING ${COLUMNS}`,
+      [
+        input.accountId,
+        input.name,
+        input.keyDigest,
+        input.keyHint,
+        input.status ?? 'active',
+        input.expiresAt ?? null,
+        input.quotaLimit ?? null,
+        jsonParam(input.models),
+        jsonParam(input.allowedIps),
+        jsonParam(mergeRateLimits(null, input.rateLimit)),
+        new Date().toISOString(),
+      ],
+    );
+    if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
+    return toRecord(rows[0]);
+  }
+
+  async update(id: number, patch: TokenPatch): Promise<TokenRecord | undefined> {
+    return inTransaction(this.pool, (client) => this.updateLocked(client, id, patch));
+  }
+
+  async search(request: PageRequest & { q: string; accountId?: number }): Promise<Page<TokenRecord>> {
+    const params = new Params();
+    const q = params.add(request.q);
+    // strpos, not LIKE: `%` and `_` in what was typed are plain characters, as with SQLite's instr.
+    const where = `(strpos(lower(name), lower(${q})) > 0 OR strpos(lower(key_hint), lower(${q})) > 0)${
+      request.accountId === undefined ? '' : ` AND account_id = ${params.add(idParam(request.accountId))}::bigint`
+    }`;
+    return this.page(where, params, request);
+  }
+
+  async batch(
+    ids: readonly number[],
+    action: TokenBatchAction,
+    patch: TokenPatch | undefined,
+    accountId?: number,
+  ): Promise<TokenBatchOutcome[]> {
+    return inTransaction(this.pool, async (client) => {
+      // Every row locked at once, in id order: two batches over the same tokens wait for each
+      // other instead of deadlocking.
+      const unique = [...new Set(ids)];
+      const locked = await client.query<{ id: number; account_id: number }>(
+        'SELECT id, account_id FROM tokens WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+        [unique.map(idParam)],
+      );
+      const owners = new Map(locked.rows.map((row) => [row.id, row.account_id]));
+      const outcomes: TokenBatchOutcome[] = [];
+      for (const id of unique) {
+        const owner = owners.get(id);
+        if (owner === undefined || (accountId !== undefined && owner !== accountId)) {
+          outcomes.push({ id, status: 'not_found' });
+        } else if (action === 'delete') {
+          await client.query('DELETE FROM tokens WHERE id = $1', [id]);
+          outcomes.push({ id, status: 'ok' });
+        } else {
+          const change: TokenPatch =
+            action === 'enable' ? { status: 'active' } : action === 'disable' ? { status: 'disabled' } : (patch ?? {});
+          outcomes.push({ id, status: 'ok', token: await this.updateLocked(client, id, change) });
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  /**
+   * Inside a transaction: lock the row, merge the patch into it and write it back. The lock keeps
+   * a quota reservation landing meanwhile from being overwritten with the `quota_used` read.
+   */
+  private async updateLocked(client: Queryable, id: number, patch: TokenPatch): Promise<TokenRecord | undefined> {
+    const current = await client.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
+    if (!current.rows[0]) return undefined;
+    const record = toRecord(current.rows[0]);
+    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
+    const { rows } = await client.query<TokenRow>(
+      `UPDATE tokens SET name = $1, status = $2, expires_at = $3, quota_limit = $4, quota_used = $5, models = $6::jsonb,
+         allowed_ips = $7::jsonb, rate_limit = $8::jsonb
+       WHERE id = $9 RETURNING ${COLUMNS}`,
+      [
+        merged.name,
+        merged.status,
+        merged.expiresAt,
+        merged.quotaLimit,
+        merged.quotaUsed,
+        jsonParam(merged.models),
+        jsonParam(merged.allowedIps),
+        jsonParam(merged.rateLimit),
+        id,
+      ],
+    );
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  private page(where: string, params: Params, request: PageRequest): Promise<Page<TokenRecord>> {
+    return pageOf(this.pool, { columns: COLUMNS, table: 'tokens', where, orderBy: 'id', params }, request, toRecord);
+  }
+
+  async get(id: number): Promise<TokenRecord | undefined> {
+    const { rows } = await this.pool.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint`, [idParam(id)]);
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  /** One read on the auth path: the token and what policy needs of its account. */
+  async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
+    const { rows } = await this.pool.query<TokenRow & AccountColumns>(
+      `SELECT ${COLUMN_NAMES.map((column) => `t.${column}`).join(', ')},
+         a.status AS account_status, a.quota_limit AS account_quota_limit
+       FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = $1`,
+      [digest],
+    );
+    const row = rows[0];
+    return row ? { ...toRecord(row), account: { status: row.account_status, quotaLimit: row.account_quota_limit } } : undefined;
+  }
+
+  async list(request: TokenListRequest): Promise<Page<TokenRecord>> {
+    const params = new Params();
+    const where = `${statusFilter(request.status, request.now, params)}${
+      request.accountId === undefined ? '' : ` AND account_id = ${params.add(idParam(request.accountId))}::bigint`
+    }`;
+    return this.page(where, params, request);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM tokens WHERE id = $1::bigint', [idParam(id)]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** One statement for the whole batch; a time never moves backwards. */
+  async touchLastUsed(lastUsed: ReadonlyMap<number, string>): Promise<void> {
+    const touched = [...lastUsed].filter(([id]) => idParam(id) !== null);
+    if (touched.length === 0) return;
+    await this.pool.query(
+      `UPDATE tokens t SET last_used_at = v.at
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at)
+       WHERE t.id = v.id AND (t.last_used_at IS NULL OR t.last_used_at < v.at)`,
+      [touched.map(([id]) => id), touched.map(([, at]) => at)],
+    );
+  }
+}

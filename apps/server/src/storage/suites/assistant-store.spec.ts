@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeAssistantStore } from './assistant-store.suite';
+
+describeEachBackend('AssistantStore', describeAssistantStore);

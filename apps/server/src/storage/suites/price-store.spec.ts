@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describePriceStore } from './price-store.suite';
+
+describeEachBackend('PriceStore', describePriceStore);
