@@ -83,4 +83,43 @@ describeTwoInstances('two relays, a rolling restart under load — LiteLLM: "spe
     expect(newA.output()).not.toContain('unhandled promise rejection');
     expect(relay('b').output()).not.toContain('unhandled promise rejection');
   }, 40_000);
+
+  it('kill -9 A while it holds reservations: B gives them back once A\'s heartbeat is stale; quota_used = Σ costs', async () => {
+    const instances = cluster();
+    const { db, relay, createToken } = instances;
+    const token = await createToken({ quota_limit: QUOTA });
+    const a = relay('a');
+    const instanceId = /"instanceId":"([^"]+)"/.exec(a.output())?.[1];
+    expect(instanceId).toBeDefined();
+    // A settled request on each first, then four slow ones on A (5 tokens × 600 ms) to be killed mid-way.
+    expect((await chat(a, token.key)).status).toBe(200);
+    expect((await chat(relay('b'), token.key)).status).toBe(200);
+    const doomed = Array.from({ length: 4 }, () => chat(a, token.key, { latencyMsPerToken: 600 }));
+    const held = await pollUntil(async () => (await openReservations(db, token.id)).length === 4, { withinMs: 5_000 });
+    expect(held).toBeDefined();
+    a.child.kill('SIGKILL');
+    expect(await a.exited).toBe('SIGKILL');
+    expect((await Promise.all(doomed)).map((outcome) => outcome.status)).toEqual([0, 0, 0, 0]);
+    const heldAmount = (await openReservations(db, token.id)).reduce((sum, row) => sum + row.amount, 0);
+    const before = await quotaOf(db, token.id);
+
+    // INSTANCE_STALE_MS is 30 s: instead of waiting it out, A's last heartbeat is moved a minute
+    // back — what the database holds once A has been silent that long. B's next beat (every 10 s) decides.
+    const aged = await db.query('UPDATE relay_instances SET heartbeat_at = now() - interval \'1 minute\' WHERE instance_id = $1', [instanceId]);
+    expect(aged.rowCount).toBe(1);
+    const aging = performance.now();
+    const givenBack = await pollUntil(async () => (await openReservations(db, token.id)).length === 0, { since: aging, withinMs: 12_000, everyMs: 100 });
+    const after = await quotaOf(db, token.id);
+    const rows = await usageRowsOfToken(db, token.id);
+    const sumOfCosts = rows.reduce((sum, row) => sum + row.cost, 0);
+    console.info(
+      `two-instance kill -9: A held 4 reservations (${heldAmount} µUSD; quota_used ${before.quotaUsed}); ` +
+        `B gave them back ${Math.round(givenBack ?? -1)} ms after A's heartbeat went stale; quota_used ${after.quotaUsed} = Σ costs ${sumOfCosts} (${rows.length} rows)`,
+    );
+    expect(givenBack).toBeDefined();
+    expect(after.quotaUsed).toBe(sumOfCosts);
+    expect(after.quotaUsed).toBe(before.quotaUsed - heldAmount);
+    expect(relay('b').output()).toContain('gave back quota reserved by an instance that stopped answering');
+    expect(relay('b').child.exitCode).toBeNull();
+  }, 30_000);
 });
