@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createLocalCluster, type Cluster } from './cluster';
+import { createRedisCluster } from './redis/create-redis-cluster';
 
 /**
  * Redis when REDIS_URL is set: limits, circuits and change messages shared by every instance.
@@ -8,7 +9,10 @@ import { createLocalCluster, type Cluster } from './cluster';
  * reload every RELAY_REFRESH_MS so other instances' changes are seen at least that late.
  */
 export async function openCluster(config: Pick<Config, 'redis' | 'database' | 'refreshMs'>, instanceId: string, logger: Logger): Promise<Cluster> {
-  void instanceId;
+  if (config.redis) {
+    const { url, keyPrefix, failureMode } = config.redis;
+    return createRedisCluster({ url, keyPrefix, failureMode, refreshMs: config.refreshMs, instanceId, logger });
+  }
   if (config.database) {
     logger.warn(
       { refreshMs: config.refreshMs },
