@@ -1,4 +1,4 @@
-import net, { type AddressInfo, type Socket } from 'node:net';
+import { startTcpProxy } from '../../testing/tcp-proxy';
 
 /**
  * Redis as the relays reach it, through a TCP proxy the test can break — without touching the
@@ -16,82 +16,15 @@ export interface RedisFault {
   close(): Promise<void>;
 }
 
-type Mode = 'pass' | 'cut' | 'blackhole';
-
-interface Pair {
-  incoming: Socket;
-  outgoing: Socket | undefined;
-}
-
+/** A proxy in front of `redisUrl` (host and port; the relays' URL carries no credentials here). */
 export async function openRedisFault(redisUrl: string): Promise<RedisFault> {
   const target = new URL(redisUrl);
-  const targetPort = Number(target.port || 6379);
-  const targetHost = target.hostname || '127.0.0.1';
-  let mode: Mode = 'pass';
-  const pairs = new Set<Pair>();
-
-  /** Forwards both ways; reading stops while blackholed (bytes wait, as TCP retransmits them once the partition heals). */
-  const connectUpstream = (pair: Pair) => {
-    const outgoing = net.connect(targetPort, targetHost);
-    pair.outgoing = outgoing;
-    outgoing.on('error', () => pair.incoming.destroy());
-    outgoing.on('close', () => pair.incoming.destroy());
-    pair.incoming.on('data', (chunk) => outgoing.write(chunk));
-    outgoing.on('data', (chunk) => pair.incoming.write(chunk));
-    pair.incoming.resume();
-  };
-
-  const server = net.createServer({ pauseOnConnect: true }, (incoming) => {
-    if (mode === 'cut') {
-      incoming.resetAndDestroy();
-      return;
-    }
-    const pair: Pair = { incoming, outgoing: undefined };
-    pairs.add(pair);
-    incoming.on('error', () => undefined);
-    incoming.on('close', () => {
-      pair.outgoing?.destroy();
-      pairs.delete(pair);
-    });
-    // Blackholed: accepted, then silence until restored (a client's connect timeout fires first).
-    if (mode === 'pass') connectUpstream(pair);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
-  const resetAll = () => {
-    for (const pair of pairs) {
-      pair.incoming.resetAndDestroy();
-      pair.outgoing?.destroy();
-    }
-    pairs.clear();
-  };
-
+  const proxy = await startTcpProxy(target.hostname || '127.0.0.1', Number(target.port || 6379));
   return {
-    url: `redis://127.0.0.1:${port}`,
-    cut: () => {
-      mode = 'cut';
-      resetAll();
-    },
-    blackhole: () => {
-      mode = 'blackhole';
-      for (const pair of pairs) {
-        pair.incoming.pause();
-        pair.outgoing?.pause();
-      }
-    },
-    restore: () => {
-      mode = 'pass';
-      for (const pair of pairs) {
-        if (!pair.outgoing) connectUpstream(pair);
-        pair.incoming.resume();
-        pair.outgoing?.resume();
-      }
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        resetAll();
-        server.close(() => resolve());
-      }),
+    url: `redis://127.0.0.1:${proxy.port}`,
+    cut: () => proxy.cut(),
+    blackhole: () => proxy.blackhole(),
+    restore: () => proxy.restore(),
+    close: () => proxy.close(),
   };
 }

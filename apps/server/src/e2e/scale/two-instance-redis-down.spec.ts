@@ -10,16 +10,17 @@ const NOT_READY = 'Redis does not answer and limits fail closed (RELAY_REDIS_FAI
 const slowest = (outcomes: ChatOutcome[]) => Math.round(Math.max(...outcomes.map((outcome) => outcome.ms)));
 
 describeTwoInstances('two relays while Redis is away: A fails open, B fails closed; neither crashes, and sharing resumes after', () => {
+  // The proxy first (hooks run in order): the relays dial Redis through it.
   let fault: RedisFault | undefined;
-  const cluster = useTwoInstances(() => {
-    if (!fault) throw new Error('no Redis proxy');
-    return { redisUrl: fault.url, envOf: { a: { RELAY_REDIS_FAILURE_MODE: 'open' }, b: { RELAY_REDIS_FAILURE_MODE: 'closed' } } };
-  });
   beforeAll(async () => {
     fault = await openRedisFault(TEST_REDIS_URL!);
   });
   afterAll(async () => {
     await fault?.close();
+  });
+  const cluster = useTwoInstances(() => {
+    if (!fault) throw new Error('no Redis proxy');
+    return { redisUrl: fault.url, envOf: { a: { RELAY_REDIS_FAILURE_MODE: 'open' }, b: { RELAY_REDIS_FAILURE_MODE: 'closed' } } };
   });
 
   for (const how of ['cut', 'blackhole'] as const) {
@@ -28,6 +29,9 @@ describeTwoInstances('two relays while Redis is away: A fails open, B fails clos
       const [a, b] = [relay('a'), relay('b')];
       const limited = await createToken({ rate_limit: { rpm: 1000, concurrency: 50 } });
       const unlimited = await createToken();
+      // Disabled on A while Redis is away: the message is lost, B must reload once Redis is back.
+      const disabledMeanwhile = await createToken();
+      expect((await chat(b, disabledMeanwhile.key)).status).toBe(200);
       for (const target of [a, b]) {
         expect((await chat(target, limited.key)).status).toBe(200);
         expect((await probe(target, '/readyz')).status).toBe(200);
@@ -42,6 +46,7 @@ describeTwoInstances('two relays while Redis is away: A fails open, B fails clos
         closed.push(await chat(b, limited.key));
         unlimitedOnB.push(await chat(b, unlimited.key));
       }
+      await adminCall(a, 'PATCH', `/api/tokens/${disabledMeanwhile.id}`, { status: 'disabled' });
       const [healthA, readyA, readyB] = [await probe(a, '/healthz'), await probe(a, '/readyz'), await probe(b, '/readyz')];
       console.info(
         `two-instance Redis ${how}: A (open) limited token ${open.map((outcome) => outcome.status).join(',')} slowest ${slowest(open)} ms; ` +
@@ -59,9 +64,16 @@ describeTwoInstances('two relays while Redis is away: A fails open, B fails clos
       expect(readyB.body['reasons']).toEqual([NOT_READY]);
 
       fault!.restore();
+      const restored = performance.now();
       const back = await pollUntil(async () => (await probe(a, '/healthz')).body['status'] === 'ok' && (await probe(b, '/readyz')).status === 200, { withinMs: 10_000, everyMs: 100 });
-      console.info(`two-instance Redis ${how}: both instances saw Redis again ${Math.round(back ?? -1)} ms after the restore`);
+      // The change made meanwhile (RELAY_REFRESH_MS is 60 s): B reloads its caches when Redis is back.
+      const lostMessageSeen = await pollUntil(async () => (await chat(b, disabledMeanwhile.key)).status === 401, { since: restored, withinMs: 3_000 });
+      console.info(
+        `two-instance Redis ${how}: both instances saw Redis again ${Math.round(back ?? -1)} ms after the restore; ` +
+          `a token disabled on A while Redis was away was refused by B ${Math.round(lostMessageSeen ?? -1)} ms after the restore`,
+      );
       expect(back).toBeDefined();
+      expect(lostMessageSeen).toBeLessThan(1_000);
 
       // Limits are shared again: rpm 4 over both, the 5th refused on either.
       const rpm4 = await createToken({ rate_limit: { rpm: 4 } });
