@@ -85,7 +85,7 @@ describeStores('shared stores on a real PostgreSQL and Redis', () => {
     await expect(closedPg).rejects.toThrow('--shared-stores: PostgreSQL at postgres://bench:***@127.0.0.1:1/x does not answer');
     await expect(closedPg).rejects.not.toThrow('pg-secret');
     const closedRedis = checkSharedStores({ ...urls, redisUrl: 'redis://:redis-secret@127.0.0.1:1' });
-    await expect(closedRedis).rejects.toThrow('--shared-stores: Redis at redis://:***@127.0.0.1:1 does not answer');
+    await expect(closedRedis).rejects.toThrow('--shared-stores: Redis at redis://:***@127.0.0.1:1 does not answer: connect ECONNREFUSED');
     await expect(closedRedis).rejects.not.toThrow('redis-secret');
   });
 

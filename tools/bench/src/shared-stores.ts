@@ -84,11 +84,15 @@ export async function checkSharedStores(urls: SharedStoreUrls): Promise<void> {
     await client.end().catch(() => undefined);
   }
   const redis = new Redis(urls.redisUrl, { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // The connection's own error (ECONNREFUSED…) says more than the rejected command ("Connection is closed").
+  let connectionError: Error | undefined;
+  redis.on('error', (error: Error) => (connectionError = error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`--shared-stores: Redis at ${redactUrl(urls.redisUrl)} does not answer: ${(error as Error).message}`);
+    const reason = (connectionError ?? (error as Error)).message;
+    throw new Error(`--shared-stores: Redis at ${redactUrl(urls.redisUrl)} does not answer: ${reason}`);
   } finally {
     redis.disconnect();
   }
@@ -120,6 +124,7 @@ export async function removeSharedStoreSpace(urls: SharedStoreUrls, space: Share
     await client.end();
   }
   const redis = new Redis(urls.redisUrl, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined); // A failing command rejects with the reason; the event would only repeat it.
   let redisKeys = 0;
   try {
     const pattern = `${space.keyPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
