@@ -240,6 +240,27 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
     await request(onCopy.app).get('/api/account').set(bearer('sk-not-a-copied-key')).expect(401);
   });
 
+  it('a copy failing partway leaves the target without a row, and copies once the value is fixed', async () => {
+    const raw = new Database(path.join(dataDir, SQLITE_FILE_NAME));
+    const lastRow = (raw.prepare('SELECT MAX(id) AS id FROM usage_log').get() as { id: number }).id;
+    // Past PostgreSQL's integer: the tables before usage_log are copied by then.
+    raw.prepare('UPDATE usage_log SET latency_ms = ? WHERE id = ?').run(2 ** 40, lastRow);
+    const message = await failureOf(copy());
+    expect(message).toMatch(new RegExp(`^copying usage_log: .*out of range.* \\(in the rows with id \\d+–${lastRow}\\)$`));
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const table of COPIED_TABLES.filter((name) => name !== 'prices')) {
+        expect((await client.query(`SELECT COUNT(*)::int AS n FROM ${quoteSchema(schema)}.${table}`)).rows[0]).toEqual({ n: 0 });
+      }
+    } finally {
+      await client.end();
+    }
+    raw.prepare('UPDATE usage_log SET latency_ms = 12 WHERE id = ?').run(lastRow);
+    raw.close();
+    expect((await copy()).tables.find((entry) => entry.table === 'usage_log')?.rows).toBeGreaterThan(1_000);
+  });
+
   it('copies what PostgreSQL cannot hold as written as close as it can, and says so', async () => {
     await sqlite.usageLog.insertBatch([usageEntry({ createdAt: '2026-02-05T00:00:00.000Z', requestedModel: 'we\u0000ird', requestId: 'req-nul' })]);
     const raw = new Database(path.join(dataDir, SQLITE_FILE_NAME));

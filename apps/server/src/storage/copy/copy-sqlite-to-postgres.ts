@@ -152,7 +152,11 @@ async function copyTable(
     if (chunkRows === 0) return;
     // A whole chunk's statement is prepared once per table (named), the last one runs as it is.
     const name = chunkRows === perInsert ? `copy_${table}_${perInsert}` : undefined;
-    await client.query({ name, text: insertOf(chunkRows), values: chunk });
+    try {
+      await client.query({ name, text: insertOf(chunkRows), values: chunk });
+    } catch (error) {
+      throw new Error(`${(error as Error).message} (${whereInChunk(columns, chunk, chunkRows, copied)})`);
+    }
     const before = copied;
     copied += chunkRows;
     chunk = [];
@@ -167,6 +171,15 @@ async function copyTable(
   await flush();
   onProgress?.({ table, rows: copied, done: true });
   return copied;
+}
+
+/** Where a refused chunk lies: the ids it holds when the table has them, else its place in the table. */
+function whereInChunk(columns: readonly PgColumn[], chunk: readonly PgValue[], rows: number, before: number): string {
+  const idIndex = columns.findIndex((column) => column.name === 'id');
+  if (idIndex < 0) return `in rows ${before + 1}–${before + rows} as SQLite lists them`;
+  const first = chunk[idIndex];
+  const last = chunk[(rows - 1) * columns.length + idIndex];
+  return `in the rows with id ${String(first)}–${String(last)}`;
 }
 
 /** `INSERT … VALUES (…), (…)` for `rows` rows, each parameter cast to its column's type. */
