@@ -3,60 +3,9 @@ import type { Page, StoredUsageLogEntry, UsageLogEntry, UsageLogQuery, UsageLogS
 import { addDelta, addToQuotaUsed } from './pg-quota-used';
 import { inTransaction } from './pg-pool';
 import { pgAggregateSql, pgListingSql } from './pg-usage-queries';
+import { usageEntryOf, type UsageRow } from '../usage-row';
 
-interface UsageRow {
-  id: number;
-  created_at: string;
-  request_id: string;
-  token_id: number | null;
-  account_id: number | null;
-  requested_model: string | null;
-  upstream_model: string | null;
-  channel_id: number | null;
-  assistant_id: string | null;
-  stream: boolean;
-  status: number;
-  error_code: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  endpoint: UsageLogEntry['endpoint'];
-  units: number;
-  usage_estimated: boolean;
-  cost: number;
-  latency_ms: number;
-  ttfb_ms: number | null;
-  client_ip: string | null;
-  attempts: number;
-}
 
-const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
-  id: row.id,
-  createdAt: row.created_at,
-  requestId: row.request_id,
-  tokenId: row.token_id,
-  accountId: row.account_id,
-  requestedModel: row.requested_model,
-  upstreamModel: row.upstream_model,
-  channelId: row.channel_id,
-  assistantId: row.assistant_id,
-  stream: row.stream,
-  status: row.status,
-  errorCode: row.error_code,
-  promptTokens: row.prompt_tokens,
-  completionTokens: row.completion_tokens,
-  cacheReadTokens: row.cache_read_tokens,
-  cacheWriteTokens: row.cache_write_tokens,
-  endpoint: row.endpoint,
-  units: row.units,
-  usageEstimated: row.usage_estimated,
-  cost: row.cost,
-  latencyMs: row.latency_ms,
-  ttfbMs: row.ttfb_ms,
-  clientIp: row.client_ip,
-  attempts: row.attempts,
-});
 
 /** Each column of the batch as one array, in the order of `INSERT_AND_ROLL_UP`'s unnest. */
 const columns = (entries: readonly UsageLogEntry[]): unknown[][] => [
@@ -178,14 +127,14 @@ export class PgUsageLogStore implements UsageLogStore {
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {
     const { rows } = await this.pool.query<UsageRow>('SELECT * FROM usage_log ORDER BY id DESC LIMIT $1', [limit]);
-    return rows.map(toEntry);
+    return rows.map(usageEntryOf);
   }
 
   async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
     const listing = pgListingSql(query);
     const total = await this.pool.query<{ n: number }>(listing.count, listing.values);
     const { rows } = await this.pool.query<UsageRow>(listing.rows, listing.pageValues);
-    return { rows: rows.map(toEntry), total: total.rows[0]?.n ?? 0 };
+    return { rows: rows.map(usageEntryOf), total: total.rows[0]?.n ?? 0 };
   }
 
   async aggregate(

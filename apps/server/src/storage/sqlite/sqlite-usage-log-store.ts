@@ -8,33 +8,8 @@ import type {
   UsageTotals,
 } from '../types';
 import { aggregateSpans } from '../usage-hours';
+import { usageEntryOf, type UsageRow } from '../usage-row';
 
-interface UsageRow {
-  id?: number;
-  created_at: string;
-  request_id: string;
-  token_id: number | null;
-  account_id: number | null;
-  requested_model: string | null;
-  upstream_model: string | null;
-  channel_id: number | null;
-  assistant_id: string | null;
-  stream: number;
-  status: number;
-  error_code: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  endpoint: UsageLogEntry['endpoint'];
-  units: number;
-  usage_estimated: number;
-  cost: number;
-  latency_ms: number;
-  ttfb_ms: number | null;
-  client_ip: string | null;
-  attempts: number;
-}
 
 type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number, string, number];
 
@@ -65,32 +40,6 @@ const rowValues = (entry: UsageLogEntry): UsageValues => [
     entry.units,
   ];
 
-const toEntry = (row: UsageRow): StoredUsageLogEntry => ({
-  id: row.id ?? 0,
-  createdAt: row.created_at,
-  requestId: row.request_id,
-  tokenId: row.token_id,
-  accountId: row.account_id,
-  requestedModel: row.requested_model,
-  upstreamModel: row.upstream_model,
-  channelId: row.channel_id,
-  assistantId: row.assistant_id,
-  stream: row.stream === 1,
-  status: row.status,
-  errorCode: row.error_code,
-  promptTokens: row.prompt_tokens,
-  completionTokens: row.completion_tokens,
-  cacheReadTokens: row.cache_read_tokens,
-  cacheWriteTokens: row.cache_write_tokens,
-  endpoint: row.endpoint,
-  units: row.units,
-  usageEstimated: row.usage_estimated === 1,
-  cost: row.cost,
-  latencyMs: row.latency_ms,
-  ttfbMs: row.ttfb_ms,
-  clientIp: row.client_ip,
-  attempts: row.attempts,
-});
 
 /** The rollup's hour of a row: created_at is ISO text, its first 13 characters the UTC hour. */
 const HOUR_OF = "substr(created_at, 1, 13) || ':00:00.000Z'";
@@ -171,14 +120,14 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {
     const rows = this.db.prepare('SELECT * FROM usage_log ORDER BY id DESC LIMIT ?').all(limit) as UsageRow[];
-    return rows.map(toEntry);
+    return rows.map(usageEntryOf);
   }
 
   async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
     const listing = sqliteListingSql(query);
     const total = (this.db.prepare(listing.count).get(listing.params) as { n: number }).n;
     const rows = this.db.prepare(listing.rows).all(listing.params) as UsageRow[];
-    return { rows: rows.map(toEntry), total };
+    return { rows: rows.map(usageEntryOf), total };
   }
 
   async aggregate(

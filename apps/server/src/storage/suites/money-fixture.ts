@@ -29,7 +29,7 @@ export interface MoneyDb {
   /**
    * The plan of a statement as the backend would run it, one line per node: SQLite's EXPLAIN
    * QUERY PLAN details (named parameters), PostgreSQL's EXPLAIN with sequential scans and sorts
-   * disabled (positional parameters): any index able to serve the query, or give its order, is
+   * disabled (positional parameters): an index able to serve the query, or give its order, is
    * chosen however few rows a test table holds; a Seq Scan or Sort left means none can.
    */
   explain(sql: string, params: Record<string, unknown> | unknown[]): Promise<string[]>;
