@@ -2,6 +2,7 @@ import { digestKey, generateTokenKey, keyHint } from '../../security/keys';
 import { usageEntry } from '../../testing/system-api';
 import { sampleRows } from '../suites/usage-sample';
 import type { AssistantRecord, Storage, StoredResponseRecord, TokenRecord } from '../types';
+import { newAssistant } from '../../testing/assistant-record';
 
 /** What the copy specs fill a database with, and the handles they ask the stores about. */
 export interface CopyFixture {
@@ -108,20 +109,7 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
     models: ['gpt-4o'],
     visibility: 'private',
   });
-  const shared = {
-    id: 'g-shared',
-    accountId: admin.id,
-    name: 'Shared',
-    description: '',
-    instructions: 'Be brief.',
-    tools: [],
-    temperature: null,
-    topP: null,
-    maxTokens: null,
-    responseFormat: null,
-    models: null,
-    visibility: 'public' as const,
-  };
+  const shared = newAssistant(admin.id, 'g-shared', { name: 'Shared', instructions: 'Be brief.', visibility: 'public' });
   // Bob's own g-shared, made before the public one, shadows it for him alone.
   await storage.assistants.create({ ...shared, accountId: bob.id, name: 'Bob shadows it', visibility: 'private' });
   const publicAssistant = await storage.assistants.create(shared);

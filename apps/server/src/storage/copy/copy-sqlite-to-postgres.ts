@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { migratePostgres } from '../postgres/migrations';
-import { createPgPool, quoteSchema } from '../postgres/pg-pool';
+import { createPgPool, inTransaction, quoteSchema } from '../postgres/pg-pool';
 import { converter, pgColumns, type ColumnChanges, type PgColumn, type PgValue } from './pg-values';
 import { COPIED_TABLES, CopyRefusedError, openSqliteSource, type CopiedTable, type SqliteSource } from './sqlite-source';
 
@@ -52,20 +52,7 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
     const pool = createPgPool({ url: options.url, schema: options.schema, maxConnections: 1 });
     try {
       await migratePostgres(pool, options.schema);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        try {
-          const result = await copyAll(client, source, options);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      } finally {
-        client.release();
-      }
+      return await inTransaction(pool, (client) => copyAll(client, source, options));
     } finally {
       await pool.end();
     }

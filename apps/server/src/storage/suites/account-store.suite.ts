@@ -1,6 +1,7 @@
 import type { StoreBackend } from '../testing/store-backends';
 import type { NewAccount } from '../types';
 import { failureOf, storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
+import { newAssistant } from '../../testing/assistant-record';
 
 const account = (overrides: Partial<NewAccount> = {}): NewAccount => ({
   name: 'Zoë "the" O\'Brien',
@@ -127,20 +128,7 @@ export function describeAccountStore(backend: StoreBackend): void {
       const kept = await storage.accounts.createUser('kept');
       for (const owner of [gone, kept]) {
         await storage.tokens.create({ accountId: owner.id, name: 't', keyDigest: `token-${owner.id}`, keyHint: 'sk-…' });
-        await storage.assistants.create({
-          id: 'helper',
-          accountId: owner.id,
-          name: 'Helper',
-          description: '',
-          instructions: '',
-          tools: [],
-          temperature: null,
-          topP: null,
-          maxTokens: null,
-          responseFormat: null,
-          models: null,
-          visibility: 'private',
-        });
+        await storage.assistants.create(newAssistant(owner.id, 'helper', { name: 'Helper' }));
         await storedResponse(`resp_${owner.id}`, owner.id);
         await usageRow(`req_${owner.id}`, owner.id);
       }

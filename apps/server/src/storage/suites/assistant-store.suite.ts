@@ -1,22 +1,9 @@
 import type { StoreBackend } from '../testing/store-backends';
 import { AlreadyExistsError, type AssistantRecord, type NewAssistant, type Storage } from '../types';
 import { storageForEachTest, storageWithSqlForEachTest, type StorageWithSql } from './open-with-sql';
+import { newAssistant } from '../../testing/assistant-record';
 
-const assistant = (accountId: number, id: string, overrides: Partial<NewAssistant> = {}): NewAssistant => ({
-  id,
-  accountId,
-  name: `Assistant ${id}`,
-  description: '',
-  instructions: '',
-  tools: [],
-  temperature: null,
-  topP: null,
-  maxTokens: null,
-  responseFormat: null,
-  models: null,
-  visibility: 'private',
-  ...overrides,
-});
+const assistant = newAssistant;
 
 /** Property order a strict-mode answer follows: not sorted, and it must come back as written. */
 const TOOLS: NewAssistant['tools'] = [
