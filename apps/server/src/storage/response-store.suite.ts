@@ -12,6 +12,23 @@ const NOW = '2026-03-01T12:00:00.000Z';
 const EARLIER = '2026-03-01T11:00:00.000Z';
 const LATER = '2026-03-31T12:00:00.000Z';
 
+/** A minimal bridged response of `accountId`, for specs of a backend's own behaviour beside the suite. */
+export const storedResponse = (id: string, accountId: number): StoredResponseRecord => ({
+  id,
+  accountId,
+  tokenId: null,
+  origin: 'bridged',
+  channelId: null,
+  keyDigest: null,
+  model: 'gpt-4o-mini',
+  previousResponseId: null,
+  status: 'completed',
+  response: { id },
+  inputItems: [],
+  createdAt: '2026-03-01T00:00:00.000Z',
+  expiresAt: '2026-04-01T00:00:00.000Z',
+});
+
 /**
  * The behaviour every ResponseStore backend must show, run by each backend's spec on a real
  * database (`describeResponseStore('SQLite', …)`), so that SQLite and PostgreSQL cannot drift.

@@ -1,4 +1,4 @@
-import { describeResponseStore } from '../response-store.suite';
+import { describeResponseStore, storedResponse } from '../response-store.suite';
 import { createAccount, openMoneyDb } from '../suites/money-fixture';
 import { storeBackends } from '../testing/store-backends';
 import type { StoredResponseRecord } from '../types';
@@ -12,21 +12,6 @@ async function openFresh() {
   return { db, store: db.storage.responses, accountId: await createAccount(db.sql, null), otherAccountId: await createAccount(db.sql, null), close: () => db.close() };
 }
 
-const stored = (id: string, accountId: number): StoredResponseRecord => ({
-  id,
-  accountId,
-  tokenId: null,
-  origin: 'bridged',
-  channelId: null,
-  keyDigest: null,
-  model: 'gpt-4o-mini',
-  previousResponseId: null,
-  status: 'completed',
-  response: { id },
-  inputItems: [],
-  createdAt: '2026-03-01T00:00:00.000Z',
-  expiresAt: '2026-04-01T00:00:00.000Z',
-});
 
 // PostgreSQL only (storeBackends says once when DATABASE_URL is missing); SQLite runs the same suite in its own spec.
 for (const backend of storeBackends().filter((candidate) => candidate.name === 'PostgreSQL')) {
@@ -36,8 +21,8 @@ for (const backend of storeBackends().filter((candidate) => candidate.name === '
     it("deleting an account deletes its responses and no one else's", async () => {
       const { db, store, accountId, otherAccountId, close } = await openFresh();
       try {
-        await store.put(stored('resp_gone', accountId));
-        await store.put(stored('resp_kept', otherAccountId));
+        await store.put(storedResponse('resp_gone', accountId));
+        await store.put(storedResponse('resp_kept', otherAccountId));
         await db.sql.run('DELETE FROM accounts WHERE id = ?', [accountId]);
         expect(await store.get('resp_gone', accountId, '2026-03-02T00:00:00.000Z')).toBeUndefined();
         expect(await store.get('resp_kept', otherAccountId, '2026-03-02T00:00:00.000Z')).toBeDefined();
@@ -51,8 +36,8 @@ for (const backend of storeBackends().filter((candidate) => candidate.name === '
       const { store, accountId, close } = await openFresh();
       try {
         // foreign_key_violation, check_violation
-        await expect(store.put(stored('resp_orphan', 999_999))).rejects.toMatchObject({ code: '23503' });
-        const badOrigin = { ...stored('resp_odd', accountId), origin: 'elsewhere' } as unknown as StoredResponseRecord;
+        await expect(store.put(storedResponse('resp_orphan', 999_999))).rejects.toMatchObject({ code: '23503' });
+        const badOrigin = { ...storedResponse('resp_odd', accountId), origin: 'elsewhere' } as unknown as StoredResponseRecord;
         await expect(store.put(badOrigin)).rejects.toMatchObject({ code: '23514' });
       } finally {
         await close();
