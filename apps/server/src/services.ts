@@ -1,5 +1,4 @@
-import type { Cluster } from './cluster/cluster';
-import { createLocalCluster } from './cluster/cluster';
+import { createLocalCluster, type Cluster } from './cluster/cluster';
 import type { Logger } from './logger';
 import { AuthFailureLog } from './middleware/auth-failure-log';
 import type { RateLimiter } from './policy/rate-limiter';
@@ -9,7 +8,7 @@ import { InFlightRequests } from './relay/in-flight-requests';
 import { ChannelModelSync } from './relay/model-sync';
 import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
-import { StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
+import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
 import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
 import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
@@ -60,7 +59,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const upstream = new UpstreamClient();
   const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   const responses = new StoredResponses(storage.responses, logger, {
-    ...(options.responses ?? { store: true, ttlMs: 30 * 86_400_000 }),
+    ...(options.responses ?? DEFAULT_STORED_RESPONSES),
     // Another instance may have answered the previous response and be writing it still.
     otherWritersMs: storage.kind === 'postgres' ? 1_000 : 0,
   });

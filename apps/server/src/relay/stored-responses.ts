@@ -20,6 +20,9 @@ export interface StoredResponsesOptions {
   otherWritersMs?: number;
 }
 
+/** Without RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL: stored, for 30 days. */
+export const DEFAULT_STORED_RESPONSES: StoredResponsesOptions = { store: true, ttlMs: 30 * DAY_MS };
+
 /** Waits between asking again for a response another instance may still be writing. */
 const ASK_AGAIN_AFTER_MS = [25, 50, 100, 200, 300, 400];
 
@@ -40,7 +43,7 @@ export class StoredResponses {
   constructor(
     private readonly store: ResponseStore,
     private readonly logger: Logger,
-    readonly options: StoredResponsesOptions = { store: true, ttlMs: 30 * DAY_MS },
+    readonly options: StoredResponsesOptions = DEFAULT_STORED_RESPONSES,
   ) {}
 
   /** Starts the background purge of expired responses: now, then hourly. */
