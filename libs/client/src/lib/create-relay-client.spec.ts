@@ -205,10 +205,11 @@ describe('createChatCompletion (convenience)', () => {
   });
 
   it('timeoutMs gives up on a relay that does not answer', async () => {
-    const impatient = createRelayClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', timeoutMs: 50 });
+    // Long enough for the request to reach the server on a loaded CI machine (50 ms was not, once).
+    const impatient = createRelayClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', timeoutMs: 500 });
     server.handle(() => undefined); // never answers
 
-    await expect(impatient.createChatCompletion(request)).rejects.toMatchObject({ message: 'timeout of 50ms exceeded' });
+    await expect(impatient.createChatCompletion(request)).rejects.toMatchObject({ message: 'timeout of 500ms exceeded' });
     await expect(server.requests[0]!.socketClosed).resolves.toEqual({ responseEnded: false });
   });
 });
