@@ -29,6 +29,7 @@ export * from './lib/schemas/account.schema';
 export * from './lib/schemas/billing.schema';
 export * from './lib/schemas/ip-range.schema';
 export * from './lib/schemas/log.schema';
+export * from './lib/schemas/usage-series.schema';
 export * from './lib/schemas/money.schema';
 export * from './lib/schemas/price.schema';
 export * from './lib/schemas/anthropic/anthropic-unknown-type.schema';

@@ -93,6 +93,8 @@ function authenticate(deps: AuthDeps, required: Exclude<RouteAuth, 'none'>, dige
         .then((account) => (account ? authenticateManagement(deps, digest) : authenticateToken(deps, digest)));
     case 'management':
       return authenticateManagement(deps, digest);
+    // TODO(issue 16, metrics helper): RELAY_METRICS_TOKEN; the admin key for now.
+    case 'metrics':
     case 'admin':
       return authenticateManagement(deps, digest).then((caller) => {
         if (caller.kind !== 'admin') throw permissionError('admin_key_required', 'This route needs the admin key.');

@@ -66,6 +66,11 @@ const priceView = (price: PriceRecord): Price => ({
 export function accountsRouter(deps: AccountsRouteDeps) {
   const s = initServer();
   return s.router(accountsContract, {
+    // TODO(issue 16, usage helper): the CSV stream and the series.
+    exportLogs: async () => ({ status: 200, body: '' }),
+    getUsage: async () => {
+      throw new Error('not implemented yet');
+    },
     listAccounts: async ({ query }) => {
       const { rows, total } = await deps.accounts.list({ page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);

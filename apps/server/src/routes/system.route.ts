@@ -62,6 +62,8 @@ export function systemRouter(deps: SystemRouteDeps) {
       const health = await healthOf(deps);
       return health.status === 'unavailable' ? { status: 503, body: health } : { status: 200, body: health };
     },
+    // TODO(issue 16, metrics helper): the Prometheus registry.
+    metrics: async () => ({ status: 200, body: '' }),
     ready: async () => {
       const health = await healthOf(deps);
       const reasons = notReadyBecause(health, deps);

@@ -45,6 +45,8 @@ export const channelView = (channel: ChannelRecord, health: CircuitSnapshot, syn
   synced_models_count: channel.syncedModels?.length ?? null,
   models_synced_at: channel.modelsSyncedAt,
   models_sync_error: syncError,
+  // TODO(issue 16, channel-checks helper): the last manual or scheduled test.
+  last_check: null,
   created_at: channel.createdAt,
   updated_at: channel.updatedAt,
 });

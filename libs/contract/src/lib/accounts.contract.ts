@@ -9,9 +9,11 @@ import {
 } from './schemas/account.schema';
 import { AccountInfoSchema, BillingSubscriptionSchema, BillingUsageQuerySchema, BillingUsageSchema } from './schemas/billing.schema';
 import { IdParamSchema, PageQuerySchema } from './schemas/common.schema';
-import { LogPageSchema, LogQuerySchema } from './schemas/log.schema';
+import { z } from 'zod';
+import { LogExportQuerySchema, LogPageSchema, LogQuerySchema } from './schemas/log.schema';
 import { ModelListSchema } from './schemas/model.schema';
 import { PriceTableSchema } from './schemas/price.schema';
+import { UsageSeriesQuerySchema, UsageSeriesSchema } from './schemas/usage-series.schema';
 
 const c = initContract();
 const admin = meta({ auth: 'admin' });
@@ -45,6 +47,26 @@ export const accountsContract = c.router(
       path: '/api/logs',
       query: LogQuerySchema,
       responses: { 200: LogPageSchema },
+      metadata: meta({ auth: 'management' }),
+    },
+    /**
+     * Every row the filters match as CSV (columns: LOG_CSV_COLUMNS), newest first, streamed as it
+     * is read (keyset pages), so a range of millions of rows holds no more than a page in memory.
+     */
+    exportLogs: {
+      method: 'GET',
+      path: '/api/logs/export',
+      summary: 'The usage log as CSV, streamed: the listing\'s filters, no paging',
+      query: LogExportQuerySchema,
+      responses: { 200: c.otherResponse({ contentType: 'text/csv', body: z.string() }) },
+      metadata: meta({ auth: 'management' }),
+    },
+    getUsage: {
+      method: 'GET',
+      path: '/api/usage',
+      summary: 'Requests, errors, tokens and cost per hour or day, in total or per model, channel or token',
+      query: UsageSeriesQuerySchema,
+      responses: { 200: UsageSeriesSchema },
       metadata: meta({ auth: 'management' }),
     },
     getAccountInfo: { method: 'GET', path: '/api/account', responses: { 200: AccountInfoSchema }, metadata: self },

@@ -58,9 +58,10 @@ export const geminiCommonResponses = {
  * - `token`: an API token (`/v1/*`);
  * - `self`: an API token or a management key, about the caller itself (account, models, billing);
  * - `management`: the admin key (everything) or an account's access key (its own records);
- * - `admin`: the admin key only.
+ * - `admin`: the admin key only;
+ * - `metrics`: the admin key, or RELAY_METRICS_TOKEN when it is set (a scraper needs no admin key).
  */
-export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin';
+export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin' | 'metrics';
 
 /**
  * The API dialect a route speaks, which decides its error shape and the auth headers it reads:

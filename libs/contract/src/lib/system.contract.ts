@@ -23,6 +23,14 @@ export const systemContract = c.router(
       responses: { 200: ReadinessSchema, 503: ReadinessSchema },
       metadata: open,
     },
+    metrics: {
+      method: 'GET',
+      path: '/metrics',
+      summary:
+        'Prometheus metrics (text exposition format 0.0.4): requests, latency, upstream attempts, tokens, cost, streams, circuits, the process; the admin key or RELAY_METRICS_TOKEN',
+      responses: { 200: c.otherResponse({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: z.string() }) },
+      metadata: meta({ auth: 'metrics' }),
+    },
     openApi: {
       method: 'GET',
       path: '/openapi.json',

@@ -136,6 +136,22 @@ export const ChannelModelSyncSchema = z.object({
 });
 export type ChannelModelSync = z.infer<typeof ChannelModelSyncSchema>;
 
+/**
+ * The last test of the channel on this relay instance: `POST /api/channels/{id}/test` (`manual`)
+ * or the scheduled check of a channel with an open circuit or a key the relay disabled
+ * (`scheduled`, RELAY_CHANNEL_CHECK_MS). Kept in memory; `null` until the first.
+ */
+export const ChannelCheckSchema = z.object({
+  ok: z.boolean(),
+  latency_ms: z.number().int(),
+  model: z.string(),
+  status: z.number().int().optional(),
+  error: ErrorBodySchema.optional(),
+  at: TimestampSchema,
+  trigger: z.enum(['manual', 'scheduled']),
+});
+export type ChannelCheck = z.infer<typeof ChannelCheckSchema>;
+
 /** What the API shows of a channel: never its keys, only their hints. */
 export const ChannelSchema = z.object({
   id: z.number().int(),
@@ -164,6 +180,8 @@ export const ChannelSchema = z.object({
   models_synced_at: TimestampSchema.nullable(),
   /** The last sync's failure on this relay instance, when the last one failed. */
   models_sync_error: ChannelModelSyncErrorSchema.nullable(),
+  /** The last test on this relay instance, manual or scheduled. */
+  last_check: ChannelCheckSchema.nullable(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 });

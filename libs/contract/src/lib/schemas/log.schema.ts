@@ -52,3 +52,10 @@ export const LogQuerySchema = PageQuerySchema.extend({
 export type LogQuery = z.infer<typeof LogQuerySchema>;
 
 export const LogPageSchema = pageOf(LogEntrySchema);
+
+/** `GET /api/logs/export`: the same filters as the listing, every matching row (no paging). */
+export const LogExportQuerySchema = LogQuerySchema.omit({ page: true, per_page: true }).strict();
+export type LogExportQuery = z.infer<typeof LogExportQuerySchema>;
+
+/** The CSV header of `GET /api/logs/export`, in column order: every field of a log entry. */
+export const LOG_CSV_COLUMNS = Object.keys(LogEntrySchema.shape) as ReadonlyArray<keyof LogEntry>;
