@@ -19,6 +19,31 @@ export interface StreamChatCompletionArgs {
   timeoutMs?: number;
 }
 
+/** What axios hands back for `responseType: 'stream'`: a Node stream, or a web stream with the fetch adapter (browsers). */
+type StreamBody = Readable | ReadableStream<Uint8Array>;
+
+const isWebStream = (body: StreamBody): body is ReadableStream<Uint8Array> =>
+  typeof (body as ReadableStream<Uint8Array>).getReader === 'function';
+
+/** The body's chunks; a web stream is read through its reader (not every browser iterates one). */
+async function* chunksOf(body: StreamBody): AsyncGenerator<Uint8Array | string, void, undefined> {
+  if (!isWebStream(body)) {
+    yield* body;
+    return;
+  }
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Leaving early (break, error) cancels the request's body rather than leaving it half-read.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 async function readErrorBody(body: AsyncIterable<Uint8Array | string>): Promise<unknown> {
   const decoder = new TextDecoder();
   let text = '';
@@ -50,9 +75,9 @@ export async function* streamChatCompletion(
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort, { once: true });
-  let body: Readable | undefined;
+  let body: StreamBody | undefined;
   try {
-    const response = await http.request<Readable>({
+    const response = await http.request<StreamBody>({
       method: 'POST',
       url: `${baseUrl}/v1/chat/completions`,
       data: { ...request, stream: true },
@@ -69,15 +94,15 @@ export async function* streamChatCompletion(
     body = response.data;
     const requestId = toFetchHeaders(response.headers).get('x-request-id') ?? undefined;
     if (response.status < 200 || response.status >= 300) {
-      throw RelayApiError.fromBody({ status: response.status, body: await readErrorBody(body), requestId });
+      throw RelayApiError.fromBody({ status: response.status, body: await readErrorBody(chunksOf(body)), requestId });
     }
-    yield* parseChatCompletionStream({ body, requestId });
+    yield* parseChatCompletionStream({ body: chunksOf(body), requestId });
   } catch (error) {
     if (signal?.aborted) throw abortErrorOf(signal);
     throw error;
   } finally {
     signal?.removeEventListener('abort', forwardAbort);
-    if (body && !body.readableEnded) body.destroy();
+    if (body && !isWebStream(body) && !body.readableEnded) body.destroy();
     controller.abort();
   }
 }
