@@ -9,6 +9,8 @@ const productionConstraints = [
   { sourceTag: 'type:pure', onlyDependOnLibsWithTags: ['scope:contract', 'type:pure'] },
   // The console reaches the relay only through the typed client.
   { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:client', 'scope:contract', 'type:pure'] },
+  // The browser suite drives the built relay and the simulator from outside, as an operator would.
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:client', 'scope:contract', 'scope:tools', 'type:pure'] },
   {
     sourceTag: 'scope:tools',
     onlyDependOnLibsWithTags: ['scope:contract', 'scope:client', 'type:pure', 'scope:tools'],

@@ -1,0 +1,37 @@
+import { ChatCompletionSchema, TokenCreatedSchema, type TokenCreated } from '@chat-relay/contract';
+import type { z } from 'zod';
+
+/** What the test does beside the browser, as any client would: plain HTTP with a key. */
+export class RelayApi {
+  constructor(private readonly url: string) {}
+
+  private async call<T>(method: string, route: string, key: string, schema: z.ZodType<T>, body?: unknown): Promise<{ value: T; requestId: string }> {
+    const response = await fetch(`${this.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route} → ${response.status}: ${text}`);
+    return { value: schema.parse(JSON.parse(text)), requestId: response.headers.get('x-request-id') ?? '' };
+  }
+
+  /** `POST /api/tokens` with a management key: the new token for that key's account. */
+  async createToken(managementKey: string, name: string): Promise<TokenCreated> {
+    return (await this.call('POST', '/api/tokens', managementKey, TokenCreatedSchema, { name })).value;
+  }
+
+  /** One non-streamed chat completion; resolves with the relay's request id (`x-request-id`). */
+  async chat(apiToken: string, model: string, text: string): Promise<string> {
+    const body = { model, messages: [{ role: 'user', content: text }] };
+    return (await this.call('POST', '/v1/chat/completions', apiToken, ChatCompletionSchema, body)).requestId;
+  }
+
+  /** `GET /metrics` with its bearer token, as Prometheus scrapes it. */
+  async metricsText(metricsToken: string): Promise<string> {
+    const response = await fetch(`${this.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`GET /metrics → ${response.status}: ${text}`);
+    return text;
+  }
+}
