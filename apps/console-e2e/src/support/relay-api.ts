@@ -1,4 +1,4 @@
-import { ChatCompletionSchema, TokenCreatedSchema, type TokenCreated } from '@chat-relay/contract';
+import { ChatCompletionSchema, LogPageSchema, TokenCreatedSchema, type LogEntry, type TokenCreated } from '@chat-relay/contract';
 import type { z } from 'zod';
 
 /** What the test does beside the browser, as any client would: plain HTTP with a key. */
@@ -25,6 +25,21 @@ export class RelayApi {
   async chat(apiToken: string, model: string, text: string): Promise<string> {
     const body = { model, messages: [{ role: 'user', content: text }] };
     return (await this.call('POST', '/v1/chat/completions', apiToken, ChatCompletionSchema, body)).requestId;
+  }
+
+  /**
+   * The log entry of `requestId` once the relay has written it (usage rows are flushed in
+   * batches), so a page opened afterwards lists it.
+   */
+  async waitForLog(managementKey: string, requestId: string, timeoutMs = 10_000): Promise<LogEntry> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { value } = await this.call('GET', '/api/logs?per_page=100', managementKey, LogPageSchema);
+      const entry = value.data.find((log) => log.request_id === requestId);
+      if (entry) return entry;
+      if (Date.now() > deadline) throw new Error(`no log entry for ${requestId} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** `GET /metrics` with its bearer token, as Prometheus scrapes it. */
