@@ -1,10 +1,13 @@
 import type { RelayClient } from '@chat-relay/client';
 
-type Api = RelayClient['api'];
+export type Api = RelayClient['api'];
 type Area = keyof Api;
 
 /** The routes a test answers, by area: each a typed function, so canned bodies must fit the contract. */
 export type FakeRoutes = { [A in Area]?: Partial<Api[A]> };
+
+/** The arguments a route is called with e.g. `ArgsOf<Api['tokens']['listTokens']>`, for typed `jest.fn`s. */
+export type ArgsOf<Route> = Route extends (args: infer P) => unknown ? P : never;
 
 /** Anything else the test gives the client besides `api` (e.g. the CSV export). */
 export type FakeExtras = Partial<Omit<RelayClient, 'api'>> & Record<string, unknown>;
