@@ -63,7 +63,11 @@ export function LogsPage() {
           <p>Requests relayed through a token appear here. Loosen the filters, or send one from the Playground.</p>
         </EmptyState>
       )}
-      {data && data.data.length > 0 && <DataTable<LogEntry> caption="Requests" columns={columns} rows={data.data} rowKey={(entry) => entry.id} />}
+      {data && data.data.length > 0 && (
+        <div className="log-table">
+          <DataTable<LogEntry> caption="Requests" columns={columns} rows={data.data} rowKey={(entry) => entry.id} />
+        </div>
+      )}
       {data && data.total > 0 && (
         <Pager page={data.page} perPage={data.per_page || LOGS_PER_PAGE} total={data.total} onPage={goToPage} label="Log pages" />
       )}

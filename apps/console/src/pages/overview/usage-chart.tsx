@@ -30,7 +30,8 @@ export function UsageChart(props: UsageChartProps) {
         formatter={(value) => format(Number(value))}
         contentStyle={{ background: 'var(--surface)', borderColor: 'var(--border)', color: 'var(--text)' }}
       />
-      {chart.lines.length > 1 && <Legend />}
+      {/* In line order (by requests), not alphabetical: it matches the stack from the bottom. */}
+      {chart.lines.length > 1 && <Legend itemSorter={null} />}
     </>
   );
   return (

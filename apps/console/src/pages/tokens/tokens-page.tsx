@@ -97,7 +97,13 @@ export function TokensPage() {
       {panel.kind === 'usage' && <TokenUsagePanel key={panel.token.id} token={panel.token} onClose={() => setPanel({ kind: 'none' })} />}
 
       <div className="toolbar">
-        <TextField label="Search tokens" type="search" value={search} onChange={(event) => changeView(() => setSearch(event.target.value))} hint="By name or key hint" />
+        <TextField
+          label="Search tokens"
+          type="search"
+          value={search}
+          placeholder="Name or key hint"
+          onChange={(event) => changeView(() => setSearch(event.target.value))}
+        />
         <SelectField
           label="Filter by status"
           value={status}
