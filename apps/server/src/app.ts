@@ -1,6 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
+import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
@@ -19,6 +20,7 @@ import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
+import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
@@ -41,6 +43,8 @@ export interface AppDeps {
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;
+  /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
+  metricsToken?: string;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -51,6 +55,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
+  app.use(countResponses(services.metrics));
   app.use(cors(deps.cors ?? { v1: '*', api: [] }));
   // Claude Code checks the base URL it was given with `HEAD /` before its first request.
   app.head('/', (_req, res) => void res.status(200).end());
@@ -62,6 +67,12 @@ export function createApp(deps: AppDeps): Express {
     defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
     maxRetries: deps.maxRetries,
     logger,
+  };
+  const auth = {
+    tokens: storage.tokens,
+    accounts: storage.accounts,
+    failures: services.authFailures,
+    metricsTokenDigest: deps.metricsToken === undefined ? undefined : digestKey(deps.metricsToken),
   };
   const s = initServer();
   const router = s.router(serverContract, {
@@ -94,6 +105,7 @@ export function createApp(deps: AppDeps): Express {
       draining: () => services.inFlight.isDraining,
       version: deps.version,
       startedAt: deps.startedAt ?? Date.now(),
+      metrics: services.metrics,
     }),
   });
   createExpressEndpoints(serverContract, router, app, {
@@ -103,7 +115,7 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
-      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
+      bearerAuth(auth),
       jsonBody(
         deps.maxBodyBytes,
         multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
@@ -114,7 +126,6 @@ export function createApp(deps: AppDeps): Express {
   });
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
-  const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/v1beta', bearerAuth(auth, 'token'));

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    metricsToken: config.metricsToken,
     version: RELAY_VERSION,
   });
 

@@ -77,6 +77,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    metricsToken: config.metricsToken,
     version: 'test',
   });
   return {
