@@ -37,9 +37,16 @@ export class Exposition {
     return family;
   }
 
-  /** The samples of `name` whose labels include `labels`. */
+  /**
+   * The samples of `name` whose labels include `labels`, from every family of that name: an untyped
+   * histogram's `_bucket`, `_sum` and `_count` come out as one family per series.
+   */
   samples(name: string, labels: Record<string, string> = {}): Sample[] {
-    return this.family(name).metrics.filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value));
+    this.family(name);
+    return this.families
+      .filter((family) => family.name === name)
+      .flatMap((family) => family.metrics)
+      .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value));
   }
 
   /** The sum of the values of `name`'s samples that have `labels`; 0 when none has. */
