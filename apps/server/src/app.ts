@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
       health: services.health,
       upstream: services.upstream,
       modelSync: services.modelSync,
+      checks: services.channelChecks.log,
     }),
     tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
