@@ -13,6 +13,7 @@ import { usageLog } from './middleware/usage-log';
 import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
+import { docsRouter, type DocsOptions } from './routes/docs.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
@@ -41,6 +42,8 @@ export interface AppDeps {
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;
+  /** The help pages at /docs (where the guides are read from). */
+  docs?: DocsOptions;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -113,6 +116,9 @@ export function createApp(deps: AppDeps): Express {
     ],
     requestValidationErrorHandler,
   });
+
+  // Public help pages, outside /v1 and /api: no key, and the unknown-path rule below is untouched.
+  app.use('/docs', docsRouter(deps.docs));
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
   const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
