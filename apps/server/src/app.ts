@@ -15,6 +15,7 @@ import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { consoleStatic } from './routes/console-static';
+import { docsRouter, type DocsOptions } from './routes/docs.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
@@ -48,6 +49,8 @@ export interface AppDeps {
   consoleDir?: string;
   /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
   metricsToken?: string;
+  /** The help pages at /docs (where the guides are read from). */
+  docs?: DocsOptions;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -91,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
       health: services.health,
       upstream: services.upstream,
       modelSync: services.modelSync,
+      checks: services.channelChecks.log,
     }),
     tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
@@ -128,6 +132,9 @@ export function createApp(deps: AppDeps): Express {
     ],
     requestValidationErrorHandler,
   });
+
+  // Public help pages, outside /v1 and /api: no key, and the unknown-path rule below is untouched.
+  app.use('/docs', docsRouter(deps.docs));
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
   app.use(undecodablePath);

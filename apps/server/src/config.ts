@@ -130,6 +130,10 @@ const EnvSchema = z.object({
     .trim()
     .url('must be a URL such as https://generativelanguage.googleapis.com/v1beta')
     .default('https://generativelanguage.googleapis.com/v1beta'),
+  // Scheduled channel check: open circuits and keys disabled after a 401/403 are tested this often (5 min); 0 = off.
+  RELAY_CHANNEL_CHECK_MS: intFromEnv(300_000, 0, 7 * DAY_MS).refine((ms) => ms === 0 || ms >= 1000, {
+    message: 'must be 0 (off) or at least 1000 (milliseconds)',
+  }),
   RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
   RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
   RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
@@ -182,6 +186,8 @@ export interface Config {
    * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
    */
   responses: { store: boolean; ttlMs: number };
+  /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
+  channelCheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -220,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: values.REDIS_URL ? { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX, failureMode: values.RELAY_REDIS_FAILURE_MODE } : undefined,
     refreshMs: values.RELAY_REFRESH_MS,
     logRetentionDays: values.RELAY_LOG_RETENTION_DAYS,
+    channelCheckMs: values.RELAY_CHANNEL_CHECK_MS,
   };
 }
 

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     responses: config.responses,
     cluster,
     storageJobs: { logRetentionDays: config.logRetentionDays },
+    channelChecks: { intervalMs: config.channelCheckMs },
   });
   const app = createApp({
     storage,

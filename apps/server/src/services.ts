@@ -3,6 +3,7 @@ import type { Logger } from './logger';
 import { RelayMetrics } from './metrics/relay-metrics';
 import { AuthFailureLog } from './middleware/auth-failure-log';
 import type { RateLimiter } from './policy/rate-limiter';
+import { ChannelChecks, type ChannelChecksOptions } from './relay/channel-checks';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
 import { InFlightRequests } from './relay/in-flight-requests';
@@ -40,6 +41,8 @@ export interface RelayServices {
   modelSync: ChannelModelSync;
   /** Heartbeats, orphaned reservations, log retention. */
   jobs: StorageJobs;
+  /** The scheduled channel check (RELAY_CHANNEL_CHECK_MS) and each channel's last test (`last_check`). */
+  channelChecks: ChannelChecks;
   /** Drains the usage log, retires the instance, closes upstream pools and the cluster's connections; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -55,6 +58,8 @@ export interface ServiceOptions {
   storageJobs?: StorageJobOptions;
   /** RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL; stored for 30 days when not given. */
   responses?: StoredResponsesOptions;
+  /** RELAY_CHANNEL_CHECK_MS; no schedule when not given (`runOnce()` still works). */
+  channelChecks?: ChannelChecksOptions;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -82,6 +87,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     void health.refresh().catch(() => undefined);
     cluster.changes.subscribe('channels', () => void health.refresh().catch(() => undefined));
   }
+  const channelChecks = new ChannelChecks({ channels: storage.channels, registry, health, upstream, logger }, options.channelChecks ?? { intervalMs: 0 });
+  channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
   return {
     registry,
@@ -98,7 +105,9 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     responses,
     modelSync,
     jobs,
+    channelChecks,
     close: async () => {
+      await channelChecks.close();
       await modelSync.close();
       await recorder.close();
       await responses.close();
