@@ -68,7 +68,7 @@ export interface UsageLogCursor {
   id: number;
 }
 
-export type UsageBucket = 'hour' | 'day';
+export type UsageSeriesBucket = 'hour' | 'day';
 export type UsageSeriesGroup = 'total' | 'model' | 'channel' | 'token';
 export interface UsageSeriesFilter {
   tokenId?: number;
@@ -104,7 +104,7 @@ export interface UsageLogStore {
    * whole hours, raw log for the partial hours at the ends). Buckets without requests are left
    * out; ordered by time, then key (ids numerically, names by bytes, `null` first).
    */
-  series(filter: UsageSeriesFilter, from: string, to: string, bucket: UsageBucket, groupBy: UsageSeriesGroup): Promise<UsageSeriesPoint[]>;
+  series(filter: UsageSeriesFilter, from: string, to: string, bucket: UsageSeriesBucket, groupBy: UsageSeriesGroup): Promise<UsageSeriesPoint[]>;
   /**
    * Up to `limit` rows of the filter, newest first, strictly after `after` in that order (from
    * the newest when `null`): pages that neither skip nor repeat rows of equal `createdAt`.

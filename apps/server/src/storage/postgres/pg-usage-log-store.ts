@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type {
   Page,
   StoredUsageLogEntry,
-  UsageBucket,
+  UsageSeriesBucket,
   UsageLogCursor,
   UsageLogEntry,
   UsageLogFilter,
@@ -165,7 +165,7 @@ export class PgUsageLogStore implements UsageLogStore {
     filter: UsageSeriesFilter,
     from: string,
     to: string,
-    bucket: UsageBucket,
+    bucket: UsageSeriesBucket,
     groupBy: UsageSeriesGroup,
   ): Promise<UsageSeriesPoint[]> {
     const { sql, values } = pgSeriesSql(filter, from, to, bucket, groupBy);

@@ -1,9 +1,9 @@
-import type { UsageBucket, UsageSeriesFilter, UsageSeriesGroup } from '../types';
+import type { UsageSeriesBucket, UsageSeriesFilter, UsageSeriesGroup } from '../types';
 import { aggregateSpans } from '../usage-hours';
 
 /** Each table's bucket start, a UTC hour or day (timestamptz, read back as ISO text). */
-const ROLLUP_TIME: Record<UsageBucket, string> = { hour: 'hour', day: "date_trunc('day', hour, 'UTC')" };
-const RAW_TIME: Record<UsageBucket, string> = { hour: "date_trunc('hour', created_at, 'UTC')", day: "date_trunc('day', created_at, 'UTC')" };
+const ROLLUP_TIME: Record<UsageSeriesBucket, string> = { hour: 'hour', day: "date_trunc('day', hour, 'UTC')" };
+const RAW_TIME: Record<UsageSeriesBucket, string> = { hour: "date_trunc('hour', created_at, 'UTC')", day: "date_trunc('day', created_at, 'UTC')" };
 /** The group of a row; the rollup's 0 and '' (its stand-ins for NULL) read as NULL again. */
 const ROLLUP_KEY: Record<UsageSeriesGroup, string> = {
   total: 'NULL::text',
@@ -26,7 +26,7 @@ export function pgSeriesSql(
   filter: UsageSeriesFilter,
   from: string,
   to: string,
-  bucket: UsageBucket,
+  bucket: UsageSeriesBucket,
   groupBy: UsageSeriesGroup,
 ): { sql: string; values: unknown[] } {
   const spans = aggregateSpans(from, to);

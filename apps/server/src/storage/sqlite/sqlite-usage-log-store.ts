@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type {
   Page,
   StoredUsageLogEntry,
-  UsageBucket,
+  UsageSeriesBucket,
   UsageLogCursor,
   UsageLogEntry,
   UsageLogFilter,
@@ -151,7 +151,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
     filter: UsageSeriesFilter,
     from: string,
     to: string,
-    bucket: UsageBucket,
+    bucket: UsageSeriesBucket,
     groupBy: UsageSeriesGroup,
   ): Promise<UsageSeriesPoint[]> {
     const { sql, params } = sqliteSeriesSql(filter, from, to, bucket, groupBy);

@@ -1,9 +1,9 @@
-import type { UsageBucket, UsageSeriesFilter, UsageSeriesGroup } from '../types';
+import type { UsageSeriesBucket, UsageSeriesFilter, UsageSeriesGroup } from '../types';
 import { aggregateSpans } from '../usage-hours';
 
 /** Each table's bucket start: times are ISO text, their first 13 (hour) or 10 (day) characters the UTC bucket. */
-const ROLLUP_TIME: Record<UsageBucket, string> = { hour: 'hour', day: "substr(hour, 1, 10) || 'T00:00:00.000Z'" };
-const RAW_TIME: Record<UsageBucket, string> = {
+const ROLLUP_TIME: Record<UsageSeriesBucket, string> = { hour: 'hour', day: "substr(hour, 1, 10) || 'T00:00:00.000Z'" };
+const RAW_TIME: Record<UsageSeriesBucket, string> = {
   hour: "substr(created_at, 1, 13) || ':00:00.000Z'",
   day: "substr(created_at, 1, 10) || 'T00:00:00.000Z'",
 };
@@ -43,7 +43,7 @@ export function sqliteSeriesSql(
   filter: UsageSeriesFilter,
   from: string,
   to: string,
-  bucket: UsageBucket,
+  bucket: UsageSeriesBucket,
   groupBy: UsageSeriesGroup,
 ): { sql: string; params: Record<string, string | number> } {
   const spans = aggregateSpans(from, to);

@@ -1,6 +1,6 @@
-import type { UsageBucket, UsageLogEntry, UsageSeriesFilter, UsageSeriesGroup, UsageSeriesPoint } from '../types';
+import type { UsageSeriesBucket, UsageLogEntry, UsageSeriesFilter, UsageSeriesGroup, UsageSeriesPoint } from '../types';
 
-const BUCKET_MS: Record<UsageBucket, number> = { hour: 3_600_000, day: 86_400_000 };
+const BUCKET_MS: Record<UsageSeriesBucket, number> = { hour: 3_600_000, day: 86_400_000 };
 
 const keyOf = (row: UsageLogEntry, groupBy: UsageSeriesGroup): string | null => {
   switch (groupBy) {
@@ -30,7 +30,7 @@ export function bruteForceSeries(
   filter: UsageSeriesFilter,
   from: string,
   to: string,
-  bucket: UsageBucket,
+  bucket: UsageSeriesBucket,
   groupBy: UsageSeriesGroup,
 ): UsageSeriesPoint[] {
   const points = new Map<string, UsageSeriesPoint>();
