@@ -61,6 +61,17 @@ describe('GET /api/logs/export', () => {
     expect(response.text.endsWith('\r\n')).toBe(true);
   });
 
+  it('lets a console on an allowed origin read the file name', async () => {
+    const crossOrigin = await createTestRelay({ env: { RELAY_CORS_API_ORIGINS: 'https://console.example' } });
+    try {
+      const response = await request(crossOrigin.app).get('/api/logs/export').set('origin', 'https://console.example').set(bearer(crossOrigin.adminKey)).expect(200);
+      expect(response.headers['access-control-allow-origin']).toBe('https://console.example');
+      expect(response.headers['access-control-expose-headers']).toContain('content-disposition');
+    } finally {
+      await crossOrigin.close();
+    }
+  });
+
   it('writes the header alone when nothing matches, and refuses what the listing refuses', async () => {
     expect((await exportCsv('?model=none').expect(200)).text).toBe(`${LOG_CSV_COLUMNS.join(',')}\r\n`);
     for (const query of ['?page=2', '?per_page=10', '?status=99', '?from=2026-01-02T00:00:00.000Z&to=2026-01-01T00:00:00.000Z', '?nope=1']) {
