@@ -4,10 +4,8 @@ import type { Readable } from 'node:stream';
 import { abortErrorOf } from './abort-error';
 import { toFetchHeaders } from './axios-fetcher';
 import { parseChatCompletionStream } from './parse-chat-completion-stream';
+import { readErrorBody } from './read-error-body';
 import { RelayApiError } from './relay-api-error';
-
-/** An error answer is a small JSON document; more than this is not worth reading. */
-const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 export interface StreamChatCompletionArgs {
   http: AxiosInstance;
@@ -17,23 +15,6 @@ export interface StreamChatCompletionArgs {
   signal?: AbortSignal;
   /** Bounds the wait for the response headers; the stream itself may then last as long as it needs. */
   timeoutMs?: number;
-}
-
-async function readErrorBody(body: AsyncIterable<Uint8Array | string>): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for await (const bytes of body) {
-    text += typeof bytes === 'string' ? bytes : decoder.decode(bytes, { stream: true });
-    size += bytes.length;
-    if (size > MAX_ERROR_BODY_BYTES) break;
-  }
-  text += decoder.decode();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 /**
