@@ -7,6 +7,8 @@ const productionConstraints = [
   { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:contract', 'type:pure'] },
   { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:contract', 'type:pure'] },
   { sourceTag: 'type:pure', onlyDependOnLibsWithTags: ['scope:contract', 'type:pure'] },
+  // The console reaches the relay only through the typed client.
+  { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:client', 'scope:contract', 'type:pure'] },
   {
     sourceTag: 'scope:tools',
     onlyDependOnLibsWithTags: ['scope:contract', 'scope:client', 'type:pure', 'scope:tools'],
@@ -30,7 +32,7 @@ export default [
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', '**/coverage', 'tmp', 'data'] },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.mts'],
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries(productionConstraints) },
   },
   {
@@ -38,14 +40,14 @@ export default [
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries(testConstraints) },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
-    files: ['**/*.spec.ts'],
+    files: ['**/*.spec.ts', '**/*.spec.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 ];

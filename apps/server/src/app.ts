@@ -13,6 +13,7 @@ import { usageLog } from './middleware/usage-log';
 import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
+import { consoleStatic } from './routes/console-static';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
@@ -41,6 +42,8 @@ export interface AppDeps {
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;
+  /** The built console (dist/apps/console) served at /console; not served when not given. */
+  consoleDir?: string;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -54,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cors(deps.cors ?? { v1: '*', api: [] }));
   // Claude Code checks the base URL it was given with `HEAD /` before its first request.
   app.head('/', (_req, res) => void res.status(200).end());
+  if (deps.consoleDir) app.use(consoleStatic(deps.consoleDir));
 
   const pipeline: PipelineDeps = {
     ...services,

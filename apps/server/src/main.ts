@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createApp } from './app';
 import { openCluster } from './cluster/open-cluster';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    // Built beside the server's bundle: dist/apps/server/main.js → dist/apps/console.
+    consoleDir: path.join(__dirname, '../console'),
     version: RELAY_VERSION,
   });
 

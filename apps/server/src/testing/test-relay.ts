@@ -31,6 +31,8 @@ export interface TestRelayOptions {
   maxBodyBytes?: number;
   maxUploadBytes?: number;
   maxRetries?: number;
+  /** A built console to serve at /console. */
+  consoleDir?: string;
   /** Express `trust proxy`, e.g. `'loopback'`; defaults to RELAY_TRUST_PROXY from `env`. */
   trustProxy?: string | string[];
   env?: Record<string, string>;
@@ -77,6 +79,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    consoleDir: options.consoleDir,
     version: 'test',
   });
   return {

@@ -2,7 +2,7 @@ import type { LogExportQuery } from '@chat-relay/contract';
 import { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
 import { abortErrorOf } from './abort-error';
 import { toFetchHeaders } from './axios-fetcher';
-import { readErrorBody } from './read-error-body';
+import { chunksOf, readErrorBody, type StreamBody } from './response-body';
 import { RelayApiError } from './relay-api-error';
 
 /** The file name when the answer names none (or a browser on another origin cannot read it). */
@@ -30,37 +30,10 @@ export interface ExportLogsCsvArgs {
   timeoutMs?: number;
 }
 
-/** The part of a web ReadableStream read here (what axios' fetch adapter answers a stream with). */
-interface WebByteStream {
-  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void>; releaseLock(): void };
-}
-const isWebStream = (data: unknown): data is WebByteStream =>
-  typeof data === 'object' && data !== null && 'getReader' in data && typeof data.getReader === 'function';
-const isAsyncIterable = (data: unknown): data is AsyncIterable<Uint8Array | string> =>
-  typeof data === 'object' && data !== null && Symbol.asyncIterator in data;
-
-/**
- * The response body as Uint8Array chunks, whichever adapter read it: Node's http adapter gives
- * a Readable, the fetch adapter (browsers) a web ReadableStream, which not every browser lets
- * `for await` read, so its reader is used. Leaving early cancels it.
- */
-async function* chunksOf(data: unknown): AsyncGenerator<Uint8Array, void, undefined> {
-  if (isWebStream(data)) {
-    const reader = data.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        if (value) yield value;
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
-      reader.releaseLock();
-    }
-  }
-  if (!isAsyncIterable(data)) throw new TypeError('the answer is not a byte stream (responseType "stream" unsupported by this adapter?)');
+/** The body as Uint8Array chunks (a Node stream in string mode would give text). */
+async function* bytesOf(body: StreamBody): AsyncGenerator<Uint8Array, void, undefined> {
   const encoder = new TextEncoder();
-  for await (const chunk of data) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+  for await (const chunk of chunksOf(body)) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
 }
 
 /** `filename="…"` (as the relay sends it) or a bare `filename=…`. */
@@ -96,9 +69,9 @@ export async function exportLogsCsv(args: ExportLogsCsvArgs): Promise<LogsCsvDow
     signal?.removeEventListener('abort', forwardAbort);
     controller.abort();
   };
-  let response: AxiosResponse<unknown>;
+  let response: AxiosResponse<StreamBody>;
   try {
-    response = await http.request<unknown>({
+    response = await http.request<StreamBody>({
       method: 'GET',
       url: `${baseUrl}/api/logs/export`,
       params: queryParams(query),
@@ -123,10 +96,10 @@ export async function exportLogsCsv(args: ExportLogsCsvArgs): Promise<LogsCsvDow
       release();
     }
   }
-  const data: unknown = response.data;
+  const data = response.data;
   async function* body(): AsyncGenerator<Uint8Array, void, undefined> {
     try {
-      yield* chunksOf(data);
+      yield* bytesOf(data);
     } catch (error) {
       if (signal?.aborted) throw abortErrorOf(signal);
       const reason = error instanceof Error ? error.message : String(error);

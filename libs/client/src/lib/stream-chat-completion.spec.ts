@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionRequest } from '@chat-relay/contract';
+import axios from 'axios';
 import {
   contentChunk,
   readOpenAiFixture,
@@ -252,6 +253,45 @@ describe('streamChatCompletion cancellation', () => {
 
     let received = 0;
     for await (const _chunk of client.streamChatCompletion(request)) {
+      received += 1;
+      if (received === 3) break;
+    }
+
+    expect(received).toBe(3);
+    await expect(server.requests[0]!.socketClosed).resolves.toEqual({ responseEnded: false });
+  });
+});
+
+// Browsers have no Node streams: axios' fetch adapter answers `responseType: 'stream'` with a
+// web ReadableStream, which the console (apps/console) reads through this same function.
+describe('streamChatCompletion with axios fetch adapter (web streams, as in a browser)', () => {
+  const fetchClient = () =>
+    createRelayClient({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', axiosInstance: axios.create({ adapter: 'fetch' }) });
+
+  it('reassembles the recorded stream from a web ReadableStream', async () => {
+    server.handle((_req, res) => sendSseSlices(res, readOpenAiFixture('chat-stream-parallel-tool-calls.sse')));
+
+    const chunks = await collect(fetchClient().streamChatCompletion(request));
+
+    const calls = chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.delta.tool_calls ?? []));
+    expect(calls.filter((call) => call.function?.name).map((call) => call.function?.name)).toEqual(['GetWeatherArgs', 'get_stock_price']);
+  });
+
+  it('throws the 401 error body read from a web stream, with the request id', async () => {
+    server.handle((_req, res) =>
+      sendJson(res, 401, { error: { message: 'Incorrect API key provided', type: 'authentication_error', param: null, code: 'invalid_api_key' } }, { 'x-request-id': 'req_web' }),
+    );
+
+    const { error } = await collectUntilError(fetchClient().streamChatCompletion(request));
+
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key', requestId: 'req_web' });
+  });
+
+  it('break out of for await cancels the web stream and closes the request socket', async () => {
+    server.handle((_req, res) => sendEndlessSse(res));
+
+    let received = 0;
+    for await (const _chunk of fetchClient().streamChatCompletion(request)) {
       received += 1;
       if (received === 3) break;
     }

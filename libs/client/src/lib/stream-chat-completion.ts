@@ -1,10 +1,9 @@
 import type { ChatCompletionChunk, ChatCompletionRequest } from '@chat-relay/contract';
 import type { AxiosInstance } from 'axios';
-import type { Readable } from 'node:stream';
 import { abortErrorOf } from './abort-error';
 import { toFetchHeaders } from './axios-fetcher';
 import { parseChatCompletionStream } from './parse-chat-completion-stream';
-import { readErrorBody } from './read-error-body';
+import { chunksOf, isWebStream, readErrorBody, type StreamBody } from './response-body';
 import { RelayApiError } from './relay-api-error';
 
 export interface StreamChatCompletionArgs {
@@ -31,9 +30,9 @@ export async function* streamChatCompletion(
   const controller = new AbortController();
   const forwardAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort, { once: true });
-  let body: Readable | undefined;
+  let body: StreamBody | undefined;
   try {
-    const response = await http.request<Readable>({
+    const response = await http.request<StreamBody>({
       method: 'POST',
       url: `${baseUrl}/v1/chat/completions`,
       data: { ...request, stream: true },
@@ -50,15 +49,15 @@ export async function* streamChatCompletion(
     body = response.data;
     const requestId = toFetchHeaders(response.headers).get('x-request-id') ?? undefined;
     if (response.status < 200 || response.status >= 300) {
-      throw RelayApiError.fromBody({ status: response.status, body: await readErrorBody(body), requestId });
+      throw RelayApiError.fromBody({ status: response.status, body: await readErrorBody(chunksOf(body)), requestId });
     }
-    yield* parseChatCompletionStream({ body, requestId });
+    yield* parseChatCompletionStream({ body: chunksOf(body), requestId });
   } catch (error) {
     if (signal?.aborted) throw abortErrorOf(signal);
     throw error;
   } finally {
     signal?.removeEventListener('abort', forwardAbort);
-    if (body && !body.readableEnded) body.destroy();
+    if (body && !isWebStream(body) && !body.readableEnded) body.destroy();
     controller.abort();
   }
 }

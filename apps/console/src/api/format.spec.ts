@@ -1,0 +1,23 @@
+import { formatMicroUsd, formatPercent, parseUsdToMicro } from './format';
+
+describe('money in the console', () => {
+  it('shows micro-USD as dollars, with 4 decimals below a cent', () => {
+    expect(formatMicroUsd(12_340_000)).toBe('$12.34');
+    expect(formatMicroUsd(1_500)).toBe('$0.0015');
+    expect(formatMicroUsd(0)).toBe('$0.00');
+  });
+
+  it('reads typed dollars into micro-USD exactly, empty as no limit, and refuses anything else', () => {
+    expect(parseUsdToMicro('5')).toBe(5_000_000);
+    expect(parseUsdToMicro(' 0.000001 ')).toBe(1);
+    expect(parseUsdToMicro('')).toBeNull();
+    expect(() => parseUsdToMicro('-1')).toThrow('not an amount');
+    expect(() => parseUsdToMicro('1e3')).toThrow('not an amount');
+    expect(() => parseUsdToMicro('0.0000001')).toThrow('not an amount');
+  });
+
+  it('shows small error rates with two decimals', () => {
+    expect(formatPercent(0.5)).toBe('50.0%');
+    expect(formatPercent(0.0012)).toBe('0.12%');
+  });
+});

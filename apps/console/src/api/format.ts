@@ -1,0 +1,30 @@
+/** How numbers, money and times read in the console (the browser's locale, UTC stated where it matters). */
+
+const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+
+export const formatCount = (value: number): string => integer.format(value);
+export const formatCompact = (value: number): string => compact.format(value);
+
+/** Micro-USD (the API's integer unit) as dollars: 4 decimals below a cent, 2 above. */
+export function formatMicroUsd(micro: number): string {
+  const dollars = micro / 1_000_000;
+  const digits = Math.abs(dollars) < 0.01 && dollars !== 0 ? 4 : 2;
+  return `$${dollars.toFixed(digits)}`;
+}
+
+/** Dollars typed in a form → micro-USD; `null` for an empty field; NaN-safe (throws a readable error). */
+export function parseUsdToMicro(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+(\.\d{1,6})?$/.test(trimmed)) throw new Error(`"${text}" is not an amount in dollars (e.g. 5 or 0.25)`);
+  return Math.round(Number(trimmed) * 1_000_000);
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+export const formatPercent = (ratio: number): string => `${(ratio * 100).toFixed(ratio > 0 && ratio < 0.01 ? 2 : 1)}%`;
