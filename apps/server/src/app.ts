@@ -1,6 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
+import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
@@ -20,6 +21,7 @@ import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
+import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
@@ -44,6 +46,8 @@ export interface AppDeps {
   quotaDefaultCompletionTokens?: number;
   /** The built console (dist/apps/console) served at /console; not served when not given. */
   consoleDir?: string;
+  /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
+  metricsToken?: string;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -54,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
+  app.use(countResponses(services.metrics));
   app.use(cors(deps.cors ?? { v1: '*', api: [] }));
   // Claude Code checks the base URL it was given with `HEAD /` before its first request.
   app.head('/', (_req, res) => void res.status(200).end());
@@ -66,6 +71,12 @@ export function createApp(deps: AppDeps): Express {
     defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
     maxRetries: deps.maxRetries,
     logger,
+  };
+  const auth = {
+    tokens: storage.tokens,
+    accounts: storage.accounts,
+    failures: services.authFailures,
+    metricsTokenDigest: deps.metricsToken === undefined ? undefined : digestKey(deps.metricsToken),
   };
   const s = initServer();
   const router = s.router(serverContract, {
@@ -99,6 +110,7 @@ export function createApp(deps: AppDeps): Express {
       draining: () => services.inFlight.isDraining,
       version: deps.version,
       startedAt: deps.startedAt ?? Date.now(),
+      metrics: services.metrics,
     }),
   });
   createExpressEndpoints(serverContract, router, app, {
@@ -108,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
-      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
+      bearerAuth(auth),
       jsonBody(
         deps.maxBodyBytes,
         multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
@@ -119,7 +131,6 @@ export function createApp(deps: AppDeps): Express {
   });
 
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
-  const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/v1beta', bearerAuth(auth, 'token'));

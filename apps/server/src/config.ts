@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   RELAY_ADMIN_KEY: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'must be at least 16 characters',
   }),
+  // A bearer secret for Prometheus scrapers of GET /metrics, so they need not hold the admin key.
+  RELAY_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
@@ -144,6 +148,8 @@ export interface Config {
   host: string;
   dataDir: string;
   adminKey: string | undefined;
+  /** Also admits `GET /metrics` besides the admin key (RELAY_METRICS_TOKEN); never logged. */
+  metricsToken: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
   maxBodyBytes: number;
   /** Multipart audio uploads: a larger limit than JSON bodies (RELAY_MAX_UPLOAD_BYTES). */
@@ -193,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST,
     dataDir: path.resolve(values.RELAY_DATA_DIR),
     adminKey: values.RELAY_ADMIN_KEY,
+    metricsToken: values.RELAY_METRICS_TOKEN,
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxUploadBytes: values.RELAY_MAX_UPLOAD_BYTES,

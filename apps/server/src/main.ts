@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     // Built beside the server's bundle: dist/apps/server/main.js → dist/apps/console.
     consoleDir: path.join(__dirname, '../console'),
+    metricsToken: config.metricsToken,
     version: RELAY_VERSION,
   });
 

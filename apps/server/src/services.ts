@@ -1,5 +1,6 @@
 import { createLocalCluster, type Cluster } from './cluster/cluster';
 import type { Logger } from './logger';
+import { RelayMetrics } from './metrics/relay-metrics';
 import { AuthFailureLog } from './middleware/auth-failure-log';
 import type { RateLimiter } from './policy/rate-limiter';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
@@ -31,6 +32,8 @@ export interface RelayServices {
   openStreams: OpenStreams;
   /** Relayed requests under way and, on shutdown, their usage rows still to be written. */
   inFlight: InFlightRequests;
+  /** This instance's Prometheus registry (`GET /metrics`): requests, upstream attempts, tokens, cost, streams, circuits. */
+  metrics: RelayMetrics;
   /** The Responses API's stored responses, purged when they expire. */
   responses: StoredResponses;
   /** Channels' upstream model lists, fetched on create and on `POST /api/channels/{id}/models/sync`. */
@@ -57,7 +60,6 @@ export interface ServiceOptions {
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
   const upstream = new UpstreamClient();
-  const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   const responses = new StoredResponses(storage.responses, logger, {
     ...(options.responses ?? DEFAULT_STORED_RESPONSES),
     // Another instance may have answered the previous response and be writing it still.
@@ -67,6 +69,14 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
   const health = new ChannelHealth(options.circuit, Date.now, cluster.circuits);
+  const openStreams = new OpenStreams();
+  const metrics = new RelayMetrics({
+    openStreams: () => openStreams.size,
+    circuits: async () => (await registry.all()).map((channel) => [channel.id, health.snapshot(channel.id).state] as const),
+  });
+  const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage, (entry, route) => metrics.observeUsage(entry, route));
+  const authFailures = new AuthFailureLog(logger);
+  authFailures.onRefusal((code) => metrics.authRejected(code));
   if (cluster.kind === 'redis') {
     // Circuits other instances opened before this one started, and again with every refresh.
     void health.refresh().catch(() => undefined);
@@ -81,8 +91,9 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     rateLimiter: cluster.rateLimiter,
     cluster,
     prices: new PriceBook(storage.prices, cluster.changes),
-    authFailures: new AuthFailureLog(logger),
-    openStreams: new OpenStreams(),
+    authFailures,
+    openStreams,
+    metrics,
     inFlight: new InFlightRequests(),
     responses,
     modelSync,

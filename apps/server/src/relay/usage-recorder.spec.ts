@@ -63,6 +63,24 @@ describe('UsageRecorder', () => {
     await recorder.close();
   });
 
+  it('tells its observer of each row with its route as it is queued; an observer that throws costs no row', async () => {
+    const stores = fakeStores();
+    const route = { path: '/v1/chat/completions' };
+    const heard: Array<[string, string | undefined]> = [];
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 }, (row, matched) => {
+      heard.push([row.requestId, matched?.path]);
+      if (row.requestId === 'b') throw new Error('metrics broke');
+    });
+    recorder.record(entry('a'), route);
+    recorder.record(entry('b'));
+    expect(heard).toEqual([
+      ['a', '/v1/chat/completions'],
+      ['b', undefined],
+    ]);
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b']);
+  });
+
   it('flushes early when the batch is full', async () => {
     const stores = fakeStores();
     const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000, maxBatch: 3 });
