@@ -106,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
       prices: storage.prices,
       priceBook: services.prices,
       registry: services.registry,
+      logger,
     }),
     system: systemRouter({
       storage,

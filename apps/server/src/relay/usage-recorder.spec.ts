@@ -42,6 +42,8 @@ function fakeStores(failFirst = false) {
     recent: async () => [],
     query: async () => ({ rows: [], total: 0 }),
     aggregate: async () => [],
+    series: async () => [],
+    keysetPage: async () => [],
   };
   const tokens = { touchLastUsed: async (map: ReadonlyMap<number, string>) => void touched.push(new Map(map)) } as unknown as TokenStore;
   return { usageLog, tokens, batches, touched };
