@@ -1,7 +1,8 @@
+import type { RelayClient } from '@chat-relay/client';
 import type { LogExportQuery } from '@chat-relay/contract';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
-import { collectCsv, formatBytes, isAbort, saveBlob, type LogsCsvExporter } from './csv-export';
+import { collectCsv, formatBytes, isAbort, saveBlob } from './csv-export';
 
 type ExportState =
   | { phase: 'idle' }
@@ -11,20 +12,20 @@ type ExportState =
   | { phase: 'failed'; error: unknown };
 
 /** `Export CSV` of every row the filters match: progress in bytes, Cancel, the relay's error if any. */
-export function CsvExportControl(props: { exporter: LogsCsvExporter | null; query: LogExportQuery | null }) {
+export function CsvExportControl(props: { client: RelayClient; query: LogExportQuery | null }) {
   const [state, setState] = useState<ExportState>({ phase: 'idle' });
   const controllerRef = useRef<AbortController | null>(null);
   // Leaving the page stops a running export rather than saving a file nobody waits for.
   useEffect(() => () => controllerRef.current?.abort(), []);
 
   const start = async () => {
-    if (!props.exporter || !props.query) return;
+    if (!props.query) return;
     const controller = new AbortController();
     controllerRef.current = controller;
     setState({ phase: 'running', bytes: 0 });
     try {
-      const download = await props.exporter.exportLogsCsv(props.query, { signal: controller.signal });
-      const blob = await collectCsv(download.chunks, (bytes) => setState({ phase: 'running', bytes }), controller.signal);
+      const download = await props.client.exportLogsCsv(props.query, { signal: controller.signal });
+      const blob = await collectCsv(download.body, (bytes) => setState({ phase: 'running', bytes }), controller.signal);
       saveBlob(blob, download.filename);
       setState({ phase: 'saved', filename: download.filename, bytes: blob.size });
     } catch (error) {
@@ -38,7 +39,7 @@ export function CsvExportControl(props: { exporter: LogsCsvExporter | null; quer
   return (
     <div className="csv-export">
       <div className="toolbar">
-        <button type="button" onClick={() => void start()} disabled={running || !props.exporter || !props.query}>
+        <button type="button" onClick={() => void start()} disabled={running || !props.query}>
           Export CSV
         </button>
         {running && (
@@ -50,7 +51,6 @@ export function CsvExportControl(props: { exporter: LogsCsvExporter | null; quer
           {state.phase === 'running' && `Exporting… ${formatBytes(state.bytes)}`}
           {state.phase === 'saved' && `Saved ${state.filename} (${formatBytes(state.bytes)})`}
           {state.phase === 'cancelled' && 'Export cancelled'}
-          {!props.exporter && 'This console’s client cannot export CSV'}
         </span>
       </div>
       {state.phase === 'failed' && <ErrorNotice error={state.error} title="Could not export the logs" />}

@@ -1,5 +1,4 @@
-import { createRelayClient } from '@chat-relay/client';
-import { collectCsv, csvExporterOf, formatBytes, isAbort } from './csv-export';
+import { collectCsv, formatBytes, isAbort } from './csv-export';
 
 async function* chunksOf(...texts: string[]): AsyncIterable<Uint8Array> {
   for (const text of texts) yield new TextEncoder().encode(text);
@@ -22,16 +21,6 @@ describe('CSV export', () => {
     );
 
     expect(isAbort(failure)).toBe(true);
-  });
-
-  it('finds the client’s export when it has one, and says so when it has not', async () => {
-    const plain = createRelayClient({ baseUrl: 'http://relay.invalid', apiKey: 'k' });
-    expect(csvExporterOf(plain)).toBeNull();
-
-    const exportLogsCsv = jest.fn(async () => ({ filename: 'logs.csv', chunks: chunksOf('x') }));
-    const exporter = csvExporterOf({ ...plain, exportLogsCsv } as typeof plain);
-    await expect(exporter?.exportLogsCsv({ model: 'gpt-4o' })).resolves.toMatchObject({ filename: 'logs.csv' });
-    expect(exportLogsCsv).toHaveBeenCalledWith({ model: 'gpt-4o' }, undefined);
   });
 
   it('says sizes in bytes, KB and MB', () => {

@@ -1,23 +1,4 @@
-import type { RelayClient } from '@chat-relay/client';
-import type { LogExportQuery } from '@chat-relay/contract';
-
-/** What `RelayClient.exportLogsCsv` hands back: the server's file name and the body as it streams. */
-export interface LogsCsvDownload {
-  filename: string;
-  chunks: AsyncIterable<Uint8Array>;
-}
-
-/** The typed client's CSV export of the usage log (`GET /api/logs/export`). */
-export interface LogsCsvExporter {
-  exportLogsCsv(query: LogExportQuery, options?: { signal?: AbortSignal }): Promise<LogsCsvDownload>;
-}
-
-/** The client's export, or null for a client built before it had one. */
-export function csvExporterOf(client: RelayClient): LogsCsvExporter | null {
-  const candidate: RelayClient & Partial<LogsCsvExporter> = client;
-  const exportLogsCsv = candidate.exportLogsCsv;
-  return typeof exportLogsCsv === 'function' ? { exportLogsCsv: (query, options) => exportLogsCsv.call(candidate, query, options) } : null;
-}
+/** Saving the client's streamed CSV export (`RelayClient.exportLogsCsv`) as a browser download. */
 
 const abortError = (): DOMException => new DOMException('The export was cancelled', 'AbortError');
 

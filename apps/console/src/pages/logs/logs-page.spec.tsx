@@ -1,8 +1,8 @@
+import { RelayApiError, type LogsCsvDownload } from '@chat-relay/client';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { answer, fakeClient, refusal, type Api, type ArgsOf } from '../../testing/fake-client';
 import { channelFixture, logEntryFixture, pageOf, tokenFixture } from '../../testing/fixtures';
 import { locationSeen, renderPage } from '../../testing/render-page';
-import type { LogsCsvDownload } from './csv-export';
 import { LogsPage } from './logs-page';
 
 type ListLogsArgs = ArgsOf<Api['accounts']['listLogs']>;
@@ -79,7 +79,7 @@ describe('LogsPage', () => {
   });
 
   it('exports the filtered rows as a CSV download named by the relay', async () => {
-    const exportLogsCsv = jest.fn(async (): Promise<LogsCsvDownload> => ({ filename: 'logs-2026-11-01.csv', chunks: chunksOf('id,status\n', '1,200\n') }));
+    const exportLogsCsv = jest.fn(async (): Promise<LogsCsvDownload> => ({ filename: 'logs-2026-11-01.csv', requestId: 'req_csv', body: chunksOf('id,status\n', '1,200\n') }));
     const saved: Array<{ download: string; href: string }> = [];
     const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push({ download: this.download, href: this.href });
@@ -104,7 +104,7 @@ describe('LogsPage', () => {
       await new Promise<void>((resolve) => (release = resolve));
       yield new TextEncoder().encode('1\n');
     }
-    const exportLogsCsv = jest.fn(async (): Promise<LogsCsvDownload> => ({ filename: 'logs.csv', chunks: slow() }));
+    const exportLogsCsv = jest.fn(async (): Promise<LogsCsvDownload> => ({ filename: 'logs.csv', requestId: 'req_csv', body: slow() }));
     setup({ exportLogsCsv });
     await screen.findByRole('table', { name: 'Requests' });
 
@@ -115,6 +115,19 @@ describe('LogsPage', () => {
 
     expect(await screen.findByText('Export cancelled')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('shows a refused export with the relay’s message and request id', async () => {
+    const refused = new RelayApiError({ status: 403, message: 'Not your account.', type: 'permission_error', code: null, param: null, requestId: 'req_csv_403' });
+    setup({ exportLogsCsv: jest.fn(async () => Promise.reject(refused)) });
+    await screen.findByRole('table', { name: 'Requests' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not export the logs');
+    expect(alert.textContent).toContain('req_csv_403');
+    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('shows the relay’s refusal with its request id', async () => {

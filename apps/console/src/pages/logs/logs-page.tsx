@@ -11,7 +11,6 @@ import { useChannelNames, useTokenNames } from '../../hooks/use-id-names';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
 import { CsvExportControl } from './csv-export-control';
-import { csvExporterOf } from './csv-export';
 import { logColumns } from './log-columns';
 import { exportQueryOf, formFromSearch, logQueryFromSearch, LOGS_PER_PAGE, searchFromForm } from './log-filters';
 import { LogFiltersForm } from './log-filters-form';
@@ -35,7 +34,6 @@ export function LogsPage() {
   const channels = useChannelNames(true);
   const tokens = useTokenNames(true);
   const columns = useMemo(() => logColumns({ channels, tokens }), [channels, tokens]);
-  const exporter = useMemo(() => csvExporterOf(client), [client]);
 
   const apply = () => {
     try {
@@ -52,7 +50,7 @@ export function LogsPage() {
   };
 
   return (
-    <Page title="Logs" actions={<CsvExportControl exporter={exporter} query={parsed.ok ? exportQueryOf(parsed.query) : null} />}>
+    <Page title="Logs" actions={<CsvExportControl client={client} query={parsed.ok ? exportQueryOf(parsed.query) : null} />}>
       <LogFiltersForm form={form} onChange={setForm} onApply={apply} showAccount={isAdmin} />
       <ErrorNotice error={formError} title="Check the filters" />
       {!parsed.ok && <ErrorNotice error={new Error(parsed.problems.join('; '))} title="This link’s filters are not valid" />}
