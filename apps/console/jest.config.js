@@ -15,4 +15,5 @@ module.exports = {
   },
   moduleFileExtensions: ['tsx', 'ts', 'js', 'json'],
   testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
+  setupFiles: ['<rootDir>/src/testing/setup.ts'],
 };

@@ -1,6 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
+import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
@@ -14,12 +15,14 @@ import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
 import { channelsRouter } from './routes/channels.route';
 import { consoleStatic } from './routes/console-static';
+import { docsRouter, type DocsOptions } from './routes/docs.route';
 import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import type { PipelineDeps } from './relay/run-pipeline';
+import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
@@ -44,6 +47,10 @@ export interface AppDeps {
   quotaDefaultCompletionTokens?: number;
   /** The built console (dist/apps/console) served at /console; not served when not given. */
   consoleDir?: string;
+  /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
+  metricsToken?: string;
+  /** The help pages at /docs (where the guides are read from). */
+  docs?: DocsOptions;
 }
 
 /** The Express app implementing the contract; no listen — `main.ts` and supertest do that. */
@@ -54,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestId);
+  app.use(countResponses(services.metrics));
   app.use(cors(deps.cors ?? { v1: '*', api: [] }));
   // Claude Code checks the base URL it was given with `HEAD /` before its first request.
   app.head('/', (_req, res) => void res.status(200).end());
@@ -66,6 +74,12 @@ export function createApp(deps: AppDeps): Express {
     defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
     maxRetries: deps.maxRetries,
     logger,
+  };
+  const auth = {
+    tokens: storage.tokens,
+    accounts: storage.accounts,
+    failures: services.authFailures,
+    metricsTokenDigest: deps.metricsToken === undefined ? undefined : digestKey(deps.metricsToken),
   };
   const s = initServer();
   const router = s.router(serverContract, {
@@ -80,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
       health: services.health,
       upstream: services.upstream,
       modelSync: services.modelSync,
+      checks: services.channelChecks.log,
     }),
     tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
@@ -91,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
       prices: storage.prices,
       priceBook: services.prices,
       registry: services.registry,
+      logger,
     }),
     system: systemRouter({
       storage,
@@ -98,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
       draining: () => services.inFlight.isDraining,
       version: deps.version,
       startedAt: deps.startedAt ?? Date.now(),
+      metrics: services.metrics,
     }),
   });
   createExpressEndpoints(serverContract, router, app, {
@@ -107,7 +124,7 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read.
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
-      bearerAuth({ tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures }),
+      bearerAuth(auth),
       jsonBody(
         deps.maxBodyBytes,
         multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
@@ -117,8 +134,10 @@ export function createApp(deps: AppDeps): Express {
     requestValidationErrorHandler,
   });
 
+  // Public help pages, outside /v1 and /api: no key, and the unknown-path rule below is untouched.
+  app.use('/docs', docsRouter(deps.docs));
+
   // Unknown paths: a caller without a valid key learns nothing about which routes exist.
-  const auth = { tokens: storage.tokens, accounts: storage.accounts, failures: services.authFailures };
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/v1beta', bearerAuth(auth, 'token'));

@@ -49,6 +49,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RELAY_USAGE_FLUSH_MS: '5' })).toThrow(/RELAY_USAGE_FLUSH_MS/);
   });
 
+  it('reads RELAY_METRICS_TOKEN (issue 16): unset by default; shorter than 16 characters stops start-up without echoing it', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ RELAY_METRICS_TOKEN: ' scraper-secret-0123456789 ' }).metricsToken).toBe('scraper-secret-0123456789');
+    expect(() => loadConfig({ RELAY_METRICS_TOKEN: 'short-secret' })).toThrow(/^Invalid configuration:\n {2}RELAY_METRICS_TOKEN: must be at least 16 characters$/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

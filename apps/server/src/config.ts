@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   RELAY_ADMIN_KEY: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'must be at least 16 characters',
   }),
+  // A bearer secret for Prometheus scrapers of GET /metrics, so they need not hold the admin key.
+  RELAY_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
@@ -126,6 +130,10 @@ const EnvSchema = z.object({
     .trim()
     .url('must be a URL such as https://generativelanguage.googleapis.com/v1beta')
     .default('https://generativelanguage.googleapis.com/v1beta'),
+  // Scheduled channel check: open circuits and keys disabled after a 401/403 are tested this often (5 min); 0 = off.
+  RELAY_CHANNEL_CHECK_MS: intFromEnv(300_000, 0, 7 * DAY_MS).refine((ms) => ms === 0 || ms >= 1000, {
+    message: 'must be 0 (off) or at least 1000 (milliseconds)',
+  }),
   RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
   RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
   RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
@@ -144,6 +152,8 @@ export interface Config {
   host: string;
   dataDir: string;
   adminKey: string | undefined;
+  /** Also admits `GET /metrics` besides the admin key (RELAY_METRICS_TOKEN); never logged. */
+  metricsToken: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
   maxBodyBytes: number;
   /** Multipart audio uploads: a larger limit than JSON bodies (RELAY_MAX_UPLOAD_BYTES). */
@@ -176,6 +186,8 @@ export interface Config {
    * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
    */
   responses: { store: boolean; ttlMs: number };
+  /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
+  channelCheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -193,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST,
     dataDir: path.resolve(values.RELAY_DATA_DIR),
     adminKey: values.RELAY_ADMIN_KEY,
+    metricsToken: values.RELAY_METRICS_TOKEN,
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxUploadBytes: values.RELAY_MAX_UPLOAD_BYTES,
@@ -213,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: values.REDIS_URL ? { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX, failureMode: values.RELAY_REDIS_FAILURE_MODE } : undefined,
     refreshMs: values.RELAY_REFRESH_MS,
     logRetentionDays: values.RELAY_LOG_RETENTION_DAYS,
+    channelCheckMs: values.RELAY_CHANNEL_CHECK_MS,
   };
 }
 

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     responses: config.responses,
     cluster,
     storageJobs: { logRetentionDays: config.logRetentionDays },
+    channelChecks: { intervalMs: config.channelCheckMs },
   });
   const app = createApp({
     storage,
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     // Built beside the server's bundle: dist/apps/server/main.js → dist/apps/console.
     consoleDir: path.join(__dirname, '../console'),
+    metricsToken: config.metricsToken,
     version: RELAY_VERSION,
   });
 

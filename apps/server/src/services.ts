@@ -1,7 +1,9 @@
 import { createLocalCluster, type Cluster } from './cluster/cluster';
 import type { Logger } from './logger';
+import { RelayMetrics } from './metrics/relay-metrics';
 import { AuthFailureLog } from './middleware/auth-failure-log';
 import type { RateLimiter } from './policy/rate-limiter';
+import { ChannelChecks, type ChannelChecksOptions } from './relay/channel-checks';
 import { ChannelHealth, type CircuitOptions } from './relay/channel-health';
 import { ChannelRegistry } from './relay/channel-registry';
 import { InFlightRequests } from './relay/in-flight-requests';
@@ -31,12 +33,16 @@ export interface RelayServices {
   openStreams: OpenStreams;
   /** Relayed requests under way and, on shutdown, their usage rows still to be written. */
   inFlight: InFlightRequests;
+  /** This instance's Prometheus registry (`GET /metrics`): requests, upstream attempts, tokens, cost, streams, circuits. */
+  metrics: RelayMetrics;
   /** The Responses API's stored responses, purged when they expire. */
   responses: StoredResponses;
   /** Channels' upstream model lists, fetched on create and on `POST /api/channels/{id}/models/sync`. */
   modelSync: ChannelModelSync;
   /** Heartbeats, orphaned reservations, log retention. */
   jobs: StorageJobs;
+  /** The scheduled channel check (RELAY_CHANNEL_CHECK_MS) and each channel's last test (`last_check`). */
+  channelChecks: ChannelChecks;
   /** Drains the usage log, retires the instance, closes upstream pools and the cluster's connections; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -52,12 +58,13 @@ export interface ServiceOptions {
   storageJobs?: StorageJobOptions;
   /** RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL; stored for 30 days when not given. */
   responses?: StoredResponsesOptions;
+  /** RELAY_CHANNEL_CHECK_MS; no schedule when not given (`runOnce()` still works). */
+  channelChecks?: ChannelChecksOptions;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
   const upstream = new UpstreamClient();
-  const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage);
   const responses = new StoredResponses(storage.responses, logger, {
     ...(options.responses ?? DEFAULT_STORED_RESPONSES),
     // Another instance may have answered the previous response and be writing it still.
@@ -67,11 +74,21 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
   const health = new ChannelHealth(options.circuit, Date.now, cluster.circuits);
+  const openStreams = new OpenStreams();
+  const metrics = new RelayMetrics({
+    openStreams: () => openStreams.size,
+    circuits: async () => (await registry.all()).map((channel) => [channel.id, health.snapshot(channel.id).state] as const),
+  });
+  const recorder = new UsageRecorder(storage.usageLog, storage.tokens, logger, options.usage, (entry, route) => metrics.observeUsage(entry, route));
+  const authFailures = new AuthFailureLog(logger);
+  authFailures.onRefusal((code) => metrics.authRejected(code));
   if (cluster.kind === 'redis') {
     // Circuits other instances opened before this one started, and again with every refresh.
     void health.refresh().catch(() => undefined);
     cluster.changes.subscribe('channels', () => void health.refresh().catch(() => undefined));
   }
+  const channelChecks = new ChannelChecks({ channels: storage.channels, registry, health, upstream, logger }, options.channelChecks ?? { intervalMs: 0 });
+  channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
   return {
     registry,
@@ -81,13 +98,16 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     rateLimiter: cluster.rateLimiter,
     cluster,
     prices: new PriceBook(storage.prices, cluster.changes),
-    authFailures: new AuthFailureLog(logger),
-    openStreams: new OpenStreams(),
+    authFailures,
+    openStreams,
+    metrics,
     inFlight: new InFlightRequests(),
     responses,
     modelSync,
     jobs,
+    channelChecks,
     close: async () => {
+      await channelChecks.close();
       await modelSync.close();
       await recorder.close();
       await responses.close();

@@ -12,6 +12,7 @@ export class AuthFailureLog {
   total = 0;
   private sinceLastLine = 0;
   private lastLineAt = Number.NEGATIVE_INFINITY;
+  private listener: ((code: string) => void) | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -19,8 +20,14 @@ export class AuthFailureLog {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** `listener` hears the code of every refusal (metrics). */
+  onRefusal(listener: (code: string) => void): void {
+    this.listener = listener;
+  }
+
   record(code: string, clientIp: string | undefined): void {
     this.total += 1;
+    this.listener?.(code);
     this.sinceLastLine += 1;
     const now = this.now();
     if (now - this.lastLineAt < this.intervalMs) return;

@@ -1,5 +1,6 @@
 import type { RouteAuth } from '@chat-relay/contract';
 import type { Request, RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
 import { authenticationError, permissionError, RelayError } from '@chat-relay/wire';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
@@ -15,6 +16,8 @@ export interface AuthDeps {
   accounts: AccountStore;
   /** Counts refusals (401) in place of usage rows. */
   failures?: AuthFailureLog;
+  /** The digest of RELAY_METRICS_TOKEN: admits `metrics` routes besides the admin key. */
+  metricsTokenDigest?: string;
 }
 
 /**
@@ -36,6 +39,8 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
     const key = presentedKey(req, required, dialect === 'gemini');
     if (!key) return refuse(authenticationError('invalid_api_key', MISSING_KEY[dialect]));
     const digest = digestKey(key);
+    // A scraper's token: no caller, nothing but the metrics route.
+    if (required === 'metrics' && deps.metricsTokenDigest !== undefined && sameDigest(digest, deps.metricsTokenDigest)) return next();
     authenticate(deps, required, digest).then((caller) => {
       res.locals.caller = caller;
       next();
@@ -67,6 +72,9 @@ function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>, gemini
   return headerKey(req.headers['x-goog-api-key']) ?? (typeof query === 'string' ? headerKey(query) : undefined);
 }
 
+/** Hex digests compared in constant time: the comparison tells nothing of how much matched. */
+const sameDigest = (a: string, b: string): boolean => timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+
 const incorrectKey = () => authenticationError('invalid_api_key', 'Incorrect API key provided.');
 
 async function authenticateToken(deps: AuthDeps, digest: string): Promise<Caller> {
@@ -93,7 +101,7 @@ function authenticate(deps: AuthDeps, required: Exclude<RouteAuth, 'none'>, dige
         .then((account) => (account ? authenticateManagement(deps, digest) : authenticateToken(deps, digest)));
     case 'management':
       return authenticateManagement(deps, digest);
-    // TODO(issue 16, metrics helper): RELAY_METRICS_TOKEN; the admin key for now.
+    // RELAY_METRICS_TOKEN is checked before any lookup; otherwise only the admin key.
     case 'metrics':
     case 'admin':
       return authenticateManagement(deps, digest).then((caller) => {

@@ -12,9 +12,10 @@ export interface CorsPolicy {
 }
 
 const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
-/** What a browser client may read of an answer: request id, rate limits, retry hints. */
+/** What a browser client may read of an answer: request id, rate limits, retry hints, a download's file name. */
 const EXPOSED_HEADERS = [
   'x-request-id',
+  'content-disposition',
   'retry-after',
   'x-ratelimit-limit-requests',
   'x-ratelimit-remaining-requests',

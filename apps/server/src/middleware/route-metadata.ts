@@ -1,8 +1,22 @@
 import type { RouteMetadata } from '@chat-relay/contract';
 import type { Request } from 'express';
 
-/** The contract metadata of the route ts-rest matched (ts-rest sets `req.tsRestRoute`). */
+/** The contract route ts-rest matched: one object per route, the same for every request to it. */
+export interface MatchedRoute {
+  /** The path template (`/api/tokens/:id`), never the request's own path. */
+  readonly path: string;
+  readonly metadata?: unknown;
+}
+
+/** The route ts-rest matched (ts-rest sets `req.tsRestRoute`); undefined for paths no route has. */
+export function matchedRoute(req: Request): MatchedRoute | undefined {
+  return (req as Request & { tsRestRoute?: MatchedRoute }).tsRestRoute;
+}
+
+/** A matched route's contract metadata. */
+export const metadataOf = (route: MatchedRoute | undefined): RouteMetadata | undefined => route?.metadata as RouteMetadata | undefined;
+
+/** The contract metadata of the route ts-rest matched. */
 export function routeMetadata(req: Request): RouteMetadata | undefined {
-  const route = (req as Request & { tsRestRoute?: { metadata?: unknown } }).tsRestRoute;
-  return route?.metadata as RouteMetadata | undefined;
+  return metadataOf(matchedRoute(req));
 }

@@ -7,7 +7,7 @@ import { costOf, type PriceBook } from '../relay/price-book';
 import type { InFlightRequests } from '../relay/in-flight-requests';
 import { newTrace, type RelayTrace } from '../relay/request-context';
 import type { UsageRecorder } from '../relay/usage-recorder';
-import { routeMetadata } from './route-metadata';
+import { matchedRoute, metadataOf } from './route-metadata';
 
 /**
  * One usage log row per relayed request of a known key, whatever happened to it — refused by
@@ -32,7 +32,8 @@ export function usageLog(
     }
   };
   return (req, res, next) => {
-    const metadata = routeMetadata(req);
+    const route = matchedRoute(req);
+    const metadata = metadataOf(route);
     if (!metadata?.streaming) return next();
     const trace = newTrace(res.locals.requestId, performance.now(), metadata.endpoint);
     res.locals.trace = trace;
@@ -71,7 +72,7 @@ export function usageLog(
         ttfbMs: trace.ttfbMs,
         clientIp: trace.clientIp ?? req.ip ?? req.socket.remoteAddress ?? null,
         attempts: trace.attempts,
-      });
+      }, route);
       // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4); a count consumed none.
       if (!trace.countOnly) await recordCallerTokens(rateLimiter, caller, trace);
     };

@@ -14,12 +14,20 @@ export interface RoutingDeps {
   health: ChannelHealth;
   maxRetries: number;
   logger: Logger;
+  /** Hears of every attempt's outcome (metrics). */
+  metrics?: AttemptObserver;
 }
 
 /** One try of one channel: the answer committed to the caller, or why not. */
 export type AttemptOutcome<R> =
   | { ok: true; result: R }
   | ({ ok: false; key: string; endpointMissing?: true } & UpstreamFailure);
+
+/** Told of each attempt's outcome, and of each attempt made after a failed one, naming the failed one. */
+export interface AttemptObserver {
+  upstreamAttempt(channelId: number, outcome: AttemptOutcome<unknown>): void;
+  upstreamRetry(failedChannelId: number, failed: AttemptOutcome<unknown>): void;
+}
 
 export interface RetryPlan<R> {
   candidates: readonly LiveChannel[];
@@ -62,6 +70,14 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
   const tried = new Set<number>();
   const available = (id: number) => deps.health.isAvailable(id);
   let lastFailure: RelayError | undefined;
+  let failedAttempt: { channelId: number; outcome: AttemptOutcome<R> } | undefined;
+  const attempt = async (channel: LiveChannel, bridged: boolean): Promise<AttemptOutcome<R>> => {
+    if (failedAttempt) deps.metrics?.upstreamRetry(failedAttempt.channelId, failedAttempt.outcome);
+    const outcome = await plan.attempt(channel, bridged);
+    deps.metrics?.upstreamAttempt(channel.id, outcome);
+    failedAttempt = outcome.ok ? undefined : { channelId: channel.id, outcome };
+    return outcome;
+  };
   // A rejected key costs no retry: it is disabled for good, so this stays bounded by the keys.
   for (let retriesLeft = deps.maxRetries; retriesLeft >= 0; ) {
     const channel = pickChannel(candidates, tried, available);
@@ -70,7 +86,7 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
       tried.add(channel.id); // its last key was disabled by a concurrent request
       continue;
     }
-    let outcome = await plan.attempt(channel, false);
+    let outcome = await attempt(channel, false);
     if (!outcome.ok && outcome.endpointMissing && plan.endpointMissing) {
       // The channel has no such endpoint: it is not unhealthy, and from now on it is bridged.
       deps.logger.info({ requestId: trace.requestId, channelId: channel.id }, 'channel lacks the native endpoint; bridging from now on');
@@ -81,7 +97,7 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
         lastFailure = plan.endpointMissing.nativeOnly;
         continue;
       }
-      outcome = await plan.attempt(channel, true);
+      outcome = await attempt(channel, true);
     }
     if (outcome.ok) return outcome.result;
     lastFailure = outcome.error;

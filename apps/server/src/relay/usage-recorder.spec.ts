@@ -42,6 +42,8 @@ function fakeStores(failFirst = false) {
     recent: async () => [],
     query: async () => ({ rows: [], total: 0 }),
     aggregate: async () => [],
+    series: async () => [],
+    keysetPage: async () => [],
   };
   const tokens = { touchLastUsed: async (map: ReadonlyMap<number, string>) => void touched.push(new Map(map)) } as unknown as TokenStore;
   return { usageLog, tokens, batches, touched };
@@ -59,6 +61,24 @@ describe('UsageRecorder', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(stores.batches.map((batch) => batch.map((row) => row.requestId))).toEqual([['a', 'b']]);
     await recorder.close();
+  });
+
+  it('tells its observer of each row with its route as it is queued; an observer that throws costs no row', async () => {
+    const stores = fakeStores();
+    const route = { path: '/v1/chat/completions' };
+    const heard: Array<[string, string | undefined]> = [];
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 }, (row, matched) => {
+      heard.push([row.requestId, matched?.path]);
+      if (row.requestId === 'b') throw new Error('metrics broke');
+    });
+    recorder.record(entry('a'), route);
+    recorder.record(entry('b'));
+    expect(heard).toEqual([
+      ['a', '/v1/chat/completions'],
+      ['b', undefined],
+    ]);
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b']);
   });
 
   it('flushes early when the batch is full', async () => {

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { MatchedRoute } from '../middleware/route-metadata';
 import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
 
 /**
@@ -11,6 +12,9 @@ export interface UsageRecorderOptions {
   flushIntervalMs?: number;
   maxBatch?: number;
 }
+
+/** Hears of each row as it is queued, with the route its request came by (metrics); it must not throw. */
+export type UsageObserver = (entry: UsageLogEntry, route: MatchedRoute | undefined) => void;
 
 /**
  * Keeps the hot path free of database writes: entries are queued in memory and written in one
@@ -32,13 +36,20 @@ export class UsageRecorder {
     private readonly tokens: TokenStore,
     private readonly logger: Logger,
     options: UsageRecorderOptions = {},
+    private readonly observe?: UsageObserver,
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? USAGE_FLUSH_INTERVAL_MS;
     this.maxBatch = options.maxBatch ?? 500;
   }
 
-  record(entry: UsageLogEntry): void {
+  record(entry: UsageLogEntry, route?: MatchedRoute): void {
     this.queue.push(entry);
+    try {
+      this.observe?.(entry, route);
+    } catch (error) {
+      // A metrics fault never costs a usage row: the row is queued already.
+      this.logger.error({ err: error, requestId: entry.requestId }, 'usage observer failed');
+    }
     if (this.queue.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs);
   }

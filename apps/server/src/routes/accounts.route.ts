@@ -8,9 +8,10 @@ import { callerAccountId } from './caller-scope';
 import { logHandlers, type LogRouteDeps } from './logs.route';
 import { assertPageInRange } from './paging';
 import { selfServiceHandlers, type SelfServiceDeps } from './self-service.route';
+import { usageSeriesHandlers, type UsageSeriesDeps } from './usage-series.route';
 import { accountView } from './views';
 
-export interface AccountsRouteDeps extends LogRouteDeps, SelfServiceDeps {
+export interface AccountsRouteDeps extends LogRouteDeps, UsageSeriesDeps, SelfServiceDeps {
   accounts: AccountStore;
   prices: PriceStore;
   /** The in-memory price table of the hot path, reloaded after a PUT. */
@@ -61,16 +62,12 @@ const priceView = (price: PriceRecord): Price => ({
 
 /**
  * `accountsContract` (SPEC §4, §8): account CRUD and the price table here (admin key only),
- * the request log (scoped to the caller's account) and the caller's own view beside it.
+ * the request log, its CSV export and the usage series (scoped to the caller's account) and the
+ * caller's own view beside it.
  */
 export function accountsRouter(deps: AccountsRouteDeps) {
   const s = initServer();
   return s.router(accountsContract, {
-    // TODO(issue 16, usage helper): the CSV stream and the series.
-    exportLogs: async () => ({ status: 200, body: '' }),
-    getUsage: async () => {
-      throw new Error('not implemented yet');
-    },
     listAccounts: async ({ query }) => {
       const { rows, total } = await deps.accounts.list({ page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);
@@ -124,6 +121,7 @@ export function accountsRouter(deps: AccountsRouteDeps) {
     },
 
     ...logHandlers(deps),
+    ...usageSeriesHandlers(deps),
     ...selfServiceHandlers(deps),
   });
 }

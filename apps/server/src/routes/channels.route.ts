@@ -3,13 +3,14 @@ import { channelsContract } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
+import type { ChannelCheckLog } from '../relay/channel-checks-log';
 import type { ChannelHealth } from '../relay/channel-health';
 import { LiveChannel, type ChannelRegistry } from '../relay/channel-registry';
 import type { ChannelModelSync } from '../relay/model-sync';
 import type { UpstreamClient } from '../relay/upstream-client';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
 import { assertPageInRange } from './paging';
-import { testChannel } from './test-channel';
+import { runChannelTest } from './test-channel';
 import { channelView } from './views';
 
 export interface ChannelRouteDeps {
@@ -18,6 +19,8 @@ export interface ChannelRouteDeps {
   health: ChannelHealth;
   upstream: UpstreamClient;
   modelSync: ChannelModelSync;
+  /** Each channel's last test on this instance (`last_check`): manual ones are recorded here too. */
+  checks: ChannelCheckLog;
 }
 
 const channelNotFound = (id: number) => notFound('channel_not_found', `No channel with id ${id}.`, 'id');
@@ -73,7 +76,12 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     deps.registry.invalidate();
     deps.health.forget(id);
   };
-  const view = (channel: ChannelRecord) => channelView(channel, deps.health.snapshot(channel.id), deps.modelSync.lastError(channel.id));
+  const view = (channel: ChannelRecord) =>
+    channelView(channel, {
+      health: deps.health.snapshot(channel.id),
+      syncError: deps.modelSync.lastError(channel.id),
+      lastCheck: deps.checks.last(channel.id),
+    });
   return s.router(channelsContract, {
     listChannels: async ({ query }) => {
       const { rows, total } = await deps.channels.list({ page: query.page, perPage: query.per_page });
@@ -116,7 +124,9 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     testChannel: async ({ params, body }) => {
       const channel = await deps.channels.get(params.id);
       if (!channel) throw channelNotFound(params.id);
-      return { status: 200, body: await testChannel(deps.upstream, channel, body.model) };
+      const { result } = await runChannelTest(deps.upstream, channel, { model: body.model, keyIndex: body.key_index });
+      deps.checks.record(channel.id, result, 'manual');
+      return { status: 200, body: result };
     },
     syncChannelModels: async ({ params }) => {
       const channel = await deps.channels.get(params.id);
@@ -135,6 +145,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
       if (!(await deps.channels.delete(params.id))) throw channelNotFound(params.id);
       changed(params.id);
       deps.modelSync.forget(params.id);
+      deps.checks.forget(params.id);
       return { status: 204, body: undefined };
     },
   });

@@ -1,66 +1,53 @@
-import { accountsContract, microUsdToUsd, type LogEntry } from '@chat-relay/contract';
+import { accountsContract, type LogExportQuery } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import type { StoredUsageLogEntry, UsageLogStore } from '../storage/types';
+import type { Logger } from '../logger';
+import type { UsageLogFilter, UsageLogStore } from '../storage/types';
 import { assertMayNameAccount, managedAccountId } from './caller-scope';
+import { logCsvDownload } from './log-csv-stream';
+import { logView } from './log-view';
 import { assertPageInRange } from './paging';
 import { optionalTimeRange } from './time-range';
 
 export interface LogRouteDeps {
   usageLog: UsageLogStore;
+  /** For an export that fails after its first bytes, when no error status can be sent. */
+  logger: Logger;
 }
 
-export const logView = (entry: StoredUsageLogEntry): LogEntry => ({
-  id: entry.id,
-  created_at: entry.createdAt,
-  request_id: entry.requestId,
-  token_id: entry.tokenId,
-  account_id: entry.accountId,
-  requested_model: entry.requestedModel,
-  upstream_model: entry.upstreamModel,
-  channel_id: entry.channelId,
-  assistant_id: entry.assistantId,
-  stream: entry.stream,
-  status: entry.status,
-  error_code: entry.errorCode,
-  prompt_tokens: entry.promptTokens,
-  completion_tokens: entry.completionTokens,
-  cache_read_tokens: entry.cacheReadTokens,
-  cache_write_tokens: entry.cacheWriteTokens,
-  endpoint: entry.endpoint,
-  units: entry.units,
-  usage_estimated: entry.usageEstimated,
-  cost: entry.cost,
-  cost_usd: microUsdToUsd(entry.cost),
-  latency_ms: entry.latencyMs,
-  ttfb_ms: entry.ttfbMs,
-  client_ip: entry.clientIp,
-  attempts: entry.attempts,
-});
+/**
+ * The rows a listing or export selects: an account's access key only its own account's,
+ * whatever it filters on (naming another account is 403); the admin every row.
+ */
+function logFilter(query: LogExportQuery, scope: number | undefined): UsageLogFilter {
+  assertMayNameAccount(scope, query.account_id);
+  return {
+    tokenId: query.token_id,
+    accountId: query.account_id ?? scope,
+    model: query.model,
+    status: query.status,
+    endpoint: query.endpoint,
+    ...optionalTimeRange(query.from, query.to),
+  };
+}
 
 /**
- * `GET /api/logs` (SPEC §8), newest first. The admin sees every entry and may filter by
- * account; an account's access key sees only its own account's entries, whatever it filters.
+ * `GET /api/logs` (SPEC §8), newest first, and `GET /api/logs/export`, the same rows as CSV
+ * streamed page by page (no paging for the caller).
  */
 export function logHandlers(deps: LogRouteDeps) {
   const s = initServer();
   return {
     listLogs: s.route(accountsContract.listLogs, async ({ query, res }) => {
-      const scope = managedAccountId(res.locals.caller);
-      assertMayNameAccount(scope, query.account_id);
-      const { from, to } = optionalTimeRange(query.from, query.to);
-      const { rows, total } = await deps.usageLog.query({
-        page: query.page,
-        perPage: query.per_page,
-        tokenId: query.token_id,
-        accountId: query.account_id ?? scope,
-        model: query.model,
-        status: query.status,
-        endpoint: query.endpoint,
-        from,
-        to,
-      });
+      const filter = logFilter(query, managedAccountId(res.locals.caller));
+      const { rows, total } = await deps.usageLog.query({ ...filter, page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);
       return { status: 200, body: { data: rows.map(logView), total, page: query.page, per_page: query.per_page } };
+    }),
+    exportLogs: s.route(accountsContract.exportLogs, async ({ query, res }) => {
+      const filter = logFilter(query, managedAccountId(res.locals.caller));
+      const body = await logCsvDownload(res, (after, limit) => deps.usageLog.keysetPage(filter, after, limit), deps.logger);
+      // ts-rest pipes a stream body into the response as it is; the contract types the text it carries.
+      return { status: 200, body: body as unknown as string };
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument, systemContract, type Health, type Readiness } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import type { Cluster } from '../cluster/cluster';
+import type { RelayMetrics } from '../metrics/relay-metrics';
 import type { Storage } from '../storage/types';
 
 export interface SystemRouteDeps {
@@ -10,6 +11,7 @@ export interface SystemRouteDeps {
   draining: () => boolean;
   version: string;
   startedAt: number;
+  metrics: Pick<RelayMetrics, 'scrape'>;
 }
 
 /** A probe never waits on a dependency longer than this: a hung database reads as unavailable. */
@@ -62,8 +64,7 @@ export function systemRouter(deps: SystemRouteDeps) {
       const health = await healthOf(deps);
       return health.status === 'unavailable' ? { status: 503, body: health } : { status: 200, body: health };
     },
-    // TODO(issue 16, metrics helper): the Prometheus registry.
-    metrics: async () => ({ status: 200, body: '' }),
+    metrics: async () => ({ status: 200, body: await deps.metrics.scrape() }),
     ready: async () => {
       const health = await healthOf(deps);
       const reasons = notReadyBecause(health, deps);

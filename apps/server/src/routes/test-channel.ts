@@ -2,7 +2,7 @@ import type { ChannelTestResult, ChatCompletionRequest } from '@chat-relay/contr
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, redactUpstreamError } from '@chat-relay/wire';
 import { adapterFor } from '../providers/adapter-for';
-import { CallerGone } from '../relay/caller-gone';
+import { CallerGone, type AbortLike } from '../relay/caller-gone';
 import { LiveChannel } from '../relay/channel-registry';
 import { isGlob } from '../relay/model-pattern';
 import { transportFailure } from '../relay/transport-failure';
@@ -27,43 +27,68 @@ function testModel(channel: LiveChannel, asked: string | undefined): string {
   return named;
 }
 
+/** What to test a channel with; everything optional. */
+export interface ChannelTestOptions {
+  /** A model the channel serves; default: the first plain name it lists. */
+  model?: string;
+  /** One key alone (its position); default: the next active key. */
+  keyIndex?: number;
+  /** Aborts the call (the relay shutting down). */
+  signal?: AbortLike;
+}
+
+/** The test's answer, and whether the upstream refused the key itself (401/403, not about the model). */
+export interface ChannelTestRun {
+  result: ChannelTestResult;
+  keyRejected: boolean;
+}
+
+/** The key a test uses: the one asked for, else the next active one (the first when all are disabled). */
+function testKey(channel: LiveChannel, keyIndex: number | undefined): string {
+  const { keys } = channel.record;
+  if (keyIndex !== undefined) {
+    const key = keys[keyIndex];
+    if (key === undefined) throw invalidRequest(`The channel has no key at position ${keyIndex}.`, 'key_index', 'invalid_value');
+    return key;
+  }
+  return channel.hasActiveKey ? channel.nextKey() : (keys[0] ?? '');
+}
+
 /**
- * `POST /api/channels/{id}/test` (SPEC §4): one real minimal chat request through the channel,
- * with its next active key (its first when all are disabled, to see whether it works again).
- * It changes nothing: no key is disabled, the circuit is not told, no usage row is written.
+ * `POST /api/channels/{id}/test` (SPEC §4) and the scheduled check: one real minimal chat request
+ * through the channel. It changes nothing itself: no key is disabled, the circuit is not told, no
+ * usage row is written — the caller decides what the answer means.
  */
-export async function testChannel(
-  upstream: UpstreamClient,
-  record: ChannelRecord,
-  askedModel: string | undefined,
-): Promise<ChannelTestResult> {
+export async function runChannelTest(upstream: UpstreamClient, record: ChannelRecord, options: ChannelTestOptions = {}): Promise<ChannelTestRun> {
   const channel = new LiveChannel(record);
-  const model = testModel(channel, askedModel);
+  const model = testModel(channel, options.model);
+  const key = testKey(channel, options.keyIndex);
   const request: ChatCompletionRequest = {
     model,
     messages: [{ role: 'user', content: 'Say OK.' }],
     max_tokens: TEST_MAX_TOKENS,
   };
-  const key = channel.hasActiveKey ? channel.nextKey() : (record.keys[0] ?? '');
   const adapter = adapterFor(record.type);
   const { url, headers, body } = adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) });
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     const timeouts = { ...record.timeouts, firstByteMs: Math.min(record.timeouts.firstByteMs, TEST_FIRST_BYTE_MS) };
-    const response = await upstream.post({ channel: { ...record, timeouts }, url, headers, body, signal: new CallerGone() });
+    const signal = options.signal ?? new CallerGone();
+    const response = await upstream.post({ channel: { ...record, timeouts }, url, headers, body, signal });
     const text = await response.body.text();
     if (response.statusCode >= 400) {
-      const error = adapter.mapErrorResponse(response.statusCode, text, record.keys).error.toBody().error;
-      return { ok: false, latency_ms: latency(), model, status: response.statusCode, error };
+      const failure = adapter.mapErrorResponse(response.statusCode, text, record.keys);
+      const error = failure.error.toBody().error;
+      return { result: { ok: false, latency_ms: latency(), model, status: response.statusCode, error }, keyRejected: failure.keyRejected === true };
     }
     const converted = adapter.convertResponse(text, model);
     if (!converted.ok) {
       const error = redactUpstreamError(converted.error, record.keys).toBody().error;
-      return { ok: false, latency_ms: latency(), model, status: response.statusCode, error };
+      return { result: { ok: false, latency_ms: latency(), model, status: response.statusCode, error }, keyRejected: false };
     }
-    return { ok: true, latency_ms: latency(), model, status: response.statusCode };
+    return { result: { ok: true, latency_ms: latency(), model, status: response.statusCode }, keyRejected: false };
   } catch (error) {
-    return { ok: false, latency_ms: latency(), model, error: transportFailure(error).error.toBody().error };
+    return { result: { ok: false, latency_ms: latency(), model, error: transportFailure(error).error.toBody().error }, keyRejected: false };
   }
 }

@@ -1,4 +1,4 @@
-import { microUsdToUsd, type Account, type Channel, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
+import { microUsdToUsd, type Account, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../relay/channel-health';
 import { channelEndpoints } from '../relay/channel-registry';
 import { keyHint } from '../security/keys';
@@ -6,7 +6,14 @@ import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
 
-export const channelView = (channel: ChannelRecord, health: CircuitSnapshot, syncError: ChannelModelSyncError | null = null): Channel => ({
+/** What this instance alone knows of a channel: its circuit, last model sync failure and last test. */
+export interface ChannelInstanceState {
+  health: CircuitSnapshot;
+  syncError?: ChannelModelSyncError | null;
+  lastCheck?: ChannelCheck | null;
+}
+
+export const channelView = (channel: ChannelRecord, { health, syncError = null, lastCheck = null }: ChannelInstanceState): Channel => ({
   id: channel.id,
   name: channel.name,
   type: channel.type,
@@ -45,8 +52,7 @@ export const channelView = (channel: ChannelRecord, health: CircuitSnapshot, syn
   synced_models_count: channel.syncedModels?.length ?? null,
   models_synced_at: channel.modelsSyncedAt,
   models_sync_error: syncError,
-  // TODO(issue 16, channel-checks helper): the last manual or scheduled test.
-  last_check: null,
+  last_check: lastCheck,
   created_at: channel.createdAt,
   updated_at: channel.updatedAt,
 });

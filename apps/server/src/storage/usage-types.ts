@@ -60,6 +60,32 @@ export interface UsageTotals {
   cacheWriteTokens: number;
   cost: number;
 }
+/** The listing's filters without its paging: what the CSV export and keyset reads select. */
+export type UsageLogFilter = Omit<UsageLogQuery, 'page' | 'perPage'>;
+/** Where a keyset read resumes: the last row read (newest first is `createdAt DESC, id DESC`). */
+export interface UsageLogCursor {
+  createdAt: string;
+  id: number;
+}
+
+export type UsageSeriesBucket = 'hour' | 'day';
+export type UsageSeriesGroup = 'total' | 'model' | 'channel' | 'token';
+export interface UsageSeriesFilter {
+  tokenId?: number;
+  accountId?: number;
+  channelId?: number;
+  model?: string;
+}
+/** One bucket of one group of a usage series. */
+export interface UsageSeriesPoint extends UsageTotals {
+  /** Start of the UTC hour or day (ISO). */
+  time: string;
+  /** Model name, channel id or token id as text; `null` for `total` and for no channel, token or model. */
+  key: string | null;
+  /** Requests answered with a status ≥ 400. */
+  errors: number;
+}
+
 export interface UsageLogStore {
   /** Writes the entries and settles their quota, in one transaction. */
   insertBatch(entries: readonly UsageLogEntry[]): Promise<void>;
@@ -73,6 +99,17 @@ export interface UsageLogStore {
    * never scans the log and still counts rows the retention job has deleted.
    */
   aggregate(scope: { tokenId?: number; accountId?: number }, from: string, to: string, groupBy: 'day' | 'model'): Promise<Array<UsageTotals & { key: string }>>;
+  /**
+   * Totals per UTC hour or day and per group over [from, to), read like `aggregate` (rollup for
+   * whole hours, raw log for the partial hours at the ends). Buckets without requests are left
+   * out; ordered by time, then key (ids numerically, names by bytes, `null` first).
+   */
+  series(filter: UsageSeriesFilter, from: string, to: string, bucket: UsageSeriesBucket, groupBy: UsageSeriesGroup): Promise<UsageSeriesPoint[]>;
+  /**
+   * Up to `limit` rows of the filter, newest first, strictly after `after` in that order (from
+   * the newest when `null`): pages that neither skip nor repeat rows of equal `createdAt`.
+   */
+  keysetPage(filter: UsageLogFilter, after: UsageLogCursor | null, limit: number): Promise<StoredUsageLogEntry[]>;
   /**
    * Retention (RELAY_LOG_RETENTION_DAYS): deletes at most `limit` raw rows created before
    * `before` (ISO), oldest first, and answers how many; the rollup keeps their totals.

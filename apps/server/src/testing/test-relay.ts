@@ -80,6 +80,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     consoleDir: options.consoleDir,
+    metricsToken: config.metricsToken,
     version: 'test',
   });
   return {

@@ -4,12 +4,14 @@ import {
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
+  type LogExportQuery,
   type RelayContract,
 } from '@chat-relay/contract';
 import { initClient, UnknownStatusError, type ApiFetcher, type InitClientReturn } from '@ts-rest/core';
 import axios, { type AxiosInstance } from 'axios';
 import { withAbortError } from './abort-error';
 import { createAxiosFetcher } from './axios-fetcher';
+import { exportLogsCsv, type LogsCsvDownload } from './export-logs-csv';
 import { RelayApiError } from './relay-api-error';
 import { streamChatCompletion } from './stream-chat-completion';
 
@@ -52,6 +54,11 @@ export interface RelayClient {
   streamChatCompletion(request: ChatCompletionRequest, options?: RequestOptions): AsyncIterable<ChatCompletionChunk>;
   /** The completion on 200; throws `RelayApiError` on any other answer. */
   createChatCompletion(request: NonStreamingChatCompletionRequest, options?: RequestOptions): Promise<ChatCompletion>;
+  /**
+   * `GET /api/logs/export` (a management key): the log as CSV, streamed, with its file name;
+   * the listing's filters. Throws `RelayApiError` on any answer but 200; see `LogsCsvDownload`.
+   */
+  exportLogsCsv(query?: LogExportQuery, options?: RequestOptions): Promise<LogsCsvDownload>;
 }
 
 const requestIdOf = (response: object): string | undefined =>
@@ -108,5 +115,6 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     streamChatCompletion: (request, { signal } = {}) =>
       streamChatCompletion({ http, baseUrl, apiKey, request, signal, timeoutMs }),
     createChatCompletion,
+    exportLogsCsv: (query = {}, { signal } = {}) => exportLogsCsv({ http, baseUrl, apiKey, query, signal, timeoutMs }),
   };
 }

@@ -42,6 +42,8 @@ describe('buildOpenApiDocument', () => {
         '/api/accounts',
         '/api/accounts/{id}',
         '/api/logs',
+        '/api/logs/export',
+        '/api/usage',
         '/api/models',
         '/api/prices',
         '/api/tokens/batch',
@@ -51,6 +53,7 @@ describe('buildOpenApiDocument', () => {
         '/v1/dashboard/billing/usage',
         '/healthz',
         '/readyz',
+        '/metrics',
         '/openapi.json',
       ].sort(),
     );

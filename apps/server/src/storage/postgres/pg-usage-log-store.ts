@@ -1,8 +1,22 @@
 import type pg from 'pg';
-import type { Page, StoredUsageLogEntry, UsageLogEntry, UsageLogQuery, UsageLogStore, UsageTotals } from '../types';
+import type {
+  Page,
+  StoredUsageLogEntry,
+  UsageSeriesBucket,
+  UsageLogCursor,
+  UsageLogEntry,
+  UsageLogFilter,
+  UsageLogQuery,
+  UsageLogStore,
+  UsageSeriesFilter,
+  UsageSeriesGroup,
+  UsageSeriesPoint,
+  UsageTotals,
+} from '../types';
 import { addDelta, addToQuotaUsed } from './pg-quota-used';
 import { inTransaction } from './pg-pool';
-import { pgAggregateSql, pgListingSql } from './pg-usage-queries';
+import { pgAggregateSql, pgKeysetSql, pgListingSql } from './pg-usage-queries';
+import { pgSeriesSql } from './pg-usage-series';
 import { usageEntryOf, type UsageRow } from '../usage-row';
 
 
@@ -145,6 +159,22 @@ export class PgUsageLogStore implements UsageLogStore {
   ): Promise<Array<UsageTotals & { key: string }>> {
     const { sql, values } = pgAggregateSql(scope, from, to, groupBy);
     return (await this.pool.query<UsageTotals & { key: string }>(sql, values)).rows;
+  }
+
+  async series(
+    filter: UsageSeriesFilter,
+    from: string,
+    to: string,
+    bucket: UsageSeriesBucket,
+    groupBy: UsageSeriesGroup,
+  ): Promise<UsageSeriesPoint[]> {
+    const { sql, values } = pgSeriesSql(filter, from, to, bucket, groupBy);
+    return (await this.pool.query<UsageSeriesPoint>(sql, values)).rows;
+  }
+
+  async keysetPage(filter: UsageLogFilter, after: UsageLogCursor | null, limit: number): Promise<StoredUsageLogEntry[]> {
+    const { sql, values } = pgKeysetSql(filter, after, limit);
+    return (await this.pool.query<UsageRow>(sql, values)).rows.map(usageEntryOf);
   }
 
   async purgeBefore(before: string, limit: number): Promise<number> {

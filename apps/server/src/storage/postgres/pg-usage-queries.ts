@@ -1,4 +1,4 @@
-import type { UsageLogQuery } from '../types';
+import type { UsageLogCursor, UsageLogFilter, UsageLogQuery } from '../types';
 import { aggregateSpans } from '../usage-hours';
 
 /** A WHERE clause over numbered parameters, and their values. */
@@ -8,7 +8,7 @@ interface Filter {
 }
 
 /** WHERE clause of a usage query; `to` is exclusive. The same filters as SQLite's. */
-function filters(query: UsageLogQuery, values: unknown[] = []): Filter {
+function filters(query: UsageLogFilter, values: unknown[] = []): Filter {
   const clauses: string[] = [];
   const add = (column: string, operator: string, value: string | number | undefined) => {
     if (value === undefined) return;
@@ -54,7 +54,7 @@ export function pgAggregateSql(
   groupBy: 'day' | 'model',
 ): { sql: string; values: unknown[] } {
   const spans = aggregateSpans(from, to);
-  const { where, values } = filters({ tokenId: scope.tokenId, accountId: scope.accountId, page: 1, perPage: 1 });
+  const { where, values } = filters({ tokenId: scope.tokenId, accountId: scope.accountId });
   const param = (value: string) => {
     values.push(value);
     return `$${values.length}::timestamptz`;
@@ -80,4 +80,19 @@ export function pgAggregateSql(
       FROM parts GROUP BY key ORDER BY key COLLATE "C"`,
     values,
   };
+}
+
+/**
+ * One keyset page, newest first, strictly after the cursor in `created_at DESC, id DESC` order:
+ * the row comparison reads on from the filter's index (column, created_at, id), no OFFSET.
+ */
+export function pgKeysetSql(filter: UsageLogFilter, after: UsageLogCursor | null, limit: number): { sql: string; values: unknown[] } {
+  const { where, values } = filters(filter);
+  let resume = '';
+  if (after) {
+    values.push(after.createdAt, after.id);
+    resume = ` AND (created_at, id) < ($${values.length - 1}::timestamptz, $${values.length})`;
+  }
+  values.push(limit);
+  return { sql: `SELECT * FROM usage_log WHERE ${where}${resume} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values };
 }

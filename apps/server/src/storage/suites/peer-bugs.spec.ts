@@ -2,7 +2,7 @@ import { createLogger } from '../../logger';
 import { releaseLeftoverReservations } from '../bootstrap';
 import { INSTANCE_STALE_MS } from '../instance-liveness';
 import { pgAggregateSql, pgListingSql } from '../postgres/pg-usage-queries';
-import { sqliteAggregateSql, sqliteListingSql } from '../sqlite/sqlite-usage-log-store';
+import { sqliteAggregateSql, sqliteListingSql } from '../sqlite/sqlite-usage-queries';
 import { describeEachBackend, type StoreBackend } from '../testing/store-backends';
 import type { Storage, UsageLogQuery } from '../types';
 import { createAccount, createToken, openMoneyDb, quotaUsed, reservations, type MoneyDb } from './money-fixture';

@@ -1,4 +1,4 @@
-import { ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
+import { ChannelCheckSchema, ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
 
 const channel = {
   name: 'openai-main',
@@ -121,6 +121,7 @@ describe('ChannelSchema', () => {
     synced_models_count: 3,
     models_synced_at: '2026-01-02T00:00:00.000Z',
     models_sync_error: null,
+    last_check: null,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   };
@@ -156,5 +157,22 @@ describe('ChannelModelSyncSchema', () => {
     expect(ChannelModelSyncSchema.parse(answer)).toEqual(answer);
     const unknown = { ...answer, models: [{ id: 'x', endpoints: ['video'] }] };
     expect(issuePaths(ChannelModelSyncSchema.safeParse(unknown))).toEqual([['models', 0, 'endpoints', 0]]);
+  });
+});
+
+describe('ChannelCheckSchema', () => {
+  it('takes a passing check and a failing one with the upstream error, and refuses an unknown trigger', () => {
+    expect(ChannelCheckSchema.parse({ ok: true, latency_ms: 120, model: 'gpt-4o', status: 200, at: '2026-11-27T00:00:00.000Z', trigger: 'manual' }).ok).toBe(true);
+    const failed = {
+      ok: false,
+      latency_ms: 30,
+      model: 'gpt-4o',
+      status: 401,
+      error: { message: 'Incorrect API key provided', type: 'authentication_error', param: null, code: 'invalid_api_key' },
+      at: '2026-11-27T00:00:00.000Z',
+      trigger: 'scheduled',
+    };
+    expect(ChannelCheckSchema.parse(failed).error?.code).toBe('invalid_api_key');
+    expect(ChannelCheckSchema.safeParse({ ...failed, trigger: 'cron' }).success).toBe(false);
   });
 });

@@ -189,8 +189,14 @@ export type Channel = z.infer<typeof ChannelSchema>;
 
 export const ChannelPageSchema = pageOf(ChannelSchema);
 
-/** `POST /api/channels/{id}/test`: a model the channel serves (default: the first it names). */
-export const ChannelTestRequestSchema = z.object({ model: ModelPatternSchema.optional() }).strict();
+/**
+ * `POST /api/channels/{id}/test`: a model the channel serves (default: the first it names), and
+ * optionally one key to test alone (`key_status[].index`; default: its next active key), so a
+ * disabled key can be tried before it is re-enabled.
+ */
+export const ChannelTestRequestSchema = z
+  .object({ model: ModelPatternSchema.optional(), key_index: z.number().int().min(0).max(999).optional() })
+  .strict();
 export type ChannelTestRequest = z.infer<typeof ChannelTestRequestSchema>;
 
 /** One real minimal request through the channel; `error` is the upstream's, keys redacted. */

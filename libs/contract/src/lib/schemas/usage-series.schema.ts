@@ -8,7 +8,7 @@ export const USAGE_SERIES_MAX_BUCKETS = { hour: 31 * 24, day: 366 } as const;
 /**
  * `GET /api/usage`: requests, tokens, cost and errors per hour or day, in total or per model,
  * channel or token — what the console's charts draw. An account's access key sees its own
- * account only (`account_id` of another is a 404, as elsewhere).
+ * account only (`account_id` of another is a 403 `account_forbidden`, as in the log listing).
  */
 export const UsageSeriesQuerySchema = z
   .object({

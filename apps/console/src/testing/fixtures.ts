@@ -1,0 +1,81 @@
+import type { Channel, LogEntry, Token } from '@chat-relay/contract';
+
+/** Contract-shaped records for page tests; each test overrides what it is about. */
+
+export const channelFixture = (overrides: Partial<Channel> = {}): Channel => ({
+  id: 3,
+  name: 'openai-main',
+  type: 'openai',
+  base_url: 'https://api.openai.com/v1',
+  key_hints: ['…abcd'],
+  key_status: [{ index: 0, hint: '…abcd', status: 'active', reason: null, changed_at: null }],
+  has_active_key: true,
+  health: { state: 'closed', attempts: 0, failures: 0, open_until: null },
+  models: ['gpt-4o'],
+  model_mapping: {},
+  priority: 0,
+  weight: 1,
+  enabled: true,
+  timeouts: { connect_ms: 10_000, first_byte_ms: 60_000, idle_ms: 60_000 },
+  responses_api: 'auto',
+  endpoints: ['chat'],
+  endpoints_default: true,
+  synced_models_count: null,
+  models_synced_at: null,
+  models_sync_error: null,
+  last_check: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+  updated_at: '2026-11-01T00:00:00.000Z',
+  ...overrides,
+});
+
+export const tokenFixture = (overrides: Partial<Token> = {}): Token => ({
+  id: 5,
+  account_id: 1,
+  name: 'ci',
+  status: 'active',
+  key_hint: 'sk-…Ab12',
+  expires_at: null,
+  quota_limit: null,
+  quota_used: 0,
+  quota_limit_usd: null,
+  quota_used_usd: '0.000000',
+  models: null,
+  allowed_ips: null,
+  rate_limit: null,
+  created_at: '2026-11-01T00:00:00.000Z',
+  last_used_at: null,
+  ...overrides,
+});
+
+export const logEntryFixture = (overrides: Partial<LogEntry> = {}): LogEntry => ({
+  id: 1,
+  created_at: '2026-11-01T10:00:00.000Z',
+  request_id: 'req_log_1',
+  token_id: 5,
+  account_id: 1,
+  requested_model: 'gpt-4o',
+  upstream_model: 'gpt-4o-2024-08-06',
+  channel_id: 3,
+  assistant_id: null,
+  stream: false,
+  status: 200,
+  error_code: null,
+  prompt_tokens: 100,
+  completion_tokens: 20,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  endpoint: 'chat',
+  units: 0,
+  usage_estimated: false,
+  cost: 1_500,
+  cost_usd: '0.001500',
+  latency_ms: 812,
+  ttfb_ms: 240,
+  client_ip: '10.0.0.7',
+  attempts: 1,
+  ...overrides,
+});
+
+/** A page of the API's list shape. */
+export const pageOf = <T>(data: T[], total = data.length, page = 1, perPage = 20) => ({ data, total, page, per_page: perPage });
