@@ -191,6 +191,8 @@ describe('console flow (admin, then an account)', () => {
 
   it(`/metrics counts the chat requests by model (${REQUESTS_METRIC})`, async () => {
     const { api, relay } = suite;
+    // The playground's request and the account's: the count below must see real traffic.
+    expect(flow.chatRequests).toBe(2);
     const families = parsePrometheusTextFormat(await api.metricsText(relay.metricsToken));
     const requests = families.find((family) => family.name === REQUESTS_METRIC);
     expect(requests?.type).toBe('COUNTER');
