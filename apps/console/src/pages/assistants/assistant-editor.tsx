@@ -69,7 +69,7 @@ export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assist
         label="Models"
         value={values.models}
         onChange={(event) => set('models', event.target.value)}
-        hint="Model families callers may pair it with (names or globs, comma or line separated); empty: any."
+        hint="Model families callers may pair it with (names or globs, comma or line separated); leave empty to allow every family."
       />
       <TextArea label="Tools (JSON)" className="secret-input" spellCheck={false} value={values.toolsJson} onChange={(event) => set('toolsJson', event.target.value)} hint="An array of tools as in a chat request; empty: none." />
       <TextArea
