@@ -106,7 +106,12 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
       />
       <fieldset className="endpoint-choice">
         <legend>Endpoints</legend>
-        <CheckboxField label="The type's defaults" checked={values.useDefaultEndpoints} onChange={(event) => setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))} />
+        {/* Not "type's defaults": a label containing "Type" would make the Type field's label ambiguous. */}
+        <CheckboxField
+          label="Default endpoints"
+          checked={values.useDefaultEndpoints}
+          onChange={(event) => setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))}
+        />
         {ENDPOINTS.map((endpoint) => (
           <CheckboxField
             key={endpoint}

@@ -54,6 +54,16 @@ describe('Channels page', () => {
     expect(screen.queryByLabelText('Keys')).toBeNull();
   });
 
+  it('labels the form’s fields so that each browser-test label finds one field, even matched loosely', async () => {
+    relayWith([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+    for (const label of ['Name', 'Type', 'Base URL', 'Keys', 'Models']) {
+      expect(screen.getAllByLabelText(new RegExp(label, 'i'))).toHaveLength(1);
+    }
+    const keys = screen.getByLabelText('Keys');
+    expect([keys.getAttribute('autocomplete'), keys.getAttribute('spellcheck')]).toEqual(['off', 'false']);
+  });
+
   it('refuses to send a form the contract would refuse, saying which fields', async () => {
     const { calls } = relayWith([]);
     fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));

@@ -39,6 +39,8 @@ describe('Playground', () => {
     const field = screen.getByLabelText('API token');
     expect(field.getAttribute('type')).toBe('password');
     expect(field.getAttribute('autocomplete')).toBe('off');
+    // The browser tests find fields by label, loosely: each must name one field.
+    for (const label of ['API token', 'Model', 'System prompt', 'Message']) expect(screen.getAllByLabelText(new RegExp(label, 'i'))).toHaveLength(1);
   });
 
   it('suggests the caller’s models and its assistants’ gizmo names', async () => {
