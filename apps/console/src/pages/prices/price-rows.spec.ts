@@ -1,4 +1,4 @@
-import { emptyPriceRow, rowsFromTable, toPriceTable, type PriceRow } from './price-rows';
+import { emptyPriceRow, rowsFromTable, samePrices, toPriceTable, type PriceRow } from './price-rows';
 
 const row = (model: string, amounts: Partial<PriceRow['amounts']>, imageVariants = ''): PriceRow => {
   const empty = emptyPriceRow();
@@ -56,5 +56,13 @@ describe('price table ⇄ rows', () => {
       ok: false,
       errors: [expect.stringMatching(/^Row 1 · Model: /), expect.stringMatching(/^Row 2 \(y\) · Image variants \(huge-size\): a size/)],
     });
+  });
+});
+
+describe('samePrices', () => {
+  it('counts a null field and a missing one as the same price, any other difference as a change', () => {
+    const stored = { data: [{ model: 'a', input: 1, output: 2, cache_read: null, image_variants: null }] };
+    expect(samePrices(stored, { data: [{ model: 'a', input: 1, output: 2 }] })).toBe(true);
+    expect(samePrices(stored, { data: [{ model: 'a', input: 1, output: 3 }] })).toBe(false);
   });
 });

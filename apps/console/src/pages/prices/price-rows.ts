@@ -112,3 +112,9 @@ export function toPriceTable(rows: readonly PriceRow[]): { ok: true; table: Pric
     }),
   };
 }
+
+/** Whether two tables price the same: a field set to null and one left out cost the same. */
+export function samePrices(left: PriceTable, right: PriceTable): boolean {
+  const normal = (table: PriceTable) => JSON.stringify(table, (_field, value: unknown) => (value === null ? undefined : value));
+  return normal(left) === normal(right);
+}

@@ -1,6 +1,9 @@
 import { PRICE_COLUMNS, type PriceRow } from './price-rows';
 
-/** The editable rows: one input per field, labelled by column and row for a screen reader. */
+/**
+ * The editable rows: one input per field, labelled `Row N: field` for a screen reader (row first,
+ * so `Row 1: model` is not part of `Row 11: model` when a browser test matches labels loosely).
+ */
 export function PriceTableEditor(props: { rows: readonly PriceRow[]; shown: (row: PriceRow) => boolean; onChange: (rows: PriceRow[]) => void }) {
   const { rows } = props;
   const update = (key: number, change: (row: PriceRow) => PriceRow) => props.onChange(rows.map((row) => (row.key === key ? change(row) : row)));
@@ -39,12 +42,12 @@ export function PriceTableEditor(props: { rows: readonly PriceRow[]; shown: (row
               <tr key={row.key}>
                 <td className="numeric">{index + 1}</td>
                 <td>
-                  <input aria-label={`Model, row ${index + 1}`} value={row.model} onChange={(event) => update(row.key, (current) => ({ ...current, model: event.target.value }))} />
+                  <input aria-label={`Row ${index + 1}: model`} value={row.model} onChange={(event) => update(row.key, (current) => ({ ...current, model: event.target.value }))} />
                 </td>
                 {PRICE_COLUMNS.map((column) => (
                   <td key={column.field} className="numeric">
                     <input
-                      aria-label={`${column.label} (${column.unit}), row ${index + 1}`}
+                      aria-label={`Row ${index + 1}: ${column.label.toLowerCase()} (${column.unit})`}
                       inputMode="decimal"
                       size={8}
                       value={row.amounts[column.field]}
@@ -54,20 +57,20 @@ export function PriceTableEditor(props: { rows: readonly PriceRow[]; shown: (row
                 ))}
                 <td>
                   <input
-                    aria-label={`Image variants, row ${index + 1}`}
+                    aria-label={`Row ${index + 1}: image variants`}
                     value={row.imageVariants}
                     onChange={(event) => update(row.key, (current) => ({ ...current, imageVariants: event.target.value }))}
                   />
                 </td>
                 <td>
                   <div className="toolbar">
-                    <button type="button" aria-label={`Move row ${index + 1} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                    <button type="button" aria-label={`Row ${index + 1}: move up`} disabled={index === 0} onClick={() => move(index, -1)}>
                       ↑
                     </button>
-                    <button type="button" aria-label={`Move row ${index + 1} down`} disabled={index === rows.length - 1} onClick={() => move(index, 1)}>
+                    <button type="button" aria-label={`Row ${index + 1}: move down`} disabled={index === rows.length - 1} onClick={() => move(index, 1)}>
                       ↓
                     </button>
-                    <button type="button" className="danger" aria-label={`Remove row ${index + 1}`} onClick={() => props.onChange(rows.filter((other) => other.key !== row.key))}>
+                    <button type="button" className="danger" aria-label={`Row ${index + 1}: remove`} onClick={() => props.onChange(rows.filter((other) => other.key !== row.key))}>
                       Remove
                     </button>
                   </div>

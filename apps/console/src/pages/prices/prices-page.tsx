@@ -10,7 +10,7 @@ import { useBusyAction } from '../../hooks/use-busy-action';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
 import { PriceTableEditor } from './price-table-editor';
-import { emptyPriceRow, rowsFromTable, toPriceTable, type PriceRow } from './price-rows';
+import { emptyPriceRow, rowsFromTable, samePrices, toPriceTable, type PriceRow } from './price-rows';
 
 /** The admin's price table, edited in place and saved whole (`PUT /api/prices`). */
 export function PricesPage() {
@@ -46,7 +46,7 @@ export function PricesPage() {
   };
 
   const outcome = useMemo(() => (rows ? toPriceTable(rows) : null), [rows]);
-  const unsaved = outcome !== null && savedTable !== null && (!outcome.ok || JSON.stringify(outcome.table) !== JSON.stringify(savedTable));
+  const unsaved = outcome !== null && savedTable !== null && (!outcome.ok || !samePrices(outcome.table, savedTable));
   const needle = filter.trim().toLowerCase();
 
   return (
