@@ -60,6 +60,7 @@ export function fakeClient(routes: FakeRoutes, stream?: FakeStream): { client: R
       return stream(request, options);
     },
     createChatCompletion: () => Promise.reject(new Error('fake client: createChatCompletion is not faked')),
+    exportLogsCsv: () => Promise.reject(new Error('fake client: exportLogsCsv is not faked')),
   };
   return { client, calls };
 }
