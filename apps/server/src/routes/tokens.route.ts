@@ -7,6 +7,7 @@ import { assertMayNameAccount, callerAccountId, managedAccountId, reaches } from
 import { assertPageInRange } from './paging';
 import { timeRange } from './time-range';
 import { tokenView } from './views';
+import { sumFields } from './sum-fields';
 
 export interface TokenRouteDeps {
   tokens: TokenStore;
@@ -130,17 +131,7 @@ export function tokensRouter(deps: TokenRouteDeps) {
       const token = await reachableToken(managedAccountId(res.locals.caller), params.id);
       const range = timeRange(query.from, query.to, USAGE_DEFAULT_DAYS);
       const rows = await deps.usageLog.aggregate({ tokenId: token.id }, range.from, range.to, query.group_by);
-      const total = rows.reduce<UsageTotals>(
-        (sum, row) => ({
-          requests: sum.requests + row.requests,
-          promptTokens: sum.promptTokens + row.promptTokens,
-          completionTokens: sum.completionTokens + row.completionTokens,
-          cacheReadTokens: sum.cacheReadTokens + row.cacheReadTokens,
-          cacheWriteTokens: sum.cacheWriteTokens + row.cacheWriteTokens,
-          cost: sum.cost + row.cost,
-        }),
-        { requests: 0, promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 },
-      );
+      const total: UsageTotals = sumFields(rows, ['requests', 'promptTokens', 'completionTokens', 'cacheReadTokens', 'cacheWriteTokens', 'cost']);
       return {
         status: 200,
         body: {

@@ -4,6 +4,7 @@ import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { TokenStore, UsageLogStore, UsageSeriesBucket, UsageSeriesPoint } from '../storage/types';
 import { assertMayNameAccount, managedAccountId, reaches } from './caller-scope';
 import { timeRange } from './time-range';
+import { sumFields } from './sum-fields';
 
 export interface UsageSeriesDeps {
   usageLog: UsageLogStore;
@@ -59,16 +60,7 @@ export function usageSeriesHandlers(deps: UsageSeriesDeps) {
       const range = seriesRange(query);
       const filter = { tokenId: query.token_id, accountId: query.account_id ?? scope, channelId: query.channel_id, model: query.model };
       const points = await deps.usageLog.series(filter, range.from, range.to, query.bucket, query.group_by);
-      const sum = points.reduce(
-        (total, point) => ({
-          requests: total.requests + point.requests,
-          errors: total.errors + point.errors,
-          promptTokens: total.promptTokens + point.promptTokens,
-          completionTokens: total.completionTokens + point.completionTokens,
-          cost: total.cost + point.cost,
-        }),
-        { requests: 0, errors: 0, promptTokens: 0, completionTokens: 0, cost: 0 },
-      );
+      const sum = sumFields(points, ['requests', 'errors', 'promptTokens', 'completionTokens', 'cost']);
       return {
         status: 200,
         body: {

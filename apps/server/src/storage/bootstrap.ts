@@ -16,6 +16,12 @@ export const ADMIN_KEY_FILE = 'admin.key';
  */
 export async function bootstrapStorage(storage: Storage, config: Config, logger: Logger): Promise<void> {
   await releaseLeftoverReservations(storage, logger);
+  // Instances starting together on a new shared database: one creates the admin and the channels,
+  // the others find them (each checking first would create them twice, or fail on the unique key).
+  await storage.exclusive('bootstrap', () => createFirstRecords(storage, config, logger));
+}
+
+async function createFirstRecords(storage: Storage, config: Config, logger: Logger): Promise<void> {
   const admin = await storage.accounts.findAdmin();
   if (admin && config.adminKey) {
     // RELAY_ADMIN_KEY set on a later start replaces the admin key: the operator's word wins.

@@ -287,5 +287,10 @@ export interface Storage {
   responses: ResponseStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * Runs `work` while no other instance sharing the database runs work under the same `name`
+   * (PostgreSQL: an advisory lock; SQLite has one process): start-up steps that read, then write.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { quoteSchema } from './pg-pool';
+import { quoteSchema, underAdvisoryLock } from './pg-pool';
 import { SCHEMA_V1 } from './schema-v1';
 import { SCHEMA_V2 } from './schema-v2';
 
@@ -25,36 +25,27 @@ export const postgresMigrations: readonly PostgresMigration[] = [
  * transaction with its `schema_migrations` row. Returns the versions applied.
  */
 export async function migratePostgres(pool: pg.Pool, schema: string, migrations: readonly PostgresMigration[] = postgresMigrations): Promise<number[]> {
-  const client = await pool.connect();
-  const lockKey = `chat-relay migrations ${schema}`;
-  try {
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-    try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-      );
-      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-      const applied = new Set(rows.map((row) => row.version));
-      const ran: number[] = [];
-      for (const migration of migrations) {
-        if (applied.has(migration.version)) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
-        }
-        ran.push(migration.version);
+  return underAdvisoryLock(pool, `chat-relay migrations ${schema}`, async (client) => {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    const ran: number[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new Error(`PostgreSQL migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
       }
-      return ran;
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+      ran.push(migration.version);
     }
-  } finally {
-    client.release();
-  }
+    return ran;
+  });
 }

@@ -9,13 +9,13 @@ import { PgAssistantStore } from './pg-assistant-store';
 import { PgChannelStore } from './pg-channel-store';
 import { PgPriceStore } from './pg-price-store';
 import { PgTokenStore } from './pg-token-store';
-import { createPgPool, type PostgresConnection } from './pg-pool';
+import { createPgPool, underAdvisoryLock, type PostgresConnection } from './pg-pool';
 import { PgQuotaStore } from './pg-quota-store';
 import { PgResponseStore } from './pg-response-store';
 import { PgUsageLogStore } from './pg-usage-log-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
-export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind'> {
+export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind' | 'exclusive'> {
   return {
     accounts: new PgAccountStore(pool),
     tokens: new PgTokenStore(pool),
@@ -52,6 +52,7 @@ export async function openPostgresStorage(
       ping: async () => {
         await pool.query('SELECT 1');
       },
+      exclusive: (name, work) => underAdvisoryLock(pool, `chat-relay ${name} ${connection.schema}`, () => work()),
       close: () => pool.end(),
     },
     options.keyCache,

@@ -66,3 +66,21 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release();
   }
 }
+
+/**
+ * Runs `work` holding a session advisory lock named `name` on its own connection: every instance
+ * sharing the database waits its turn, so start-up work (migrations, the first admin) runs once.
+ */
+export async function underAdvisoryLock<T>(pool: pg.Pool, name: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      return await work(client);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -69,6 +69,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
+    exclusive: (_name, work) => work(),
     close: async () => {
       db.close();
     },

@@ -170,3 +170,14 @@ export async function reservations(sql: RawSql): Promise<Array<{ requestId: stri
 export async function instances(sql: RawSql): Promise<string[]> {
   return (await sql.all<{ instance_id: string }>('SELECT instance_id FROM relay_instances ORDER BY instance_id')).map((row) => row.instance_id);
 }
+
+/** Who the usage suites' rows belong to: two accounts without quota, two tokens of the first and one of the second. */
+export interface UsageOwners {
+  accounts: [number, number];
+  tokens: [number, number, number];
+}
+export async function createUsageOwners(sql: RawSql): Promise<UsageOwners> {
+  const accounts: [number, number] = [await createAccount(sql, null), await createAccount(sql, null)];
+  const tokens: [number, number, number] = [await createToken(sql, accounts[0], null), await createToken(sql, accounts[0], null), await createToken(sql, accounts[1], null)];
+  return { accounts, tokens };
+}

@@ -3,7 +3,7 @@ import { pgKeysetSql } from '../postgres/pg-usage-queries';
 import { sqliteKeysetSql } from '../sqlite/sqlite-usage-queries';
 import type { StoreBackend } from '../testing/store-backends';
 import type { StoredUsageLogEntry, UsageLogCursor, UsageLogEntry, UsageLogFilter } from '../types';
-import { createAccount, createToken, openMoneyDb, type MoneyDb } from './money-fixture';
+import { createUsageOwners, type MoneyDb, openMoneyDb } from './money-fixture';
 import { expectedListing, sampleRows } from './usage-sample';
 
 /** Every row of the filter, read page by page as the CSV export reads them. */
@@ -32,8 +32,7 @@ export function describeUsageKeyset(backend: StoreBackend): void {
 
   beforeEach(async () => {
     db = await openMoneyDb(backend.name);
-    accounts = [await createAccount(db.sql, null), await createAccount(db.sql, null)];
-    tokens = [await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[1], null)];
+    ({ accounts, tokens } = await createUsageOwners(db.sql));
   });
   afterEach(() => db.close());
 

@@ -1,7 +1,7 @@
 import { usageEntry } from '../../testing/system-api';
 import type { StoreBackend } from '../testing/store-backends';
 import type { Storage, UsageLogEntry, UsageLogQuery } from '../types';
-import { createAccount, createToken, openMoneyDb, quotaUsed, reservations, type MoneyDb } from './money-fixture';
+import { createUsageOwners, type MoneyDb, openMoneyDb, quotaUsed, reservations } from './money-fixture';
 import { bruteForceAggregate, expectedListing, sampleRows } from './usage-sample';
 
 const stored = (entry: UsageLogEntry) => {
@@ -24,8 +24,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
   beforeEach(async () => {
     db = await openMoneyDb(backend.name);
     storage = db.storage;
-    accounts = [await createAccount(db.sql, null), await createAccount(db.sql, null)];
-    tokens = [await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[1], null)];
+    ({ accounts, tokens } = await createUsageOwners(db.sql));
   });
   afterEach(() => db.close());
 

@@ -1,7 +1,7 @@
 import { usageEntry } from '../../testing/system-api';
 import type { StoreBackend } from '../testing/store-backends';
 import type { Storage, UsageLogEntry, UsageSeriesFilter } from '../types';
-import { createAccount, createToken, openMoneyDb, type MoneyDb } from './money-fixture';
+import { createUsageOwners, type MoneyDb, openMoneyDb } from './money-fixture';
 import { sampleRows } from './usage-sample';
 import { bruteForceSeries } from './usage-series-expected';
 
@@ -22,8 +22,7 @@ export function describeUsageSeries(backend: StoreBackend): void {
   beforeEach(async () => {
     db = await openMoneyDb(backend.name);
     storage = db.storage;
-    accounts = [await createAccount(db.sql, null), await createAccount(db.sql, null)];
-    tokens = [await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[0], null), await createToken(db.sql, accounts[1], null)];
+    ({ accounts, tokens } = await createUsageOwners(db.sql));
   });
   afterEach(() => db.close());
 

@@ -1,0 +1,81 @@
+import type { Account } from '@chat-relay/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { bodiesOf, fakeClient, fakeSession, relayError, type FakeRoutes } from '../../testing/fake-client-b';
+import { accountFixture, pageOf } from '../../testing/fixtures-b';
+import { renderSignedIn } from '../../testing/render-b';
+import { AccountsPage } from './accounts-page';
+
+const me = accountFixture({ id: 1, name: 'Admin', role: 'admin' });
+
+function relayWith(accounts: Account[], extra: FakeRoutes['accounts'] = {}) {
+  const fake = fakeClient({
+    accounts: {
+      listAccounts: () => ({ status: 200, body: pageOf(accounts) }),
+      createAccount: (args) => {
+        const body = args['body'] as { name: string };
+        const account = accountFixture({ id: 2, name: body.name, role: 'user', key_hint: 'ak-…9z9z' });
+        accounts.push(account);
+        return { status: 201, body: { ...account, access_key: 'ak-live-secret-access-key-9z9z' } };
+      },
+      ...extra,
+    },
+  });
+  renderSignedIn(<AccountsPage />, fakeSession(fake.client, me));
+  return fake;
+}
+const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('Accounts page', () => {
+  it('shows a new account’s access key once, copyable, and forgets it on Done', async () => {
+    const writeText = jest.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const { calls } = relayWith([me]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New account' }));
+    type('Name', 'Team B');
+    type('Quota (USD)', '25');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+
+    const key = await screen.findByTestId('new-account-key');
+    expect(key.textContent).toBe('ak-live-secret-access-key-9z9z');
+    expect(bodiesOf(calls, 'accounts.createAccount')).toEqual([{ name: 'Team B', role: 'user', status: 'active', quota_limit: 25_000_000 }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Copy key' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('ak-live-secret-access-key-9z9z'));
+    expect(await rowOf('Team B')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByTestId('new-account-key')).toBeNull();
+    expect(document.body.innerHTML).not.toContain('ak-live-secret-access-key');
+    expect(within(await rowOf('Team B')).getByText('ak-…9z9z')).toBeTruthy();
+  });
+
+  it('shows the relay’s refusal to demote the signed-in admin', async () => {
+    relayWith([me], { updateAccount: () => relayError(409, 'You cannot demote or disable the account you are signed in with.', 'self_lockout') });
+    fireEvent.click(within(await rowOf('Admin')).getByRole('button', { name: 'Edit' }));
+    fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'user' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save account' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('You cannot demote or disable the account you are signed in with.');
+    expect(alert.textContent).toContain('req_fake_1');
+  });
+
+  it('edits the quota and deletes only after the confirmation', async () => {
+    const team = accountFixture({ id: 3, name: 'Team C', role: 'user', quota_limit: 1_000_000 });
+    const { calls } = relayWith([me, team], {
+      updateAccount: () => ({ status: 200, body: { ...team, quota_limit: 2_500_000 } }),
+      deleteAccount: () => ({ status: 204, body: undefined }),
+    });
+    fireEvent.click(within(await rowOf('Team C')).getByRole('button', { name: 'Edit' }));
+    expect((screen.getByLabelText('Quota (USD)') as HTMLInputElement).value).toBe('1');
+    type('Quota (USD)', '2.5');
+    fireEvent.click(screen.getByRole('button', { name: 'Save account' }));
+    expect(await screen.findByText('Saved account “Team C”.')).toBeTruthy();
+    expect(bodiesOf(calls, 'accounts.updateAccount')).toEqual([{ quota_limit: 2_500_000 }]);
+
+    const row = await rowOf('Team C');
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(calls.some((call) => call.route === 'accounts.deleteAccount')).toBe(false);
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm delete' }));
+    await waitFor(() => expect(calls.filter((call) => call.route === 'accounts.deleteAccount').map((call) => call.args['params'])).toEqual([{ id: 3 }]));
+  });
+});

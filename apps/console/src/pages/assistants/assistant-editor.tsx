@@ -1,0 +1,95 @@
+import type { Assistant, AssistantVisibility } from '@chat-relay/contract';
+import { useState, type FormEvent } from 'react';
+import { unwrap } from '../../api/unwrap';
+import { ErrorNotice } from '../../components/error-notice';
+import { SelectField, TextArea, TextField } from '../../components/field';
+import { FormErrors } from '../../components/form-errors';
+import { useBusyAction } from '../../hooks/use-busy-action';
+import { useSession } from '../../session/session';
+import { assistantFormFrom, emptyAssistantForm, toAssistantCreate, toAssistantUpdate, type AssistantFormValues } from './assistant-form';
+
+const VISIBILITY_OPTIONS = [
+  { value: 'private', label: 'private (this account’s tokens only)' },
+  { value: 'public', label: 'public (every caller)' },
+];
+
+/** `New assistant` / `Edit`: the system prompt, sampling settings, tools and allowed model families. */
+export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assistant: Assistant) => void; onCancel: () => void }) {
+  const { client } = useSession();
+  const { assistant } = props;
+  const [values, setValues] = useState<AssistantFormValues>(() => (assistant ? assistantFormFrom(assistant) : emptyAssistantForm()));
+  const [errors, setErrors] = useState<string[]>([]);
+  const save = useBusyAction();
+  const set = <K extends keyof AssistantFormValues>(field: K, value: AssistantFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
+  const title = assistant ? `Edit assistant “${assistant.name}”` : 'New assistant';
+
+  const create = async () => {
+    const outcome = toAssistantCreate(values);
+    setErrors(outcome.ok ? [] : outcome.errors);
+    if (!outcome.ok) return undefined;
+    return save.run(async () => unwrap(await client.api.assistants.createAssistant({ body: outcome.body }), 201));
+  };
+  const update = async (original: Assistant) => {
+    const outcome = toAssistantUpdate(values, original);
+    setErrors(outcome.ok ? [] : outcome.errors);
+    if (!outcome.ok) return undefined;
+    return save.run(async () =>
+      unwrap(
+        await client.api.assistants.updateAssistant({ params: { id: original.id }, query: { account_id: original.account_id }, body: outcome.body }),
+        200,
+      ),
+    );
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = assistant ? await update(assistant) : await create();
+    if (saved) props.onSaved(saved);
+  };
+
+  return (
+    <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
+      <h2>{title}</h2>
+      <div className="form-grid">
+        <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
+        <TextField
+          label="ID"
+          value={values.id}
+          readOnly={assistant !== undefined}
+          onChange={(event) => set('id', event.target.value)}
+          hint={assistant ? 'The id cannot change: callers name it.' : 'Optional: g- and letters or digits (g-support). Empty: one is made up.'}
+        />
+        <SelectField label="Visibility" value={values.visibility} options={VISIBILITY_OPTIONS} onChange={(event) => set('visibility', event.target.value as AssistantVisibility)} />
+        <TextField label="Temperature" inputMode="decimal" value={values.temperature} onChange={(event) => set('temperature', event.target.value)} hint="0–2; empty: the caller’s or the model’s." />
+        <TextField label="Top P" inputMode="decimal" value={values.topP} onChange={(event) => set('topP', event.target.value)} hint="0–1; empty: not set." />
+        <TextField label="Max tokens" inputMode="numeric" value={values.maxTokens} onChange={(event) => set('maxTokens', event.target.value)} hint="Empty: no limit of its own." />
+      </div>
+      <TextField label="Description" value={values.description} onChange={(event) => set('description', event.target.value)} />
+      <TextArea label="Instructions" value={values.instructions} onChange={(event) => set('instructions', event.target.value)} hint="The system prompt, sent before the caller’s messages." />
+      <TextArea
+        label="Models"
+        value={values.models}
+        onChange={(event) => set('models', event.target.value)}
+        hint="Model families callers may pair it with (names or globs, comma or line separated); leave empty to allow every family."
+      />
+      <TextArea label="Tools (JSON)" className="secret-input" spellCheck={false} value={values.toolsJson} onChange={(event) => set('toolsJson', event.target.value)} hint="An array of tools as in a chat request; empty: none." />
+      <TextArea
+        label="Response format (JSON)"
+        className="secret-input"
+        spellCheck={false}
+        value={values.responseFormatJson}
+        onChange={(event) => set('responseFormatJson', event.target.value)}
+        hint='e.g. {"type":"json_object"}; empty: not set.'
+      />
+      <FormErrors errors={errors} />
+      <ErrorNotice error={save.error} />
+      <div className="toolbar">
+        <button type="submit" className="primary" disabled={save.busy}>
+          {assistant ? 'Save assistant' : 'Create assistant'}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

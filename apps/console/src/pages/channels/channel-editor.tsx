@@ -1,0 +1,139 @@
+import { DEFAULT_CHANNEL_ENDPOINTS, ENDPOINTS, type Channel, type ChannelResponsesApi, type ChannelType, type Endpoint } from '@chat-relay/contract';
+import { useState, type FormEvent } from 'react';
+import { unwrap } from '../../api/unwrap';
+import { ErrorNotice } from '../../components/error-notice';
+import { CheckboxField, SelectField, TextArea, TextField } from '../../components/field';
+import { FormErrors } from '../../components/form-errors';
+import { useBusyAction } from '../../hooks/use-busy-action';
+import { useSession } from '../../session/session';
+import { channelFormFrom, emptyChannelForm, toChannelCreate, toChannelUpdate, type ChannelFormValues } from './channel-form';
+
+const TYPE_OPTIONS = [
+  { value: 'openai', label: 'OpenAI-compatible' },
+  { value: 'anthropic', label: 'Anthropic' },
+  { value: 'gemini', label: 'Gemini' },
+];
+const RESPONSES_API_OPTIONS = [
+  { value: 'auto', label: 'auto (try native, fall back to bridged)' },
+  { value: 'native', label: 'native (the upstream has /responses)' },
+  { value: 'bridged', label: 'bridged (through chat completions)' },
+];
+
+/**
+ * The `New channel` and `Edit` form. Keys are never shown back: in the edit form the field
+ * starts empty and is sent only when filled.
+ */
+export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Channel) => void; onCancel: () => void }) {
+  const { client } = useSession();
+  const { channel } = props;
+  const [values, setValues] = useState<ChannelFormValues>(() => (channel ? channelFormFrom(channel) : emptyChannelForm()));
+  const [errors, setErrors] = useState<string[]>([]);
+  const save = useBusyAction();
+  const set = <K extends keyof ChannelFormValues>(field: K, value: ChannelFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
+  const title = channel ? `Edit channel “${channel.name}”` : 'New channel';
+
+  const create = async () => {
+    const outcome = toChannelCreate(values);
+    setErrors(outcome.ok ? [] : outcome.errors);
+    if (!outcome.ok) return undefined;
+    return save.run(async () => unwrap(await client.api.channels.createChannel({ body: outcome.body }), 201));
+  };
+  const update = async (original: Channel) => {
+    const outcome = toChannelUpdate(values, original);
+    setErrors(outcome.ok ? [] : outcome.errors);
+    if (!outcome.ok) return undefined;
+    return save.run(async () => unwrap(await client.api.channels.updateChannel({ params: { id: original.id }, body: outcome.body }), 200));
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = channel ? await update(channel) : await create();
+    if (saved) props.onSaved(saved);
+  };
+
+  const shownEndpoints: readonly Endpoint[] = values.useDefaultEndpoints ? DEFAULT_CHANNEL_ENDPOINTS[values.type] : values.endpoints;
+  const toggleEndpoint = (endpoint: Endpoint, on: boolean) =>
+    set('endpoints', on ? ENDPOINTS.filter((known) => known === endpoint || values.endpoints.includes(known)) : values.endpoints.filter((known) => known !== endpoint));
+
+  return (
+    <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
+      <h2>{title}</h2>
+      <div className="form-grid">
+        <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
+        <SelectField label="Type" value={values.type} options={TYPE_OPTIONS} onChange={(event) => set('type', event.target.value as ChannelType)} />
+        <TextField
+          label="Base URL"
+          type="url"
+          required
+          value={values.baseUrl}
+          onChange={(event) => set('baseUrl', event.target.value)}
+          hint="With the version path, as an SDK's base URL: https://api.openai.com/v1"
+        />
+        <SelectField
+          label="Responses API"
+          value={values.responsesApi}
+          options={RESPONSES_API_OPTIONS}
+          onChange={(event) => set('responsesApi', event.target.value as ChannelResponsesApi)}
+        />
+        <TextField label="Priority" inputMode="numeric" value={values.priority} onChange={(event) => set('priority', event.target.value)} hint="Higher is tried first." />
+        <TextField label="Weight" inputMode="numeric" value={values.weight} onChange={(event) => set('weight', event.target.value)} hint="Share among channels of equal priority." />
+      </div>
+      <TextArea
+        label="Keys"
+        className="secret-input"
+        autoComplete="off"
+        spellCheck={false}
+        required={!channel}
+        value={values.keys}
+        onChange={(event) => set('keys', event.target.value)}
+        hint={
+          channel
+            ? `One per line. Leave empty to keep the current keys (${channel.key_hints.join(', ') || 'none'}); keys typed here replace them all.`
+            : 'One per line. They are never shown again, only their last characters.'
+        }
+      />
+      <TextArea
+        label="Models"
+        required
+        value={values.models}
+        onChange={(event) => set('models', event.target.value)}
+        hint="Comma or line separated; globs like gpt-4o* take the names Sync models finds."
+      />
+      <TextArea
+        label="Model mapping"
+        value={values.modelMapping}
+        onChange={(event) => set('modelMapping', event.target.value)}
+        hint="Optional, one per line: public-name=upstream-name."
+      />
+      <fieldset className="endpoint-choice">
+        <legend>Endpoints</legend>
+        {/* Not "type's defaults": a label containing "Type" would make the Type field's label ambiguous. */}
+        <CheckboxField
+          label="Default endpoints"
+          checked={values.useDefaultEndpoints}
+          onChange={(event) => setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))}
+        />
+        {ENDPOINTS.map((endpoint) => (
+          <CheckboxField
+            key={endpoint}
+            label={endpoint}
+            checked={shownEndpoints.includes(endpoint)}
+            disabled={values.useDefaultEndpoints}
+            onChange={(event) => toggleEndpoint(endpoint, event.target.checked)}
+          />
+        ))}
+      </fieldset>
+      <CheckboxField label="Enabled" checked={values.enabled} onChange={(event) => set('enabled', event.target.checked)} />
+      <FormErrors errors={errors} />
+      <ErrorNotice error={save.error} />
+      <div className="toolbar">
+        <button type="submit" className="primary" disabled={save.busy}>
+          {channel ? 'Save channel' : 'Create channel'}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+

@@ -1,0 +1,74 @@
+import { channelFixture } from '../../testing/fixtures-b';
+import { channelFormFrom, emptyChannelForm, parseModelMapping, splitKeys, splitList, toChannelCreate, toChannelUpdate } from './channel-form';
+
+const filled = () => ({
+  ...emptyChannelForm(),
+  name: 'openai-main',
+  baseUrl: 'https://api.openai.com/v1/',
+  keys: 'sk-one\n\n  sk-two,with-comma  \n',
+  models: 'gpt-4o, gpt-4o-mini\ngpt-4.1*',
+});
+
+describe('channel form → API body', () => {
+  it('splits keys by line only, models by comma or line, and normalises the base URL', () => {
+    expect(splitKeys('a\r\n b \n\n')).toEqual(['a', 'b']);
+    expect(splitList('a, b\n\nc,')).toEqual(['a', 'b', 'c']);
+    const outcome = toChannelCreate(filled());
+    expect(outcome).toEqual({
+      ok: true,
+      body: expect.objectContaining({
+        base_url: 'https://api.openai.com/v1',
+        keys: ['sk-one', 'sk-two,with-comma'],
+        models: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1*'],
+        endpoints: null,
+        priority: 0,
+        weight: 1,
+      }),
+    });
+  });
+
+  it('reads the model mapping lines and names the line that is not one', () => {
+    expect(parseModelMapping('gpt-4o = my-gpt\n\nfast=gpt-4o-mini')).toEqual({ mapping: { 'gpt-4o': 'my-gpt', fast: 'gpt-4o-mini' } });
+    expect(parseModelMapping('ok=x\nbroken')).toEqual({ error: expect.stringContaining('line 2') });
+    expect(toChannelCreate({ ...filled(), modelMapping: '=x' })).toEqual({ ok: false, errors: [expect.stringContaining('Model mapping (line 1)')] });
+  });
+
+  it('says in the form’s words what the contract refuses', () => {
+    const outcome = toChannelCreate({ ...emptyChannelForm(), baseUrl: 'ftp://x', weight: '0', priority: 'high' });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.errors).toEqual(['Priority: must be a whole number']);
+    const second = toChannelCreate({ ...emptyChannelForm(), baseUrl: 'ftp://x', weight: '0' });
+    if (second.ok) throw new Error('expected errors');
+    expect(second.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^Name: /), expect.stringMatching(/^Base URL: /), expect.stringMatching(/^Keys: /), expect.stringMatching(/^Weight: /)]));
+  });
+
+  it('sends the chosen endpoints instead of the type’s defaults when asked', () => {
+    const outcome = toChannelCreate({ ...filled(), useDefaultEndpoints: false, endpoints: ['chat', 'rerank'] });
+    expect(outcome.ok && outcome.body.endpoints).toEqual(['chat', 'rerank']);
+  });
+});
+
+describe('channel edit → PATCH body', () => {
+  const channel = channelFixture({ model_mapping: { fast: 'gpt-4o-mini' }, priority: 5 });
+
+  it('starts with empty keys and sends only what changed', () => {
+    const form = channelFormFrom(channel);
+    expect(form.keys).toBe('');
+    expect(toChannelUpdate({ ...form, priority: '7', enabled: false }, channel)).toEqual({ ok: true, body: { priority: 7, enabled: false } });
+  });
+
+  it('sends keys only when some were typed, replacing the current ones', () => {
+    const form = channelFormFrom(channel);
+    expect(toChannelUpdate({ ...form, keys: 'sk-new\n' }, channel)).toEqual({ ok: true, body: { keys: ['sk-new'] } });
+  });
+
+  it('says when nothing changed instead of sending an empty PATCH', () => {
+    expect(toChannelUpdate(channelFormFrom(channel), channel)).toEqual({ ok: false, errors: ['Nothing changed.'] });
+  });
+
+  it('sends null endpoints to go back to the type’s defaults', () => {
+    const custom = channelFixture({ endpoints: ['chat'], endpoints_default: false });
+    expect(toChannelUpdate({ ...channelFormFrom(custom), useDefaultEndpoints: true }, custom)).toEqual({ ok: true, body: { endpoints: null } });
+  });
+});

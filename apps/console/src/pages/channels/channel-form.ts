@@ -1,0 +1,169 @@
+import {
+  ChannelCreateSchema,
+  ChannelUpdateSchema,
+  DEFAULT_CHANNEL_ENDPOINTS,
+  type Channel,
+  type ChannelCreate,
+  type ChannelResponsesApi,
+  type ChannelType,
+  type ChannelUpdate,
+  type Endpoint,
+} from '@chat-relay/contract';
+import { formIssues, parseWholeNumber } from '../../api/form-issues';
+
+/** What the channel form holds: text as typed, turned into the API's body on submit. */
+export interface ChannelFormValues {
+  name: string;
+  type: ChannelType;
+  baseUrl: string;
+  /** One key per line; in the edit form empty means "keep the current keys". */
+  keys: string;
+  models: string;
+  /** Lines `public=upstream`. */
+  modelMapping: string;
+  priority: string;
+  weight: string;
+  responsesApi: ChannelResponsesApi;
+  useDefaultEndpoints: boolean;
+  endpoints: Endpoint[];
+  enabled: boolean;
+}
+
+export type FormOutcome<Body> = { ok: true; body: Body } | { ok: false; errors: string[] };
+
+export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
+  name: 'Name',
+  type: 'Type',
+  base_url: 'Base URL',
+  keys: 'Keys',
+  models: 'Models',
+  model_mapping: 'Model mapping',
+  priority: 'Priority',
+  weight: 'Weight',
+  responses_api: 'Responses API',
+  endpoints: 'Endpoints',
+  enabled: 'Enabled',
+};
+
+export const emptyChannelForm = (): ChannelFormValues => ({
+  name: '',
+  type: 'openai',
+  baseUrl: '',
+  keys: '',
+  models: '',
+  modelMapping: '',
+  priority: '0',
+  weight: '1',
+  responsesApi: 'auto',
+  useDefaultEndpoints: true,
+  endpoints: [...DEFAULT_CHANNEL_ENDPOINTS.openai],
+  enabled: true,
+});
+
+/** The edit form of a channel: everything but its keys, which the API never shows. */
+export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
+  name: channel.name,
+  type: channel.type,
+  baseUrl: channel.base_url,
+  keys: '',
+  models: channel.models.join('\n'),
+  modelMapping: Object.entries(channel.model_mapping)
+    .map(([from, to]) => `${from}=${to}`)
+    .join('\n'),
+  priority: String(channel.priority),
+  weight: String(channel.weight),
+  responsesApi: channel.responses_api,
+  useDefaultEndpoints: channel.endpoints_default,
+  endpoints: [...channel.endpoints],
+  enabled: channel.enabled,
+});
+
+/** Names separated by commas or line breaks. */
+export const splitList = (text: string): string[] =>
+  text
+    .split(/[\n,]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+/** One key per line; keys may contain commas, so only line breaks separate them. */
+export const splitKeys = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/** Lines `public=upstream` → the mapping; a line without `=` or with an empty side is an error. */
+export function parseModelMapping(text: string): { mapping: Record<string, string> } | { error: string } {
+  const mapping: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const at = line.indexOf('=');
+    const from = at < 0 ? '' : line.slice(0, at).trim();
+    const to = at < 0 ? '' : line.slice(at + 1).trim();
+    if (from === '' || to === '') return { error: `Model mapping (line ${index + 1}): write public-name=upstream-name` };
+    mapping[from] = to;
+  }
+  return { mapping };
+}
+
+/** The fields both forms send, before validation; the errors of what could not be read. */
+function readFields(values: ChannelFormValues): { fields: Omit<ChannelCreate, 'keys'>; errors: string[] } {
+  const errors: string[] = [];
+  const priority = parseWholeNumber(values.priority, 'Priority');
+  const weight = parseWholeNumber(values.weight, 'Weight');
+  const mapping = parseModelMapping(values.modelMapping);
+  for (const parsed of [priority, weight, mapping]) if ('error' in parsed) errors.push(parsed.error);
+  const fields = {
+    name: values.name,
+    type: values.type,
+    base_url: values.baseUrl.trim(),
+    models: splitList(values.models),
+    model_mapping: 'mapping' in mapping ? mapping.mapping : {},
+    priority: 'value' in priority ? priority.value : 0,
+    weight: 'value' in weight ? weight.value : 1,
+    enabled: values.enabled,
+    responses_api: values.responsesApi,
+    endpoints: values.useDefaultEndpoints ? null : values.endpoints,
+  };
+  return { fields, errors };
+}
+
+/** `POST /api/channels` body, checked against the contract before it is sent. */
+export function toChannelCreate(values: ChannelFormValues): FormOutcome<ChannelCreate> {
+  const { fields, errors } = readFields(values);
+  if (errors.length > 0) return { ok: false, errors };
+  const parsed = ChannelCreateSchema.safeParse({ ...fields, keys: splitKeys(values.keys) });
+  if (!parsed.success) return { ok: false, errors: formIssues(parsed.error.issues, CHANNEL_FIELD_LABELS, 'line') };
+  return { ok: true, body: parsed.data };
+}
+
+const sameJson = (left: unknown, right: unknown): boolean => JSON.stringify(left) === JSON.stringify(right);
+
+/**
+ * `PATCH /api/channels/{id}` body: only what differs from the channel as loaded, and the keys
+ * only when some were typed (they replace all current keys).
+ */
+export function toChannelUpdate(values: ChannelFormValues, original: Channel): FormOutcome<ChannelUpdate> {
+  const { fields, errors } = readFields(values);
+  if (errors.length > 0) return { ok: false, errors };
+  const before: Record<string, unknown> = {
+    name: original.name,
+    type: original.type,
+    base_url: original.base_url,
+    models: original.models,
+    model_mapping: original.model_mapping,
+    priority: original.priority,
+    weight: original.weight,
+    enabled: original.enabled,
+    responses_api: original.responses_api,
+    endpoints: original.endpoints_default ? null : original.endpoints,
+  };
+  const changed = Object.fromEntries(Object.entries(fields).filter(([field, value]) => !sameJson(value, before[field])));
+  const keys = splitKeys(values.keys);
+  const body = keys.length > 0 ? { ...changed, keys } : changed;
+  if (Object.keys(body).length === 0) return { ok: false, errors: ['Nothing changed.'] };
+  const parsed = ChannelUpdateSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, errors: formIssues(parsed.error.issues, CHANNEL_FIELD_LABELS, 'line') };
+  return { ok: true, body: parsed.data };
+}

@@ -1,0 +1,156 @@
+import type { Channel } from '@chat-relay/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { bodiesOf, fakeClient, fakeSession, relayError, type FakeRoutes } from '../../testing/fake-client-b';
+import { channelFixture, keyStatus, pageOf } from '../../testing/fixtures-b';
+import { renderSignedIn } from '../../testing/render-b';
+import { ChannelsPage } from './channels-page';
+
+/** A relay holding `channels`: lists them, creates and updates them, answers tests as told. */
+function relayWith(channels: Channel[], extra: FakeRoutes['channels'] = {}) {
+  const routes: FakeRoutes = {
+    channels: {
+      listChannels: () => ({ status: 200, body: pageOf(channels) }),
+      createChannel: (args) => {
+        const body = args['body'] as { name: string; keys: string[] };
+        const created = channelFixture({ id: 9, name: body.name, key_hints: body.keys.map((key) => `…${key.slice(-4)}`), key_status: body.keys.map((key, index) => keyStatus({ index, hint: `…${key.slice(-4)}` })) });
+        channels.push(created);
+        return { status: 201, body: created };
+      },
+      updateChannel: (args) => ({ status: 200, body: channels.find((channel) => channel.id === (args['params'] as { id: number }).id) }),
+      ...extra,
+    },
+  };
+  const fake = fakeClient(routes);
+  renderSignedIn(<ChannelsPage />, fakeSession(fake.client));
+  return fake;
+}
+const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('Channels page', () => {
+  it('explains what a channel is when there is none, pointing at New channel', async () => {
+    relayWith([]);
+    const empty = await screen.findByText('No channels yet');
+    expect(empty.parentElement?.textContent).toMatch(/OpenAI-compatible.*Anthropic or Gemini.*New channel/);
+  });
+
+  it('creates a channel and never shows its keys again, only their hints', async () => {
+    const { calls } = relayWith([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+    type('Name', 'upstream-a');
+    type('Base URL', 'https://llm.example/v1/');
+    type('Keys', 'sk-secret-key-number-one-7777\nsk-secret-key-number-two-8888');
+    type('Models', 'gpt-4o, gpt-4o-mini');
+    fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+
+    expect(await screen.findByText('Created channel “upstream-a”.')).toBeTruthy();
+    expect(bodiesOf(calls, 'channels.createChannel')).toEqual([
+      expect.objectContaining({ base_url: 'https://llm.example/v1', keys: ['sk-secret-key-number-one-7777', 'sk-secret-key-number-two-8888'] }),
+    ]);
+    const row = await rowOf('upstream-a');
+    expect(within(row).getByText('…7777')).toBeTruthy();
+    expect(document.body.innerHTML).not.toContain('sk-secret-key-number-one');
+    expect(document.body.innerHTML).not.toContain('sk-secret-key-number-two');
+    expect(screen.queryByLabelText('Keys')).toBeNull();
+  });
+
+  it('labels the form’s fields so that each browser-test label finds one field, even matched loosely', async () => {
+    relayWith([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+    for (const label of ['Name', 'Type', 'Base URL', 'Keys', 'Models']) {
+      expect(screen.getAllByLabelText(new RegExp(label, 'i'))).toHaveLength(1);
+    }
+    const keys = screen.getByLabelText('Keys');
+    expect([keys.getAttribute('autocomplete'), keys.getAttribute('spellcheck')]).toEqual(['off', 'false']);
+  });
+
+  it('refuses to send a form the contract would refuse, saying which fields', async () => {
+    const { calls } = relayWith([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+    type('Base URL', 'not a url');
+    fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/Name: .*Base URL: .*Keys: .*Models: /);
+    expect(bodiesOf(calls, 'channels.createChannel')).toEqual([]);
+  });
+
+  it('shows a test’s latency, and the upstream’s error with its status when it fails', async () => {
+    let answer = { ok: true, latency_ms: 123, model: 'gpt-4o-mini' } as Record<string, unknown>;
+    const { calls } = relayWith([channelFixture()], { testChannel: () => ({ status: 200, body: answer }) });
+    const row = await rowOf('openai-main');
+    fireEvent.change(within(row).getByLabelText('Model to test'), { target: { value: 'gpt-4o-mini' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Test' }));
+    await waitFor(() => expect(within(row).getAllByRole('status').map((status) => status.textContent)).toContain('OK · 123 ms · gpt-4o-mini'));
+    expect(bodiesOf(calls, 'channels.testChannel')).toEqual([{ model: 'gpt-4o-mini' }]);
+
+    answer = { ok: false, latency_ms: 40, model: 'gpt-4o', status: 401, error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } };
+    fireEvent.click(within(row).getByRole('button', { name: 'Test' }));
+    await waitFor(() => expect(within(row).getAllByRole('status').map((status) => status.textContent)).toContain('Incorrect API key provided · HTTP 401 · 40 ms · gpt-4o'));
+  });
+
+  it('shows why the relay disabled a key and re-enables that key alone', async () => {
+    const channel = channelFixture({
+      has_active_key: false,
+      key_status: [keyStatus({ index: 0, hint: '…aaaa', status: 'disabled', reason: 'upstream answered 401 Unauthorized', changed_at: '2026-11-01T09:00:00.000Z' })],
+    });
+    const { calls } = relayWith([channel]);
+    const row = await rowOf('openai-main');
+    expect(within(row).getByText('No active key: the channel is out of rotation.')).toBeTruthy();
+    expect(within(row).getByText(/^upstream answered 401 Unauthorized \(since /)).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Re-enable' }));
+    await waitFor(() => expect(bodiesOf(calls, 'channels.updateChannel')).toEqual([{ enable_keys: [0] }]));
+  });
+
+  it('edits without showing the keys, sending only what changed', async () => {
+    const { calls } = relayWith([channelFixture({ priority: 1 })]);
+    fireEvent.click(within(await rowOf('openai-main')).getByRole('button', { name: 'Edit' }));
+    const keys = screen.getByLabelText('Keys') as HTMLTextAreaElement;
+    expect(keys.value).toBe('');
+    expect(keys.getAttribute('autocomplete')).toBe('off');
+    expect(screen.getByText(/Leave empty to keep the current keys/)).toBeTruthy();
+    type('Priority', '3');
+    fireEvent.click(screen.getByRole('button', { name: 'Save channel' }));
+    await waitFor(() => expect(bodiesOf(calls, 'channels.updateChannel')).toEqual([{ priority: 3 }]));
+  });
+
+  it('disables, syncs models and says why a sync failed', async () => {
+    let sync = relayError(502, 'The upstream answered 500 to GET /models', 'upstream_error');
+    const { calls } = relayWith([channelFixture()], { syncChannelModels: () => sync });
+    const row = await rowOf('openai-main');
+    fireEvent.click(within(row).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => expect(bodiesOf(calls, 'channels.updateChannel')).toEqual([{ enabled: false }]));
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Sync models' }));
+    expect((await within(row).findByRole('alert')).textContent).toContain('The upstream answered 500 to GET /models');
+
+    sync = { status: 200, body: { channel_id: 1, synced_at: '2026-11-01T10:00:00.000Z', models: [{ id: 'a', endpoints: null }, { id: 'b', endpoints: null }], listed: ['a'] } };
+    fireEvent.click(within(row).getByRole('button', { name: 'Sync models' }));
+    expect(await within(row).findByText('Synced 2 models from the upstream · 1 listed')).toBeTruthy();
+  });
+
+  it('deletes only after the confirmation', async () => {
+    const { calls } = relayWith([channelFixture()], { deleteChannel: () => ({ status: 204, body: undefined }) });
+    const row = await rowOf('openai-main');
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(calls.filter((call) => call.route === 'channels.deleteChannel')).toHaveLength(0);
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm delete' }));
+    await waitFor(() => expect(calls.filter((call) => call.route === 'channels.deleteChannel')).toHaveLength(1));
+  });
+
+  it('tests all channels and lists each outcome, failures included', async () => {
+    const channels = [channelFixture({ id: 1, name: 'one' }), channelFixture({ id: 2, name: 'two' }), channelFixture({ id: 3, name: 'three' })];
+    relayWith(channels, {
+      testChannel: (args) => {
+        const id = (args['params'] as { id: number }).id;
+        if (id === 2) return relayError(500, 'relay broke');
+        return { status: 200, body: id === 1 ? { ok: true, latency_ms: 50, model: 'gpt-4o' } : { ok: false, latency_ms: 9, model: 'gpt-4o', status: 429, error: { message: 'Rate limited', type: 'x', param: null, code: null } } };
+      },
+    });
+    await rowOf('one');
+    fireEvent.click(screen.getByRole('button', { name: 'Test all channels' }));
+    const results = await screen.findByRole('region', { name: 'Test results' });
+    await waitFor(() => expect(within(results).getByText(/3 of 3 tested · 2 failed/)).toBeTruthy());
+    const lines = within(results).getAllByRole('listitem').map((item) => item.textContent);
+    expect(lines).toEqual(['one: OK · 50 ms · gpt-4o', 'two: relay broke · HTTP 500', 'three: Rate limited · HTTP 429 · 9 ms · gpt-4o']);
+  });
+});
