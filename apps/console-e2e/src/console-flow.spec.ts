@@ -12,8 +12,9 @@ const CHANNEL_NAME = 'simulator e2e';
 const ADMIN_TOKEN_NAME = 'playground e2e';
 const ACCOUNT_NAME = 'team-blue e2e';
 const ACCOUNT_TOKEN_NAME = 'team-blue token';
-// The simulator streams one token per 40 ms when the message asks it to: slow enough to see it grow.
-const PLAYGROUND_MESSAGE = 'Please answer slowly so the stream shows [sim:latency=40] word by word';
+const PLAYGROUND_WORDS = 'Please answer slowly so the stream shows word by word';
+// The simulator streams one token per 40 ms when asked by this marker (which it leaves out of its echo).
+const PLAYGROUND_MESSAGE = `${PLAYGROUND_WORDS} [sim:latency=40]`;
 
 /**
  * The operator's first session, in order: sign in, add a channel, issue a token, try it in the
@@ -108,10 +109,10 @@ describe('console flow (admin, then an account)', () => {
     flow.chatRequests++;
 
     const answer = page.getByTestId('assistant-message').last();
-    const finalText = `You said: ${PLAYGROUND_MESSAGE}`;
+    const finalText = `You said: ${PLAYGROUND_WORDS}`;
     const lengths = await sampleUntil(
       async () => ((await answer.count()) > 0 ? ((await answer.textContent()) ?? '').length : 0),
-      async () => ((await answer.count()) > 0 ? (await answer.textContent())?.includes(finalText) === true : false),
+      async () => ((await answer.count()) > 0 ? (await answer.textContent())?.trim() === finalText : false),
     );
     const partial = lengths.filter((length) => length > 0 && length < lengths.at(-1)!);
     // At least two lengths seen before the whole answer: it was drawn as it streamed.
