@@ -13,8 +13,8 @@ const ADMIN_TOKEN_NAME = 'playground e2e';
 const ACCOUNT_NAME = 'team-blue e2e';
 const ACCOUNT_TOKEN_NAME = 'team-blue token';
 const PLAYGROUND_WORDS = 'Please answer slowly so the stream shows word by word';
-// The simulator streams one token per 40 ms when asked by this marker (which it leaves out of its echo).
-const PLAYGROUND_MESSAGE = `${PLAYGROUND_WORDS} [sim:latency=40]`;
+// The simulator streams one token per 80 ms when asked by this marker (which it leaves out of its echo).
+const PLAYGROUND_MESSAGE = `${PLAYGROUND_WORDS} [sim:latency=80]`;
 
 /**
  * The operator's first session, in order: sign in, add a channel, issue a token, try it in the
@@ -39,6 +39,7 @@ describe('console flow (admin, then an account)', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain('Could not sign in');
     expect(await alert.locator('code').textContent()).toBe(await refused.headerValue('x-request-id'));
+    await suite.screenshot('01-sign-in-refused');
 
     await page.getByLabel('Management key').fill(relay.adminKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
