@@ -1,7 +1,7 @@
 import { ChatCompletionSchema, LogPageSchema, TokenCreatedSchema, type LogEntry, type TokenCreated } from '@chat-relay/contract';
 import type { z } from 'zod';
 
-/** What the test does beside the browser, as any client would: plain HTTP with a key. */
+/** What the test does beside the browser, like a script of the operator: plain HTTP with a key. */
 export class RelayApi {
   constructor(private readonly url: string) {}
 
