@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { BusyAction } from '../hooks/use-busy-action';
 import { ErrorNotice } from './error-notice';
 import { FormErrors } from './form-errors';
 
@@ -11,8 +12,8 @@ export function EditorForm(props: {
   submitLabel: string;
   /** The submit button's text while busy; the submit label unless given. */
   busyLabel?: string;
-  busy: boolean;
-  error: unknown;
+  /** The saving request: busy disables the submit button, its failure shows above it. */
+  save: Pick<BusyAction, 'busy' | 'error'>;
   errorTitle?: string;
   errors?: readonly string[];
   /** Leave the checks to the form's own (it lists what is wrong by field) instead of the browser's. */
@@ -34,10 +35,10 @@ export function EditorForm(props: {
       <h2>{props.title}</h2>
       {props.children}
       <FormErrors errors={props.errors ?? []} />
-      <ErrorNotice error={props.error} title={props.errorTitle} />
+      <ErrorNotice error={props.save.error} title={props.errorTitle} />
       <div className="toolbar">
-        <button type="submit" className="primary" disabled={props.busy}>
-          {props.busy && props.busyLabel ? props.busyLabel : props.submitLabel}
+        <button type="submit" className="primary" disabled={props.save.busy}>
+          {props.save.busy && props.busyLabel ? props.busyLabel : props.submitLabel}
         </button>
         <button type="button" onClick={props.onCancel}>
           Cancel

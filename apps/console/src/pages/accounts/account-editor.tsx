@@ -36,8 +36,7 @@ export function AccountEditor(props: { account?: Account; onCreated: (account: A
     <EditorForm
       title={account ? `Edit account “${account.name}”` : 'New account'}
       submitLabel={account ? 'Save account' : 'Create account'}
-      busy={editor.save.busy}
-      error={editor.save.error}
+      save={editor.save}
       errors={editor.errors}
       noValidate
       onSubmit={() => (account ? update(account) : create())}

@@ -32,8 +32,7 @@ export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assist
     <EditorForm
       title={assistant ? `Edit assistant “${assistant.name}”` : 'New assistant'}
       submitLabel={assistant ? 'Save assistant' : 'Create assistant'}
-      busy={editor.save.busy}
-      error={editor.save.error}
+      save={editor.save}
       errors={editor.errors}
       noValidate
       onSubmit={submit}

@@ -43,8 +43,7 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
     <EditorForm
       title={channel ? `Edit channel “${channel.name}”` : 'New channel'}
       submitLabel={channel ? 'Save channel' : 'Create channel'}
-      busy={editor.save.busy}
-      error={editor.save.error}
+      save={editor.save}
       errors={editor.errors}
       noValidate
       onSubmit={submit}
