@@ -1,5 +1,8 @@
 import type { ZodIssue } from 'zod';
 
+/** A form checked before sending: the request body, or what to fix in the form's words. */
+export type FormOutcome<Body> = { ok: true; body: Body } | { ok: false; errors: string[] };
+
 /**
  * A schema's complaints in the form's words: the field's label instead of its wire name, and
  * the line or row (1-based) for a list item, e.g. `Keys (line 2): String must contain …`.

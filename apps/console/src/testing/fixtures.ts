@@ -1,31 +1,41 @@
-import type { Channel, LogEntry, Token } from '@chat-relay/contract';
+import type { Account, Assistant, Channel, ChannelKeyStatus, LogEntry, Token } from '@chat-relay/contract';
 
-/** Contract-shaped records for page tests; each test overrides what it is about. */
+// Contract-shaped records for the console's specs; each test overrides what it is about.
+const AT = '2026-11-01T10:00:00.000Z';
+
+export const keyStatus = (overrides: Partial<ChannelKeyStatus> = {}): ChannelKeyStatus => ({
+  index: 0,
+  hint: 'sk-…a1b2',
+  status: 'active',
+  reason: null,
+  changed_at: null,
+  ...overrides,
+});
 
 export const channelFixture = (overrides: Partial<Channel> = {}): Channel => ({
-  id: 3,
+  id: 1,
   name: 'openai-main',
   type: 'openai',
   base_url: 'https://api.openai.com/v1',
-  key_hints: ['…abcd'],
-  key_status: [{ index: 0, hint: '…abcd', status: 'active', reason: null, changed_at: null }],
+  key_hints: ['sk-…a1b2'],
+  key_status: [keyStatus()],
   has_active_key: true,
-  health: { state: 'closed', attempts: 0, failures: 0, open_until: null },
-  models: ['gpt-4o'],
+  health: { state: 'closed', attempts: 10, failures: 0, open_until: null },
+  models: ['gpt-4o', 'gpt-4o-mini'],
   model_mapping: {},
   priority: 0,
   weight: 1,
   enabled: true,
   timeouts: { connect_ms: 10_000, first_byte_ms: 60_000, idle_ms: 60_000 },
   responses_api: 'auto',
-  endpoints: ['chat'],
+  endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'],
   endpoints_default: true,
   synced_models_count: null,
   models_synced_at: null,
   models_sync_error: null,
   last_check: null,
-  created_at: '2026-11-01T00:00:00.000Z',
-  updated_at: '2026-11-01T00:00:00.000Z',
+  created_at: AT,
+  updated_at: AT,
   ...overrides,
 });
 
@@ -76,6 +86,43 @@ export const logEntryFixture = (overrides: Partial<LogEntry> = {}): LogEntry => 
   attempts: 1,
   ...overrides,
 });
+
+export const accountFixture = (overrides: Partial<Account> = {}): Account => ({
+  id: 1,
+  name: 'Admin',
+  role: 'admin',
+  status: 'active',
+  quota_limit: null,
+  quota_used: 0,
+  quota_limit_usd: null,
+  quota_used_usd: '0.000000',
+  key_hint: 'ak-…abcd',
+  created_at: AT,
+  ...overrides,
+});
+
+export const assistantFixture = (overrides: Partial<Assistant> = {}): Assistant => ({
+  id: 'g-abc123',
+  object: 'assistant',
+  account_id: 1,
+  name: 'Support bot',
+  description: 'Answers support questions',
+  instructions: 'Be brief.',
+  tools: [],
+  temperature: null,
+  top_p: null,
+  max_tokens: null,
+  response_format: null,
+  models: ['gpt-4o'],
+  visibility: 'private',
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
+});
+
+/** The signed-in admin, and an account with the user role, for the session. */
+export const adminAccount = accountFixture();
+export const userAccount = accountFixture({ id: 7, name: 'Team A', role: 'user', key_hint: 'ak-…0007' });
 
 /** A page of the API's list shape. */
 export const pageOf = <T>(data: T[], total = data.length, page = 1, perPage = 20) => ({ data, total, page, per_page: perPage });

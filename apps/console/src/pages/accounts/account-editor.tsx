@@ -1,11 +1,9 @@
 import type { Account } from '@chat-relay/contract';
-import { useState, type FormEvent } from 'react';
 import { formatMicroUsd } from '../../api/format';
 import { unwrap } from '../../api/unwrap';
-import { ErrorNotice } from '../../components/error-notice';
+import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextField } from '../../components/field';
-import { FormErrors } from '../../components/form-errors';
-import { useBusyAction } from '../../hooks/use-busy-action';
+import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
 import { accountFormFrom, emptyAccountForm, toAccountCreate, toAccountUpdate, type AccountFormValues } from './account-form';
 
@@ -22,34 +20,28 @@ const STATUS_OPTIONS = [
 export function AccountEditor(props: { account?: Account; onCreated: (account: Account & { access_key: string }) => void; onSaved: (account: Account) => void; onCancel: () => void }) {
   const { client } = useSession();
   const { account } = props;
-  const [values, setValues] = useState<AccountFormValues>(() => (account ? accountFormFrom(account) : emptyAccountForm()));
-  const [errors, setErrors] = useState<string[]>([]);
-  const save = useBusyAction();
-  const set = <K extends keyof AccountFormValues>(field: K, value: AccountFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
-  const title = account ? `Edit account “${account.name}”` : 'New account';
+  const editor = useEditor<AccountFormValues>(() => (account ? accountFormFrom(account) : emptyAccountForm()));
+  const { values, set } = editor;
 
   const create = async () => {
-    const outcome = toAccountCreate(values);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return;
-    const created = await save.run(async () => unwrap(await client.api.accounts.createAccount({ body: outcome.body }), 201));
+    const created = await editor.send(toAccountCreate(values), async (body) => unwrap(await client.api.accounts.createAccount({ body }), 201));
     if (created) props.onCreated(created);
   };
   const update = async (original: Account) => {
-    const outcome = toAccountUpdate(values, original);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return;
-    const saved = await save.run(async () => unwrap(await client.api.accounts.updateAccount({ params: { id: original.id }, body: outcome.body }), 200));
+    const saved = await editor.send(toAccountUpdate(values, original), async (body) => unwrap(await client.api.accounts.updateAccount({ params: { id: original.id }, body }), 200));
     if (saved) props.onSaved(saved);
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void (account ? update(account) : create());
   };
 
   return (
-    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
-      <h2>{title}</h2>
+    <EditorForm
+      title={account ? `Edit account “${account.name}”` : 'New account'}
+      submitLabel={account ? 'Save account' : 'Create account'}
+      save={editor.save}
+      errors={editor.errors}
+      noValidate
+      onSubmit={() => (account ? update(account) : create())}
+      onCancel={props.onCancel}
+    >
       <div className="form-grid">
         <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
         <SelectField label="Role" value={values.role} options={ROLE_OPTIONS} onChange={(event) => set('role', event.target.value as Account['role'])} />
@@ -63,16 +55,6 @@ export function AccountEditor(props: { account?: Account; onCreated: (account: A
           onChange={(event) => set('resetUsed', event.target.checked)}
         />
       )}
-      <FormErrors errors={errors} />
-      <ErrorNotice error={save.error} />
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={save.busy}>
-          {account ? 'Save account' : 'Create account'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

@@ -1,4 +1,4 @@
-import { accountFixture } from '../../testing/fixtures-b';
+import { accountFixture } from '../../testing/fixtures';
 import { accountFormFrom, emptyAccountForm, toAccountCreate, toAccountUpdate } from './account-form';
 
 describe('account form → API body', () => {

@@ -1,6 +1,6 @@
 import { AccountCreateSchema, AccountUpdateSchema, type Account, type AccountCreate, type AccountUpdate } from '@chat-relay/contract';
 import { parseUsdToMicro } from '../../api/format';
-import { formIssues } from '../../api/form-issues';
+import { formIssues, type FormOutcome } from '../../api/form-issues';
 import { microToUsdInput } from '../../api/usd-input';
 
 export interface AccountFormValues {
@@ -12,8 +12,6 @@ export interface AccountFormValues {
   /** Edit only: start counting the spend again (a new billing period). */
   resetUsed: boolean;
 }
-
-export type AccountFormOutcome<Body> = { ok: true; body: Body } | { ok: false; errors: string[] };
 
 const LABELS = { name: 'Name', role: 'Role', status: 'Status', quota_limit: 'Quota (USD)', quota_used: 'Spent' };
 
@@ -36,7 +34,7 @@ function readQuota(text: string): { value: number | null } | { error: string } {
 }
 
 /** `POST /api/accounts` body, checked against the contract. */
-export function toAccountCreate(values: AccountFormValues): AccountFormOutcome<AccountCreate> {
+export function toAccountCreate(values: AccountFormValues): FormOutcome<AccountCreate> {
   const quota = readQuota(values.quota);
   if ('error' in quota) return { ok: false, errors: [quota.error] };
   const parsed = AccountCreateSchema.safeParse({ name: values.name, role: values.role, status: values.status, quota_limit: quota.value });
@@ -44,7 +42,7 @@ export function toAccountCreate(values: AccountFormValues): AccountFormOutcome<A
 }
 
 /** `PATCH /api/accounts/{id}` body: what changed, and `quota_used: 0` when asked to reset it. */
-export function toAccountUpdate(values: AccountFormValues, original: Account): AccountFormOutcome<AccountUpdate> {
+export function toAccountUpdate(values: AccountFormValues, original: Account): FormOutcome<AccountUpdate> {
   const quota = readQuota(values.quota);
   if ('error' in quota) return { ok: false, errors: [quota.error] };
   const body: Record<string, unknown> = {};

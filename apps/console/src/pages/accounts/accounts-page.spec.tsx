@@ -1,8 +1,8 @@
 import type { Account } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { bodiesOf, fakeClient, fakeSession, relayError, type FakeRoutes } from '../../testing/fake-client-b';
-import { accountFixture, pageOf } from '../../testing/fixtures-b';
-import { renderSignedIn } from '../../testing/render-b';
+import { bodiesOf, fakeClient, refusal, type FakeRoutes } from '../../testing/fake-client';
+import { accountFixture, pageOf } from '../../testing/fixtures';
+import { renderPage } from '../../testing/render-page';
 import { AccountsPage } from './accounts-page';
 
 const me = accountFixture({ id: 1, name: 'Admin', role: 'admin' });
@@ -12,7 +12,7 @@ function relayWith(accounts: Account[], extra: FakeRoutes['accounts'] = {}) {
     accounts: {
       listAccounts: () => ({ status: 200, body: pageOf(accounts) }),
       createAccount: (args) => {
-        const body = args['body'] as { name: string };
+        const { body } = args;
         const account = accountFixture({ id: 2, name: body.name, role: 'user', key_hint: 'ak-…9z9z' });
         accounts.push(account);
         return { status: 201, body: { ...account, access_key: 'ak-live-secret-access-key-9z9z' } };
@@ -20,7 +20,7 @@ function relayWith(accounts: Account[], extra: FakeRoutes['accounts'] = {}) {
       ...extra,
     },
   });
-  renderSignedIn(<AccountsPage />, fakeSession(fake.client, me));
+  renderPage(<AccountsPage />, { client: fake.client, account: me });
   return fake;
 }
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
@@ -50,13 +50,13 @@ describe('Accounts page', () => {
   });
 
   it('shows the relay’s refusal to demote the signed-in admin', async () => {
-    relayWith([me], { updateAccount: () => relayError(409, 'You cannot demote or disable the account you are signed in with.', 'self_lockout') });
+    relayWith([me], { updateAccount: () => refusal(409, 'You cannot demote or disable the account you are signed in with.', { code: 'self_lockout' }) });
     fireEvent.click(within(await rowOf('Admin')).getByRole('button', { name: 'Edit' }));
     fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'user' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save account' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('You cannot demote or disable the account you are signed in with.');
-    expect(alert.textContent).toContain('req_fake_1');
+    expect(alert.textContent).toContain('req_refused');
   });
 
   it('edits the quota and deletes only after the confirmation', async () => {

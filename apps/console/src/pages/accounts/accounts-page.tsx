@@ -5,12 +5,12 @@ import { unwrap } from '../../api/unwrap';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorNotice } from '../../components/error-notice';
+import { KeyShownOnce } from '../../components/key-shown-once';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
 import { AccountEditor } from './account-editor';
-import { NewAccountKey } from './new-account-key';
 
 const PER_PAGE = 20;
 
@@ -94,7 +94,15 @@ export function AccountsPage() {
         </button>
       }
     >
-      {created && <NewAccountKey name={created.name} accessKey={created.accessKey} onDone={() => setCreated(null)} />}
+      {created && (
+        <KeyShownOnce
+          title={`Access key for “${created.name}”`}
+          explanation="Copy it now: it is shown only this once. The account signs in to this console with it and manages its own tokens."
+          secret={created.accessKey}
+          testId="new-account-key"
+          onDone={() => setCreated(null)}
+        />
+      )}
       {editing && (
         <AccountEditor
           key={editing === 'new' ? 'new' : editing.id}

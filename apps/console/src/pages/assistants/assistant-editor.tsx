@@ -1,10 +1,8 @@
 import type { Assistant, AssistantVisibility } from '@chat-relay/contract';
-import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/unwrap';
-import { ErrorNotice } from '../../components/error-notice';
+import { EditorForm } from '../../components/editor-form';
 import { SelectField, TextArea, TextField } from '../../components/field';
-import { FormErrors } from '../../components/form-errors';
-import { useBusyAction } from '../../hooks/use-busy-action';
+import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
 import { assistantFormFrom, emptyAssistantForm, toAssistantCreate, toAssistantUpdate, type AssistantFormValues } from './assistant-form';
 
@@ -17,38 +15,29 @@ const VISIBILITY_OPTIONS = [
 export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assistant: Assistant) => void; onCancel: () => void }) {
   const { client } = useSession();
   const { assistant } = props;
-  const [values, setValues] = useState<AssistantFormValues>(() => (assistant ? assistantFormFrom(assistant) : emptyAssistantForm()));
-  const [errors, setErrors] = useState<string[]>([]);
-  const save = useBusyAction();
-  const set = <K extends keyof AssistantFormValues>(field: K, value: AssistantFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
-  const title = assistant ? `Edit assistant “${assistant.name}”` : 'New assistant';
+  const editor = useEditor<AssistantFormValues>(() => (assistant ? assistantFormFrom(assistant) : emptyAssistantForm()));
+  const { values, set } = editor;
 
-  const create = async () => {
-    const outcome = toAssistantCreate(values);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return undefined;
-    return save.run(async () => unwrap(await client.api.assistants.createAssistant({ body: outcome.body }), 201));
-  };
-  const update = async (original: Assistant) => {
-    const outcome = toAssistantUpdate(values, original);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return undefined;
-    return save.run(async () =>
-      unwrap(
-        await client.api.assistants.updateAssistant({ params: { id: original.id }, query: { account_id: original.account_id }, body: outcome.body }),
-        200,
-      ),
+  const create = () => editor.send(toAssistantCreate(values), async (body) => unwrap(await client.api.assistants.createAssistant({ body }), 201));
+  const update = (original: Assistant) =>
+    editor.send(toAssistantUpdate(values, original), async (body) =>
+      unwrap(await client.api.assistants.updateAssistant({ params: { id: original.id }, query: { account_id: original.account_id }, body }), 200),
     );
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const saved = assistant ? await update(assistant) : await create();
     if (saved) props.onSaved(saved);
   };
 
   return (
-    <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
-      <h2>{title}</h2>
+    <EditorForm
+      title={assistant ? `Edit assistant “${assistant.name}”` : 'New assistant'}
+      submitLabel={assistant ? 'Save assistant' : 'Create assistant'}
+      save={editor.save}
+      errors={editor.errors}
+      noValidate
+      onSubmit={submit}
+      onCancel={props.onCancel}
+    >
       <div className="form-grid">
         <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
         <TextField
@@ -80,16 +69,6 @@ export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assist
         onChange={(event) => set('responseFormatJson', event.target.value)}
         hint='e.g. {"type":"json_object"}; empty: not set.'
       />
-      <FormErrors errors={errors} />
-      <ErrorNotice error={save.error} />
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={save.busy}>
-          {assistant ? 'Save assistant' : 'Create assistant'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

@@ -1,4 +1,4 @@
-import { assistantFixture } from '../../testing/fixtures-b';
+import { assistantFixture } from '../../testing/fixtures';
 import { assistantFormFrom, emptyAssistantForm, toAssistantCreate, toAssistantUpdate } from './assistant-form';
 
 const tool = { type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } };

@@ -7,7 +7,7 @@ import {
   type AssistantUpdate,
   type AssistantVisibility,
 } from '@chat-relay/contract';
-import { formIssues } from '../../api/form-issues';
+import { formIssues, type FormOutcome } from '../../api/form-issues';
 import { splitList } from '../channels/channel-form';
 import { parseTools } from '../playground/chat-request';
 
@@ -26,8 +26,6 @@ export interface AssistantFormValues {
   toolsJson: string;
   responseFormatJson: string;
 }
-
-export type AssistantFormOutcome<Body> = { ok: true; body: Body } | { ok: false; errors: string[] };
 
 const LABELS = {
   id: 'ID',
@@ -111,7 +109,7 @@ function readFields(values: AssistantFormValues): { fields: Record<string, unkno
 }
 
 /** `POST /api/assistants` body, checked against the contract. */
-export function toAssistantCreate(values: AssistantFormValues): AssistantFormOutcome<AssistantCreate> {
+export function toAssistantCreate(values: AssistantFormValues): FormOutcome<AssistantCreate> {
   const { fields, errors } = readFields(values);
   if (errors.length > 0) return { ok: false, errors };
   const id = values.id.trim();
@@ -120,7 +118,7 @@ export function toAssistantCreate(values: AssistantFormValues): AssistantFormOut
 }
 
 /** `PATCH /api/assistants/{id}` body: only the fields that differ from the assistant as loaded. */
-export function toAssistantUpdate(values: AssistantFormValues, original: Assistant): AssistantFormOutcome<AssistantUpdate> {
+export function toAssistantUpdate(values: AssistantFormValues, original: Assistant): FormOutcome<AssistantUpdate> {
   const { fields, errors } = readFields(values);
   if (errors.length > 0) return { ok: false, errors };
   const before: Record<string, unknown> = original;

@@ -1,11 +1,11 @@
 import type { Assistant } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { bodiesOf, fakeClient, fakeSession, relayError, type FakeRoutes } from '../../testing/fake-client-b';
-import { accountFixture, assistantFixture, pageOf } from '../../testing/fixtures-b';
-import { renderSignedIn } from '../../testing/render-b';
+import { bodiesOf, fakeClient, refusal, type FakeRoutes } from '../../testing/fake-client';
+import { accountFixture, assistantFixture, pageOf } from '../../testing/fixtures';
+import { renderPage } from '../../testing/render-page';
 import { AssistantsPage } from './assistants-page';
 
-const models = { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 1, owned_by: 'relay' }] };
+const models = { object: 'list' as const, data: [{ id: 'gpt-4o', object: 'model' as const, created: 1, owned_by: 'relay' }] };
 
 function relayWith(assistants: Assistant[], extra: FakeRoutes['assistants'] = {}, account = accountFixture()) {
   const fake = fakeClient({
@@ -20,7 +20,7 @@ function relayWith(assistants: Assistant[], extra: FakeRoutes['assistants'] = {}
       ...extra,
     },
   });
-  renderSignedIn(<AssistantsPage />, fakeSession(fake.client, account));
+  renderPage(<AssistantsPage />, { client: fake.client, account });
   return fake;
 }
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
@@ -51,7 +51,7 @@ describe('Assistants page', () => {
   });
 
   it('shows the relay’s refusal of a taken id', async () => {
-    relayWith([], { createAssistant: () => relayError(409, "A custom assistant with id 'g-taken' already exists.", 'assistant_exists') });
+    relayWith([], { createAssistant: () => refusal(409, "A custom assistant with id 'g-taken' already exists.", { code: 'assistant_exists' }) });
     fireEvent.click(await screen.findByRole('button', { name: 'New assistant' }));
     type('Name', 'Dup');
     type('ID', 'g-taken');

@@ -1,10 +1,8 @@
 import { DEFAULT_CHANNEL_ENDPOINTS, ENDPOINTS, type Channel, type ChannelResponsesApi, type ChannelType, type Endpoint } from '@chat-relay/contract';
-import { useState, type FormEvent } from 'react';
 import { unwrap } from '../../api/unwrap';
-import { ErrorNotice } from '../../components/error-notice';
+import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextArea, TextField } from '../../components/field';
-import { FormErrors } from '../../components/form-errors';
-import { useBusyAction } from '../../hooks/use-busy-action';
+import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
 import { channelFormFrom, emptyChannelForm, toChannelCreate, toChannelUpdate, type ChannelFormValues } from './channel-form';
 
@@ -26,26 +24,13 @@ const RESPONSES_API_OPTIONS = [
 export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Channel) => void; onCancel: () => void }) {
   const { client } = useSession();
   const { channel } = props;
-  const [values, setValues] = useState<ChannelFormValues>(() => (channel ? channelFormFrom(channel) : emptyChannelForm()));
-  const [errors, setErrors] = useState<string[]>([]);
-  const save = useBusyAction();
-  const set = <K extends keyof ChannelFormValues>(field: K, value: ChannelFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
-  const title = channel ? `Edit channel “${channel.name}”` : 'New channel';
+  const editor = useEditor<ChannelFormValues>(() => (channel ? channelFormFrom(channel) : emptyChannelForm()));
+  const { values, set } = editor;
 
-  const create = async () => {
-    const outcome = toChannelCreate(values);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return undefined;
-    return save.run(async () => unwrap(await client.api.channels.createChannel({ body: outcome.body }), 201));
-  };
-  const update = async (original: Channel) => {
-    const outcome = toChannelUpdate(values, original);
-    setErrors(outcome.ok ? [] : outcome.errors);
-    if (!outcome.ok) return undefined;
-    return save.run(async () => unwrap(await client.api.channels.updateChannel({ params: { id: original.id }, body: outcome.body }), 200));
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const create = () => editor.send(toChannelCreate(values), async (body) => unwrap(await client.api.channels.createChannel({ body }), 201));
+  const update = (original: Channel) =>
+    editor.send(toChannelUpdate(values, original), async (body) => unwrap(await client.api.channels.updateChannel({ params: { id: original.id }, body }), 200));
+  const submit = async () => {
     const saved = channel ? await update(channel) : await create();
     if (saved) props.onSaved(saved);
   };
@@ -55,8 +40,15 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
     set('endpoints', on ? ENDPOINTS.filter((known) => known === endpoint || values.endpoints.includes(known)) : values.endpoints.filter((known) => known !== endpoint));
 
   return (
-    <form className="panel" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
-      <h2>{title}</h2>
+    <EditorForm
+      title={channel ? `Edit channel “${channel.name}”` : 'New channel'}
+      submitLabel={channel ? 'Save channel' : 'Create channel'}
+      save={editor.save}
+      errors={editor.errors}
+      noValidate
+      onSubmit={submit}
+      onCancel={props.onCancel}
+    >
       <div className="form-grid">
         <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
         <SelectField label="Type" value={values.type} options={TYPE_OPTIONS} onChange={(event) => set('type', event.target.value as ChannelType)} />
@@ -110,7 +102,7 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
         <CheckboxField
           label="Default endpoints"
           checked={values.useDefaultEndpoints}
-          onChange={(event) => setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))}
+          onChange={(event) => editor.setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))}
         />
         {ENDPOINTS.map((endpoint) => (
           <CheckboxField
@@ -123,17 +115,7 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
         ))}
       </fieldset>
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(event) => set('enabled', event.target.checked)} />
-      <FormErrors errors={errors} />
-      <ErrorNotice error={save.error} />
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={save.busy}>
-          {channel ? 'Save channel' : 'Create channel'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }
 

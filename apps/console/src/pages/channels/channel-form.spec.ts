@@ -1,4 +1,4 @@
-import { channelFixture } from '../../testing/fixtures-b';
+import { channelFixture } from '../../testing/fixtures';
 import { channelFormFrom, emptyChannelForm, parseModelMapping, splitKeys, splitList, toChannelCreate, toChannelUpdate } from './channel-form';
 
 const filled = () => ({

@@ -9,7 +9,7 @@ import {
   type ChannelUpdate,
   type Endpoint,
 } from '@chat-relay/contract';
-import { formIssues, parseWholeNumber } from '../../api/form-issues';
+import { formIssues, parseWholeNumber, type FormOutcome } from '../../api/form-issues';
 
 /** What the channel form holds: text as typed, turned into the API's body on submit. */
 export interface ChannelFormValues {
@@ -28,8 +28,6 @@ export interface ChannelFormValues {
   endpoints: Endpoint[];
   enabled: boolean;
 }
-
-export type FormOutcome<Body> = { ok: true; body: Body } | { ok: false; errors: string[] };
 
 export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
   name: 'Name',

@@ -1,5 +1,5 @@
 import type { ChannelCheck } from '@chat-relay/contract';
-import { keyStatus } from '../../testing/fixtures-b';
+import { keyStatus } from '../../testing/fixtures';
 import { describeCircuit, describeDisabledKey, describeLastCheck, describeTestResult, testableModels } from './channel-text';
 
 describe('channel health in words', () => {

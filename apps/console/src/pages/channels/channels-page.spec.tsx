@@ -1,8 +1,8 @@
-import type { Channel } from '@chat-relay/contract';
+import type { Channel, ChannelTestResult } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { bodiesOf, fakeClient, fakeSession, relayError, type FakeRoutes } from '../../testing/fake-client-b';
-import { channelFixture, keyStatus, pageOf } from '../../testing/fixtures-b';
-import { renderSignedIn } from '../../testing/render-b';
+import { bodiesOf, fakeClient, refusal, type Api, type FakeAnswer, type FakeRoutes } from '../../testing/fake-client';
+import { channelFixture, keyStatus, pageOf } from '../../testing/fixtures';
+import { renderPage } from '../../testing/render-page';
 import { ChannelsPage } from './channels-page';
 
 /** A relay holding `channels`: lists them, creates and updates them, answers tests as told. */
@@ -11,17 +11,17 @@ function relayWith(channels: Channel[], extra: FakeRoutes['channels'] = {}) {
     channels: {
       listChannels: () => ({ status: 200, body: pageOf(channels) }),
       createChannel: (args) => {
-        const body = args['body'] as { name: string; keys: string[] };
+        const { body } = args;
         const created = channelFixture({ id: 9, name: body.name, key_hints: body.keys.map((key) => `…${key.slice(-4)}`), key_status: body.keys.map((key, index) => keyStatus({ index, hint: `…${key.slice(-4)}` })) });
         channels.push(created);
         return { status: 201, body: created };
       },
-      updateChannel: (args) => ({ status: 200, body: channels.find((channel) => channel.id === (args['params'] as { id: number }).id) }),
+      updateChannel: (args) => ({ status: 200, body: channels.find((channel) => channel.id === Number(args?.params?.id))! }),
       ...extra,
     },
   };
   const fake = fakeClient(routes);
-  renderSignedIn(<ChannelsPage />, fakeSession(fake.client));
+  renderPage(<ChannelsPage />, { client: fake.client });
   return fake;
 }
 const rowOf = async (name: string) => (await screen.findByText(name)).closest('tr') as HTMLElement;
@@ -75,7 +75,7 @@ describe('Channels page', () => {
   });
 
   it('shows a test’s latency, and the upstream’s error with its status when it fails', async () => {
-    let answer = { ok: true, latency_ms: 123, model: 'gpt-4o-mini' } as Record<string, unknown>;
+    let answer: ChannelTestResult = { ok: true, latency_ms: 123, model: 'gpt-4o-mini' };
     const { calls } = relayWith([channelFixture()], { testChannel: () => ({ status: 200, body: answer }) });
     const row = await rowOf('openai-main');
     fireEvent.change(within(row).getByLabelText('Model to test'), { target: { value: 'gpt-4o-mini' } });
@@ -114,7 +114,7 @@ describe('Channels page', () => {
   });
 
   it('disables, syncs models and says why a sync failed', async () => {
-    let sync = relayError(502, 'The upstream answered 500 to GET /models', 'upstream_error');
+    let sync: FakeAnswer<Api['channels']['syncChannelModels']> = refusal(502, 'The upstream answered 500 to GET /models', { code: 'upstream_error' });
     const { calls } = relayWith([channelFixture()], { syncChannelModels: () => sync });
     const row = await rowOf('openai-main');
     fireEvent.click(within(row).getByRole('button', { name: 'Disable' }));
@@ -141,8 +141,8 @@ describe('Channels page', () => {
     const channels = [channelFixture({ id: 1, name: 'one' }), channelFixture({ id: 2, name: 'two' }), channelFixture({ id: 3, name: 'three' })];
     relayWith(channels, {
       testChannel: (args) => {
-        const id = (args['params'] as { id: number }).id;
-        if (id === 2) return relayError(500, 'relay broke');
+        const id = Number(args?.params?.id);
+        if (id === 2) return refusal(500, 'relay broke');
         return { status: 200, body: id === 1 ? { ok: true, latency_ms: 50, model: 'gpt-4o' } : { ok: false, latency_ms: 9, model: 'gpt-4o', status: 429, error: { message: 'Rate limited', type: 'x', param: null, code: null } } };
       },
     });

@@ -1,17 +1,18 @@
+import type { Account } from '@chat-relay/contract';
 import { RelayApiError, type LogsCsvDownload } from '@chat-relay/client';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { answer, fakeClient, refusal, type Api, type ArgsOf } from '../../testing/fake-client';
-import { channelFixture, logEntryFixture, pageOf, tokenFixture } from '../../testing/fixtures';
+import { channelFixture, logEntryFixture, pageOf, tokenFixture, userAccount } from '../../testing/fixtures';
 import { locationSeen, renderPage } from '../../testing/render-page';
 import { LogsPage } from './logs-page';
 
 type ListLogsArgs = ArgsOf<Api['accounts']['listLogs']>;
 
-function setup(options: { url?: string; total?: number; isAdmin?: boolean; exportLogsCsv?: jest.Mock } = {}) {
+function setup(options: { url?: string; total?: number; account?: Account; exportLogsCsv?: jest.Mock } = {}) {
   const listLogs = jest.fn(async (args: ListLogsArgs) =>
     answer(200, pageOf([logEntryFixture(), logEntryFixture({ id: 2, status: 502, error_code: 'upstream_error', request_id: 'req_log_2' })], options.total ?? 2, args?.query?.page ?? 1, 50)),
   );
-  const client = fakeClient(
+  const { client } = fakeClient(
     {
       accounts: { listLogs },
       channels: { listChannels: async () => answer(200, pageOf([channelFixture({ id: 3, name: 'openai-main' })])) },
@@ -19,7 +20,7 @@ function setup(options: { url?: string; total?: number; isAdmin?: boolean; expor
     },
     options.exportLogsCsv ? { exportLogsCsv: options.exportLogsCsv } : {},
   );
-  renderPage(<LogsPage />, { client, url: options.url ?? '/logs', isAdmin: options.isAdmin });
+  renderPage(<LogsPage />, { client, url: options.url ?? '/logs', account: options.account });
   return { listLogs };
 }
 const lastQuery = (listLogs: jest.Mock) => (listLogs.mock.calls.at(-1) as [ListLogsArgs])[0]?.query;
@@ -72,7 +73,7 @@ describe('LogsPage', () => {
   });
 
   it('hides the account filter from an account, which sees its own logs only', async () => {
-    setup({ isAdmin: false });
+    setup({ account: userAccount });
     await screen.findByRole('table', { name: 'Requests' });
 
     expect(screen.queryByLabelText('Account id')).toBeNull();
@@ -131,7 +132,7 @@ describe('LogsPage', () => {
   });
 
   it('shows the relay’s refusal with its request id', async () => {
-    const client = fakeClient({
+    const { client } = fakeClient({
       accounts: { listLogs: async () => refusal(400, 'from must be before to', { param: 'from', requestId: 'req_logs_9' }) },
       channels: { listChannels: async () => answer(200, pageOf([])) },
       tokens: { listTokens: async () => answer(200, pageOf([])) },

@@ -25,7 +25,7 @@ const seriesFor = (query: { bucket?: 'hour' | 'day'; group_by?: UsageSeries['gro
 function setup(overrides: { series?: (query: { bucket?: 'hour' | 'day'; group_by?: UsageSeries['group_by'] }) => UsageSeries } = {}) {
   const getUsage = jest.fn(async (args: ArgsOf<Api['accounts']['getUsage']>) => answer(200, (overrides.series ?? seriesFor)(args?.query ?? {})));
   const listChannels = jest.fn(async () => answer(200, pageOf([channelFixture({ id: 3, name: 'openai-main' })], 1, 1, 100)));
-  const client = fakeClient({ accounts: { getUsage }, channels: { listChannels } });
+  const { client } = fakeClient({ accounts: { getUsage }, channels: { listChannels } });
   renderPage(<OverviewPage />, { client });
   return { getUsage, listChannels };
 }
@@ -78,7 +78,7 @@ describe('OverviewPage', () => {
   });
 
   it('shows the relay’s refusal with its request id', async () => {
-    const client = fakeClient({ accounts: { getUsage: async () => refusal(403, 'Not yours.', { requestId: 'req_usage_1' }) } });
+    const { client } = fakeClient({ accounts: { getUsage: async () => refusal(403, 'Not yours.', { requestId: 'req_usage_1' }) } });
     renderPage(<OverviewPage />, { client });
 
     const alert = await screen.findByRole('alert');

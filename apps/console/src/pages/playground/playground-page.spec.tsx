@@ -1,8 +1,9 @@
 import { RelayApiError } from '@chat-relay/client';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { chunkFeed, chunkOf, fakeClient, fakeSession } from '../../testing/fake-client-b';
-import { assistantFixture, pageOf } from '../../testing/fixtures-b';
-import { renderSignedIn } from '../../testing/render-b';
+import { chunkFeed, chunkOf } from '../../testing/chunk-feed';
+import { fakeClient } from '../../testing/fake-client';
+import { assistantFixture, pageOf } from '../../testing/fixtures';
+import { renderPage } from '../../testing/render-page';
 import { PlaygroundPage } from './playground-page';
 
 /** The page with its suggestions loaded (so no update lands after a test ends). */
@@ -13,14 +14,14 @@ async function openPlayground() {
     accounts: { listCallerModels: () => ({ status: 200, body: { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 1, owned_by: 'relay' }] } }) },
     assistants: { listAssistants: () => ({ status: 200, body: pageOf([assistantFixture({ id: 'g-helper', models: null })]) }) },
   });
-  renderSignedIn(
+  renderPage(
     <PlaygroundPage
       clientForToken={(token) => {
         tokens.push(token);
         return { streamChatCompletion: feed.stream };
       }}
     />,
-    fakeSession(client),
+    { client },
   );
   await waitFor(() => expect(document.querySelectorAll('datalist option')).toHaveLength(2));
   return { feed, tokens };

@@ -1,14 +1,16 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { bodiesOf, fakeClient, fakeSession, relayError, type FakeResponse } from '../../testing/fake-client-b';
-import { renderSignedIn } from '../../testing/render-b';
+import { bodiesOf, fakeClient, refusal, type FakeRoutes } from '../../testing/fake-client';
+import { renderPage } from '../../testing/render-page';
 import { PricesPage } from './prices-page';
 
 // As the relay stores it: unset fields come back as null.
 const table = { data: [{ model: 'gpt-4o', input: 2_500_000, output: 10_000_000, cache_read: null, image_variants: null }] };
 
-function openPrices(put: (body: unknown) => FakeResponse = (body) => ({ status: 200, body })) {
-  const fake = fakeClient({ accounts: { getPrices: () => ({ status: 200, body: table }), putPrices: (args) => put(args['body']) } });
-  renderSignedIn(<PricesPage />, fakeSession(fake.client));
+type PutPrices = NonNullable<NonNullable<FakeRoutes['accounts']>['putPrices']>;
+
+function openPrices(putPrices: PutPrices = (args) => ({ status: 200, body: args.body })) {
+  const fake = fakeClient({ accounts: { getPrices: () => ({ status: 200, body: table }), putPrices } });
+  renderPage(<PricesPage />, { client: fake.client });
   return fake;
 }
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
@@ -66,7 +68,7 @@ describe('Prices page', () => {
   });
 
   it('shows the relay’s refusal of the table', async () => {
-    openPrices(() => relayError(400, 'data.0.input: Number must be less than or equal to 1000000000000'));
+    openPrices(() => refusal(400, 'data.0.input: Number must be less than or equal to 1000000000000'));
     await waitFor(() => expect(input('Row 1: model').value).toBe('gpt-4o'));
     fireEvent.click(screen.getByRole('button', { name: 'Save prices' }));
     expect((await screen.findByRole('alert')).textContent).toContain('data.0.input: Number must be less than or equal to 1000000000000');

@@ -1,7 +1,8 @@
 import type { TokenCreated } from '@chat-relay/contract';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../api/unwrap';
-import { ErrorNotice } from '../../components/error-notice';
+import { EditorForm } from '../../components/editor-form';
+import { useBusyAction } from '../../hooks/use-busy-action';
 import { useSession } from '../../session/session';
 import { EMPTY_TOKEN_FORM, tokenCreateOf } from './token-policy';
 import { TokenPolicyFields } from './token-policy-fields';
@@ -10,36 +11,25 @@ import { TokenPolicyFields } from './token-policy-fields';
 export function TokenCreateForm(props: { onCreated: (created: TokenCreated) => void; onCancel: () => void }) {
   const { client, isAdmin } = useSession();
   const [form, setForm] = useState(EMPTY_TOKEN_FORM);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useBusyAction();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    setBusy(true);
-    try {
-      const body = tokenCreateOf(form, isAdmin);
-      props.onCreated(unwrap(await client.api.tokens.createToken({ body }), 201));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const submit = async () => {
+    // tokenCreateOf throws what is wrong with the form, shown like the relay's refusal.
+    const created = await save.run(async () => unwrap(await client.api.tokens.createToken({ body: tokenCreateOf(form, isAdmin) }), 201));
+    if (created) props.onCreated(created);
   };
 
   return (
-    <form className="panel" aria-labelledby="new-token-title" onSubmit={(event) => void submit(event)}>
-      <h2 id="new-token-title">New token</h2>
+    <EditorForm
+      title="New token"
+      submitLabel="Create token"
+      busyLabel="Creating…"
+      save={save}
+      errorTitle="Could not create the token"
+      onSubmit={submit}
+      onCancel={props.onCancel}
+    >
       <TokenPolicyFields form={form} onChange={setForm} showAccount={isAdmin} />
-      <ErrorNotice error={error} title="Could not create the token" />
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create token'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

@@ -1,7 +1,8 @@
 import type { Token } from '@chat-relay/contract';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { unwrap } from '../../api/unwrap';
-import { ErrorNotice } from '../../components/error-notice';
+import { EditorForm } from '../../components/editor-form';
+import { useBusyAction } from '../../hooks/use-busy-action';
 import { useSession } from '../../session/session';
 import { formOfToken, tokenUpdateOf } from './token-policy';
 import { TokenPolicyFields } from './token-policy-fields';
@@ -11,40 +12,29 @@ export function TokenEditForm(props: { token: Token; onSaved: (token: Token) => 
   const { client } = useSession();
   const [initial] = useState(() => formOfToken(props.token));
   const [form, setForm] = useState(initial);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useBusyAction();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    try {
+  const submit = async () => {
+    // tokenUpdateOf throws what is wrong with the form; null: nothing changed, so nothing to send.
+    const saved = await save.run(async () => {
       const body = tokenUpdateOf(initial, form);
-      if (body === null) {
-        props.onCancel();
-        return;
-      }
-      setBusy(true);
-      props.onSaved(unwrap(await client.api.tokens.updateToken({ params: { id: props.token.id }, body }), 200));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+      return body === null ? null : unwrap(await client.api.tokens.updateToken({ params: { id: props.token.id }, body }), 200);
+    });
+    if (saved === null) props.onCancel();
+    else if (saved) props.onSaved(saved);
   };
 
   return (
-    <form className="panel" aria-labelledby="edit-token-title" onSubmit={(event) => void submit(event)}>
-      <h2 id="edit-token-title">Edit token {props.token.name}</h2>
+    <EditorForm
+      title={`Edit token ${props.token.name}`}
+      submitLabel="Save changes"
+      busyLabel="Saving…"
+      save={save}
+      errorTitle="Could not save the token"
+      onSubmit={submit}
+      onCancel={props.onCancel}
+    >
       <TokenPolicyFields form={form} onChange={setForm} showStatus />
-      <ErrorNotice error={error} title="Could not save the token" />
-      <div className="toolbar">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

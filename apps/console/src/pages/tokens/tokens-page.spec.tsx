@@ -1,6 +1,6 @@
 import type { TokenCreated } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { answer, fakeClient, refusal, type Api, type ArgsOf } from '../../testing/fake-client';
+import { answer, fakeClient, refusal, type Api, type ArgsOf, type FakeRoutes } from '../../testing/fake-client';
 import { pageOf, tokenFixture } from '../../testing/fixtures';
 import { renderPage } from '../../testing/render-page';
 import { TokensPage } from './tokens-page';
@@ -18,7 +18,7 @@ const usageBucket = (key: string, requests: number) => ({
   cost_usd: '0.001000',
 });
 
-function setup(overrides: Partial<Api['tokens']> = {}) {
+function setup(overrides: FakeRoutes['tokens'] = {}) {
   const routes = {
     listTokens: jest.fn(async (_args: ArgsOf<Api['tokens']['listTokens']>) => answer(200, pageOf(tokens))),
     searchTokens: jest.fn(async (_args: ArgsOf<Api['tokens']['searchTokens']>) => answer(200, pageOf([tokens[1]!]))),
@@ -36,7 +36,7 @@ function setup(overrides: Partial<Api['tokens']> = {}) {
       return answer(200, { token_id: 6, from: '2026-10-02T00:00:00.000Z', to: '2026-11-01T12:00:00.000Z', group_by: byModel ? ('model' as const) : ('day' as const), data, total });
     }),
   };
-  const client = fakeClient({ tokens: { ...routes, ...overrides } });
+  const { client } = fakeClient({ tokens: { ...routes, ...overrides } });
   renderPage(<TokensPage />, { client });
   return routes;
 }

@@ -5,12 +5,12 @@ import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { SelectField, TextField } from '../../components/field';
+import { KeyShownOnce } from '../../components/key-shown-once';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
-import { NewTokenKey } from './new-token-key';
 import { TokenBatchBar } from './token-batch-bar';
 import { tokenColumns } from './token-columns';
 import { TokenCreateForm } from './token-create-form';
@@ -72,7 +72,16 @@ export function TokensPage() {
 
   return (
     <Page title="Tokens" actions={newTokenButton}>
-      {created && <NewTokenKey name={created.name} secret={created.key} onDone={() => setCreated(null)} />}
+      {created && (
+        <KeyShownOnce
+          title={`Token ${created.name} created`}
+          explanation="Copy the key now: it is shown only this once. The list shows only its last characters."
+          secret={created.key}
+          testId="new-token-key"
+          takeFocus
+          onDone={() => setCreated(null)}
+        />
+      )}
       {panel.kind === 'create' && (
         <TokenCreateForm
           onCancel={() => setPanel({ kind: 'none' })}
