@@ -1,9 +1,11 @@
 import { formatMicroUsd, formatPercent, parseUsdToMicro } from './format';
 
 describe('money in the console', () => {
-  it('shows micro-USD as dollars, with 4 decimals below a cent', () => {
+  it('shows micro-USD as dollars, with 4 decimals below a cent and 6 below $0.0001 (chart ticks stay distinct)', () => {
     expect(formatMicroUsd(12_340_000)).toBe('$12.34');
     expect(formatMicroUsd(1_500)).toBe('$0.0015');
+    expect(formatMicroUsd(50)).toBe('$0.000050');
+    expect(formatMicroUsd(100)).toBe('$0.0001');
     expect(formatMicroUsd(0)).toBe('$0.00');
   });
 

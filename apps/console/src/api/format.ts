@@ -6,10 +6,11 @@ const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumF
 export const formatCount = (value: number): string => integer.format(value);
 export const formatCompact = (value: number): string => compact.format(value);
 
-/** Micro-USD (the API's integer unit) as dollars: 4 decimals below a cent, 2 above. */
+/** Micro-USD (the API's integer unit) as dollars: 2 decimals from a cent, 4 below, 6 (every micro-dollar) below $0.0001. */
 export function formatMicroUsd(micro: number): string {
   const dollars = micro / 1_000_000;
-  const digits = Math.abs(dollars) < 0.01 && dollars !== 0 ? 4 : 2;
+  const size = Math.abs(dollars);
+  const digits = size >= 0.01 || dollars === 0 ? 2 : size >= 0.0001 ? 4 : 6;
   return `$${dollars.toFixed(digits)}`;
 }
 

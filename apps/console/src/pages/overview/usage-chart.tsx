@@ -24,7 +24,14 @@ export function UsageChart(props: UsageChartProps) {
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
       <XAxis dataKey="time" tickFormatter={(time: string) => formatBucket(time, bucket)} stroke="var(--muted)" minTickGap={24} />
-      <YAxis tickFormatter={(value: number) => format(value)} stroke="var(--muted)" width={72} />
+      {/* From 0, and never an empty scale: with nothing (or no errors) to draw Recharts would invent 0–400 %. */}
+      <YAxis
+        tickFormatter={(value: number) => format(value)}
+        stroke="var(--muted)"
+        width={80}
+        domain={[0, (dataMax: number) => (dataMax > 0 ? dataMax : metric === 'errorRate' ? 0.01 : 1)]}
+        allowDecimals={metric === 'errorRate'}
+      />
       <Tooltip
         labelFormatter={(time) => formatBucket(String(time), bucket)}
         formatter={(value) => format(Number(value))}
