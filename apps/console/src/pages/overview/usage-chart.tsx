@@ -28,7 +28,7 @@ export function UsageChart(props: UsageChartProps) {
       <YAxis
         tickFormatter={(value: number) => format(value)}
         stroke="var(--muted)"
-        width={80}
+        width={90}
         domain={[0, (dataMax: number) => (dataMax > 0 ? dataMax : metric === 'errorRate' ? 0.01 : 1)]}
         allowDecimals={metric === 'errorRate'}
       />
