@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import request from 'supertest';
 import { createTestRelay, type TestRelay } from '../testing/test-relay';
 
@@ -10,6 +11,7 @@ function builtConsole(): string {
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>');
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("console")');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js.gz'), zlib.gzipSync('console.log("console")'));
   return dir;
 }
 
@@ -50,6 +52,19 @@ describe('/console: the built single-page app', () => {
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toContain('immutable');
     expect(response.headers['cache-control']).toContain('max-age=31536000');
+  });
+
+  it('sends the build-time gzip of an asset to a browser that takes gzip, the plain file otherwise', async () => {
+    const zipped = await request(relay.app).get('/console/assets/index-abc123.js').set('accept-encoding', 'gzip, deflate, br').expect(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(zipped.headers['vary']).toBe('Accept-Encoding');
+    expect(zipped.headers['cache-control']).toContain('immutable');
+    expect(zipped.text).toBe('console.log("console")');
+
+    const plain = await request(relay.app).get('/console/assets/index-abc123.js').set('accept-encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toBe('console.log("console")');
   });
 
   // LiteLLM: after an upgrade the UI asked for old chunks and got the HTML page back (blank /ui).
