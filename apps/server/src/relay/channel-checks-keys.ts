@@ -1,16 +1,14 @@
 import type { ErrorBody } from '@chat-relay/contract';
 import type { ChannelKeyState, ChannelRecord, ChannelStore } from '../storage/types';
 import type { ChannelRegistry } from './channel-registry';
-
-const ACTIVE: ChannelKeyState = { status: 'active', reason: null, changedAt: null };
+import { alignedStates, keyRefusalReason } from '../storage/key-states';
 
 /** Positions of the keys the relay took out of rotation after an upstream 401/403. */
 export const disabledKeyPositions = (channel: ChannelRecord): number[] =>
   channel.keys.flatMap((_, index) => (channel.keyStates[index]?.status === 'disabled' ? [index] : []));
 
-/** Worded as routing words it when it disables a key (route-with-retries), so both read alike. */
-export const refusalReason = (error: ErrorBody | undefined): string =>
-  error ? `upstream ${error.code ?? error.type}: ${error.message}` : 'upstream refused the key';
+/** The reason a still-refused key keeps, from the check's error. */
+export const refusalReason = (error: ErrorBody | undefined): string => (error ? keyRefusalReason(error) : 'upstream refused the key');
 
 /**
  * Changes the state of one disabled key, found by value in the channel as stored now: the admin
@@ -32,7 +30,7 @@ export async function changeDisabledKey(
   if (index < 0 || state?.status !== 'disabled') return false;
   const next = change(state);
   if (!next) return false;
-  const keyStates = current.keys.map((_, position) => (position === index ? next : (current.keyStates[position] ?? ACTIVE)));
+  const keyStates = alignedStates(current.keys, current.keyStates).map((state, position) => (position === index ? next : state));
   await deps.channels.update(channelId, { keyStates });
   deps.registry.invalidate();
   return true;

@@ -3,6 +3,7 @@ import { runChannelTest, type ChannelTestOptions, type ChannelTestRun } from '..
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { CallerGone } from './caller-gone';
 import { changeDisabledKey, disabledKeyPositions, refusalReason } from './channel-checks-keys';
+import { reenabledKey } from '../storage/key-states';
 import { ChannelCheckLog } from './channel-checks-log';
 import type { ChannelHealth } from './channel-health';
 import { LiveChannel, type ChannelRegistry } from './channel-registry';
@@ -178,7 +179,7 @@ export class ChannelChecks {
     const store = { channels: this.deps.channels, registry: this.deps.registry };
     if (result.ok) {
       const now = new Date().toISOString();
-      const enabled = await changeDisabledKey(store, record.id, { position, key }, () => ({ status: 'active', reason: null, changedAt: now }));
+      const enabled = await changeDisabledKey(store, record.id, { position, key }, () => reenabledKey(now));
       // The position, never the key nor its hint: enough to find it in `key_status`.
       if (enabled) this.deps.logger.info({ channelId: record.id, keyIndex: position }, 'channel key re-enabled: its scheduled check passed');
       return enabled;

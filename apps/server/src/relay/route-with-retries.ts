@@ -2,6 +2,7 @@ import { ENDPOINT_ROUTES, type Endpoint } from '@chat-relay/contract';
 import { modelNotFound, modelNotServedOn, noAvailableChannel, upstreamError, type RelayError, type UpstreamFailure } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { keyHint } from '../security/keys';
+import { keyRefusalReason } from '../storage/key-states';
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry, LiveChannel } from './channel-registry';
@@ -134,7 +135,7 @@ async function rememberMissing(deps: RoutingDeps, endpointMissing: NonNullable<R
 }
 
 async function disableKey(deps: RoutingDeps, channel: LiveChannel, key: string, error: RelayError): Promise<void> {
-  const reason = `upstream ${error.code ?? error.type}: ${error.message}`;
+  const reason = keyRefusalReason(error);
   deps.logger.warn({ channelId: channel.id, keyHint: keyHint(key), reason }, 'channel key disabled');
   try {
     await deps.registry.disableKey(channel, key, reason);

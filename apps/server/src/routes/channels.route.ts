@@ -5,6 +5,7 @@ import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
 import type { ChannelCheckLog } from '../relay/channel-checks-log';
 import type { ChannelHealth } from '../relay/channel-health';
+import { alignedStates, reenabledKey } from '../storage/key-states';
 import { LiveChannel, type ChannelRegistry } from '../relay/channel-registry';
 import type { ChannelModelSync } from '../relay/model-sync';
 import type { UpstreamClient } from '../relay/upstream-client';
@@ -43,10 +44,9 @@ function reenabled(current: ChannelRecord, positions: readonly number[]): Channe
     throw invalidRequest(`The channel has no key at position ${outOfRange}.`, 'enable_keys', 'invalid_value');
   }
   const now = new Date().toISOString();
-  return current.keys.map((_, index) => {
-    const state = current.keyStates[index] ?? { status: 'active', reason: null, changedAt: null };
-    return positions.includes(index) && state.status === 'disabled' ? { status: 'active', reason: null, changedAt: now } : state;
-  });
+  return alignedStates(current.keys, current.keyStates).map((state, index) =>
+    positions.includes(index) && state.status === 'disabled' ? reenabledKey(now) : state,
+  );
 }
 
 function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, jsonParam, pageOf, Params } from './pg-rows';
+import { alignedStates } from '../key-states';
 
 interface ChannelRow {
   id: number;
@@ -27,11 +28,6 @@ interface ChannelRow {
 const COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
   responses_api, endpoints, synced_models, models_synced_at, created_at, updated_at`;
 
-const ACTIVE: ChannelKeyState = { status: 'active', reason: null, changedAt: null };
-
-/** One state per key: missing ones are active. */
-const alignedStates = (keys: readonly string[], states: readonly ChannelKeyState[] | undefined): ChannelKeyState[] =>
-  keys.map((_, index) => states?.[index] ?? ACTIVE);
 
 const toRecord = (row: ChannelRow): ChannelRecord => ({
   id: row.id,

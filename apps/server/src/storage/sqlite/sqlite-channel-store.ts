@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
+import { alignedStates } from '../key-states';
 
 interface ChannelRow {
   id: number;
@@ -22,11 +23,6 @@ interface ChannelRow {
   updated_at: string;
 }
 
-const ACTIVE: ChannelKeyState = { status: 'active', reason: null, changedAt: null };
-
-/** One state per key: missing ones (a channel from before key states) are active. */
-const alignedStates = (keys: readonly string[], states: readonly ChannelKeyState[] | undefined): ChannelKeyState[] =>
-  keys.map((_, index) => states?.[index] ?? ACTIVE);
 
 const toRecord = (row: ChannelRow): ChannelRecord => {
   const keys = JSON.parse(row.keys) as string[];
