@@ -1,5 +1,6 @@
-import { permissionError } from '@chat-relay/wire';
+import { notFound, permissionError } from '@chat-relay/wire';
 import type { Caller } from '../relay/request-context';
+import type { TokenRecord, TokenStore } from '../storage/types';
 
 /**
  * The account a management caller is confined to: an account's access key reaches only its
@@ -41,4 +42,14 @@ export const reaches = (scope: number | undefined, accountId: number): boolean =
 export function assertMayNameAccount(scope: number | undefined, accountId: number | undefined): void {
   if (accountId === undefined || reaches(scope, accountId)) return;
   throw permissionError('account_forbidden', "An account's access key reaches only its own account's records.");
+}
+
+/**
+ * The token when a caller confined to `scope` reaches it; 404 otherwise (`param` names where the
+ * id came from), never revealing that another account's token exists.
+ */
+export async function reachableToken(tokens: TokenStore, scope: number | undefined, id: number, param = 'id'): Promise<TokenRecord> {
+  const token = await tokens.get(id);
+  if (!token || !reaches(scope, token.accountId)) throw notFound('token_not_found', `No token with id ${id}.`, param);
+  return token;
 }

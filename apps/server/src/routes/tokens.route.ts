@@ -2,8 +2,8 @@ import { microUsdToUsd, tokensContract, type TokenUpdate, type UsageBucket } fro
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { digestKey, generateTokenKey, keyHint } from '../security/keys';
-import type { AccountStore, TokenPatch, TokenRecord, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
-import { assertMayNameAccount, callerAccountId, managedAccountId, reaches } from './caller-scope';
+import type { AccountStore, TokenPatch, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
+import { assertMayNameAccount, callerAccountId, managedAccountId, reachableToken } from './caller-scope';
 import { assertPageInRange } from './paging';
 import { timeRange } from './time-range';
 import { tokenView } from './views';
@@ -54,12 +54,6 @@ const totalsView = (totals: UsageTotals): Omit<UsageBucket, 'key'> => ({
 export function tokensRouter(deps: TokenRouteDeps) {
   const s = initServer();
 
-  /** The token when the caller reaches it; 404 otherwise, never revealing that it exists. */
-  async function reachableToken(scope: number | undefined, id: number): Promise<TokenRecord> {
-    const token = await deps.tokens.get(id);
-    if (!token || !reaches(scope, token.accountId)) throw tokenNotFound(id);
-    return token;
-  }
 
   return s.router(tokensContract, {
     listTokens: async ({ query, res }) => {
@@ -128,7 +122,7 @@ export function tokensRouter(deps: TokenRouteDeps) {
     },
 
     getTokenUsage: async ({ params, query, res }) => {
-      const token = await reachableToken(managedAccountId(res.locals.caller), params.id);
+      const token = await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       const range = timeRange(query.from, query.to, USAGE_DEFAULT_DAYS);
       const rows = await deps.usageLog.aggregate({ tokenId: token.id }, range.from, range.to, query.group_by);
       const total: UsageTotals = sumFields(rows, ['requests', 'promptTokens', 'completionTokens', 'cacheReadTokens', 'cacheWriteTokens', 'cost']);
@@ -146,19 +140,19 @@ export function tokensRouter(deps: TokenRouteDeps) {
     },
 
     updateToken: async ({ params, body, res }) => {
-      await reachableToken(managedAccountId(res.locals.caller), params.id);
+      await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       const token = await deps.tokens.update(params.id, tokenPatchFrom(body));
       if (!token) throw tokenNotFound(params.id);
       return { status: 200, body: tokenView(token, new Date().toISOString()) };
     },
 
     getToken: async ({ params, res }) => {
-      const token = await reachableToken(managedAccountId(res.locals.caller), params.id);
+      const token = await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       return { status: 200, body: tokenView(token, new Date().toISOString()) };
     },
 
     deleteToken: async ({ params, res }) => {
-      await reachableToken(managedAccountId(res.locals.caller), params.id);
+      await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       if (!(await deps.tokens.delete(params.id))) throw tokenNotFound(params.id);
       return { status: 204, body: undefined };
     },

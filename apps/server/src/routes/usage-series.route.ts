@@ -1,8 +1,8 @@
 import { accountsContract, microUsdToUsd, USAGE_SERIES_MAX_BUCKETS, type UsagePoint, type UsageSeriesQuery } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest, notFound } from '@chat-relay/wire';
+import { invalidRequest } from '@chat-relay/wire';
 import type { TokenStore, UsageLogStore, UsageSeriesBucket, UsageSeriesPoint } from '../storage/types';
-import { assertMayNameAccount, managedAccountId, reaches } from './caller-scope';
+import { assertMayNameAccount, managedAccountId, reachableToken } from './caller-scope';
 import { timeRange } from './time-range';
 import { sumFields } from './sum-fields';
 
@@ -53,10 +53,8 @@ export function usageSeriesHandlers(deps: UsageSeriesDeps) {
     getUsage: s.route(accountsContract.getUsage, async ({ query, res }) => {
       const scope = managedAccountId(res.locals.caller);
       assertMayNameAccount(scope, query.account_id);
-      if (scope !== undefined && query.token_id !== undefined) {
-        const token = await deps.tokens.get(query.token_id);
-        if (!token || !reaches(scope, token.accountId)) throw notFound('token_not_found', `No token with id ${query.token_id}.`, 'token_id');
-      }
+      // The admin reaches every token, deleted ones' history too: no lookup.
+      if (scope !== undefined && query.token_id !== undefined) await reachableToken(deps.tokens, scope, query.token_id, 'token_id');
       const range = seriesRange(query);
       const filter = { tokenId: query.token_id, accountId: query.account_id ?? scope, channelId: query.channel_id, model: query.model };
       const points = await deps.usageLog.series(filter, range.from, range.to, query.bucket, query.group_by);
