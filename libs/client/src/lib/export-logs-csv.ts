@@ -1,8 +1,7 @@
 import type { LogExportQuery } from '@chat-relay/contract';
-import { AxiosError, type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosInstance } from 'axios';
 import { abortErrorOf } from './abort-error';
-import { toFetchHeaders } from './axios-fetcher';
-import { chunksOf, readErrorBody, type StreamBody } from './response-body';
+import { openStream } from './open-stream';
 import { RelayApiError } from './relay-api-error';
 
 /** The file name when the answer names none (or a browser on another origin cannot read it). */
@@ -30,12 +29,6 @@ export interface ExportLogsCsvArgs {
   timeoutMs?: number;
 }
 
-/** The body as Uint8Array chunks (a Node stream in string mode would give text). */
-async function* bytesOf(body: StreamBody): AsyncGenerator<Uint8Array, void, undefined> {
-  const encoder = new TextEncoder();
-  for await (const chunk of chunksOf(body)) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-}
-
 /** `filename="…"` (as the relay sends it) or a bare `filename=…`. */
 export function filenameOf(contentDisposition: string | null): string {
   const match = /filename="([^"]+)"|filename=([^;\s]+)/i.exec(contentDisposition ?? '');
@@ -51,62 +44,29 @@ const queryParams = (query: LogExportQuery): Record<string, string> =>
  */
 export async function exportLogsCsv(args: ExportLogsCsvArgs): Promise<LogsCsvDownload> {
   const { http, baseUrl, apiKey, query, signal, timeoutMs } = args;
-  if (signal?.aborted) throw abortErrorOf(signal);
-  // Our own controller: closes the request when the body is left early, even without a signal.
-  const controller = new AbortController();
-  const forwardAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', forwardAbort, { once: true });
-  let timedOut = false;
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs);
-  const release = () => {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', forwardAbort);
-    controller.abort();
-  };
-  let response: AxiosResponse<StreamBody>;
-  try {
-    response = await http.request<StreamBody>({
-      method: 'GET',
-      url: `${baseUrl}/api/logs/export`,
-      params: queryParams(query),
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'text/csv' },
-      responseType: 'stream',
-      validateStatus: () => true,
-      signal: controller.signal,
-    });
-  } catch (error) {
-    release();
-    if (signal?.aborted) throw abortErrorOf(signal);
-    if (timedOut) throw new AxiosError(`timeout of ${timeoutMs}ms exceeded`, AxiosError.ECONNABORTED);
-    throw error;
-  }
-  clearTimeout(timer);
-  const headers = toFetchHeaders(response.headers);
-  const requestId = headers.get('x-request-id') ?? undefined;
-  if (response.status < 200 || response.status >= 300) {
-    try {
-      throw RelayApiError.fromBody({ status: response.status, body: await readErrorBody(chunksOf(response.data)), requestId });
-    } finally {
-      release();
-    }
-  }
-  const data = response.data;
+  const opened = await openStream({
+    http,
+    method: 'GET',
+    url: `${baseUrl}/api/logs/export`,
+    apiKey,
+    accept: 'text/csv',
+    params: queryParams(query),
+    signal,
+    timeoutMs,
+  });
+  const { requestId } = opened;
   async function* body(): AsyncGenerator<Uint8Array, void, undefined> {
+    const encoder = new TextEncoder();
     try {
-      yield* bytesOf(data);
+      // A Node stream in string mode would give text: the caller gets bytes either way.
+      for await (const chunk of opened.chunks) yield typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
     } catch (error) {
       if (signal?.aborted) throw abortErrorOf(signal);
       const reason = error instanceof Error ? error.message : String(error);
       throw RelayApiError.invalidResponse({ code: 'download_truncated', message: `The export stopped before its end: ${reason}`, requestId });
     } finally {
-      release();
+      opened.close();
     }
   }
-  return { filename: filenameOf(headers.get('content-disposition')), requestId, body: body() };
+  return { filename: filenameOf(opened.headers.get('content-disposition')), requestId, body: body() };
 }
