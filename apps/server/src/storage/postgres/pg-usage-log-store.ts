@@ -15,8 +15,9 @@ import type {
 } from '../types';
 import { addDelta, addToQuotaUsed } from './pg-quota-used';
 import { inTransaction } from './pg-pool';
-import { pgAggregateSql, pgKeysetSql, pgListingSql } from './pg-usage-queries';
+import { pgKeysetSql, pgListingSql } from './pg-usage-queries';
 import { pgSeriesSql } from './pg-usage-series';
+import { aggregateFromSeries } from '../usage-aggregate';
 import { usageEntryOf, type UsageRow } from '../usage-row';
 
 
@@ -151,14 +152,13 @@ export class PgUsageLogStore implements UsageLogStore {
     return { rows: rows.map(usageEntryOf), total: total.rows[0]?.n ?? 0 };
   }
 
-  async aggregate(
+  aggregate(
     scope: { tokenId?: number; accountId?: number },
     from: string,
     to: string,
     groupBy: 'day' | 'model',
   ): Promise<Array<UsageTotals & { key: string }>> {
-    const { sql, values } = pgAggregateSql(scope, from, to, groupBy);
-    return (await this.pool.query<UsageTotals & { key: string }>(sql, values)).rows;
+    return aggregateFromSeries(this, scope, from, to, groupBy);
   }
 
   async series(

@@ -1,5 +1,4 @@
 import type { UsageLogCursor, UsageLogFilter, UsageLogQuery } from '../types';
-import { aggregateSpans } from '../usage-hours';
 
 /** A WHERE clause over numbered parameters, and their values. */
 interface Filter {
@@ -37,48 +36,6 @@ export function pgListingSql(query: UsageLogQuery): { count: string; rows: strin
     rows: `SELECT * FROM usage_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${page + 1} OFFSET $${page + 2}`,
     values,
     pageValues: [...values, query.perPage, (query.page - 1) * query.perPage],
-  };
-}
-
-const TOTALS = 'SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost)';
-
-/**
- * The aggregate as one statement: the rollup's whole hours of the range and the log's rows of
- * the partial hours at its ends (`aggregateSpans`), summed per key. Keys sort by their bytes
- * (COLLATE "C"), as SQLite sorts them.
- */
-export function pgAggregateSql(
-  scope: { tokenId?: number; accountId?: number },
-  from: string,
-  to: string,
-  groupBy: 'day' | 'model',
-): { sql: string; values: unknown[] } {
-  const spans = aggregateSpans(from, to);
-  const { where, values } = filters({ tokenId: scope.tokenId, accountId: scope.accountId });
-  const param = (value: string) => {
-    values.push(value);
-    return `$${values.length}::timestamptz`;
-  };
-  const parts: string[] = [];
-  if (spans.hours) {
-    const key = groupBy === 'day' ? "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : 'requested_model';
-    parts.push(`SELECT ${key}, SUM(requests), ${TOTALS} FROM usage_rollup
-      WHERE ${where} AND hour >= ${param(spans.hours.from)} AND hour < ${param(spans.hours.to)} GROUP BY 1`);
-  }
-  for (const span of spans.raw) {
-    const key = groupBy === 'day' ? "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')" : "COALESCE(requested_model, '')";
-    parts.push(`SELECT ${key}, COUNT(*), ${TOTALS} FROM usage_log
-      WHERE ${where} AND created_at >= ${param(span.from)} AND created_at < ${param(span.to)} GROUP BY 1`);
-  }
-  if (parts.length === 0) return { sql: 'SELECT NULL AS key WHERE false', values: [] };
-  return {
-    sql: `WITH parts (key, requests, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost) AS (
-        ${parts.join(' UNION ALL ')}
-      )
-      SELECT key, SUM(requests) AS requests, SUM(prompt_tokens) AS "promptTokens", SUM(completion_tokens) AS "completionTokens",
-        SUM(cache_read_tokens) AS "cacheReadTokens", SUM(cache_write_tokens) AS "cacheWriteTokens", SUM(cost) AS cost
-      FROM parts GROUP BY key ORDER BY key COLLATE "C"`,
-    values,
   };
 }
 

@@ -13,8 +13,9 @@ import type {
   UsageSeriesPoint,
   UsageTotals,
 } from '../types';
+import { aggregateFromSeries } from '../usage-aggregate';
 import { usageEntryOf, type UsageRow } from '../usage-row';
-import { sqliteAggregateSql, sqliteKeysetSql, sqliteListingSql } from './sqlite-usage-queries';
+import { sqliteKeysetSql, sqliteListingSql } from './sqlite-usage-queries';
 import { sqliteSeriesSql } from './sqlite-usage-series';
 
 
@@ -137,14 +138,13 @@ export class SqliteUsageLogStore implements UsageLogStore {
     return { rows: rows.map(usageEntryOf), total };
   }
 
-  async aggregate(
+  aggregate(
     scope: { tokenId?: number; accountId?: number },
     from: string,
     to: string,
     groupBy: 'day' | 'model',
   ): Promise<Array<UsageTotals & { key: string }>> {
-    const { sql, params } = sqliteAggregateSql(scope, from, to, groupBy);
-    return this.db.prepare(sql).all(params) as Array<UsageTotals & { key: string }>;
+    return aggregateFromSeries(this, scope, from, to, groupBy);
   }
 
   async series(

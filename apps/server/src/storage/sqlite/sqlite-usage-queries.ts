@@ -1,5 +1,4 @@
 import type { UsageLogCursor, UsageLogFilter, UsageLogQuery } from '../types';
-import { aggregateSpans } from '../usage-hours';
 
 /** The usage log's statements on SQLite, one builder each, so specs can EXPLAIN them. */
 
@@ -14,44 +13,6 @@ export function sqliteListingSql(query: UsageLogQuery): { count: string; rows: s
     count: `SELECT COUNT(*) AS n FROM usage_log WHERE ${where}`,
     rows: `SELECT * FROM usage_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
     params: { ...params, limit: query.perPage, offset: (query.page - 1) * query.perPage },
-  };
-}
-
-const TOTALS = 'SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(cost)';
-
-/**
- * The aggregate as one statement: the rollup's whole hours of the range, and the log's rows of
- * the partial hours at its ends (`aggregateSpans`), summed per key.
- */
-export function sqliteAggregateSql(
-  scope: { tokenId?: number; accountId?: number },
-  from: string,
-  to: string,
-  groupBy: 'day' | 'model',
-): { sql: string; params: Record<string, string | number> } {
-  const spans = aggregateSpans(from, to);
-  const { where, params } = filters({ tokenId: scope.tokenId, accountId: scope.accountId });
-  const parts: string[] = [];
-  if (spans.hours) {
-    const key = groupBy === 'day' ? 'substr(hour, 1, 10)' : 'requested_model';
-    parts.push(`SELECT ${key} AS key, SUM(requests), ${TOTALS} FROM usage_rollup
-      WHERE ${where} AND hour >= :hoursFrom AND hour < :hoursTo GROUP BY 1`);
-    Object.assign(params, { hoursFrom: spans.hours.from, hoursTo: spans.hours.to });
-  }
-  spans.raw.forEach((span, index) => {
-    const key = groupBy === 'day' ? 'substr(created_at, 1, 10)' : "COALESCE(requested_model, '')";
-    parts.push(`SELECT ${key} AS key, COUNT(*), ${TOTALS} FROM usage_log
-      WHERE ${where} AND created_at >= :from${index} AND created_at < :to${index} GROUP BY 1`);
-    Object.assign(params, { [`from${index}`]: span.from, [`to${index}`]: span.to });
-  });
-  if (parts.length === 0) return { sql: 'SELECT NULL AS key WHERE 0', params: {} };
-  const columns = 'key, requests, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, cost';
-  return {
-    sql: `WITH parts (${columns}) AS (${parts.join(' UNION ALL ')})
-      SELECT key, SUM(requests) AS requests, SUM(prompt_tokens) AS promptTokens, SUM(completion_tokens) AS completionTokens,
-        SUM(cache_read_tokens) AS cacheReadTokens, SUM(cache_write_tokens) AS cacheWriteTokens, SUM(cost) AS cost
-      FROM parts GROUP BY key ORDER BY key`,
-    params,
   };
 }
 

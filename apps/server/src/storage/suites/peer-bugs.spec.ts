@@ -1,8 +1,10 @@
 import { createLogger } from '../../logger';
 import { releaseLeftoverReservations } from '../bootstrap';
 import { INSTANCE_STALE_MS } from '../instance-liveness';
-import { pgAggregateSql, pgListingSql } from '../postgres/pg-usage-queries';
-import { sqliteAggregateSql, sqliteListingSql } from '../sqlite/sqlite-usage-queries';
+import { pgListingSql } from '../postgres/pg-usage-queries';
+import { pgSeriesSql } from '../postgres/pg-usage-series';
+import { sqliteListingSql } from '../sqlite/sqlite-usage-queries';
+import { sqliteSeriesSql } from '../sqlite/sqlite-usage-series';
 import { describeEachBackend, type StoreBackend } from '../testing/store-backends';
 import type { Storage, UsageLogQuery } from '../types';
 import { createAccount, createToken, openMoneyDb, quotaUsed, reservations, type MoneyDb } from './money-fixture';
@@ -69,15 +71,16 @@ describeEachBackend('LiteLLM: spend log sequential scans (PostgreSQL at 94% CPU)
     ['an account', (ids: { tokenId: number; accountId: number }) => ({ accountId: ids.accountId }), 'account_id'],
     ['everyone', () => ({}), 'created_at'],
   ])('the aggregate of %s reads the rollup and the ends of the range through indexes', async (name, scope, column) => {
-    for (const groupBy of ['day', 'model'] as const) {
+    // The aggregate is the daily series (aggregateFromSeries), in total or by model.
+    for (const groupBy of ['total', 'model'] as const) {
       const plan =
         backend.name === 'SQLite'
           ? await (async () => {
-              const sql = sqliteAggregateSql(scope(state), range.from, range.to, groupBy);
+              const sql = sqliteSeriesSql(scope(state), range.from, range.to, 'day', groupBy);
               return state.db.explain(sql.sql, sql.params);
             })()
           : await (async () => {
-              const sql = pgAggregateSql(scope(state), range.from, range.to, groupBy);
+              const sql = pgSeriesSql(scope(state), range.from, range.to, 'day', groupBy);
               return state.db.explain(sql.sql, sql.values);
             })();
       expectIndexed(backend, plan, column);
