@@ -1,3 +1,5 @@
+import { microUsdToUsd } from '@chat-relay/contract';
+
 /** How numbers, money and times read in the console (the browser's locale, UTC stated where it matters). */
 
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
@@ -21,6 +23,10 @@ export function parseUsdToMicro(text: string): number | null {
   if (!/^\d+(\.\d{1,6})?$/.test(trimmed)) throw new Error(`"${text}" is not an amount in dollars (e.g. 5 or 0.25)`);
   return Math.round(Number(trimmed) * 1_000_000);
 }
+
+/** Micro-USD as a form shows it for editing (the inverse of parseUsdToMicro): plain dollars, no trailing zeros (`1.25`, `10`). */
+export const microToUsdInput = (micro: number | null | undefined): string =>
+  micro === null || micro === undefined ? '' : microUsdToUsd(micro).replace(/\.?0+$/, '');
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';

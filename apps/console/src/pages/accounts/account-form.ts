@@ -1,7 +1,6 @@
 import { AccountCreateSchema, AccountUpdateSchema, type Account, type AccountCreate, type AccountUpdate } from '@chat-relay/contract';
-import { parseUsdToMicro } from '../../api/format';
+import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 import { formIssues, type FormOutcome } from '../../api/form-issues';
-import { microToUsdInput } from '../../api/usd-input';
 
 export interface AccountFormValues {
   name: string;

@@ -1,6 +1,5 @@
 import { PriceTableSchema, type Price, type PriceTable } from '@chat-relay/contract';
-import { parseUsdToMicro } from '../../api/format';
-import { microToUsdInput } from '../../api/usd-input';
+import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 
 /** A price field the table edits as dollars (the API keeps micro-USD). */
 type AmountField = Exclude<keyof Price, 'model' | 'image_variants'>;

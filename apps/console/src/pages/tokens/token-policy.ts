@@ -1,6 +1,6 @@
-import { microUsdToUsd, TokenCreateSchema, TokenUpdateSchema, type RateLimitInput, type Token, type TokenCreate, type TokenUpdate } from '@chat-relay/contract';
+import { TokenCreateSchema, TokenUpdateSchema, type RateLimitInput, type Token, type TokenCreate, type TokenUpdate } from '@chat-relay/contract';
 import type { ZodError } from 'zod';
-import { parseUsdToMicro } from '../../api/format';
+import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 import { isoToLocalInput, localInputToIso } from '../../api/local-time';
 
 /** A token's policy as the form holds it: what was typed, before it becomes the API's body. */
@@ -142,7 +142,7 @@ export function formOfToken(token: Token): TokenPolicyForm {
     name: token.name,
     // Expired and exhausted are states the relay sets; the operator chooses between these two.
     status: token.status === 'disabled' ? 'disabled' : 'active',
-    quotaUsd: token.quota_limit === null ? '' : microUsdToUsd(token.quota_limit).replace(/\.?0+$/, ''),
+    quotaUsd: microToUsdInput(token.quota_limit),
     expires: isoToLocalInput(token.expires_at),
     models: (token.models ?? []).join('\n'),
     allowedIps: (token.allowed_ips ?? []).join('\n'),
