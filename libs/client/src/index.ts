@@ -12,3 +12,4 @@ export { exportLogsCsv, filenameOf, DEFAULT_LOGS_CSV_FILENAME, type ExportLogsCs
 export { parseChatCompletionStream } from './lib/parse-chat-completion-stream';
 export { createAxiosFetcher, toFetchHeaders } from './lib/axios-fetcher';
 export { RelayApiError, INVALID_RESPONSE_STATUS, type RelayApiErrorInit } from './lib/relay-api-error';
+export { unwrap } from './lib/unwrap';

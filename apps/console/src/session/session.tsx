@@ -2,7 +2,7 @@ import type { RelayClient } from '@chat-relay/client';
 import type { Account } from '@chat-relay/contract';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { consoleClient } from '../api/relay-client';
-import { unwrap } from '../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 
 /** Who is signed in: the admin (everything) or an account (its own tokens, assistants, logs). */
 export interface Session {

@@ -1,6 +1,6 @@
 import type { Account } from '@chat-relay/contract';
 import { formatMicroUsd } from '../../api/format';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextField } from '../../components/field';
 import { useEditor } from '../../hooks/use-editor';

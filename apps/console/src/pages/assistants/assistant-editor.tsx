@@ -1,5 +1,5 @@
 import type { Assistant, AssistantVisibility } from '@chat-relay/contract';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { SelectField, TextArea, TextField } from '../../components/field';
 import { useEditor } from '../../hooks/use-editor';

@@ -1,7 +1,7 @@
 import type { Assistant } from '@chat-relay/contract';
 import { useState } from 'react';
 import { formatTime } from '../../api/format';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, type Column } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';

@@ -1,5 +1,5 @@
 import { DEFAULT_CHANNEL_ENDPOINTS, ENDPOINTS, type Channel, type ChannelResponsesApi, type ChannelType, type Endpoint } from '@chat-relay/contract';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextArea, TextField } from '../../components/field';
 import { useEditor } from '../../hooks/use-editor';

@@ -1,5 +1,5 @@
 import type { Channel, ChannelKeyStatus } from '@chat-relay/contract';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { ErrorNotice } from '../../components/error-notice';
 import { useBusyAction } from '../../hooks/use-busy-action';
 import { useSession } from '../../session/session';

@@ -1,7 +1,7 @@
 import type { Channel, ChannelModelSync, ChannelTestResult } from '@chat-relay/contract';
 import { useState } from 'react';
 import { formatCount } from '../../api/format';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { useBusyAction } from '../../hooks/use-busy-action';

@@ -1,7 +1,7 @@
 import type { RelayClient } from '@chat-relay/client';
 import type { Channel, ChannelTestResult } from '@chat-relay/contract';
 import { useCallback, useRef, useState } from 'react';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { runLimited } from './run-limited';
 
 /** Tests at once: a few, so a relay with many channels is not hit by all of them together. */

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { consoleClient } from '../../api/relay-client';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { ErrorNotice } from '../../components/error-notice';
 import { TextArea, TextField } from '../../components/field';
 import { FormErrors } from '../../components/form-errors';

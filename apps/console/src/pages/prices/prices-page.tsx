@@ -1,6 +1,6 @@
 import type { PriceTable } from '@chat-relay/contract';
 import { useEffect, useMemo, useState } from 'react';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { TextField } from '../../components/field';

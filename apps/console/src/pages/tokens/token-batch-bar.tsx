@@ -1,4 +1,4 @@
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { useSession } from '../../session/session';
 import { deleteQuestion, describeBatch, type BatchAction } from './token-batch';
 

@@ -1,6 +1,6 @@
 import type { TokenCreated } from '@chat-relay/contract';
 import { useState } from 'react';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { useBusyAction } from '../../hooks/use-busy-action';
 import { useSession } from '../../session/session';

@@ -1,7 +1,7 @@
 import type { Token, UsageBucket } from '@chat-relay/contract';
 import { Bar, BarChart, Tooltip, XAxis } from 'recharts';
 import { formatCount, formatMicroUsd } from '../../api/format';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useLoad } from '../../hooks/use-load';

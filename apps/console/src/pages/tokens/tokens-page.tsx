@@ -1,6 +1,6 @@
 import { TokenStatusSchema, type Token, type TokenStatus } from '@chat-relay/contract';
 import { useMemo, useState } from 'react';
-import { unwrap } from '../../api/unwrap';
+import { unwrap } from '@chat-relay/client';
 import { DataTable } from '../../components/data-table';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';

@@ -1,4 +1,4 @@
-import { RelayApiError } from '@chat-relay/client';
+import { RelayApiError } from './relay-api-error';
 import { unwrap } from './unwrap';
 
 describe('unwrap', () => {
