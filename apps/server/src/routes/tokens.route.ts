@@ -7,7 +7,8 @@ import { assertMayNameAccount, callerAccountId, managedAccountId, reachableToken
 import { assertPageInRange } from './paging';
 import { timeRange } from './time-range';
 import { tokenView } from './views';
-import { sumFields } from './sum-fields';
+import { sumFields } from '../storage/sum-fields';
+import { USAGE_TOTAL_FIELDS } from '../storage/usage-aggregate';
 
 export interface TokenRouteDeps {
   tokens: TokenStore;
@@ -125,7 +126,7 @@ export function tokensRouter(deps: TokenRouteDeps) {
       const token = await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       const range = timeRange(query.from, query.to, USAGE_DEFAULT_DAYS);
       const rows = await deps.usageLog.aggregate({ tokenId: token.id }, range.from, range.to, query.group_by);
-      const total: UsageTotals = sumFields(rows, ['requests', 'promptTokens', 'completionTokens', 'cacheReadTokens', 'cacheWriteTokens', 'cost']);
+      const total: UsageTotals = sumFields(rows, USAGE_TOTAL_FIELDS);
       return {
         status: 200,
         body: {

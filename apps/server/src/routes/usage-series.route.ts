@@ -4,7 +4,7 @@ import { invalidRequest } from '@chat-relay/wire';
 import type { TokenStore, UsageLogStore, UsageSeriesBucket, UsageSeriesPoint } from '../storage/types';
 import { assertMayNameAccount, managedAccountId, reachableToken } from './caller-scope';
 import { timeRange } from './time-range';
-import { sumFields } from './sum-fields';
+import { sumFields } from '../storage/sum-fields';
 
 export interface UsageSeriesDeps {
   usageLog: UsageLogStore;

@@ -1,4 +1,8 @@
+import { sumFields } from './sum-fields';
 import type { UsageLogStore, UsageSeriesFilter, UsageTotals } from './types';
+
+/** Every field of UsageTotals, to sum them. */
+export const USAGE_TOTAL_FIELDS = ['requests', 'promptTokens', 'completionTokens', 'cacheReadTokens', 'cacheWriteTokens', 'cost'] as const;
 
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
@@ -16,17 +20,14 @@ export async function aggregateFromSeries(
   groupBy: 'day' | 'model',
 ): Promise<Array<UsageTotals & { key: string }>> {
   const points = await store.series({ tokenId: scope.tokenId, accountId: scope.accountId }, from, to, 'day', groupBy === 'day' ? 'total' : 'model');
-  const totals = new Map<string, UsageTotals & { key: string }>();
+  const groups = new Map<string, UsageTotals[]>();
   for (const point of points) {
     const key = groupBy === 'day' ? point.time.slice(0, 10) : (point.key ?? '');
-    const sum = totals.get(key) ?? { key, requests: 0, promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0 };
-    sum.requests += point.requests;
-    sum.promptTokens += point.promptTokens;
-    sum.completionTokens += point.completionTokens;
-    sum.cacheReadTokens += point.cacheReadTokens;
-    sum.cacheWriteTokens += point.cacheWriteTokens;
-    sum.cost += point.cost;
-    totals.set(key, sum);
+    const group = groups.get(key);
+    if (group) group.push(point);
+    else groups.set(key, [point]);
   }
-  return [...totals.values()].sort((a, b) => byBytes(a.key, b.key));
+  return [...groups]
+    .map(([key, group]) => ({ key, ...sumFields(group, USAGE_TOTAL_FIELDS) }))
+    .sort((a, b) => byBytes(a.key, b.key));
 }
