@@ -21,6 +21,8 @@ import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
+import { sunoRouter } from './routes/suno.route';
+import { videosRouter } from './routes/videos.route';
 import type { PipelineDeps } from './relay/run-pipeline';
 import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
@@ -88,6 +90,8 @@ export function createApp(deps: AppDeps): Express {
     responses: responsesRouter({ ...pipeline, responses: services.responses }),
     gemini: geminiRouter(pipeline),
     endpoints: endpointsRouter(pipeline),
+    videos: videosRouter(),
+    suno: sunoRouter(),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

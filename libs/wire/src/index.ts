@@ -52,3 +52,4 @@ export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinkin
 export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';
 export * from './openai-endpoints';
+export * from './tasks';

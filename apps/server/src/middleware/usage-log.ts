@@ -42,8 +42,10 @@ export function usageLog(
       // (bearer-auth counts them instead).
       if (res.locals.caller === undefined) return;
       if (trace.settled) await trace.settled;
-      const cost = await costOrReservation(trace);
+      // A submitted task's row is written when the task ends (TaskStore.settle), once.
+      if (trace.deferredToTask) return;
       const caller = res.locals.caller;
+      const cost = await costOrReservation(trace);
       const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
       recorder.record({

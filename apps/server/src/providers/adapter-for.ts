@@ -10,6 +10,11 @@ export function adapterFor(type: ChannelType): ProviderAdapter {
       return anthropicAdapter;
     case 'gemini':
       return geminiAdapter;
+    case 'suno':
+    case 'tavily':
+    case 'searxng':
+      // Their types serve no chat (CHANNEL_TYPE_ENDPOINTS): routing never asks.
+      throw new Error(`a ${type} channel speaks no chat`);
     default: {
       const unknownType: never = type;
       throw new Error(`unknown channel type ${String(unknownType)}`);

@@ -70,7 +70,7 @@ export function geminiEndpoints(name: string, methods: readonly string[]): Endpo
   return inEndpointOrder(served);
 }
 
-const LISTS: Readonly<Record<ChannelType, ProviderList>> = {
+const LISTS: Readonly<Partial<Record<ChannelType, ProviderList>>> = {
   openai: {
     url: (baseUrl) => `${baseUrl}/models`,
     headers: (key) => ({ authorization: `Bearer ${key}`, accept: 'application/json' }),
@@ -141,6 +141,7 @@ export async function fetchUpstreamModels(
   signal: AbortLike = new CallerGone(),
 ): Promise<SyncedModel[]> {
   const list = LISTS[channel.type];
+  if (!list) throw new Error(`a ${channel.type} channel has no model list to fetch`);
   const key = firstActiveKey(channel);
   const timeouts = { ...channel.timeouts, firstByteMs: Math.min(channel.timeouts.firstByteMs, LIST_FIRST_BYTE_MS) };
   const target = { ...channel, timeouts };

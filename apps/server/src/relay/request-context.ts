@@ -56,6 +56,11 @@ export interface RelayTrace {
   countOnly: boolean;
   /** Gives back the token's `concurrency` slot; the usage log calls it once, when the response closes. */
   releaseSlot: (() => void) | null;
+  /**
+   * The request submitted a long-running task: its usage row is the task's, written (and its
+   * reservation settled) when the task ends, not when this response closes.
+   */
+  deferredToTask: boolean;
 }
 
 export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoint = 'chat'): RelayTrace => ({
@@ -85,6 +90,7 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   clientIp: null,
   countOnly: false,
   releaseSlot: null,
+  deferredToTask: false,
 });
 
 declare module 'express-serve-static-core' {

@@ -57,6 +57,8 @@ export interface EndpointCall<Req> {
   estimateUnits?(): Promise<number>;
   /** Streams: whether the caller asked for the usage chunk. */
   wantsUsage?: boolean;
+  /** Told which channel and key answered (a submitted task is polled with the same key). */
+  onServed?(served: { channel: LiveChannel; key: string }): void;
 }
 
 export type EndpointResult =
@@ -142,7 +144,7 @@ async function attemptEndpoint<Req>(
     } else {
       body = built.body;
     }
-    response = await deps.upstream.post({ channel: channel.record, url: built.url, headers, body, signal });
+    response = await deps.upstream.post({ channel: channel.record, url: built.url, method: built.method, headers, body: built.method === 'GET' ? undefined : body, signal });
   } catch (error) {
     return { ok: false, key, ...transportFailure(error) };
   }
@@ -158,6 +160,7 @@ async function attemptEndpoint<Req>(
       if (!answer.ok) return { ok: false, key, error: redactUpstreamError(answer.error, secrets), retryable: true, channelFault: true };
       deps.health.recordSuccess(channel.id);
       await recordEndpointUsage(deps, trace, call, answer.usage);
+      call.onServed?.({ channel, key });
       return { ok: true, result: resultOf(answer, trace, answer.usage) };
     }
   } catch (error) {

@@ -196,6 +196,10 @@ export function endpointsRouter(deps: PipelineDeps) {
       const body = TranslationFieldsSchema.parse(req.body);
       return answer<Transcription>(res, await transcribe(req, res, 'audio_translations', '/v1/audio/translations', body.model, body.prompt));
     },
+
+    search: async () => {
+      throw new Error('POST /v1/search not implemented yet');
+    },
   });
 
   function transcribe(req: Request, res: Response, route: MultipartEndpointRoute, path: string, model: string, prompt: string | undefined) {

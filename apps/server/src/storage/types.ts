@@ -1,10 +1,12 @@
 import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 import type { RateLimits } from '../policy/rate-limits';
 import type { ResponseStore } from './response-types';
+import type { TaskStore } from './task-types';
 import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
 
 export * from './usage-types';
 export * from './response-types';
+export * from './task-types';
 
 /**
  * Store interfaces: the server depends on these only. They are async so that a PostgreSQL
@@ -285,6 +287,7 @@ export interface Storage {
   prices: PriceStore;
   usageLog: UsageLogStore;
   responses: ResponseStore;
+  tasks: TaskStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**

@@ -183,6 +183,14 @@ export interface PriceRecord {
   characters?: number | null;
   /** Micro-USD per minute of audio transcribed or translated. */
   audioMinute?: number | null;
+  /** Micro-USD per second of video when no `videoSecondVariants` entry matches. */
+  videoSecond?: number | null;
+  /** Micro-USD per second of video by size (`1792x1024`). */
+  videoSecondVariants?: Record<string, number> | null;
+  /** Micro-USD per song task completed. */
+  song?: number | null;
+  /** Micro-USD per web search query. */
+  searchQuery?: number | null;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;

@@ -2,6 +2,7 @@ import type { Endpoint } from './schemas/endpoint.schema';
 import { AnthropicErrorResponseSchema } from './schemas/anthropic/anthropic-error.schema';
 import { GeminiErrorResponseSchema } from './schemas/gemini/gemini-error.schema';
 import { ErrorResponseSchema } from './schemas/error.schema';
+import { SunoErrorResponseSchema } from './schemas/tasks/suno.schema';
 
 /** Every route may answer with the OpenAI error shape (SPEC §9). */
 export const commonResponses = {
@@ -53,6 +54,21 @@ export const geminiCommonResponses = {
   504: GeminiErrorResponseSchema,
 } as const;
 
+/** The error answers of the Suno-style task routes, in new-api's TaskError shape (`{code,message,data:null}`). */
+export const sunoCommonResponses = {
+  400: SunoErrorResponseSchema,
+  401: SunoErrorResponseSchema,
+  403: SunoErrorResponseSchema,
+  404: SunoErrorResponseSchema,
+  409: SunoErrorResponseSchema,
+  413: SunoErrorResponseSchema,
+  429: SunoErrorResponseSchema,
+  500: SunoErrorResponseSchema,
+  502: SunoErrorResponseSchema,
+  503: SunoErrorResponseSchema,
+  504: SunoErrorResponseSchema,
+} as const;
+
 /**
  * Who may call a route; read by the server's auth middleware from the route's metadata.
  * - `token`: an API token (`/v1/*`);
@@ -69,9 +85,10 @@ export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin' | 'me
  * - `anthropic`: `{type:"error",error:{type,message}}`, `x-api-key` (or `Authorization: Bearer`);
  * - `negotiated`: a route both dialects share (the model list), answered in Anthropic's shapes
  *   when the request carries `anthropic-version`, as Anthropic's SDKs send it, else OpenAI's;
- * - `gemini`: `{error:{code,message,status}}`, `x-goog-api-key`, `?key=` (or `Authorization: Bearer`).
+ * - `gemini`: `{error:{code,message,status}}`, `x-goog-api-key`, `?key=` (or `Authorization: Bearer`);
+ * - `suno`: new-api's task errors `{code,message,data:null}`, `Authorization: Bearer`.
  */
-export type RouteDialect = 'openai' | 'anthropic' | 'negotiated' | 'gemini';
+export type RouteDialect = 'openai' | 'anthropic' | 'negotiated' | 'gemini' | 'suno';
 
 export interface RouteMetadata {
   auth: RouteAuth;
@@ -84,5 +101,10 @@ export interface RouteMetadata {
   dialect?: RouteDialect;
   /** What the route asks a model for (routing, pricing, the usage row); `chat` when absent. */
   endpoint?: Endpoint;
+  /**
+   * A JSON route that also takes the same fields as multipart/form-data (with files), as
+   * `POST /v1/videos` does: the body is read by the request's own content type.
+   */
+  multipartToo?: boolean;
 }
 export const meta = (metadata: RouteMetadata): RouteMetadata => metadata;

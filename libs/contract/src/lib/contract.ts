@@ -8,6 +8,7 @@ import { geminiContract } from './gemini.contract';
 import { messagesContract } from './messages.contract';
 import { responsesContract } from './responses.contract';
 import { systemContract } from './system.contract';
+import { sunoContract, videosContract } from './tasks.contract';
 import { tokensContract } from './tokens.contract';
 
 const c = initContract();
@@ -19,6 +20,8 @@ export const relayContract = c.router({
   responses: responsesContract,
   gemini: geminiContract,
   endpoints: endpointsContract,
+  videos: videosContract,
+  suno: sunoContract,
   channels: channelsContract,
   tokens: tokensContract,
   assistants: assistantsContract,

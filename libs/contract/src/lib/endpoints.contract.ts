@@ -7,6 +7,7 @@ import { EmbeddingListSchema, EmbeddingRequestSchema } from './schemas/openai-en
 import { ImageEditFieldsSchema, ImageGenerationRequestSchema, ImagesResponseSchema } from './schemas/openai-endpoints/images.schema';
 import { ModerationRequestSchema, ModerationResponseSchema } from './schemas/openai-endpoints/moderations.schema';
 import { RerankRequestSchema, RerankResponseSchema } from './schemas/openai-endpoints/rerank.schema';
+import { SearchRequestSchema, SearchResponseSchema } from './schemas/search.schema';
 
 const c = initContract();
 
@@ -94,6 +95,15 @@ export const endpointsContract = c.router(
       body: TranslationFieldsSchema,
       responses: { 200: json(TranscriptionSchema) },
       metadata: meta({ auth: 'token', streaming: true, endpoint: 'audio_transcriptions' }),
+    },
+    search: {
+      method: 'POST',
+      path: '/v1/search',
+      summary:
+        'Search the web through a search channel (Tavily, SearXNG): `query`, `max_results`, `include_domains`, `exclude_domains`, `recency`. Priced per query.',
+      body: SearchRequestSchema,
+      responses: { 200: SearchResponseSchema },
+      metadata: meta({ auth: 'token', streaming: true, endpoint: 'search' }),
     },
   },
   { commonResponses, strictStatusCodes: true },

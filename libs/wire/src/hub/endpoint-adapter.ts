@@ -54,6 +54,8 @@ export interface MultipartBody {
 
 /** URL, headers and body of one upstream call for an endpoint. */
 export interface EndpointUpstreamRequest {
+  /** `POST` when absent; a `GET` (SearXNG's search) sends no body. */
+  method?: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body: string | Buffer | MultipartBody;

@@ -2,7 +2,7 @@ import { PriceTableSchema, type Price, type PriceTable } from '@chat-relay/contr
 import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 
 /** A price field the table edits as dollars (the API keeps micro-USD). */
-type AmountField = Exclude<keyof Price, 'model' | 'image_variants'>;
+type AmountField = Exclude<keyof Price, 'model' | 'image_variants' | 'video_second_variants'>;
 
 export interface PriceColumn {
   field: AmountField;
@@ -21,6 +21,9 @@ export const PRICE_COLUMNS: readonly PriceColumn[] = [
   { field: 'search_unit', label: 'Search unit', unit: 'USD / rerank unit', required: false },
   { field: 'characters', label: 'Speech', unit: 'USD / 1M characters', required: false },
   { field: 'audio_minute', label: 'Audio minute', unit: 'USD / minute', required: false },
+  { field: 'video_second', label: 'Video second', unit: 'USD / second', required: false },
+  { field: 'song', label: 'Song', unit: 'USD / song', required: false },
+  { field: 'search_query', label: 'Web search', unit: 'USD / query', required: false },
 ];
 
 /** One row as typed: dollars as text; `imageVariants` as `variant=dollars` pairs separated by commas. */

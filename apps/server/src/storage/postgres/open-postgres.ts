@@ -1,3 +1,4 @@
+import { pendingTaskStore } from '../task-store-pending';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
@@ -25,6 +26,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage,
     prices: new PgPriceStore(pool),
     usageLog: new PgUsageLogStore(pool),
     responses: new PgResponseStore(pool),
+    tasks: pendingTaskStore,
   };
 }
 

@@ -1,3 +1,4 @@
+import { pendingTaskStore } from '../task-store-pending';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +67,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     prices: new SqlitePriceStore(db),
     usageLog: new SqliteUsageLogStore(db),
     responses: new SqliteResponseStore(db),
+    tasks: pendingTaskStore,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

@@ -3,7 +3,11 @@ import { pageOf, TimestampSchema } from './common.schema';
 import { ErrorBodySchema } from './error.schema';
 import { EndpointSchema } from './endpoint.schema';
 
-export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini']);
+/**
+ * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `suno`: a
+ * Suno-style music task API; `tavily`, `searxng`: web search engines (Tavily's API, a SearXNG).
+ */
+export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
 export type ChannelType = z.infer<typeof ChannelTypeSchema>;
 
 /** A model name or a glob (`gpt-4o*`, `*-gizmo-*`): `*` any run of characters, `?` one. */

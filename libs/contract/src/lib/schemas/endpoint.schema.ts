@@ -9,7 +9,10 @@ import type { ChannelType } from './channel.schema';
  * - `embeddings`, `rerank`, `moderations`;
  * - `images`: `/v1/images/generations` and `/v1/images/edits`;
  * - `audio_speech`: `/v1/audio/speech` (text to speech);
- * - `audio_transcriptions`: `/v1/audio/transcriptions` and `/v1/audio/translations`.
+ * - `audio_transcriptions`: `/v1/audio/transcriptions` and `/v1/audio/translations`;
+ * - `videos`: `/v1/videos` (an asynchronous task: submitted, polled, its content fetched);
+ * - `music`: the Suno-style task routes (`/suno/submit/:action`, `/suno/fetch`);
+ * - `search`: `/v1/search` (and the hosted `web_search` tool of bridged Responses requests).
  */
 export const EndpointSchema = z.enum([
   'chat',
@@ -20,6 +23,9 @@ export const EndpointSchema = z.enum([
   'images',
   'audio_speech',
   'audio_transcriptions',
+  'videos',
+  'music',
+  'search',
 ]);
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export const ENDPOINTS: readonly Endpoint[] = EndpointSchema.options;
@@ -30,9 +36,25 @@ export const ENDPOINTS: readonly Endpoint[] = EndpointSchema.options;
  * route; an OpenAI-compatible server that has one (vLLM, TEI, Jina, Cohere-compatible) says so.
  */
 export const DEFAULT_CHANNEL_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = {
-  openai: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'],
+  openai: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'],
   anthropic: ['chat', 'completions'],
   gemini: ['chat', 'completions', 'embeddings', 'images'],
+  suno: ['music'],
+  tavily: ['search'],
+  searxng: ['search'],
+};
+
+/**
+ * What a channel of each type can serve at all: a channel's own `endpoints` must stay within
+ * it (a search engine answers no chat, and no model provider is a SearXNG).
+ */
+export const CHANNEL_TYPE_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = {
+  openai: ['chat', 'completions', 'embeddings', 'rerank', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'],
+  anthropic: ['chat', 'completions'],
+  gemini: ['chat', 'completions', 'embeddings', 'images'],
+  suno: ['music'],
+  tavily: ['search'],
+  searxng: ['search'],
 };
 
 /** The route a caller uses for an endpoint, as error messages and the README name it. */
@@ -45,4 +67,7 @@ export const ENDPOINT_ROUTES: Readonly<Record<Endpoint, string>> = {
   images: '/v1/images',
   audio_speech: '/v1/audio/speech',
   audio_transcriptions: '/v1/audio/transcriptions',
+  videos: '/v1/videos',
+  music: '/suno/submit/:action',
+  search: '/v1/search',
 };

@@ -15,7 +15,9 @@ const imageVariant = z.string().regex(/^(?:[a-z]+\/)?(?:\d{2,5}x\d{2,5}|[a-z]+)$
  * Endpoints other than chat add their own units (SPEC §7a), charged on top of any tokens the
  * upstream reports: images per image (`image`, or `image_variants` by quality and size), rerank
  * per search unit (a query over up to 100 documents), speech per million input characters,
- * transcription and translation per minute of audio. Absent, a unit costs nothing.
+ * transcription and translation per minute of audio, videos per second (`video_second`, or
+ * `video_second_variants` by size), songs per song, web searches per query. Absent, a unit costs
+ * nothing.
  */
 export const PriceSchema = z
   .object({
@@ -34,6 +36,14 @@ export const PriceSchema = z
     characters: perMillionTokens.nullable().optional(),
     /** Micro-USD per minute of audio transcribed or translated, charged by the second. */
     audio_minute: perUnit.nullable().optional(),
+    /** Micro-USD per second of generated video, when no `video_second_variants` entry matches. */
+    video_second: perUnit.nullable().optional(),
+    /** Micro-USD per second of video by size (`1792x1024`). */
+    video_second_variants: z.record(z.string().regex(/^\d{2,5}x\d{2,5}$/, 'a size such as 1280x720'), perUnit).nullable().optional(),
+    /** Micro-USD per song task (a Suno-style `music` or `lyrics` submission) that completes. */
+    song: perUnit.nullable().optional(),
+    /** Micro-USD per web search query. */
+    search_query: perUnit.nullable().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;
