@@ -90,8 +90,8 @@ export function createApp(deps: AppDeps): Express {
     responses: responsesRouter({ ...pipeline, responses: services.responses }),
     gemini: geminiRouter(pipeline),
     endpoints: endpointsRouter(pipeline),
-    videos: videosRouter(),
-    suno: sunoRouter(),
+    videos: videosRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),
+    suno: sunoRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),
     channels: channelsRouter({
       channels: storage.channels,
       registry: services.registry,

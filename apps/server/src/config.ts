@@ -134,6 +134,10 @@ const EnvSchema = z.object({
   RELAY_CHANNEL_CHECK_MS: intFromEnv(300_000, 0, 7 * DAY_MS).refine((ms) => ms === 0 || ms >= 1000, {
     message: 'must be 0 (off) or at least 1000 (milliseconds)',
   }),
+  // Long-running tasks (videos, songs): first poll after a submit, the longest wait between polls, when to give up.
+  RELAY_TASK_POLL_MS: intFromEnv(2_000, 100, 3_600_000),
+  RELAY_TASK_POLL_MAX_MS: intFromEnv(60_000, 100, DAY_MS),
+  RELAY_TASK_TIMEOUT_MS: intFromEnv(DAY_MS, 1_000, 30 * DAY_MS),
   RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
   RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
   RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
@@ -188,6 +192,8 @@ export interface Config {
   responses: { store: boolean; ttlMs: number };
   /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
   channelCheckMs: number;
+  /** Long-running tasks: RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS. */
+  tasks: { firstDelayMs: number; maxDelayMs: number; giveUpAfterMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -227,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshMs: values.RELAY_REFRESH_MS,
     logRetentionDays: values.RELAY_LOG_RETENTION_DAYS,
     channelCheckMs: values.RELAY_CHANNEL_CHECK_MS,
+    tasks: {
+      firstDelayMs: values.RELAY_TASK_POLL_MS,
+      maxDelayMs: Math.max(values.RELAY_TASK_POLL_MS, values.RELAY_TASK_POLL_MAX_MS),
+      giveUpAfterMs: values.RELAY_TASK_TIMEOUT_MS,
+    },
   };
 }
 

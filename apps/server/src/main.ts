@@ -7,6 +7,7 @@ import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logger';
 import { createServices } from './services';
+import { taskEngineOptions } from './tasks/task-engine';
 import { bootstrapStorage } from './storage/bootstrap';
 import { openStorage } from './storage/open-storage';
 import { RELAY_VERSION } from './version';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     cluster,
     storageJobs: { logRetentionDays: config.logRetentionDays },
     channelChecks: { intervalMs: config.channelCheckMs },
+    tasks: taskEngineOptions(config.tasks),
   });
   const app = createApp({
     storage,

@@ -15,6 +15,7 @@ import { UpstreamClient } from './relay/upstream-client';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
 import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
 import type { Storage } from './storage/types';
+import { DEFAULT_TASK_ENGINE, TaskEngine, type TaskEngineOptions } from './tasks/task-engine';
 
 /** The long-lived parts the routes share: routing cache, circuit breakers, pools, usage writer. */
 export interface RelayServices {
@@ -43,6 +44,8 @@ export interface RelayServices {
   jobs: StorageJobs;
   /** The scheduled channel check (RELAY_CHANNEL_CHECK_MS) and each channel's last test (`last_check`). */
   channelChecks: ChannelChecks;
+  /** Long-running tasks (videos, songs): polled until they end, charged once (RELAY_TASK_*). */
+  tasks: TaskEngine;
   /** Drains the usage log, retires the instance, closes upstream pools and the cluster's connections; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -60,6 +63,8 @@ export interface ServiceOptions {
   responses?: StoredResponsesOptions;
   /** RELAY_CHANNEL_CHECK_MS; no schedule when not given (`runOnce()` still works). */
   channelChecks?: ChannelChecksOptions;
+  /** RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS; DEFAULT_TASK_ENGINE when not given. */
+  tasks?: Partial<TaskEngineOptions>;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -90,6 +95,12 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const channelChecks = new ChannelChecks({ channels: storage.channels, registry, health, upstream, logger }, options.channelChecks ?? { intervalMs: 0 });
   channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
+  const prices = new PriceBook(storage.prices, cluster.changes);
+  const tasks = new TaskEngine(
+    { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },
+    { ...DEFAULT_TASK_ENGINE, ...options.tasks },
+  );
+  tasks.start();
   return {
     registry,
     health,
@@ -97,7 +108,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     recorder,
     rateLimiter: cluster.rateLimiter,
     cluster,
-    prices: new PriceBook(storage.prices, cluster.changes),
+    prices,
     authFailures,
     openStreams,
     metrics,
@@ -106,7 +117,10 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     modelSync,
     jobs,
     channelChecks,
+    tasks,
     close: async () => {
+      // Tasks left running are resumed by the next start (their state is in the database).
+      await tasks.close();
       await channelChecks.close();
       await modelSync.close();
       await recorder.close();

@@ -31,3 +31,10 @@ export class CallerGone implements AbortLike {
     if (index !== -1) this.listeners.splice(index, 1);
   }
 }
+
+/** Aborted when the response `res` closes: upstream calls made for a caller's read stop when it leaves. */
+export function closedBy(res: { on(event: 'close', listener: () => void): unknown }): CallerGone {
+  const gone = new CallerGone();
+  res.on('close', () => gone.abort());
+  return gone;
+}

@@ -11,7 +11,7 @@ import {
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { applyAssistantToResponses } from '../relay/apply-assistant-to-responses';
-import { CallerGone } from '../relay/caller-gone';
+import { closedBy } from '../relay/caller-gone';
 import { channelKeyDigest } from '../relay/channel-registry';
 import { callNativeResponse } from '../relay/native-response-call';
 import type { ServedBy } from '../relay/relay-chat-completion';
@@ -53,12 +53,6 @@ function tokenIdOf(caller: Caller | undefined): number | null {
 }
 
 /** A signal raised when the caller of a plain JSON route goes away. */
-function closedBy(res: Response): CallerGone {
-  const gone = new CallerGone();
-  res.on('close', () => gone.abort());
-  return gone;
-}
-
 /**
  * OpenAI's Responses API (SPEC §1, §8) on the one pipeline. An `openai` channel whose
  * `responses_api` is not `bridged` takes the request as sent (model mapped) — `auto` channels

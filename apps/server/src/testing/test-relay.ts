@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../logger';
 import type { Cluster } from '../cluster/cluster';
 import type { CircuitOptions } from '../relay/channel-health';
 import { createServices, type RelayServices } from '../services';
+import { taskEngineOptions } from '../tasks/task-engine';
 import { bootstrapStorage } from '../storage/bootstrap';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
 import { storeBackends, type StoreBackend } from '../storage/testing/store-backends';
@@ -68,7 +69,13 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
   const opened = backend ? await backend.open() : undefined;
   const storage = opened?.storage ?? openSqliteStorage(dataDir);
   await bootstrapStorage(storage, config, logger);
-  const services = createServices(storage, logger, { usage: { flushIntervalMs: 20 }, circuit: options.circuit, responses: config.responses, cluster: options.cluster });
+  const services = createServices(storage, logger, {
+    usage: { flushIntervalMs: 20 },
+    circuit: options.circuit,
+    responses: config.responses,
+    cluster: options.cluster,
+    tasks: taskEngineOptions(config.tasks),
+  });
   const app = createApp({
     storage,
     services,

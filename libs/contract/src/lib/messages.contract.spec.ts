@@ -17,14 +17,16 @@ describe('relayContract.messages', () => {
     expect([createMessage.path, countMessageTokens.path]).toEqual(['/v1/messages', '/v1/messages/count_tokens']);
   });
 
-  it('is the only area speaking the Anthropic dialect; the model list negotiates; Gemini has its own; the other routes default to openai', () => {
+  it('is the only area speaking the Anthropic dialect; the model list negotiates; Gemini and the Suno-style routes have their own; the other routes default to openai', () => {
     const anthropic = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'anthropic');
     expect(anthropic.map((route) => route.path).sort()).toEqual(['/v1/messages', '/v1/messages/count_tokens']);
     const negotiated = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'negotiated');
     expect(negotiated.map((route) => route.path).sort()).toEqual(['/v1/models', '/v1/models/:model']);
     const gemini = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'gemini');
     expect(gemini.map((route) => route.path)).toEqual(['/v1beta/models/:target']);
-    const others = routesOf(relayContract).filter((route) => ![...anthropic, ...negotiated, ...gemini].includes(route));
+    const suno = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'suno');
+    expect(suno.map((route) => `${route.method} ${route.path}`).sort()).toEqual(['GET /suno/fetch/:id', 'POST /suno/fetch', 'POST /suno/submit/:action']);
+    const others = routesOf(relayContract).filter((route) => ![...anthropic, ...negotiated, ...gemini, ...suno].includes(route));
     expect(others.length).toBeGreaterThan(20);
     expect(others.filter((route) => metadataOf(route).dialect !== undefined)).toEqual([]);
   });

@@ -37,7 +37,7 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
         title: 'chat-relay',
         version,
         description:
-          'OpenAI-compatible LLM relay: chat completions, the Responses API, the Anthropic Messages API, the Gemini API, models, channels and tokens.',
+          'OpenAI-compatible LLM relay: chat completions, the Responses API, the Anthropic Messages API, the Gemini API, embeddings, images, audio, video and music generation as tasks (submit, poll, fetch), web search, models, channels and tokens.',
       },
       components: {
         securitySchemes: {
