@@ -1,1 +1,4 @@
 export * from './task-provider';
+export { type TaskViewSource, clampProgress, unixSeconds } from './task-common';
+export { openaiVideosProvider, type VideoSubmitRequest, VIDEO_FAILED_CODE } from './openai-videos-provider';
+export { videoView, videoListView, videoDeletedView, VIDEO_CANCELLED_ERROR } from './video-views';
