@@ -1,0 +1,62 @@
+import { rejectedCredentials } from '../errors/key-rejection';
+import { RelayError, upstreamError } from '../errors/relay-error';
+import { redactUpstreamError } from '../errors/redact-upstream-error';
+import type { UpstreamFailure } from '../hub/provider-adapter';
+import { isJsonObject } from '../json/json-checks';
+import { upstreamTextExcerpt } from './task-common';
+
+const textOf = (value: unknown): string | undefined => {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+};
+
+/**
+ * What a Suno-style upstream said went wrong: new-api's `{code, message, data}`, an OpenAI-style
+ * `{error: {message, code}}` from a gateway in front of it, or a short plain text.
+ */
+function readSunoError(text: string): { message: string | undefined; code: string | undefined } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { message: upstreamTextExcerpt(text) || undefined, code: undefined };
+  }
+  if (!isJsonObject(json)) return { message: undefined, code: undefined };
+  const nested = isJsonObject(json['error']) ? json['error'] : {};
+  return {
+    message: textOf(json['message']) ?? textOf(nested['message']) ?? textOf(json['error']) ?? textOf(json['detail']),
+    code: textOf(json['code']) ?? textOf(nested['code']),
+  };
+}
+
+/**
+ * A Suno-style upstream's non-2xx answer, mapped like the OpenAI ones (SPEC §9): a refused key is
+ * disabled and another tried, an outage retried elsewhere, the request's own error kept with its
+ * status. Every string is cut of the channel's keys.
+ */
+export function mapSunoErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {
+  const { message, code } = readSunoError(text);
+  const failure = mapSunoStatus(status, message, code);
+  return { ...failure, error: redactUpstreamError(failure.error, secrets) };
+}
+
+function mapSunoStatus(status: number, message: string | undefined, code: string | undefined): UpstreamFailure {
+  if (status === 401 || status === 403) return rejectedCredentials(status, `${message ?? ''} ${code ?? ''}`);
+  if (status === 408 || status === 429 || status >= 500) {
+    return {
+      error: upstreamError(`The upstream provider failed with status ${status}${message ? `: ${message}` : ''}`, code ?? `upstream_${status}`),
+      retryable: true,
+      channelFault: true,
+    };
+  }
+  return {
+    error: new RelayError({
+      status,
+      type: 'invalid_request_error',
+      code: code ?? null,
+      message: message ?? `The upstream provider rejected the request with status ${status}.`,
+    }),
+    retryable: false,
+    channelFault: false,
+  };
+}
