@@ -1,5 +1,5 @@
 import { sunoContract, sunoModelOf, type SunoTask } from '@chat-relay/contract';
-import { notFound, sunoEnvelope, sunoTaskView, type SunoSubmitRequestOf } from '@chat-relay/wire';
+import { notFound, sunoEnvelope, sunoTaskView, type SunoTaskRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import { callerAccountId } from '../relay/run-pipeline';
 import type { TaskRecord } from '../storage/types';
@@ -31,7 +31,7 @@ export function sunoRouter(deps: TaskDeps) {
 
   return initServer().router(sunoContract, {
     submitSuno: async ({ params, body, req, res }) => {
-      const task = await submitTask<SunoSubmitRequestOf>(deps, req, res, {
+      const task = await submitTask<SunoTaskRequest>(deps, req, res, {
         kind: 'music',
         route: `/suno/submit/${params.action}`,
         model: sunoModelOf(params.action),

@@ -34,7 +34,6 @@ export function videosRouter(deps: TaskDeps) {
         route: '/v1/videos',
         model,
         request: upload ? { kind: 'multipart', upload } : { kind: 'json', body },
-        rawBody: upload ? undefined : res.locals.rawBody,
         bound: { promptTokens: 0, completionTokens: 0, units: Number(seconds), unitVariant: size },
         lower: 'ask for fewer seconds or a smaller size',
         params: { prompt: body.prompt, size, seconds },

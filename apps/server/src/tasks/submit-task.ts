@@ -1,4 +1,4 @@
-import type { EndpointAdapter, TaskKind } from '@chat-relay/wire';
+import { redactUpstreamError, type EndpointAdapter, type TaskKind } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { channelKeyDigest, type LiveChannel } from '../relay/channel-registry';
 import { runEndpoint, type UsageBound } from '../relay/run-endpoint';
@@ -51,7 +51,7 @@ export async function submitTask<Req>(deps: TaskDeps, req: Request, res: Respons
   const provider = served && taskProviderFor(kind, served.channel.record.type);
   if (!served || !provider || result.kind !== 'json') throw new Error('a task submit was answered without its channel');
   const submitted = provider.readSubmitted(result.body);
-  if (!submitted.ok) throw submitted.error;
+  if (!submitted.ok) throw redactUpstreamError(submitted.error, served.channel.record.keys);
   const trace = traceOf(res);
   const caller = res.locals.caller;
   const now = Date.now();

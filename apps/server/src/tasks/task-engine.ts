@@ -1,4 +1,4 @@
-import { invalidRequest, notFound, type TaskCall, type TaskFailure, type TaskProvider, type TaskSnapshot } from '@chat-relay/wire';
+import { invalidRequest, notFound, redactUpstreamError, type TaskCall, type TaskFailure, type TaskProvider, type TaskSnapshot } from '@chat-relay/wire';
 import { Readable } from 'node:stream';
 import type { Logger } from '../logger';
 import { CallerGone, type AbortLike } from '../relay/caller-gone';
@@ -197,7 +197,9 @@ export class TaskEngine {
         if (response.statusCode !== 404) return this.backOff(task, `the upstream answered ${response.statusCode}: ${mapped.message}`);
         reading = { ok: false as const, gone: true as const, error: mapped };
       } else {
-        reading = target.provider.readPoll(text, task.upstreamId);
+        const read = target.provider.readPoll(text, task.upstreamId);
+        // Upstream words in an error may quote a key: never kept, logged or shown with it.
+        reading = read.ok ? read : { ...read, error: redactUpstreamError(read.error, target.channel.record.keys) };
       }
     } catch (error) {
       return this.backOff(task, transportFailure(error).error.message);

@@ -1,29 +1,20 @@
 import type { ChannelType } from '@chat-relay/contract';
-import { openaiVideosProvider, sunoProvider, type TaskKind, type TaskProvider } from '@chat-relay/wire';
+import { musicTaskProvider, videoTaskProvider, type TaskKind, type TaskProvider } from '@chat-relay/wire';
 import { randomBytes } from 'node:crypto';
 
-/**
- * What each kind of task is spoken to: its provider per channel type (videos natively on
- * `openai` channels, songs on `suno` ones) and how its public ids look (OpenAI's `video_…`,
- * new-api's `task_…`).
- */
-interface KindSpec {
-  providers: Partial<Record<ChannelType, TaskProvider<unknown>>>;
-  newId(): string;
-}
-
-const KINDS: Readonly<Record<TaskKind, KindSpec>> = {
+/** Each kind's provider lookup (videos natively on `openai` channels, songs on `suno` ones) and public ids (OpenAI's `video_…`, new-api's `task_…`). */
+const KINDS: Readonly<Record<TaskKind, { providerFor(type: ChannelType): TaskProvider<unknown> | undefined; newId(): string }>> = {
   video: {
-    providers: { openai: openaiVideosProvider as TaskProvider<unknown> },
+    providerFor: (type) => videoTaskProvider(type) as TaskProvider<unknown> | undefined,
     newId: () => `video_${randomBytes(16).toString('hex')}`,
   },
   music: {
-    providers: { suno: sunoProvider as TaskProvider<unknown> },
+    providerFor: (type) => musicTaskProvider(type) as TaskProvider<unknown> | undefined,
     newId: () => `task_${randomBytes(24).toString('base64url')}`,
   },
 };
 
 /** The provider of `kind` for a channel type; undefined: such channels cannot run it. */
-export const taskProviderFor = (kind: TaskKind, type: ChannelType): TaskProvider<unknown> | undefined => KINDS[kind].providers[type];
+export const taskProviderFor = (kind: TaskKind, type: ChannelType): TaskProvider<unknown> | undefined => KINDS[kind].providerFor(type);
 
 export const newTaskId = (kind: TaskKind): string => KINDS[kind].newId();

@@ -1,5 +1,5 @@
 import { DEFAULT_CHANNEL_ENDPOINTS, type ChannelType, type Endpoint } from '@chat-relay/contract';
-import { jsonEndpointAdapter, multipartEndpointAdapter, type JsonEndpointRoute, type MultipartEndpointRoute } from '../index';
+import { jsonEndpointAdapter, multipartEndpointAdapter, musicTaskProvider, videoTaskProvider, type JsonEndpointRoute, type MultipartEndpointRoute } from '../index';
 
 const CHANNEL_TYPES: readonly ChannelType[] = ['openai', 'anthropic', 'gemini'];
 
@@ -36,12 +36,14 @@ describe('the endpoint adapters by route and channel type', () => {
     }
   });
 
-  it('has an adapter for every endpoint a channel type serves by default (image edits aside on Gemini)', () => {
+  it('has an adapter (or a task provider) for every endpoint a channel type serves by default (image edits aside on Gemini)', () => {
     for (const channelType of CHANNEL_TYPES) {
       for (const endpoint of DEFAULT_CHANNEL_ENDPOINTS[channelType].filter((name) => name !== 'chat')) {
         const adapters = [
           ...JSON_ROUTES.filter(([, of]) => of === endpoint).map(([route]) => jsonEndpointAdapter(route, channelType)),
           ...MULTIPART_ROUTES.filter(([, of]) => of === endpoint).map(([route]) => multipartEndpointAdapter(route, channelType)),
+          endpoint === 'videos' ? videoTaskProvider(channelType) : undefined,
+          endpoint === 'music' ? musicTaskProvider(channelType) : undefined,
         ];
         expect({ channelType, endpoint, served: adapters.some(Boolean) }).toEqual({ channelType, endpoint, served: true });
       }
