@@ -47,3 +47,16 @@ export { speechChunks } from './endpoints/handle-speech';
 export { assumedBytesPerSecond, audioDurationSeconds, subtitleTime, toSrt, toVtt, transcriptOf, type Transcript } from './endpoints/transcript';
 export { geminiImageTokens } from './gemini/gemini-image-answer';
 export { defaultSampleCount } from './gemini/handle-imagen-predict';
+// Tasks: the videos and songs the task APIs make, so tests can compute the bytes they must get.
+export { defaultTaskDurationMs, taskProgress, type TaskProgress, type TaskTiming } from './tasks/task-clock';
+export { readTaskDirectives, type TaskDirectives, type TaskOutcome } from './tasks/task-directives';
+export { taskFileChunkBytes } from './tasks/send-task-file';
+export {
+  simulatedVideoContent,
+  videoBytesPerSecond,
+  type VideoContent,
+  type VideoContentSource,
+  type VideoContentVariant,
+} from './videos/video-content';
+export { videoExpirySeconds, videoFailure } from './videos/video-object';
+export { defaultVideoModel, defaultVideoSeconds, defaultVideoSize, videoSecondsAccepted, videoSizesAccepted } from './videos/video-request';
