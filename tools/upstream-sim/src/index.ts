@@ -60,3 +60,15 @@ export {
 } from './videos/video-content';
 export { videoExpirySeconds, videoFailure } from './videos/video-object';
 export { defaultVideoModel, defaultVideoSeconds, defaultVideoSize, videoSecondsAccepted, videoSizesAccepted } from './videos/video-request';
+export {
+  defaultSunoModel,
+  lyricsAbout,
+  simulatedSongFile,
+  simulatedSunoLyrics,
+  simulatedSunoSongs,
+  songsPerTask,
+  type SimulatedSong,
+  type SongFile,
+  type SunoSongSource,
+} from './suno/suno-songs';
+export { sunoFailReason, type SunoTaskStatus } from './suno/suno-task';

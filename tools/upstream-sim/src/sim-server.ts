@@ -13,6 +13,7 @@ import { ResponseStore } from './responses/response-store';
 import { defaultTaskDurationMs } from './tasks/task-clock';
 import { TaskStore } from './tasks/task-store';
 import type { StoredVideo } from './videos/video-object';
+import type { StoredSunoTask } from './suno/suno-task';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 
 /** Audio chunks this far apart let a client stop reading a speech stream midway. */
@@ -59,6 +60,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const responseStore = new ResponseStore();
   const imageStore = new ImageStore();
   const videoStore = new TaskStore<StoredVideo>();
+  const sunoStore = new TaskStore<StoredSunoTask>();
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
@@ -73,6 +75,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     responsesMissing: options.responsesApi === false ? 404 : options.responsesApi || undefined,
     taskDurationMs: options.taskDurationMs ?? defaultTaskDurationMs,
     videoStore,
+    sunoStore,
     record: (request) => requests.push(request),
     takeQueuedFault: () => queuedFaults.shift(),
   };
@@ -104,6 +107,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       responseStore.clear();
       imageStore.clear();
       videoStore.clear();
+      sunoStore.clear();
     },
     close: () => {
       responseStore.clear();

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkBearer } from '../check-bearer';
-import { openAiDialect, planEndpointCall, playFaultInsteadOfAnswer, sendEndpointAnswer, type EndpointFaultContext } from '../endpoints/endpoint-answer';
+import {
+  openAiDialect,
+  planEndpointCall,
+  playFaultInsteadOfAnswer,
+  queuedFaultPlan,
+  replacesAnswer,
+  sendEndpointAnswer,
+  type EndpointFaultContext,
+} from '../endpoints/endpoint-answer';
 import type { FormResult } from '../endpoints/multipart';
 import { sendError } from '../http-io';
 import { openAiError } from '../openai-error';
-import type { SimFault } from '../sim-types';
 import { readTaskDirectives } from '../tasks/task-directives';
 import type { TaskStore } from '../tasks/task-store';
 import { sendTaskFile } from '../tasks/send-task-file';
@@ -39,18 +46,6 @@ function sendNotFound(res: ServerResponse, id: string): void {
 
 function sendInvalid(res: ServerResponse, param: string, message: string): void {
   sendError(res, 400, openAiError(message, 'invalid_request_error', param));
-}
-
-/** A fault answered instead of the call (status, timeout, stream-error): the call did not happen. */
-export function replacesAnswer(fault: SimFault | undefined): boolean {
-  return fault?.kind === 'status' || fault?.kind === 'timeout' || fault?.kind === 'stream-error';
-}
-
-/** The fault a poll plays: only one queued with `failNext` (a poll carries no directive). */
-function pollPlan(context: EndpointFaultContext) {
-  const planned = planEndpointCall(undefined, '', '', context);
-  if (planned.kind === 'invalid') throw new Error('a poll reads no directive');
-  return planned.plan;
 }
 
 /**
@@ -119,7 +114,7 @@ async function listVideos(res: ServerResponse, query: string, context: VideosCon
     last_id: page.at(-1)?.['id'] ?? null,
     has_more: start + limit < ordered.length,
   };
-  await sendEndpointAnswer(res, pollPlan(context), openAiDialect, { body: JSON.stringify(body), work: 1 });
+  await sendEndpointAnswer(res, queuedFaultPlan(context), openAiDialect, { body: JSON.stringify(body), work: 1 });
 }
 
 /** GET /v1/videos/{id}/content: the file once completed (409 before, or when failed), in 64 KiB chunks. */
@@ -137,7 +132,7 @@ async function sendContent(res: ServerResponse, video: StoredVideo, query: strin
     sendError(res, 409, openAiError(message, 'invalid_request_error', null, 'video_not_ready'));
     return;
   }
-  const plan = pollPlan(context);
+  const plan = queuedFaultPlan(context);
   if (playFaultInsteadOfAnswer(res, plan, openAiDialect)) return;
   await sendTaskFile(res, simulatedVideoContent(video.job, variant), plan.fault);
 }
@@ -172,12 +167,12 @@ export async function handleVideoRoute(
     return true;
   }
   if (method === 'DELETE') {
-    const plan = pollPlan(context);
+    const plan = queuedFaultPlan(context);
     // Deleted unless a fault stands for the whole answer: the caller then cannot know it was.
     if (!replacesAnswer(plan.fault)) context.videoStore.delete(id);
     await sendEndpointAnswer(res, plan, openAiDialect, { body: JSON.stringify({ id, object: 'video.deleted', deleted: true }), work: 1 });
     return true;
   }
-  await sendEndpointAnswer(res, pollPlan(context), openAiDialect, { body: JSON.stringify(videoObject(video, Date.now())), work: 1 });
+  await sendEndpointAnswer(res, queuedFaultPlan(context), openAiDialect, { body: JSON.stringify(videoObject(video, Date.now())), work: 1 });
   return true;
 }
