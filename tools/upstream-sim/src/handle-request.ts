@@ -15,6 +15,7 @@ import type { ResponsesMissingStatus } from './responses/responses-off';
 import type { RecordedRequest } from './sim-types';
 import { handleVideoRoute, type VideosContext } from './videos/video-routes';
 import { handleSunoRoute, type SunoContext } from './suno/suno-routes';
+import { handleSearchRoute } from './search/search-routes';
 
 export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext, VideosContext, SunoContext {
   modelsServed: readonly string[];
@@ -90,6 +91,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   if (await handleEndpointRoute(req, res, { method, path, rawBody, form }, context)) return;
   if (await handleVideoRoute(req, res, { method, path, query, rawBody, form }, context)) return;
   if (await handleSunoRoute(req, res, { method, path, rawBody }, context)) return;
+  if (await handleSearchRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
   const isChat = method === 'POST' && path === '/v1/chat/completions';

@@ -72,3 +72,15 @@ export {
   type SunoSongSource,
 } from './suno/suno-songs';
 export { sunoFailReason, type SunoTaskStatus } from './suno/suno-task';
+// Web search (Tavily, SearXNG): the simulated web both read, so tests can compute the results.
+export {
+  isUnderDomain,
+  recencyMs,
+  searchHosts,
+  simulatedSearchHits,
+  type SearchRecency,
+  type SimulatedHit,
+  type SimulatedSearch,
+} from './search/search-results';
+export { tavilyDefaultMaxResults, tavilyDefaultNewsDays, tavilyMaxResults } from './search/handle-tavily';
+export { searxngPageSize } from './search/handle-searxng';

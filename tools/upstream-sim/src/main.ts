@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   });
   console.log(
     `upstream-sim listening: OpenAI ${sim.baseUrl} (chat only: ${sim.chatOnlyBaseUrl}), ` +
-      `Anthropic ${sim.anthropicBaseUrl}, Gemini ${sim.geminiBaseUrl}`,
+      `Anthropic ${sim.anthropicBaseUrl}, Gemini ${sim.geminiBaseUrl}, Suno/Tavily/SearXNG ${sim.origin}`,
   );
   const stop = (): void => {
     sim.close().then(
