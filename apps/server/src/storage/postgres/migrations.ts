@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { quoteSchema, underAdvisoryLock } from './pg-pool';
 import { SCHEMA_V1 } from './schema-v1';
 import { SCHEMA_V2 } from './schema-v2';
+import { SCHEMA_V3 } from './schema-v3';
 
 export interface PostgresMigration {
   version: number;
@@ -17,6 +18,7 @@ export interface PostgresMigration {
 export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 1, name: 'the schema of SQLite version 8', sql: SCHEMA_V1 },
   { version: 2, name: 'instances sharing the database, an hourly usage rollup, an index for every log filter', sql: SCHEMA_V2 },
+  { version: 3, name: 'prices per second of video, per song, per web search query', sql: SCHEMA_V3 },
 ];
 
 /**

@@ -326,6 +326,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX usage_log_channel ON usage_log(channel_id, created_at);
     `,
   },
+  {
+    version: 10,
+    name: 'prices per second of video, per song, per web search query',
+    sql: `
+      -- Micro-USD per second of video (and by size, JSON), per song, per web search query; NULL: not priced.
+      ALTER TABLE prices ADD COLUMN video_second INTEGER;
+      ALTER TABLE prices ADD COLUMN video_second_variants TEXT;
+      ALTER TABLE prices ADD COLUMN song INTEGER;
+      ALTER TABLE prices ADD COLUMN search_query INTEGER;
+    `,
+  },
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
