@@ -4,9 +4,10 @@
  * error) is `json`, kept as written.
  */
 export const SCHEMA_V4 = `
-  -- Deleting the account deletes its tasks (and, below, the reservations they hold).
+  -- Deleting the account deletes its tasks (and, below, the reservations they hold). Ids compare
+  -- by bytes ("C"), as SQLite compares them: listings page in the same order on both backends.
   CREATE TABLE tasks (
-    id text PRIMARY KEY,
+    id text COLLATE "C" PRIMARY KEY,
     kind text NOT NULL CHECK (kind IN ('video', 'music')),
     account_id integer NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     token_id integer,
@@ -44,6 +45,6 @@ export const SCHEMA_V4 = `
 
   -- The task whose reservation this is: kept across restarts, never given back as orphaned,
   -- settled only with the task. NULL: an ordinary request's.
-  ALTER TABLE quota_reservations ADD COLUMN task_id text REFERENCES tasks(id) ON DELETE CASCADE;
+  ALTER TABLE quota_reservations ADD COLUMN task_id text COLLATE "C" REFERENCES tasks(id) ON DELETE CASCADE;
   CREATE INDEX quota_reservations_task ON quota_reservations(task_id) WHERE task_id IS NOT NULL;
 `;
