@@ -1,8 +1,8 @@
 import type { Endpoint } from '@chat-relay/contract';
 import type { PriceRecord } from '../storage/types';
-import { costBound, costOf, imagePrice, MAX_COST, unitCost } from './price-book';
+import { costBound, costOf, imagePrice, MAX_COST, unitCost, videoSecondPrice, videoSecondPriceBound } from './price-book';
 
-/** The units of the endpoints beside chat (SPEC §7a): images, search units, characters, audio seconds. */
+/** The units of the endpoints beside chat (SPEC §7a): images, search units, characters, audio seconds, video seconds, songs, queries. */
 
 const price = (units: Partial<PriceRecord> = {}): PriceRecord => ({ model: 'm', input: 0, output: 0, cacheRead: null, cacheWrite: null, ...units });
 
@@ -56,6 +56,39 @@ describe('imagePrice', () => {
   });
 });
 
+/** sora-2-pro's list prices: 0.30 USD a second, 0.50 at the larger sizes. */
+const soraPro = price({ videoSecond: 300_000, videoSecondVariants: { '1792x1024': 500_000, '1024x1792': 500_000 } });
+
+describe('videoSecondPrice', () => {
+  it('takes the size when the table has it, else the plain price, else 0', () => {
+    expect(videoSecondPrice(soraPro, '1792x1024')).toBe(500_000);
+    expect(videoSecondPrice(soraPro, '1280x720')).toBe(300_000);
+    expect(videoSecondPrice(soraPro, null)).toBe(300_000);
+    expect(videoSecondPrice(soraPro, undefined)).toBe(300_000);
+    expect(videoSecondPrice(price({ videoSecondVariants: { '1280x720': 7 } }), '720x1280')).toBe(0);
+    expect(videoSecondPrice(price(), '1280x720')).toBe(0);
+  });
+
+  it('honours a size priced at zero, and never takes a name of Object.prototype for a size', () => {
+    expect(videoSecondPrice(price({ videoSecond: 9, videoSecondVariants: { '640x360': 0 } }), '640x360')).toBe(0);
+    expect(videoSecondPrice(soraPro, 'constructor')).toBe(300_000);
+    expect(videoSecondPrice(soraPro, '__proto__')).toBe(300_000);
+  });
+});
+
+describe('videoSecondPriceBound', () => {
+  it('is the named size when the table has it, otherwise the dearest second of the table', () => {
+    expect(videoSecondPriceBound(soraPro, '1024x1792')).toBe(500_000);
+    // Unnamed, or a size the table lacks: the answer may report any size.
+    expect(videoSecondPriceBound(soraPro, null)).toBe(500_000);
+    expect(videoSecondPriceBound(soraPro, '1280x720')).toBe(500_000);
+    expect(videoSecondPriceBound(price({ videoSecond: 800, videoSecondVariants: { '1280x720': 100 } }), '1280x720')).toBe(100);
+    expect(videoSecondPriceBound(price({ videoSecond: 800, videoSecondVariants: { '1280x720': 100 } }), undefined)).toBe(800);
+    expect(videoSecondPriceBound(price(), '1280x720')).toBe(0);
+    expect(videoSecondPriceBound(soraPro, 'toString')).toBe(500_000);
+  });
+});
+
 const billed = (endpoint: Endpoint | undefined, units: number | undefined, unitVariant: string | null = null) => ({ endpoint, units, unitVariant });
 
 describe('unitCost', () => {
@@ -106,21 +139,57 @@ describe('unitCost', () => {
     expect(unitCost(whisper, billed('audio_transcriptions', 12.345))).toBe(1_235);
   });
 
+  it('videos: seconds × the price of a second at their size, charged by the millisecond', () => {
+    expect(unitCost(soraPro, billed('videos', 8, '1792x1024'))).toBe(4_000_000);
+    expect(unitCost(soraPro, billed('videos', 12, '1280x720'))).toBe(3_600_000);
+    expect(unitCost(soraPro, billed('videos', 4))).toBe(1_200_000);
+    // 1.1 s × 100,000 is 110,000.00000000001 in floats: not a micro-USD more.
+    expect(unitCost(price({ videoSecond: 100_000 }), billed('videos', 1.1))).toBe(110_000);
+    expect(unitCost(price({ videoSecond: 100_000 }), billed('videos', 8.47))).toBe(847_000);
+    expect(unitCost(price({ videoSecond: 1 }), billed('videos', 0.0001))).toBe(0);
+    expect(unitCost(price({ videoSecond: 1 }), billed('videos', 0.001))).toBe(1);
+    expect(unitCost(price({ song: 5, searchQuery: 5 }), billed('videos', 8))).toBe(0);
+  });
+
+  it('music: songs (rounded up) × the song price', () => {
+    const suno = price({ song: 40_000 });
+    expect(unitCost(suno, billed('music', 2))).toBe(80_000);
+    expect(unitCost(suno, billed('music', 1))).toBe(40_000);
+    expect(unitCost(suno, billed('music', 0.5))).toBe(40_000);
+    expect(unitCost(price({ videoSecond: 5, searchQuery: 5 }), billed('music', 2))).toBe(0);
+  });
+
+  it('search: queries (rounded up) × the query price', () => {
+    const tavily = price({ searchQuery: 8_000 });
+    expect(unitCost(tavily, billed('search', 3))).toBe(24_000);
+    expect(unitCost(tavily, billed('search', 1.2))).toBe(16_000);
+    // Not the rerank price: a search unit is another thing.
+    expect(unitCost(price({ searchUnit: 2_000, song: 3 }), billed('search', 3))).toBe(0);
+  });
+
   it.each<Endpoint | undefined>(['chat', 'completions', 'embeddings', 'moderations', undefined])('%s has no units of its own: 0', (endpoint) => {
-    const everything = price({ image: 1, searchUnit: 1, characters: 1, audioMinute: 1 });
+    const everything = price({ image: 1, searchUnit: 1, characters: 1, audioMinute: 1, videoSecond: 1, song: 1, searchQuery: 1 });
     expect(unitCost(everything, billed(endpoint, 1_000))).toBe(0);
   });
 
   it.each([Number.NaN, -1, -0.5, 0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, undefined])('units of %s cost nothing', (units) => {
-    const everything = price({ image: 40_000, searchUnit: 2_000, characters: 15_000_000, audioMinute: 6_000 });
-    for (const endpoint of ['images', 'rerank', 'audio_speech', 'audio_transcriptions'] as const) {
+    const everything = price({ image: 40_000, searchUnit: 2_000, characters: 15_000_000, audioMinute: 6_000, videoSecond: 100_000, song: 40_000, searchQuery: 8_000 });
+    for (const endpoint of ['images', 'rerank', 'audio_speech', 'audio_transcriptions', 'videos', 'music', 'search'] as const) {
       expect(unitCost(everything, billed(endpoint, units))).toBe(0);
     }
   });
 
   it('is clamped to MAX_COST, and stays a safe integer', () => {
-    const dear = price({ image: 1_000_000_000_000, searchUnit: 1_000_000_000_000, characters: 1_000_000_000_000, audioMinute: 1_000_000_000_000 });
-    for (const endpoint of ['images', 'rerank', 'audio_speech', 'audio_transcriptions'] as const) {
+    const dear = price({
+      image: 1_000_000_000_000,
+      searchUnit: 1_000_000_000_000,
+      characters: 1_000_000_000_000,
+      audioMinute: 1_000_000_000_000,
+      videoSecond: 1_000_000_000_000,
+      song: 1_000_000_000_000,
+      searchQuery: 1_000_000_000_000,
+    });
+    for (const endpoint of ['images', 'rerank', 'audio_speech', 'audio_transcriptions', 'videos', 'music', 'search'] as const) {
       expect(unitCost(dear, billed(endpoint, 1e15))).toBe(MAX_COST);
     }
     expect(unitCost(dear, billed('images', 1e300))).toBe(MAX_COST);
@@ -171,6 +240,36 @@ describe('costBound with units', () => {
     expect(costBound(tts, 1_000, 100)).toBe(600 + 1_200);
     expect(costBound(tts, 1_000, 100, { endpoint: 'chat', units: 10 })).toBe(600 + 1_200);
     expect(costBound(undefined, 1_000, 100, { endpoint: 'audio_speech', units: 10 })).toBe(0);
+  });
+
+  it('videos: the seconds asked at the price of the size asked when listed, else at the dearest size', () => {
+    expect(costBound(soraPro, 0, 0, { endpoint: 'videos', units: 8, unitVariant: '1024x1792' })).toBe(4_000_000);
+    expect(costBound(soraPro, 0, 0, { endpoint: 'videos', units: 8, unitVariant: '1280x720' })).toBe(4_000_000);
+    expect(costBound(soraPro, 0, 0, { endpoint: 'videos', units: 8 })).toBe(4_000_000);
+    const plain = price({ videoSecond: 100_000, videoSecondVariants: { '1280x720': 100_000 } });
+    expect(costBound(plain, 0, 0, { endpoint: 'videos', units: 12, unitVariant: '1280x720' })).toBe(1_200_000);
+  });
+
+  it('music and search: the units asked × their price, as costOf charges them', () => {
+    const both = price({ input: 1_000_000, output: 0, song: 40_000, searchQuery: 8_000 });
+    expect(costBound(both, 0, 0, { endpoint: 'music', units: 2 })).toBe(80_000);
+    expect(costBound(both, 100, 0, { endpoint: 'search', units: 1 })).toBe(100 + 8_000);
+  });
+
+  it.each([
+    ['videos', 8, '1792x1024'],
+    ['videos', 8, '1280x720'],
+    ['videos', 4.5, null],
+    ['music', 2, null],
+    ['search', 3, null],
+  ] as const)('%s: the bound for %s units (%s) is never below what any reported size costs', (endpoint, units, unitVariant) => {
+    const table = price({ videoSecond: 300_000, videoSecondVariants: { '1792x1024': 500_000, '640x360': 100_000 }, song: 40_000, searchQuery: 8_000 });
+    const bound = costBound(table, 0, 0, { endpoint, units, unitVariant });
+    for (const reported of [unitVariant, '1792x1024', '640x360', '1280x720', null]) {
+      // A size named and listed is what the upstream renders; otherwise any size may be reported.
+      if (unitVariant === '1792x1024' && reported !== unitVariant) continue;
+      expect(bound).toBeGreaterThanOrEqual(costOf(table, { promptTokens: 0, completionTokens: 0, endpoint, units, unitVariant: reported }));
+    }
   });
 
   it('is never less than costOf for the same units, and never more than MAX_COST', () => {

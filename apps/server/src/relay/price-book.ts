@@ -18,9 +18,9 @@ export interface BilledTokens {
   cacheWriteTokens?: number;
   /** Which endpoint: decides what `units` are (absent: chat, which has none). */
   endpoint?: Endpoint;
-  /** Images, search units, speech characters or audio seconds (see RelayTrace). */
+  /** Images, search units, speech characters, audio seconds, video seconds, songs or search queries (see RelayTrace). */
   units?: number;
-  /** Images: `quality/size`. */
+  /** Images: `quality/size`; videos: the size. */
   unitVariant?: string | null;
 }
 
@@ -50,9 +50,35 @@ export function imagePriceBound(price: PriceRecord, variant: string | null | und
   return exact ?? Math.max(price.image ?? 0, ...Object.values(variants));
 }
 
+/** A second of video's price: by its size, else the plain `videoSecond` price. */
+export function videoSecondPrice(price: PriceRecord, variant: string | null | undefined): number {
+  const variants = price.videoSecondVariants;
+  const found = variants && variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
+  return found ?? price.videoSecond ?? 0;
+}
+
+/**
+ * The most a second of video of `variant` can be charged, for a reservation: the price of that
+ * size when the request named one the table has; otherwise — no size, so the upstream's default,
+ * or one the table lacks while the answer may report another — the dearest of the table.
+ */
+export function videoSecondPriceBound(price: PriceRecord, variant: string | null | undefined): number {
+  const variants = price.videoSecondVariants ?? {};
+  const exact = variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
+  return exact ?? Math.max(price.videoSecond ?? 0, ...Object.values(variants));
+}
+
+/** Micro-USD for `seconds` at `perUnit` micro-USD per `secondsPerUnit` seconds, counted in whole milliseconds. */
+function bySecond(seconds: number, perUnit: number, secondsPerUnit: number): number {
+  // In whole milliseconds: seconds × price in floats lands just above a whole micro-USD
+  // (1.1 s at 6,000 a minute is 110.00000000000001) and would be rounded up.
+  return (Math.round(seconds * 1000) * perUnit) / (secondsPerUnit * 1000);
+}
+
 /**
  * Micro-USD for an endpoint's own units, rounded up: images × their price, search units × the
- * search price, characters per million, audio seconds at the per-minute price.
+ * search price, characters per million, audio seconds at the per-minute price, video seconds at
+ * their size's price, songs × the song price, web search queries × the query price.
  */
 export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>): number {
   const units = billed.units ?? 0;
@@ -69,9 +95,16 @@ export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoin
       cost = (Math.ceil(units) * (price.characters ?? 0)) / PER_MILLION;
       break;
     case 'audio_transcriptions':
-      // In whole milliseconds: seconds × price in floats lands just above a whole micro-USD
-      // (1.1 s at 6,000 a minute is 110.00000000000001) and would be rounded up.
-      cost = (Math.round(units * 1000) * (price.audioMinute ?? 0)) / 60_000;
+      cost = bySecond(units, price.audioMinute ?? 0, 60);
+      break;
+    case 'videos':
+      cost = bySecond(units, videoSecondPrice(price, billed.unitVariant), 1);
+      break;
+    case 'music':
+      cost = Math.ceil(units) * (price.song ?? 0);
+      break;
+    case 'search':
+      cost = Math.ceil(units) * (price.searchQuery ?? 0);
       break;
     default:
       return 0;
@@ -146,8 +179,10 @@ export function costBound(
   const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
   const tokens = scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
   if (!units) return tokens;
-  // Images: each at the most its variant can cost, since the variant charged may come from the answer.
-  const unitPrice = units.endpoint === 'images' ? { ...price, image: imagePriceBound(price, units.unitVariant), imageVariants: null } : price;
+  // Images and videos: at the most their variant can cost, since the variant charged may come from the answer.
+  let unitPrice = price;
+  if (units.endpoint === 'images') unitPrice = { ...price, image: imagePriceBound(price, units.unitVariant), imageVariants: null };
+  if (units.endpoint === 'videos') unitPrice = { ...price, videoSecond: videoSecondPriceBound(price, units.unitVariant), videoSecondVariants: null };
   return Math.min(tokens + unitCost(unitPrice, units), MAX_COST);
 }
 

@@ -181,6 +181,19 @@ describe('price table API', () => {
     await request(relay.app).put('/api/prices').set(admin()).send({ data: shown }).expect(200);
   });
 
+  it('the units of videos, songs and web searches round-trip, shown only where priced', async () => {
+    const data = [
+      { model: 'sora-2-pro', input: 0, output: 0, cache_read: null, cache_write: null, video_second: 300_000, video_second_variants: { '1792x1024': 500_000, '1024x1792': 500_000 } },
+      { model: 'suno-*', input: 0, output: 0, cache_read: null, cache_write: null, song: 40_000 },
+      { model: 'tavily', input: 0, output: 0, cache_read: null, cache_write: null, search_query: 8_000 },
+    ];
+    expect((await request(relay.app).put('/api/prices').set(admin()).send({ data }).expect(200)).body).toEqual({ data });
+    expect(PriceTableSchema.parse((await request(relay.app).get('/api/prices').set(admin()).expect(200)).body)).toEqual({ data });
+    expect(await relay.services.prices.priceOf('sora-2-pro')).toMatchObject({ videoSecond: 300_000, videoSecondVariants: { '1792x1024': 500_000, '1024x1792': 500_000 } });
+    expect(await relay.services.prices.priceOf('suno-v4')).toMatchObject({ song: 40_000 });
+    expect(await relay.services.prices.priceOf('tavily')).toMatchObject({ searchQuery: 8_000 });
+  });
+
   it('an empty table is allowed (nothing is charged)', async () => {
     await request(relay.app).put('/api/prices').set(admin()).send({ data: [] }).expect(200);
     expect(await relay.services.prices.priceOf('gpt-4o')).toBeUndefined();

@@ -45,6 +45,10 @@ const priceRecordFrom = (price: Price): PriceRecord => ({
   ...(price.search_unit != null ? { searchUnit: price.search_unit } : {}),
   ...(price.characters != null ? { characters: price.characters } : {}),
   ...(price.audio_minute != null ? { audioMinute: price.audio_minute } : {}),
+  ...(price.video_second != null ? { videoSecond: price.video_second } : {}),
+  ...(price.video_second_variants != null ? { videoSecondVariants: price.video_second_variants } : {}),
+  ...(price.song != null ? { song: price.song } : {}),
+  ...(price.search_query != null ? { searchQuery: price.search_query } : {}),
 });
 const priceView = (price: PriceRecord): Price => ({
   model: price.model,
@@ -58,6 +62,10 @@ const priceView = (price: PriceRecord): Price => ({
   ...(price.searchUnit != null ? { search_unit: price.searchUnit } : {}),
   ...(price.characters != null ? { characters: price.characters } : {}),
   ...(price.audioMinute != null ? { audio_minute: price.audioMinute } : {}),
+  ...(price.videoSecond != null ? { video_second: price.videoSecond } : {}),
+  ...(price.videoSecondVariants != null ? { video_second_variants: price.videoSecondVariants } : {}),
+  ...(price.song != null ? { song: price.song } : {}),
+  ...(price.searchQuery != null ? { search_query: price.searchQuery } : {}),
 });
 
 /**

@@ -49,7 +49,10 @@ export interface AccountStore {
   get(id: number): Promise<AccountRecord | undefined>;
   list(request: PageRequest): Promise<Page<AccountRecord>>;
   update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined>;
-  /** Deletes the account with its tokens, assistants and stored responses. */
+  /**
+   * Deletes the account with its tokens, assistants, stored responses and tasks — and the quota
+   * reservations its tasks hold, whose quota goes with the account and its tokens.
+   */
   delete(id: number): Promise<boolean>;
   findByKeyDigest(digest: string): Promise<AccountRecord | undefined>;
   findAdmin(): Promise<AccountRecord | undefined>;

@@ -87,7 +87,10 @@ export interface UsageSeriesPoint extends UsageTotals {
 }
 
 export interface UsageLogStore {
-  /** Writes the entries and settles their quota, in one transaction. */
+  /**
+   * Writes the entries and settles their quota, in one transaction. An entry settles a
+   * reservation of its request no task holds; a task's is settled by `TaskStore.settle` alone.
+   */
   insertBatch(entries: readonly UsageLogEntry[]): Promise<void>;
   /** Newest first. */
   recent(limit: number): Promise<StoredUsageLogEntry[]>;
@@ -136,13 +139,15 @@ export interface QuotaStore {
    * Atomically: when the whole `amount` fits in both the token's and its account's quota
    * (`quota_used + amount <= quota_limit`, and something is left, or no limit), add it to both,
    * record the reservation, and answer ok. So concurrent requests never pass a limit on what
-   * they reserve. The usage row of `requestId` settles it (`UsageLogStore.insertBatch`).
+   * they reserve. The usage row of `requestId` settles it (`UsageLogStore.insertBatch`) — or,
+   * once a task holds it (`TaskStore.create`), the task's row (`TaskStore.settle`).
    */
   reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
   /**
    * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
    * left by a process that died — and forgets it. Only for a database one process owns (SQLite
-   * at start); shared databases use `releaseOrphaned`.
+   * at start); shared databases use `releaseOrphaned`. Never a reservation a task holds
+   * (`TaskStore.create`): the task goes on after a restart, and `TaskStore.settle` settles it.
    */
   releaseReservations(before: string): Promise<ReleasedReservations>;
   /**
@@ -153,13 +158,15 @@ export interface QuotaStore {
   /**
    * Gives back the reservations of every other instance whose last heartbeat is before
    * `staleBefore` (ISO) — or that never beat, or were taken before instances were recorded — and
-   * forgets those instances. Never touches this instance's own. Atomic with `insertBatch`: a
-   * reservation is either settled by its row or given back, never both.
+   * forgets those instances. Never touches this instance's own, nor any a task holds (any live
+   * instance polls the task on and settles it). Atomic with `insertBatch` and `TaskStore.settle`:
+   * a reservation is either settled by its row or given back, never both.
    */
   releaseOrphaned(staleBefore: string): Promise<ReleasedReservations>;
   /**
    * Clean shutdown, after the usage log is drained: gives back what this instance still holds
-   * (nothing, normally) and forgets it.
+   * (nothing, normally) and forgets it — but not the reservations its tasks hold, which stay
+   * until those tasks settle (after a restart, or on another instance).
    */
   retire(): Promise<ReleasedReservations>;
 }

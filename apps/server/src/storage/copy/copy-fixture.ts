@@ -117,6 +117,7 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
   const prices = await storage.prices.list();
   await storage.prices.replace([
     { model: 'house-model*', input: 123_456, output: 654_321, cacheRead: 1, cacheWrite: null, image: 7, imageVariants: { 'hd/1024x1024': 9, '256x256': 3 }, searchUnit: 11, characters: 13, audioMinute: 17 },
+    { model: 'house-video', input: 0, output: 0, cacheRead: null, cacheWrite: null, videoSecond: 19, videoSecondVariants: { '1792x1024': 29, '1280x720': 23 }, song: 31, searchQuery: 37 },
     ...prices.filter((price) => price.model !== 'o3*').map((price) => (price.model === 'gpt-4o*' ? { ...price, input: 2_000_000 } : price)),
   ]);
 

@@ -14,6 +14,8 @@ export const COPIED_TABLES = [
   'assistants',
   'prices',
   'relay_instances',
+  // Before the reservations: a task's reservation names it.
+  'tasks',
   'quota_reservations',
   'usage_log',
   'usage_rollup',

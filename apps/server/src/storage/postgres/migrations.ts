@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { quoteSchema, underAdvisoryLock } from './pg-pool';
 import { SCHEMA_V1 } from './schema-v1';
 import { SCHEMA_V2 } from './schema-v2';
+import { SCHEMA_V3 } from './schema-v3';
+import { SCHEMA_V4 } from './schema-v4';
 
 export interface PostgresMigration {
   version: number;
@@ -17,6 +19,8 @@ export interface PostgresMigration {
 export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 1, name: 'the schema of SQLite version 8', sql: SCHEMA_V1 },
   { version: 2, name: 'instances sharing the database, an hourly usage rollup, an index for every log filter', sql: SCHEMA_V2 },
+  { version: 3, name: 'prices per second of video, per song, per web search query', sql: SCHEMA_V3 },
+  { version: 4, name: 'long-running tasks, and the quota reservations they hold', sql: SCHEMA_V4 },
 ];
 
 /**

@@ -1,4 +1,3 @@
-import { pendingTaskStore } from '../task-store-pending';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
@@ -13,6 +12,7 @@ import { PgTokenStore } from './pg-token-store';
 import { createPgPool, underAdvisoryLock, type PostgresConnection } from './pg-pool';
 import { PgQuotaStore } from './pg-quota-store';
 import { PgResponseStore } from './pg-response-store';
+import { PgTaskStore } from './pg-task-store';
 import { PgUsageLogStore } from './pg-usage-log-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
@@ -26,7 +26,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage,
     prices: new PgPriceStore(pool),
     usageLog: new PgUsageLogStore(pool),
     responses: new PgResponseStore(pool),
-    tasks: pendingTaskStore,
+    tasks: new PgTaskStore(pool, instanceId),
   };
 }
 

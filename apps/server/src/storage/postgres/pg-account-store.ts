@@ -84,7 +84,7 @@ export class PgAccountStore implements AccountStore {
     });
   }
 
-  /** Its tokens, assistants and stored responses go with it (ON DELETE CASCADE), as on SQLite. */
+  /** Its tokens, assistants, stored responses, tasks and their reservations go with it (ON DELETE CASCADE), as on SQLite. */
   async delete(id: number): Promise<boolean> {
     const { rowCount } = await this.pool.query('DELETE FROM accounts WHERE id = $1::bigint', [idParam(id)]);
     return (rowCount ?? 0) > 0;

@@ -14,9 +14,14 @@ interface PriceRow {
   search_unit: number | null;
   characters: number | null;
   audio_minute: number | null;
+  video_second: number | null;
+  video_second_variants: Record<string, number> | null;
+  song: number | null;
+  search_query: number | null;
 }
 
-const COLUMNS = 'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute';
+const COLUMNS =
+  'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute, video_second, video_second_variants, song, search_query';
 
 /** The units of other endpoints appear only where the price sets them. */
 const toRecord = (row: PriceRow): PriceRecord => ({
@@ -30,6 +35,10 @@ const toRecord = (row: PriceRow): PriceRecord => ({
   ...(row.search_unit !== null ? { searchUnit: row.search_unit } : {}),
   ...(row.characters !== null ? { characters: row.characters } : {}),
   ...(row.audio_minute !== null ? { audioMinute: row.audio_minute } : {}),
+  ...(row.video_second !== null ? { videoSecond: row.video_second } : {}),
+  ...(row.video_second_variants !== null ? { videoSecondVariants: row.video_second_variants } : {}),
+  ...(row.song !== null ? { song: row.song } : {}),
+  ...(row.search_query !== null ? { searchQuery: row.search_query } : {}),
 });
 
 /** The price table in PostgreSQL, behaving as SqlitePriceStore does. */
@@ -52,7 +61,7 @@ export class PgPriceStore implements PriceStore {
       await client.query(
         `INSERT INTO prices (position, ${COLUMNS})
          SELECT * FROM unnest($1::integer[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
-           $8::json[], $9::bigint[], $10::bigint[], $11::bigint[])`,
+           $8::json[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::json[], $14::bigint[], $15::bigint[])`,
         [
           prices.map((_, index) => index + 1),
           prices.map((price) => price.model),
@@ -65,6 +74,10 @@ export class PgPriceStore implements PriceStore {
           prices.map((price) => price.searchUnit ?? null),
           prices.map((price) => price.characters ?? null),
           prices.map((price) => price.audioMinute ?? null),
+          prices.map((price) => price.videoSecond ?? null),
+          prices.map((price) => jsonParam(price.videoSecondVariants)),
+          prices.map((price) => price.song ?? null),
+          prices.map((price) => price.searchQuery ?? null),
         ],
       );
     });

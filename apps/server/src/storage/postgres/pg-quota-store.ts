@@ -8,7 +8,8 @@ import { inTransaction } from './pg-pool';
  * `relay_reserve` (schema v2): conditional UPDATEs of the token and its account, whose row locks
  * make instances reserving at once take turns, so together they never pass a limit. Each
  * reservation is recorded with this instance's id; what a dead instance held is given back by
- * the others once its heartbeat is stale.
+ * the others once its heartbeat is stale — except what a task holds (`TaskStore.create`), which
+ * waits for the task to settle, whichever instance settles it.
  */
 export class PgQuotaStore implements QuotaStore {
   constructor(
@@ -64,11 +65,13 @@ export class PgQuotaStore implements QuotaStore {
  * Gives back the reservations matching `which` (over `r`) to their tokens and accounts, never
  * below 0, and forgets them — inside the caller's transaction. The rows are deleted under lock:
  * one settled meanwhile by its usage row (or given back by another instance) is gone and skipped,
- * so each reservation is settled or given back, once.
+ * so each reservation is settled or given back, once. A task's reservation is never among them:
+ * it outlives the instance that took it and is settled by the task alone (`TaskStore.settle`).
  */
 async function giveBack(client: pg.ClientBase, which: string, values: unknown[]): Promise<ReleasedReservations> {
   const { rows } = await client.query<{ token_id: number; account_id: number; amount: number }>(
-    `DELETE FROM quota_reservations WHERE id IN (SELECT r.id FROM quota_reservations r WHERE ${which} ORDER BY r.id FOR UPDATE)
+    `DELETE FROM quota_reservations WHERE id IN
+       (SELECT r.id FROM quota_reservations r WHERE r.task_id IS NULL AND (${which}) ORDER BY r.id FOR UPDATE)
      RETURNING token_id, account_id, amount`,
     values,
   );

@@ -13,131 +13,20 @@ import type {
   UsageSeriesPoint,
   UsageTotals,
 } from '../types';
-import { addDelta, addToQuotaUsed } from './pg-quota-used';
 import { inTransaction } from './pg-pool';
 import { pgKeysetSql, pgListingSql } from './pg-usage-queries';
 import { pgSeriesSql } from './pg-usage-series';
+import { writeUsage } from './pg-usage-writer';
 import { aggregateFromSeries } from '../usage-aggregate';
 import { usageEntryOf, type UsageRow } from '../usage-row';
 
-
-
-/** Each column of the batch as one array, in the order of `INSERT_AND_ROLL_UP`'s unnest. */
-const columns = (entries: readonly UsageLogEntry[]): unknown[][] => [
-  entries.map((entry) => entry.createdAt),
-  entries.map((entry) => entry.requestId),
-  entries.map((entry) => entry.tokenId),
-  entries.map((entry) => entry.accountId),
-  entries.map((entry) => entry.requestedModel),
-  entries.map((entry) => entry.upstreamModel),
-  entries.map((entry) => entry.channelId),
-  entries.map((entry) => entry.assistantId),
-  entries.map((entry) => entry.stream),
-  entries.map((entry) => entry.status),
-  entries.map((entry) => entry.errorCode),
-  entries.map((entry) => entry.promptTokens),
-  entries.map((entry) => entry.completionTokens),
-  entries.map((entry) => entry.cacheReadTokens),
-  entries.map((entry) => entry.cacheWriteTokens),
-  entries.map((entry) => entry.usageEstimated),
-  entries.map((entry) => entry.cost),
-  entries.map((entry) => Math.round(entry.latencyMs)),
-  entries.map((entry) => (entry.ttfbMs === null ? null : Math.round(entry.ttfbMs))),
-  entries.map((entry) => entry.clientIp),
-  entries.map((entry) => entry.attempts),
-  entries.map((entry) => entry.endpoint),
-  entries.map((entry) => entry.units),
-];
-
-/**
- * The whole batch in one statement: the rows from one array per column, and their sums added
- * to their hours of the rollup. Rollup rows are upserted in key order, so batches of several
- * instances meeting on the same hours lock them in the same order.
- */
-const INSERT_AND_ROLL_UP = `
-  WITH inserted AS (
-    INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model, channel_id,
-      assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens,
-      usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
-    SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[], $7::integer[],
-      $8::text[], $9::boolean[], $10::integer[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
-      $16::boolean[], $17::bigint[], $18::integer[], $19::integer[], $20::text[], $21::integer[], $22::text[], $23::double precision[])
-    RETURNING created_at, token_id, account_id, requested_model, channel_id, endpoint, status, prompt_tokens,
-      completion_tokens, cache_read_tokens, cache_write_tokens, units, cost
-  )
-  INSERT INTO usage_rollup (hour, token_id, account_id, requested_model, channel_id, endpoint, status, requests, errors,
-    prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, units, cost)
-  SELECT date_trunc('hour', created_at, 'UTC'), COALESCE(token_id, 0), COALESCE(account_id, 0), COALESCE(requested_model, ''),
-    COALESCE(channel_id, 0), endpoint, status, COUNT(*), COUNT(*) FILTER (WHERE status >= 400), SUM(prompt_tokens),
-    SUM(completion_tokens), SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(units), SUM(cost)
-  FROM inserted GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT (hour, token_id, account_id, requested_model, channel_id, endpoint, status) DO UPDATE SET
-    requests = usage_rollup.requests + excluded.requests, errors = usage_rollup.errors + excluded.errors,
-    prompt_tokens = usage_rollup.prompt_tokens + excluded.prompt_tokens,
-    completion_tokens = usage_rollup.completion_tokens + excluded.completion_tokens,
-    cache_read_tokens = usage_rollup.cache_read_tokens + excluded.cache_read_tokens,
-    cache_write_tokens = usage_rollup.cache_write_tokens + excluded.cache_write_tokens,
-    units = usage_rollup.units + excluded.units, cost = usage_rollup.cost + excluded.cost`;
-
-/**
- * Forgets the reservations the batch's rows settle, in one statement, and answers which rows
- * found theirs (by position in the arrays). Requests may share an id (a caller's X-Request-Id):
- * the n-th row of a (request, token, amount) takes the n-th such reservation. Rows are locked
- * first, so one given back meanwhile by another instance is gone and not found.
- */
-const FORGET_RESERVATIONS = `
-  WITH wanted AS (
-    SELECT w.request_id, w.token_id, w.amount, w.position,
-      row_number() OVER (PARTITION BY w.request_id, w.token_id, w.amount ORDER BY w.position) AS rank
-    FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::integer[]) AS w(request_id, token_id, amount, position)
-  ), held AS (
-    SELECT h.id, h.request_id, h.token_id, h.amount,
-      row_number() OVER (PARTITION BY h.request_id, h.token_id, h.amount ORDER BY h.id) AS rank
-    FROM (SELECT id, request_id, token_id, amount FROM quota_reservations WHERE request_id = ANY($1::text[]) ORDER BY id FOR UPDATE) AS h
-  )
-  DELETE FROM quota_reservations AS r USING held, wanted
-  WHERE r.id = held.id AND held.request_id = wanted.request_id AND held.token_id = wanted.token_id
-    AND held.amount = wanted.amount AND held.rank = wanted.rank
-  RETURNING wanted.position`;
-
-/**
- * The usage log on PostgreSQL. A batch is one transaction of at most four statements whatever
- * its size: rows and rollup, reservations forgotten, tokens settled, accounts settled.
- */
+/** The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. */
 export class PgUsageLogStore implements UsageLogStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async insertBatch(entries: readonly UsageLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await inTransaction(this.pool, async (client) => {
-      await client.query(INSERT_AND_ROLL_UP, columns(entries));
-      const settled = await this.forgetReservations(client, entries);
-      // Each row's cost replaces the reservation it found; one given back already (its instance
-      // was taken for dead) is not there, and the whole cost is charged: never both.
-      const tokens = new Map<number, number>();
-      const accounts = new Map<number, number>();
-      entries.forEach((entry, position) => {
-        if (entry.tokenId === null) return;
-        const delta = entry.cost - (settled.has(position) ? entry.quotaReserved : 0);
-        if (delta === 0) return;
-        addDelta(tokens, entry.tokenId, delta);
-        if (entry.accountId !== null) addDelta(accounts, entry.accountId, delta);
-      });
-      await addToQuotaUsed(client, 'tokens', tokens);
-      await addToQuotaUsed(client, 'accounts', accounts);
-    });
-  }
-
-  private async forgetReservations(client: pg.ClientBase, entries: readonly UsageLogEntry[]): Promise<Set<number>> {
-    const reserved = entries.flatMap((entry, position) => (entry.quotaReserved > 0 && entry.tokenId !== null ? [{ entry, position }] : []));
-    if (reserved.length === 0) return new Set();
-    const { rows } = await client.query<{ position: number }>(FORGET_RESERVATIONS, [
-      reserved.map(({ entry }) => entry.requestId),
-      reserved.map(({ entry }) => entry.tokenId),
-      reserved.map(({ entry }) => entry.quotaReserved),
-      reserved.map(({ position }) => position),
-    ]);
-    return new Set(rows.map((row) => row.position));
+    await inTransaction(this.pool, (client) => writeUsage(client, entries));
   }
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {

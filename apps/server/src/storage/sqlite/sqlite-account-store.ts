@@ -77,6 +77,7 @@ export class SqliteAccountStore implements AccountStore {
     })();
   }
 
+  /** Stored responses, tasks and the reservations those hold go by ON DELETE CASCADE (foreign keys are on). */
   async delete(id: number): Promise<boolean> {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM assistants WHERE account_id = ?').run(id);

@@ -12,6 +12,10 @@ interface PriceRow {
   search_unit: number | null;
   characters: number | null;
   audio_minute: number | null;
+  video_second: number | null;
+  video_second_variants: string | null;
+  song: number | null;
+  search_query: number | null;
 }
 
 /** The units of other endpoints appear only where the price sets them. */
@@ -26,6 +30,10 @@ const toRecord = (row: PriceRow): PriceRecord => ({
   ...(row.search_unit !== null ? { searchUnit: row.search_unit } : {}),
   ...(row.characters !== null ? { characters: row.characters } : {}),
   ...(row.audio_minute !== null ? { audioMinute: row.audio_minute } : {}),
+  ...(row.video_second !== null ? { videoSecond: row.video_second } : {}),
+  ...(row.video_second_variants !== null ? { videoSecondVariants: JSON.parse(row.video_second_variants) as Record<string, number> } : {}),
+  ...(row.song !== null ? { song: row.song } : {}),
+  ...(row.search_query !== null ? { searchQuery: row.search_query } : {}),
 });
 
 export class SqlitePriceStore implements PriceStore {
@@ -37,8 +45,9 @@ export class SqlitePriceStore implements PriceStore {
 
   async replace(prices: readonly PriceRecord[]): Promise<void> {
     const insert = this.db.prepare(
-      `INSERT INTO prices (position, model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO prices (position, model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute,
+         video_second, video_second_variants, song, search_query)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM prices').run();
@@ -55,6 +64,10 @@ export class SqlitePriceStore implements PriceStore {
           price.searchUnit ?? null,
           price.characters ?? null,
           price.audioMinute ?? null,
+          price.videoSecond ?? null,
+          price.videoSecondVariants ? JSON.stringify(price.videoSecondVariants) : null,
+          price.song ?? null,
+          price.searchQuery ?? null,
         ),
       );
     })();

@@ -12,7 +12,8 @@ interface ReserveValues {
  * so "the reservation fits" and "take it" cannot interleave between requests. The same
  * transaction records the reservation with this instance's id, so a process killed before
  * settling it leaves a row that is given back: everything at the next start when the database
- * is its alone (`releaseReservations`), else once its heartbeat is stale (`releaseOrphaned`).
+ * is its alone (`releaseReservations`), else once its heartbeat is stale (`releaseOrphaned`) —
+ * except what a task holds (`TaskStore.create`), which waits for the task to settle.
  */
 export class SqliteQuotaStore implements QuotaStore {
   private readonly reserveToken: Database.Statement<[ReserveValues]>;
@@ -71,9 +72,11 @@ export class SqliteQuotaStore implements QuotaStore {
    * A transaction that gives back the reservations matching `which` (over `r`, with `:before`
    * and `:me` bound) to their tokens and accounts — never below 0 — forgets them, then runs
    * `andThen`. Settling (`insertBatch`) deletes a reservation in a transaction too, so each is
-   * either settled or given back, once.
+   * either settled or given back, once. A task's reservation is never among them: it outlives
+   * the process that took it and is settled by the task alone (`TaskStore.settle`).
    */
-  private giveBack(db: Database.Database, which: string, andThen?: string): (before: string) => ReleasedReservations {
+  private giveBack(db: Database.Database, matching: string, andThen?: string): (before: string) => ReleasedReservations {
+    const which = `r.task_id IS NULL AND (${matching})`;
     const pending = `FROM quota_reservations r WHERE (${which})`;
     const total = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(amount), 0) AS amount ${pending}`);
     const releaseTokens = db.prepare(

@@ -17,82 +17,14 @@ import { aggregateFromSeries } from '../usage-aggregate';
 import { usageEntryOf, type UsageRow } from '../usage-row';
 import { sqliteKeysetSql, sqliteListingSql } from './sqlite-usage-queries';
 import { sqliteSeriesSql } from './sqlite-usage-series';
-
-
-type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number, string, number];
-
-/** The INSERT's values in column order (positional binding is the cheapest better-sqlite3 offers). */
-const rowValues = (entry: UsageLogEntry): UsageValues => [
-    entry.createdAt,
-    entry.requestId,
-    entry.tokenId,
-    entry.accountId,
-    entry.requestedModel,
-    entry.upstreamModel,
-    entry.channelId,
-    entry.assistantId,
-    entry.stream ? 1 : 0,
-    entry.status,
-    entry.errorCode,
-    entry.promptTokens,
-    entry.completionTokens,
-    entry.cacheReadTokens,
-    entry.cacheWriteTokens,
-    entry.usageEstimated ? 1 : 0,
-    entry.cost,
-    Math.round(entry.latencyMs),
-    entry.ttfbMs === null ? null : Math.round(entry.ttfbMs),
-    entry.clientIp,
-    entry.attempts,
-    entry.endpoint,
-    entry.units,
-  ];
-
-
-/** The rollup's hour of a row: created_at is ISO text, its first 13 characters the UTC hour. */
-const HOUR_OF = "substr(created_at, 1, 13) || ':00:00.000Z'";
-
-/** Adds the rows with ids in [first, last] — one batch's — to their hours of the rollup. */
-const ROLL_UP = `
-  INSERT INTO usage_rollup (hour, token_id, account_id, requested_model, channel_id, endpoint, status, requests, errors,
-    prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens, units, cost)
-  SELECT ${HOUR_OF}, COALESCE(token_id, 0), COALESCE(account_id, 0), COALESCE(requested_model, ''), COALESCE(channel_id, 0),
-    endpoint, status, COUNT(*), SUM(status >= 400), SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens),
-    SUM(cache_write_tokens), SUM(units), SUM(cost)
-  FROM usage_log WHERE id BETWEEN ? AND ? GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT (hour, token_id, account_id, requested_model, channel_id, endpoint, status) DO UPDATE SET
-    requests = requests + excluded.requests, errors = errors + excluded.errors,
-    prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens,
-    cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-    cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens, units = units + excluded.units,
-    cost = cost + excluded.cost`;
+import { SqliteUsageWriter } from './sqlite-usage-writer';
 
 export class SqliteUsageLogStore implements UsageLogStore {
-  private readonly insert: Database.Statement<UsageValues>;
-  private readonly rollUp: Database.Statement<[number, number]>;
-  private readonly settleToken: Database.Statement<[number, number]>;
-  private readonly settleAccount: Database.Statement<[number, number]>;
-  private readonly forgetReservation: Database.Statement<[string, number, number]>;
+  private readonly writer: SqliteUsageWriter;
   private readonly purge: Database.Statement<[string, number]>;
 
   constructor(private readonly db: Database.Database) {
-    // Integers of micro-USD, kept within [0, 2^53): MAX(0, …) only matters when an admin reset
-    // quota_used while the request ran; the cap keeps the column an exact JavaScript number.
-    const settled = `MIN(${Number.MAX_SAFE_INTEGER}, MAX(0, quota_used + CAST(? AS INTEGER)))`;
-    this.settleToken = db.prepare(`UPDATE tokens SET quota_used = ${settled} WHERE id = ?`);
-    this.settleAccount = db.prepare(`UPDATE accounts SET quota_used = ${settled} WHERE id = ?`);
-    // Requests may share an id (a caller's X-Request-Id), so one of several equal reservations will do.
-    this.forgetReservation = db.prepare(
-      `DELETE FROM quota_reservations WHERE id =
-         (SELECT id FROM quota_reservations WHERE request_id = ? AND token_id = ? AND amount = ? LIMIT 1)`,
-    );
-    this.insert = db.prepare(
-      `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
-         channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens,
-         cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.rollUp = db.prepare(ROLL_UP);
+    this.writer = new SqliteUsageWriter(db);
     this.purge = db.prepare(
       'DELETE FROM usage_log WHERE id IN (SELECT id FROM usage_log WHERE created_at < ? ORDER BY created_at, id LIMIT ?)',
     );
@@ -100,30 +32,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async insertBatch(entries: readonly UsageLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    this.db.transaction(() => {
-      // Settle: each row's cost replaces the reservation it finds and forgets — summed per token
-      // and per account, so a batch costs one UPDATE for each of them, not one per request. A
-      // reservation no longer there was given back already (its instance was taken for dead):
-      // then the whole cost is charged, so nothing is given back twice.
-      const tokenDeltas = new Map<number, number>();
-      const accountDeltas = new Map<number, number>();
-      let first = 0;
-      let last = 0;
-      for (const entry of entries) {
-        last = Number(this.insert.run(...rowValues(entry)).lastInsertRowid);
-        first ||= last;
-        if (entry.tokenId === null) continue;
-        const settles = entry.quotaReserved > 0 && this.forgetReservation.run(entry.requestId, entry.tokenId, entry.quotaReserved).changes > 0;
-        const delta = entry.cost - (settles ? entry.quotaReserved : 0);
-        if (delta === 0) continue;
-        tokenDeltas.set(entry.tokenId, (tokenDeltas.get(entry.tokenId) ?? 0) + delta);
-        if (entry.accountId !== null) accountDeltas.set(entry.accountId, (accountDeltas.get(entry.accountId) ?? 0) + delta);
-      }
-      // One writer at a time: the batch's ids are exactly [first, last].
-      this.rollUp.run(first, last);
-      for (const [tokenId, delta] of tokenDeltas) if (delta !== 0) this.settleToken.run(delta, tokenId);
-      for (const [accountId, delta] of accountDeltas) if (delta !== 0) this.settleAccount.run(delta, accountId);
-    })();
+    this.db.transaction(() => this.writer.write(entries))();
   }
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {

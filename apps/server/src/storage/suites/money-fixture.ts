@@ -27,6 +27,11 @@ export interface MoneyDb {
   /** Another instance on the same database (its own connection or pool). */
   open(instanceId: string): Promise<Storage>;
   /**
+   * A restart: `storage` closed (its connection or pool ended) and opened again on the same
+   * database as `instanceId`; `storage` is the new one from then on.
+   */
+  restart(instanceId: string): Promise<Storage>;
+  /**
    * The plan of a statement as the backend would run it, one line per node: SQLite's EXPLAIN
    * QUERY PLAN details (named parameters), PostgreSQL's EXPLAIN with sequential scans and sorts
    * disabled (positional parameters): an index able to serve the query, or give its order, is
@@ -42,13 +47,15 @@ export async function openMoneyDb(backend: StoreBackend['name'], instanceId = 'i
 
 async function openSqliteMoneyDb(instanceId: string): Promise<MoneyDb> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-money-'));
-  const storage = openSqliteStorage(dataDir, { instanceId });
+  let storage = openSqliteStorage(dataDir, { instanceId });
   const raw = new Database(path.join(dataDir, SQLITE_FILE_NAME));
   raw.pragma('busy_timeout = 5000');
   const others: Storage[] = [];
   return {
     backend: 'SQLite',
-    storage,
+    get storage() {
+      return storage;
+    },
     sql: {
       all: async <T>(sql: string, params: readonly unknown[] = []) => raw.prepare(sql).all(...params) as T[],
       run: async (sql, params = []) => {
@@ -61,6 +68,11 @@ async function openSqliteMoneyDb(instanceId: string): Promise<MoneyDb> {
       const other = openSqliteStorage(dataDir, { instanceId: id });
       others.push(other);
       return other;
+    },
+    restart: async (id) => {
+      await storage.close();
+      storage = openSqliteStorage(dataDir, { instanceId: id });
+      return storage;
     },
     close: async () => {
       for (const other of others) await other.close();
@@ -76,7 +88,7 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
   if (!url) throw new Error('PostgreSQL money specs need DATABASE_URL');
   const schema = uniqueSchemaName();
   const connection = { url, schema, maxConnections: 4 };
-  const storage = await openPostgresStorage(connection, { instanceId });
+  let storage = await openPostgresStorage(connection, { instanceId });
   const pool: pg.Pool = createPgPool({ ...connection, maxConnections: 2 });
   const others: Storage[] = [];
   const numbered = (sql: string) => {
@@ -85,7 +97,9 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
   };
   return {
     backend: 'PostgreSQL',
-    storage,
+    get storage() {
+      return storage;
+    },
     sql: {
       all: async <T>(sql: string, params: readonly unknown[] = []) => (await pool.query(numbered(sql), [...params])).rows as T[],
       run: async (sql, params = []) => {
@@ -109,6 +123,11 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
       const other = await openPostgresStorage(connection, { instanceId: id });
       others.push(other);
       return other;
+    },
+    restart: async (id) => {
+      await storage.close();
+      storage = await openPostgresStorage(connection, { instanceId: id });
+      return storage;
     },
     close: async () => {
       for (const other of others) await other.close();

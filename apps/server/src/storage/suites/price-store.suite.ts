@@ -64,6 +64,17 @@ const TABLE: PriceRecord[] = [
   { model: 'rerank-*', input: 5, output: 0, cacheRead: null, cacheWrite: null, searchUnit: 2000 },
   { model: 'speech', input: 0, output: 0, cacheRead: null, cacheWrite: null, characters: 30_000_000 },
   { model: 'transcribe', input: 0, output: 0, cacheRead: null, cacheWrite: null, audioMinute: 6000 },
+  {
+    model: 'sora-*',
+    input: 0,
+    output: 0,
+    cacheRead: null,
+    cacheWrite: null,
+    videoSecond: 100_000,
+    videoSecondVariants: { '1792x1024': 500_000, '1024x1792': 500_000, '1280x720': 300_000 },
+  },
+  { model: 'suno-v4', input: 0, output: 0, cacheRead: null, cacheWrite: null, song: 40_000 },
+  { model: 'web-search', input: 0, output: 0, cacheRead: null, cacheWrite: null, searchQuery: 8_000 },
   { model: 'aa-first-alphabetically', input: Number.MAX_SAFE_INTEGER, output: Number.MAX_SAFE_INTEGER, cacheRead: 0, cacheWrite: 0 },
 ];
 
@@ -81,18 +92,36 @@ export function describePriceStore(backend: StoreBackend): void {
     const listed = await storage().prices.list();
     expect(listed).toStrictEqual(TABLE);
     expect(Object.keys(listed[1]?.imageVariants ?? {})).toEqual(['hd/1792x1024', '256x256', 'hd']);
+    expect(Object.keys(listed.find((price) => price.model === 'sora-*')?.videoSecondVariants ?? {})).toEqual(['1792x1024', '1024x1792', '1280x720']);
     await storage().prices.replace([...TABLE].reverse());
     expect(await storage().prices.list()).toStrictEqual([...TABLE].reverse());
   });
 
   it('reads units set to null as not priced, and an empty variant table as a table', async () => {
     await storage().prices.replace([
-      { model: 'm', input: 1, output: 1, cacheRead: null, cacheWrite: null, image: null, imageVariants: null, searchUnit: null, characters: null, audioMinute: null },
+      {
+        model: 'm',
+        input: 1,
+        output: 1,
+        cacheRead: null,
+        cacheWrite: null,
+        image: null,
+        imageVariants: null,
+        searchUnit: null,
+        characters: null,
+        audioMinute: null,
+        videoSecond: null,
+        videoSecondVariants: null,
+        song: null,
+        searchQuery: null,
+      },
       { model: 'n', input: 1, output: 1, cacheRead: null, cacheWrite: null, image: 0, imageVariants: {} },
+      { model: 'o', input: 1, output: 1, cacheRead: null, cacheWrite: null, videoSecond: 0, videoSecondVariants: {}, song: 0, searchQuery: 0 },
     ]);
     expect(await storage().prices.list()).toStrictEqual([
       { model: 'm', input: 1, output: 1, cacheRead: null, cacheWrite: null },
       { model: 'n', input: 1, output: 1, cacheRead: null, cacheWrite: null, image: 0, imageVariants: {} },
+      { model: 'o', input: 1, output: 1, cacheRead: null, cacheWrite: null, videoSecond: 0, videoSecondVariants: {}, song: 0, searchQuery: 0 },
     ]);
   });
 

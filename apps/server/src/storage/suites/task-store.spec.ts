@@ -1,0 +1,7 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeTaskStore } from './task-store.suite';
+
+// Each test opens its own database (on PostgreSQL a schema, migrated): seconds when the machine is busy.
+jest.setTimeout(30_000);
+
+describeEachBackend('TaskStore', describeTaskStore);
