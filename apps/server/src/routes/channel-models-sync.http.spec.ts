@@ -46,7 +46,7 @@ describe('POST /api/channels/{id}/models/sync and the sync on create', () => {
     expect(channel.models_synced_at).not.toBeNull();
     expect(upstream.requests).toEqual([expect.objectContaining({ method: 'GET', url: '/v1/models' })]);
     expect(await listedForToken()).toEqual([
-      expect.objectContaining({ id: 'gpt-4o', owned_by: 'openai', endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'] }),
+      expect.objectContaining({ id: 'gpt-4o', owned_by: 'openai', endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'] }),
       expect.objectContaining({ id: 'text-embedding-3-small', endpoints: ['embeddings'] }),
     ]);
   });
