@@ -59,7 +59,7 @@ function assertEndpointsFitType(update: ChannelUpdate, current: ChannelRecord): 
   const problem = endpointsBeyondType(type, update.endpoints === undefined ? current.endpoints : update.endpoints);
   if (!problem) return;
   const fix = update.type === undefined ? '' : ' Send endpoints with the type (null: the type\'s defaults).';
-  throw invalidRequest(`${problem.charAt(0).toUpperCase()}${problem.slice(1)}.${fix}`, 'endpoints', 'invalid_value');
+  throw invalidRequest(`The endpoints do not fit the channel's type: ${problem}.${fix}`, 'endpoints', 'invalid_value');
 }
 
 function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch {
