@@ -107,6 +107,20 @@ const LISTS: Readonly<Partial<Record<ChannelType, ProviderList>>> = {
 /** Whether the channel's type has a model list to fetch (search engines and Suno-style APIs have none). */
 export const hasModelList = (type: ChannelType): boolean => LISTS[type] !== undefined;
 
+/** The first page of the type's model list as one request (the free test of a channel serving no chat). */
+export interface ModelListPage {
+  url(baseUrl: string): string;
+  headers(key: string): Record<string, string>;
+  /** Whether a 2xx answer's JSON is a model list in the type's dialect. */
+  isList(json: unknown): boolean;
+}
+
+export function modelListPage(type: ChannelType): ModelListPage | undefined {
+  const list = LISTS[type];
+  if (!list) return undefined;
+  return { url: (baseUrl) => list.url(baseUrl, undefined), headers: (key) => list.headers(key), isList: (json) => list.parse(json).success };
+}
+
 /** A sync asked of a channel whose type lists no models: the admin's mistake, said plainly. */
 export function noModelList(type: ChannelType): RelayError {
   return invalidRequest(`Nothing to sync: ${aChannelOfType(type)} has no model list; set its models by hand.`, null, 'no_model_list');
