@@ -145,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/v1beta', bearerAuth(auth, 'token'));
+  app.use('/suno', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
