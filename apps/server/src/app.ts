@@ -131,7 +131,7 @@ export function createApp(deps: AppDeps): Express {
       bearerAuth(auth),
       jsonBody(
         deps.maxBodyBytes,
-        multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
+        multipartBody({ bodyBytes: (req) => (/^\/v1\/(?:audio\/|videos\/?$)/.test(req.path) ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
       ),
       refuseNulInManagementBodies,
     ],
