@@ -131,7 +131,7 @@ export function createApp(deps: AppDeps): Express {
       bearerAuth(auth),
       jsonBody(
         deps.maxBodyBytes,
-        multipartBody({ bodyBytes: (req) => (req.path.startsWith('/v1/audio/') ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
+        multipartBody({ bodyBytes: (req) => (/^\/v1\/(?:audio\/|videos\/?$)/.test(req.path) ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
       ),
       refuseNulInManagementBodies,
     ],
@@ -145,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(undecodablePath);
   app.use('/v1', bearerAuth(auth, 'token'));
   app.use('/v1beta', bearerAuth(auth, 'token'));
+  app.use('/suno', bearerAuth(auth, 'token'));
   app.use('/api', bearerAuth(auth, 'management'));
   app.use(unknownRoute);
   app.use(errorHandler(logger));

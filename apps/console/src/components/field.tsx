@@ -33,19 +33,24 @@ export function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & { 
   );
 }
 
-export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: ReadonlyArray<{ value: string; label: string }> }) {
-  const { label, options, ...select } = props;
+export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: ReadonlyArray<{ value: string; label: string }>; hint?: ReactNode }) {
+  const { label, options, hint, ...select } = props;
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} {...select}>
+      <select id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...select}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
     </div>
   );
 }

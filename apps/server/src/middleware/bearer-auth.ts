@@ -36,7 +36,7 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
       next(error);
     };
     const dialect = errorDialectOf(req);
-    const key = presentedKey(req, required, dialect === 'gemini');
+    const key = presentedKey(req, required, dialect);
     if (!key) return refuse(authenticationError('invalid_api_key', MISSING_KEY[dialect]));
     const digest = digestKey(key);
     // A scraper's token: no caller, nothing but the metrics route.
@@ -52,6 +52,7 @@ const MISSING_KEY: Readonly<Record<ErrorDialect, string>> = {
   openai: "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
   anthropic: "You didn't provide an API key. Send it in an x-api-key header, or as Authorization: Bearer YOUR_KEY.",
   gemini: "You didn't provide an API key. Send it in an x-goog-api-key header, as the key query parameter, or as Authorization: Bearer YOUR_KEY.",
+  suno: "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
 };
 
 const headerKey = (value: string | string[] | undefined): string | undefined =>
@@ -59,15 +60,16 @@ const headerKey = (value: string | string[] | undefined): string | undefined =>
 
 /**
  * `Authorization: Bearer <key>`; on API-token routes also `x-api-key: <key>`, the header
- * Anthropic's SDKs and Claude Code send (`ANTHROPIC_API_KEY`); on the Gemini routes also
+ * Anthropic's SDKs and Claude Code send (`ANTHROPIC_API_KEY`) — but not on the Suno-style
+ * routes, whose clients (written for new-api) send Bearer only; on the Gemini routes also
  * `x-goog-api-key` (Google's SDKs) and `?key=` (Google's examples) — a key in the URL is read
  * here and nowhere else, never logged.
  */
-function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>, gemini: boolean): string | undefined {
+function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>, dialect: ErrorDialect): string | undefined {
   const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
-  if (bearer || required !== 'token') return bearer;
+  if (bearer || required !== 'token' || dialect === 'suno') return bearer;
   const apiKey = headerKey(req.headers['x-api-key']);
-  if (apiKey || !gemini) return apiKey;
+  if (apiKey || dialect !== 'gemini') return apiKey;
   const query: unknown = req.query['key'];
   return headerKey(req.headers['x-goog-api-key']) ?? (typeof query === 'string' ? headerKey(query) : undefined);
 }

@@ -1,3 +1,4 @@
+import type { SunoErrorResponse } from '@chat-relay/contract';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -49,10 +50,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** new-api's TaskError as its Suno routes write it: the relay's code (else its type), the message, no data. */
+export const toSunoError = (error: RelayError): SunoErrorResponse => ({ code: error.code ?? error.type, message: error.message, data: null });
+
 /**
  * An error answer on a response nothing was sent on yet, in the caller's dialect: OpenAI's
  * `{"error":{…}}` (SPEC §9), Anthropic's `{"type":"error","error":{…}}` with its status, type
- * and `request-id` header, or Google's `{"error":{code,message,status}}`.
+ * and `request-id` header, Google's `{"error":{code,message,status}}`, or new-api's task error
+ * `{"code","message","data":null}` on the Suno-style routes (with the relay's status).
  */
 export function writeJsonError(res: ServerResponse, error: RelayError, dialect: ErrorDialect = 'openai', requestId?: string): void {
   let body: string;
@@ -65,6 +70,9 @@ export function writeJsonError(res: ServerResponse, error: RelayError, dialect: 
     const answer = toGeminiError(error);
     body = JSON.stringify(answer.body);
     res.statusCode = answer.status;
+  } else if (dialect === 'suno') {
+    body = JSON.stringify(toSunoError(error));
+    res.statusCode = error.status;
   } else {
     body = JSON.stringify(error.toBody());
     res.statusCode = error.status;

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { invalidRequest, requestTooLarge, RelayError } from '@chat-relay/wire';
-import { isMultipartRoute } from './multipart-body';
+import { readsMultipart, takesMultipartToo } from './multipart-body';
 import { describeJsonPath, exceedsJsonDepth, MAX_JSON_DEPTH, pathBeyondDepth } from '../validation/json-depth';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -25,8 +25,8 @@ declare module 'express-serve-static-core' {
 export function jsonBody(limitBytes: number, multipart?: RequestHandler): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: false, type: JSON_TYPES });
   return (req, res, next) => {
-    // Uploads (image edits, audio) are multipart, streamed to disk: see multipart-body.ts.
-    if (multipart && isMultipartRoute(req)) return multipart(req, res, next);
+    // Uploads (image edits, audio, a video's reference image) are multipart, streamed to disk: see multipart-body.ts.
+    if (multipart && readsMultipart(req)) return multipart(req, res, next);
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     if (!hasBody) {
       req.body = {};
@@ -50,7 +50,8 @@ export function jsonBody(limitBytes: number, multipart?: RequestHandler): Reques
       });
     }
     if (!req.is(JSON_TYPES)) {
-      return next(invalidRequest('Send the request body as JSON with Content-Type: application/json.', null, 'invalid_json'));
+      const asked = multipart && takesMultipartToo(req) ? 'as JSON with Content-Type: application/json, or as multipart/form-data' : 'as JSON with Content-Type: application/json';
+      return next(invalidRequest(`Send the request body ${asked}.`, null, 'invalid_json'));
     }
     parse(req, res, (error?: unknown) => {
       if (error) return next(mapBodyParserError(error, limitBytes));

@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { invalidRequest, requestTooLarge, RelayError, type MultipartRequest, type UploadedFile } from '@chat-relay/wire';
+import { routeMetadata } from './route-metadata';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -16,6 +17,20 @@ declare module 'express-serve-static-core' {
 /** Whether ts-rest matched a route declared `multipart/form-data`. */
 export const isMultipartRoute = (req: Request): boolean =>
   (req as Request & { tsRestRoute?: { contentType?: string } }).tsRestRoute?.contentType === 'multipart/form-data';
+
+/** A JSON route that takes the same fields as multipart too (`multipartToo`, `POST /v1/videos`). */
+export const takesMultipartToo = (req: Request): boolean => routeMetadata(req)?.multipartToo === true;
+
+/** The request says it is multipart/form-data (with or without its boundary: the parser says what is missing). */
+const MULTIPART_TYPE = /^\s*multipart\/form-data\s*(?:;|$)/i;
+
+/**
+ * Whether the body goes to the multipart parser: always on a multipart route (which refuses any
+ * other type), and on a `multipartToo` route when the request is multipart — else that route's
+ * body is read as JSON.
+ */
+export const readsMultipart = (req: Request): boolean =>
+  isMultipartRoute(req) || (takesMultipartToo(req) && MULTIPART_TYPE.test(req.headers['content-type'] ?? ''));
 
 /** The route's limit: audio uploads may be larger than JSON bodies. */
 export interface UploadLimits {

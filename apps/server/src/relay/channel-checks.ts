@@ -3,6 +3,7 @@ import { runChannelTest, type ChannelTestOptions, type ChannelTestRun } from '..
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { CallerGone } from './caller-gone';
 import { changeDisabledKey, disabledKeyPositions, refusalReason } from './channel-checks-keys';
+import { testsWithChat } from './channel-checks-probes';
 import { reenabledKey } from '../storage/key-states';
 import { ChannelCheckLog } from './channel-checks-log';
 import type { ChannelHealth } from './channel-health';
@@ -38,14 +39,17 @@ export interface ChannelCheckRound {
 }
 
 /**
- * The model a scheduled test asks for: a plain name or mapping key the channel lists, else a synced
- * upstream name one of its globs takes for chat. None (a glob never synced): the channel is skipped.
+ * What a scheduled test asks for. A chat test needs a model: a plain name or mapping key the
+ * channel lists, else a synced upstream name one of its globs takes for chat — none (a glob never
+ * synced): undefined, the channel is skipped. A channel serving no chat gets its type's free
+ * request, which names no model.
  */
-function scheduledModel(record: ChannelRecord): string | undefined {
-  const named = record.models.find((model) => !isGlob(model)) ?? Object.keys(record.modelMapping)[0];
-  if (named !== undefined) return named;
+function scheduledTest(record: ChannelRecord): Pick<ChannelTestOptions, 'model'> | undefined {
   const channel = new LiveChannel(record);
-  return channel.listableModels().find((model) => channel.servesOn(model, 'chat'));
+  if (!testsWithChat(channel)) return {};
+  const named = record.models.find((model) => !isGlob(model)) ?? Object.keys(record.modelMapping)[0];
+  const model = named ?? channel.listableModels().find((listed) => channel.servesOn(listed, 'chat'));
+  return model === undefined ? undefined : { model };
 }
 
 /** Runs `work` on every item, at most `limit` at a time. */
@@ -63,8 +67,9 @@ async function forEachBounded<T>(items: readonly T[], limit: number, work: (item
 
 /**
  * The scheduled channel check (issue 16): every `intervalMs` it tests, with one real minimal
- * request each, (a) enabled channels whose circuit is open — a passing test closes it, as a
- * passing trial request does, and the cluster's circuits tell the other instances — and (b) each
+ * request each (chat, or the type's free request for a channel serving none: runChannelTest),
+ * (a) enabled channels whose circuit is open — a passing test closes it, as a passing trial
+ * request does, and the cluster's circuits tell the other instances — and (b) each
  * key the relay disabled after an upstream 401/403, alone: a passing test puts it back in
  * rotation, a refusal keeps it out with the latest reason. A channel the admin disabled
  * (`enabled: false`) is never tested nor re-enabled: that is the operator's decision.
@@ -148,15 +153,14 @@ export class ChannelChecks {
   }
 
   private async checkChannel(record: ChannelRecord): Promise<Omit<ChannelCheckRound, 'channelsChecked'> | undefined> {
-    const model = scheduledModel(record);
-    // A chat test says nothing of a channel that serves no chat (embeddings only): its own traffic decides.
-    if (model === undefined || !new LiveChannel(record).endpoints.has('chat')) {
+    const test = scheduledTest(record);
+    if (!test) {
       this.deps.logger.debug({ channelId: record.id }, 'scheduled channel check skipped: no chat model to test with');
       return undefined;
     }
     const outcome = { circuitsClosed: 0, keysReEnabled: 0 };
     if (this.circuitOpen(record.id)) {
-      const { result } = await this.test(record, { model });
+      const { result } = await this.test(record, test);
       // Checked again: a trial request may have closed it meanwhile (then there is nothing to count).
       if (result.ok && !this.stopping.aborted && this.circuitOpen(record.id)) {
         this.deps.health.recordSuccess(record.id);
@@ -166,15 +170,15 @@ export class ChannelChecks {
     }
     for (const position of disabledKeyPositions(record)) {
       if (this.stopping.aborted) break;
-      if (await this.checkKey(record, position, model)) outcome.keysReEnabled += 1;
+      if (await this.checkKey(record, position, test)) outcome.keysReEnabled += 1;
     }
     return outcome;
   }
 
   /** Tests one disabled key alone; true when it passed and is back in rotation. */
-  private async checkKey(record: ChannelRecord, position: number, model: string): Promise<boolean> {
+  private async checkKey(record: ChannelRecord, position: number, test: Pick<ChannelTestOptions, 'model'>): Promise<boolean> {
     const key = record.keys[position] ?? '';
-    const { result, keyRejected } = await this.test(record, { model, keyIndex: position });
+    const { result, keyRejected } = await this.test(record, { ...test, keyIndex: position });
     if (this.stopping.aborted) return false;
     const store = { channels: this.deps.channels, registry: this.deps.registry };
     if (result.ok) {

@@ -1,4 +1,4 @@
-import { ENDPOINTS, type ChannelType, type Endpoint } from '@chat-relay/contract';
+import { aChannelOfType, ENDPOINTS, type ChannelType, type Endpoint } from '@chat-relay/contract';
 import { ANTHROPIC_VERSION, redactSecrets, RelayError, invalidRequest } from '@chat-relay/wire';
 import { z } from 'zod';
 import { adapterFor } from '../providers/adapter-for';
@@ -104,6 +104,28 @@ const LISTS: Readonly<Partial<Record<ChannelType, ProviderList>>> = {
   },
 };
 
+/** Whether the channel's type has a model list to fetch (search engines and Suno-style APIs have none). */
+export const hasModelList = (type: ChannelType): boolean => LISTS[type] !== undefined;
+
+/** The first page of the type's model list as one request (the free test of a channel serving no chat). */
+export interface ModelListPage {
+  url(baseUrl: string): string;
+  headers(key: string): Record<string, string>;
+  /** Whether a 2xx answer's JSON is a model list in the type's dialect. */
+  isList(json: unknown): boolean;
+}
+
+export function modelListPage(type: ChannelType): ModelListPage | undefined {
+  const list = LISTS[type];
+  if (!list) return undefined;
+  return { url: (baseUrl) => list.url(baseUrl, undefined), headers: (key) => list.headers(key), isList: (json) => list.parse(json).success };
+}
+
+/** A sync asked of a channel whose type lists no models: the admin's mistake, said plainly. */
+export function noModelList(type: ChannelType): RelayError {
+  return invalidRequest(`Nothing to sync: ${aChannelOfType(type)} has no model list; set its models by hand.`, null, 'no_model_list');
+}
+
 /** Every failure of a sync: a 502 whose text names no key, whatever the upstream quoted. */
 function syncFailed(channel: ChannelRecord, message: string, code: string | null): RelayError {
   return new RelayError({ status: 502, type: 'upstream_error', code, message: redactSecrets(message, channel.keys) });
@@ -133,7 +155,7 @@ function firstActiveKey(channel: ChannelRecord): string {
  * The upstream's model list (`GET {base_url}/models` in its provider's dialect), every page up
  * to MODEL_LIST_MAX_PAGES, with the channel's first active key and timeouts. Throws a 502
  * RelayError (keys redacted) when the upstream cannot be reached, refuses, or answers something
- * else than a model list; a 400 when the channel has no active key.
+ * else than a model list; a 400 when the channel has no active key or its type no list.
  */
 export async function fetchUpstreamModels(
   upstream: UpstreamClient,
@@ -141,7 +163,7 @@ export async function fetchUpstreamModels(
   signal: AbortLike = new CallerGone(),
 ): Promise<SyncedModel[]> {
   const list = LISTS[channel.type];
-  if (!list) throw new Error(`a ${channel.type} channel has no model list to fetch`);
+  if (!list) throw noModelList(channel.type);
   const key = firstActiveKey(channel);
   const timeouts = { ...channel.timeouts, firstByteMs: Math.min(channel.timeouts.firstByteMs, LIST_FIRST_BYTE_MS) };
   const target = { ...channel, timeouts };

@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { CallerGone } from './caller-gone';
 import type { ChannelRegistry } from './channel-registry';
-import { fetchUpstreamModels } from './fetch-upstream-models';
+import { fetchUpstreamModels, hasModelList, noModelList } from './fetch-upstream-models';
 import { isGlob } from './model-pattern';
 import type { UpstreamClient } from './upstream-client';
 
@@ -39,9 +39,10 @@ export class ChannelModelSync {
   /**
    * Fetches the channel's list, stores it and refreshes routing. Throws the failure (a
    * RelayError, keys redacted), which is also kept as the channel's last error. Undefined when
-   * the channel was deleted meanwhile.
+   * the channel was deleted meanwhile. A type without a model list is a 400, not a failed sync.
    */
   async sync(channel: ChannelRecord): Promise<ChannelRecord | undefined> {
+    if (!hasModelList(channel.type)) throw noModelList(channel.type);
     const signal = new CallerGone();
     const done = this.fetchAndStore(channel, signal);
     const entry = { done, signal };
@@ -58,7 +59,7 @@ export class ChannelModelSync {
    * background), never throws — a failure is logged and shown on the channel.
    */
   async syncAfterCreate(channel: ChannelRecord, waitMs = CREATE_SYNC_WAIT_MS): Promise<void> {
-    if (!wantsModelSync(channel)) return;
+    if (!wantsModelSync(channel) || !hasModelList(channel.type)) return;
     const done = this.sync(channel).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {

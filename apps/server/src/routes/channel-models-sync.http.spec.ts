@@ -46,7 +46,7 @@ describe('POST /api/channels/{id}/models/sync and the sync on create', () => {
     expect(channel.models_synced_at).not.toBeNull();
     expect(upstream.requests).toEqual([expect.objectContaining({ method: 'GET', url: '/v1/models' })]);
     expect(await listedForToken()).toEqual([
-      expect.objectContaining({ id: 'gpt-4o', owned_by: 'openai', endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'] }),
+      expect.objectContaining({ id: 'gpt-4o', owned_by: 'openai', endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'] }),
       expect.objectContaining({ id: 'text-embedding-3-small', endpoints: ['embeddings'] }),
     ]);
   });
@@ -112,6 +112,27 @@ describe('POST /api/channels/{id}/models/sync and the sync on create', () => {
     await sync(channel.id).expect(200);
     const healed = ChannelSchema.parse((await request(relay.app).get(`/api/channels/${channel.id}`).set(admin()).expect(200)).body);
     expect(healed).toMatchObject({ synced_models_count: 1, models_sync_error: null });
+  });
+
+  it.each(['tavily', 'searxng', 'suno'])('a %s channel has no model list: 400 in the OpenAI shape, nothing fetched, nothing shown as a failed sync', async (type) => {
+    // A glob too: the create skips the sync a type without a list cannot have.
+    const channel = await createChannel({ type, base_url: upstream.origin, models: ['*'] });
+    expect(channel).toMatchObject({ synced_models_count: null, models_sync_error: null });
+
+    const refused = await sync(channel.id).expect(400);
+    expect(refused.headers['x-request-id']).toBeTruthy();
+    expect(refused.body).toEqual({
+      error: {
+        message: `Nothing to sync: a ${type} channel has no model list; set its models by hand.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'no_model_list',
+      },
+    });
+    expect(upstream.requests).toEqual([]);
+    const shown = ChannelSchema.parse((await request(relay.app).get(`/api/channels/${channel.id}`).set(admin()).expect(200)).body);
+    expect(shown).toMatchObject({ synced_models_count: null, models_sync_error: null });
+    expect(lines.some((line) => line.includes('sync failed'))).toBe(false);
   });
 
   it('only the admin key may sync; an unknown channel is 404', async () => {

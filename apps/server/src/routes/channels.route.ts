@@ -1,5 +1,5 @@
 import type { ChannelCreate, ChannelUpdate } from '@chat-relay/contract';
-import { channelsContract } from '@chat-relay/contract';
+import { channelsContract, endpointsBeyondType } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
@@ -47,6 +47,19 @@ function reenabled(current: ChannelRecord, positions: readonly number[]): Channe
   return alignedStates(current.keys, current.keyStates).map((state, index) =>
     positions.includes(index) && state.status === 'disabled' ? reenabledKey(now) : state,
   );
+}
+
+/**
+ * An update naming only one of `type` and `endpoints` is checked against the other as stored (the
+ * contract checks a body naming both): the channel must stay within what its type can serve.
+ */
+function assertEndpointsFitType(update: ChannelUpdate, current: ChannelRecord): void {
+  if ((update.type === undefined) === (update.endpoints === undefined)) return;
+  const type = update.type ?? current.type;
+  const problem = endpointsBeyondType(type, update.endpoints === undefined ? current.endpoints : update.endpoints);
+  if (!problem) return;
+  const fix = update.type === undefined ? '' : ' Send endpoints with the type (null: the type\'s defaults).';
+  throw invalidRequest(`The endpoints do not fit the channel's type: ${problem}.${fix}`, 'endpoints', 'invalid_value');
 }
 
 function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch {
@@ -116,6 +129,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     updateChannel: async ({ params, body }) => {
       const current = await deps.channels.get(params.id);
       if (!current) throw channelNotFound(params.id);
+      assertEndpointsFitType(body, current);
       const channel = await deps.channels.update(params.id, patchFrom(body, current));
       if (!channel) throw channelNotFound(params.id);
       changed(channel.id);

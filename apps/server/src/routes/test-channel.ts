@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { invalidRequest, redactUpstreamError } from '@chat-relay/wire';
 import { adapterFor } from '../providers/adapter-for';
 import { CallerGone, type AbortLike } from '../relay/caller-gone';
+import { noChatProbe, testsWithChat, type ChannelProbe } from '../relay/channel-checks-probes';
 import { LiveChannel } from '../relay/channel-registry';
 import { isGlob } from '../relay/model-pattern';
 import { transportFailure } from '../relay/transport-failure';
@@ -54,41 +55,52 @@ function testKey(channel: LiveChannel, keyIndex: number | undefined): string {
   return channel.hasActiveKey ? channel.nextKey() : (keys[0] ?? '');
 }
 
+/** The minimal chat request, read by the channel type's adapter. */
+function chatProbe(channel: LiveChannel, model: string): ChannelProbe {
+  const { record } = channel;
+  const adapter = adapterFor(record.type);
+  const request: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'Say OK.' }], max_tokens: TEST_MAX_TOKENS };
+  return {
+    name: model,
+    call: (key) => ({ method: 'POST', ...adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) }) }),
+    read: (status, text) => {
+      if (status >= 400) {
+        const failure = adapter.mapErrorResponse(status, text, record.keys);
+        return { error: failure.error.toBody().error, keyRejected: failure.keyRejected === true };
+      }
+      const converted = adapter.convertResponse(text, model);
+      return converted.ok ? undefined : { error: redactUpstreamError(converted.error, record.keys).toBody().error, keyRejected: false };
+    },
+  };
+}
+
 /**
- * `POST /api/channels/{id}/test` (SPEC §4) and the scheduled check: one real minimal chat request
- * through the channel. It changes nothing itself: no key is disabled, the circuit is not told, no
- * usage row is written — the caller decides what the answer means.
+ * `POST /api/channels/{id}/test` (SPEC §4) and the scheduled check: one real minimal request
+ * through the channel — a chat request when it serves chat, else its type's free request (the
+ * model list, a one-result search, a Suno fetch of no ids: see NO_CHAT_PROBES). It changes
+ * nothing itself: no key is disabled, the circuit is not told, no usage row is written — the
+ * caller decides what the answer means. The result's `model` names what was tested.
  */
 export async function runChannelTest(upstream: UpstreamClient, record: ChannelRecord, options: ChannelTestOptions = {}): Promise<ChannelTestRun> {
   const channel = new LiveChannel(record);
-  const model = testModel(channel, options.model);
+  const withChat = testsWithChat(channel);
+  // A model asked for must be the channel's, whichever test runs; only chat needs one.
+  const model = withChat || options.model !== undefined ? testModel(channel, options.model) : undefined;
+  const probe = withChat && model !== undefined ? chatProbe(channel, model) : noChatProbe(record);
   const key = testKey(channel, options.keyIndex);
-  const request: ChatCompletionRequest = {
-    model,
-    messages: [{ role: 'user', content: 'Say OK.' }],
-    max_tokens: TEST_MAX_TOKENS,
-  };
-  const adapter = adapterFor(record.type);
-  const { url, headers, body } = adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) });
+  const { method, url, headers, body } = probe.call(key);
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
+  const name = probe.name;
   try {
     const timeouts = { ...record.timeouts, firstByteMs: Math.min(record.timeouts.firstByteMs, TEST_FIRST_BYTE_MS) };
     const signal = options.signal ?? new CallerGone();
-    const response = await upstream.post({ channel: { ...record, timeouts }, url, headers, body, signal });
+    const response = await upstream.post({ channel: { ...record, timeouts }, url, method, headers, body, signal });
     const text = await response.body.text();
-    if (response.statusCode >= 400) {
-      const failure = adapter.mapErrorResponse(response.statusCode, text, record.keys);
-      const error = failure.error.toBody().error;
-      return { result: { ok: false, latency_ms: latency(), model, status: response.statusCode, error }, keyRejected: failure.keyRejected === true };
-    }
-    const converted = adapter.convertResponse(text, model);
-    if (!converted.ok) {
-      const error = redactUpstreamError(converted.error, record.keys).toBody().error;
-      return { result: { ok: false, latency_ms: latency(), model, status: response.statusCode, error }, keyRejected: false };
-    }
-    return { result: { ok: true, latency_ms: latency(), model, status: response.statusCode }, keyRejected: false };
+    const failed = probe.read(response.statusCode, text);
+    if (failed) return { result: { ok: false, latency_ms: latency(), model: name, status: response.statusCode, error: failed.error }, keyRejected: failed.keyRejected };
+    return { result: { ok: true, latency_ms: latency(), model: name, status: response.statusCode }, keyRejected: false };
   } catch (error) {
-    return { result: { ok: false, latency_ms: latency(), model, error: transportFailure(error).error.toBody().error }, keyRejected: false };
+    return { result: { ok: false, latency_ms: latency(), model: name, error: transportFailure(error).error.toBody().error }, keyRejected: false };
   }
 }

@@ -4,13 +4,18 @@ import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextArea, TextField } from '../../components/field';
 import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
-import { channelFormFrom, emptyChannelForm, toChannelCreate, toChannelUpdate, type ChannelFormValues } from './channel-form';
+import {
+  CHANNEL_TYPES,
+  channelFormFrom,
+  emptyChannelForm,
+  endpointsOfType,
+  toChannelCreate,
+  toChannelUpdate,
+  withType,
+  type ChannelFormValues,
+} from './channel-form';
 
-const TYPE_OPTIONS = [
-  { value: 'openai', label: 'OpenAI-compatible' },
-  { value: 'anthropic', label: 'Anthropic' },
-  { value: 'gemini', label: 'Gemini' },
-];
+const TYPE_OPTIONS = Object.entries(CHANNEL_TYPES).map(([value, { label }]) => ({ value, label }));
 const RESPONSES_API_OPTIONS = [
   { value: 'auto', label: 'auto (try native, fall back to bridged)' },
   { value: 'native', label: 'native (the upstream has /responses)' },
@@ -51,7 +56,16 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
     >
       <div className="form-grid">
         <TextField label="Name" required value={values.name} onChange={(event) => set('name', event.target.value)} />
-        <SelectField label="Type" value={values.type} options={TYPE_OPTIONS} onChange={(event) => set('type', event.target.value as ChannelType)} />
+        <SelectField
+          label="Type"
+          value={values.type}
+          options={TYPE_OPTIONS}
+          hint={CHANNEL_TYPES[values.type].hint}
+          onChange={(event) => {
+            const type = event.target.value as ChannelType;
+            editor.setValues((current) => withType(current, type));
+          }}
+        />
         <TextField
           label="Base URL"
           type="url"
@@ -104,7 +118,7 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
           checked={values.useDefaultEndpoints}
           onChange={(event) => editor.setValues((current) => ({ ...current, useDefaultEndpoints: event.target.checked, endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[current.type]] }))}
         />
-        {ENDPOINTS.map((endpoint) => (
+        {endpointsOfType(values.type).map((endpoint) => (
           <CheckboxField
             key={endpoint}
             label={endpoint}

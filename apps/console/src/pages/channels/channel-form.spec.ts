@@ -1,5 +1,17 @@
 import { channelFixture } from '../../testing/fixtures';
-import { channelFormFrom, emptyChannelForm, parseModelMapping, splitKeys, splitList, toChannelCreate, toChannelUpdate } from './channel-form';
+import {
+  CHANNEL_TYPES,
+  channelFormFrom,
+  emptyChannelForm,
+  endpointsOfType,
+  parseModelMapping,
+  splitKeys,
+  splitList,
+  toChannelCreate,
+  toChannelUpdate,
+  withType,
+  type ChannelFormValues,
+} from './channel-form';
 
 const filled = () => ({
   ...emptyChannelForm(),
@@ -70,5 +82,35 @@ describe('channel edit → PATCH body', () => {
   it('sends null endpoints to go back to the type’s defaults', () => {
     const custom = channelFixture({ endpoints: ['chat'], endpoints_default: false });
     expect(toChannelUpdate({ ...channelFormFrom(custom), useDefaultEndpoints: true }, custom)).toEqual({ ok: true, body: { endpoints: null } });
+  });
+});
+
+describe('channel types and what they can serve (issue 17)', () => {
+  it('offers every type with a hint, the new ones saying what they are', () => {
+    expect(Object.keys(CHANNEL_TYPES)).toEqual(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
+    expect(CHANNEL_TYPES.suno.hint).toBe("Suno-style music API (new-api's /suno routes)");
+    expect(CHANNEL_TYPES.tavily.hint).toBe('Tavily search API, base URL https://api.tavily.com');
+    expect(CHANNEL_TYPES.searxng.hint).toBe('your SearXNG, JSON format enabled');
+  });
+
+  it('offers only the endpoints a type can serve', () => {
+    expect(endpointsOfType('tavily')).toEqual(['search']);
+    expect(endpointsOfType('suno')).toEqual(['music']);
+    expect(endpointsOfType('anthropic')).toEqual(['chat', 'completions']);
+    expect(endpointsOfType('openai')).toEqual(['chat', 'completions', 'embeddings', 'rerank', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos']);
+  });
+
+  it('keeps the chosen endpoints the new type can serve when the type changes, else its defaults', () => {
+    const chosen: ChannelFormValues = { ...filled(), useDefaultEndpoints: false, endpoints: ['chat', 'rerank'] };
+    expect(withType(chosen, 'anthropic')).toMatchObject({ type: 'anthropic', endpoints: ['chat'], useDefaultEndpoints: false });
+    expect(withType(chosen, 'tavily')).toMatchObject({ type: 'tavily', endpoints: ['search'] });
+    expect(withType(filled(), 'suno')).toMatchObject({ type: 'suno', endpoints: ['music'], useDefaultEndpoints: true });
+  });
+
+  it('says in the form’s words when the endpoints do not fit the type', () => {
+    const outcome = toChannelCreate({ ...filled(), type: 'tavily', useDefaultEndpoints: false, endpoints: ['search', 'chat'] });
+    expect(outcome).toEqual({ ok: false, errors: ['Endpoints: a tavily channel can serve only search; chat is not among them'] });
+    const search = toChannelCreate({ ...filled(), type: 'searxng', baseUrl: 'http://searx.local' });
+    expect(search.ok && search.body).toMatchObject({ type: 'searxng', endpoints: null });
   });
 });

@@ -1,7 +1,9 @@
 import {
+  CHANNEL_TYPE_ENDPOINTS,
   ChannelCreateSchema,
   ChannelUpdateSchema,
   DEFAULT_CHANNEL_ENDPOINTS,
+  ENDPOINTS,
   type Channel,
   type ChannelCreate,
   type ChannelResponsesApi,
@@ -75,6 +77,29 @@ export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
   endpoints: [...channel.endpoints],
   enabled: channel.enabled,
 });
+
+/** Each type in the form's Type field, with what to know when choosing it. */
+export const CHANNEL_TYPES: Readonly<Record<ChannelType, { label: string; hint: string }>> = {
+  openai: { label: 'OpenAI-compatible', hint: 'OpenAI or any server speaking its API (Ollama, vLLM …)' },
+  anthropic: { label: 'Anthropic', hint: 'Anthropic Messages, base URL https://api.anthropic.com/v1' },
+  gemini: { label: 'Gemini', hint: 'Google Gemini, base URL https://generativelanguage.googleapis.com/v1beta' },
+  suno: { label: 'Suno', hint: "Suno-style music API (new-api's /suno routes)" },
+  tavily: { label: 'Tavily', hint: 'Tavily search API, base URL https://api.tavily.com' },
+  searxng: { label: 'SearXNG', hint: 'your SearXNG, JSON format enabled' },
+};
+
+/** The endpoints the form offers for a type: only those it can serve at all, in the usual order. */
+export const endpointsOfType = (type: ChannelType): Endpoint[] => ENDPOINTS.filter((endpoint) => CHANNEL_TYPE_ENDPOINTS[type].includes(endpoint));
+
+/**
+ * The form with another type: its default endpoints, or the chosen ones the new type can serve
+ * (its defaults when none of them can) — a search engine keeps no chat ticked out of sight.
+ */
+export function withType(values: ChannelFormValues, type: ChannelType): ChannelFormValues {
+  const kept = values.endpoints.filter((endpoint) => CHANNEL_TYPE_ENDPOINTS[type].includes(endpoint));
+  const endpoints = values.useDefaultEndpoints || kept.length === 0 ? [...DEFAULT_CHANNEL_ENDPOINTS[type]] : kept;
+  return { ...values, type, endpoints };
+}
 
 /** Names separated by commas or line breaks. */
 export const splitList = (text: string): string[] =>

@@ -64,6 +64,43 @@ describe('Channels page', () => {
     expect([keys.getAttribute('autocomplete'), keys.getAttribute('spellcheck')]).toEqual(['off', 'false']);
   });
 
+  it('offers the new types with a hint each, and only the endpoints the chosen type can serve', async () => {
+    const { calls } = relayWith([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+    const typeField = screen.getByLabelText('Type') as HTMLSelectElement;
+    expect([...typeField.options].map((option) => option.value)).toEqual(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
+    const hint = () => document.getElementById(typeField.getAttribute('aria-describedby') ?? '')?.textContent;
+    const endpointBoxes = () => within(screen.getByRole('group', { name: 'Endpoints' })).getAllByRole('checkbox').map((box) => box.nextElementSibling?.textContent);
+
+    expect(endpointBoxes()).toEqual(['Default endpoints', 'chat', 'completions', 'embeddings', 'rerank', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos']);
+    type('Type', 'tavily');
+    expect(hint()).toBe('Tavily search API, base URL https://api.tavily.com');
+    expect(endpointBoxes()).toEqual(['Default endpoints', 'search']);
+    type('Type', 'suno');
+    expect(hint()).toBe("Suno-style music API (new-api's /suno routes)");
+    expect(endpointBoxes()).toEqual(['Default endpoints', 'music']);
+    type('Type', 'searxng');
+    expect(hint()).toBe('your SearXNG, JSON format enabled');
+
+    type('Name', 'search');
+    type('Base URL', 'http://searx.local/');
+    type('Keys', 'unused');
+    type('Models', 'searxng');
+    fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+    await waitFor(() => expect(bodiesOf(calls, 'channels.createChannel')).toEqual([expect.objectContaining({ type: 'searxng', base_url: 'http://searx.local', endpoints: null })]));
+  });
+
+  it('drops the chosen endpoints a new type cannot serve: a chat channel turned into a search one is not sent with chat', async () => {
+    const { calls } = relayWith([channelFixture({ endpoints: ['chat', 'embeddings'], endpoints_default: false })]);
+    fireEvent.click(within(await rowOf('openai-main')).getByRole('button', { name: 'Edit' }));
+    type('Type', 'tavily');
+    const search = screen.getByLabelText('search') as HTMLInputElement;
+    expect([search.checked, search.disabled]).toEqual([true, false]);
+    expect(screen.queryByLabelText('chat')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save channel' }));
+    await waitFor(() => expect(bodiesOf(calls, 'channels.updateChannel')).toEqual([{ type: 'tavily', endpoints: ['search'] }]));
+  });
+
   it('refuses to send a form the contract would refuse, saying which fields', async () => {
     const { calls } = relayWith([]);
     fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));

@@ -1,4 +1,4 @@
-import { ChannelCheckSchema, ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema } from './channel.schema';
+import { ChannelCheckSchema, ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema, endpointsBeyondType } from './channel.schema';
 
 const channel = {
   name: 'openai-main',
@@ -96,6 +96,40 @@ describe('ChannelUpdateSchema', () => {
 
   it('rejects a responses_api outside auto, native, bridged, naming it', () => {
     expect(issuePaths(ChannelUpdateSchema.safeParse({ responses_api: null }))).toEqual([['responses_api']]);
+  });
+});
+
+describe('endpoints within what the type can serve (CHANNEL_TYPE_ENDPOINTS)', () => {
+  const tavily = { ...channel, type: 'tavily', base_url: 'https://api.tavily.com', models: ['tavily-search'] };
+
+  it('refuses chat on a search channel at create, naming endpoints and what the type serves', () => {
+    const result = ChannelCreateSchema.safeParse({ ...tavily, endpoints: ['search', 'chat'] });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['endpoints'], message: 'a tavily channel can serve only search; chat is not among them' }),
+    ]);
+  });
+
+  it('refuses music on an openai channel, and search on a suno one', () => {
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, endpoints: ['chat', 'music', 'search'] }))).toEqual([['endpoints']]);
+    expect(endpointsBeyondType('openai', ['chat', 'music', 'search'])).toBe(
+      'an openai channel can serve only chat, completions, embeddings, rerank, moderations, images, audio_speech, audio_transcriptions, videos; music, search are not among them',
+    );
+    expect(endpointsBeyondType('suno', ['search'])).toMatch(/^a suno channel can serve only music;/);
+  });
+
+  it('takes what the type can serve, and null or no endpoints (the type’s defaults)', () => {
+    expect(ChannelCreateSchema.parse({ ...tavily, endpoints: ['search'] }).endpoints).toEqual(['search']);
+    expect(ChannelCreateSchema.parse({ ...channel, endpoints: ['chat', 'rerank', 'videos'] }).endpoints).toEqual(['chat', 'rerank', 'videos']);
+    expect(ChannelCreateSchema.parse({ ...tavily, endpoints: null }).endpoints).toBeNull();
+    expect(ChannelCreateSchema.parse(tavily).endpoints).toBeUndefined();
+  });
+
+  it('checks an update naming both type and endpoints; one alone is left to the server, which knows the other', () => {
+    expect(issuePaths(ChannelUpdateSchema.safeParse({ type: 'searxng', endpoints: ['chat'] }))).toEqual([['endpoints']]);
+    expect(ChannelUpdateSchema.parse({ type: 'searxng', endpoints: null })).toEqual({ type: 'searxng', endpoints: null });
+    expect(ChannelUpdateSchema.parse({ endpoints: ['chat'] })).toEqual({ endpoints: ['chat'] });
+    expect(ChannelUpdateSchema.parse({ type: 'suno' })).toEqual({ type: 'suno' });
   });
 });
 

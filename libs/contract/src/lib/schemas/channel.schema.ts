@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
 import { ErrorBodySchema } from './error.schema';
-import { EndpointSchema } from './endpoint.schema';
+import { CHANNEL_TYPE_ENDPOINTS, EndpointSchema, type Endpoint } from './endpoint.schema';
 
 /**
  * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `suno`: a
@@ -63,6 +63,28 @@ const channelFields = {
     .nullable(),
 };
 
+/** `an openai channel`, `a tavily channel`: how messages name a channel by its type. */
+export const aChannelOfType = (type: ChannelType): string => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} channel`;
+
+/**
+ * Why `endpoints` do not fit a channel of `type` (CHANNEL_TYPE_ENDPOINTS: a search engine answers
+ * no chat), or undefined when they do; `null` endpoints are the type's defaults, which always fit.
+ */
+export function endpointsBeyondType(type: ChannelType, endpoints: readonly Endpoint[] | null | undefined): string | undefined {
+  if (!endpoints) return undefined;
+  const servable = CHANNEL_TYPE_ENDPOINTS[type];
+  const beyond = endpoints.filter((endpoint) => !servable.includes(endpoint));
+  if (beyond.length === 0) return undefined;
+  return `${aChannelOfType(type)} can serve only ${servable.join(', ')}; ${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} not among them`;
+}
+
+/** The refine both bodies share: only when the body names both, else the server checks against the stored channel. */
+function checkEndpointsFitType(body: { type?: ChannelType; endpoints?: readonly Endpoint[] | null }, context: z.RefinementCtx): void {
+  if (body.type === undefined) return;
+  const problem = endpointsBeyondType(body.type, body.endpoints);
+  if (problem) context.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints'], message: problem });
+}
+
 export const ChannelCreateSchema = z
   .object({
     ...channelFields,
@@ -76,7 +98,8 @@ export const ChannelCreateSchema = z
     /** Left out or null: the type's defaults. */
     endpoints: channelFields.endpoints.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(checkEndpointsFitType);
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 
 export const ChannelUpdateSchema = z
@@ -90,7 +113,8 @@ export const ChannelUpdateSchema = z
   })
   .partial()
   .strict()
-  .refine((update) => Object.keys(update).length > 0, 'must change at least one field');
+  .refine((update) => Object.keys(update).length > 0, 'must change at least one field')
+  .superRefine(checkEndpointsFitType);
 export type ChannelUpdate = z.infer<typeof ChannelUpdateSchema>;
 
 /** One key of a channel as the API shows it: its hint and state, never the key (SPEC §6). */
