@@ -39,11 +39,21 @@ async function untilEnded(id: string, as: OpenAI = client): Promise<Video[]> {
   }
 }
 
-/** The task's usage rows (by the submit's request id), once written. */
+/** The task's usage rows (by the submit's request id) written so far. */
 async function rowsOf(requestId: string) {
   await e2e.relay.services.recorder.flush();
   const rows = await e2e.relay.storage.usageLog.recent(200);
   return rows.filter((row) => row.requestId === requestId);
+}
+
+/** The row of a request answered already (written when its response closed), waited for. */
+async function rowOfAnswered(requestId: string) {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const rows = await rowsOf(requestId);
+    if (rows.length > 0 || Date.now() > deadline) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 async function create(params: OpenAI.Videos.VideoCreateParams): Promise<{ video: Video; requestId: string }> {
@@ -112,9 +122,14 @@ describe('POST /v1/videos through the official openai package', () => {
     const before = e2e.sim.requests.length;
     const error = await client.videos.create({ prompt: 'Something refused [sim:task=refuse]' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const refused = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(refused.code).toBe('moderation_blocked');
     expect(e2e.sim.requests.length).toBe(before + 1);
+    // An ordinary failed request: its own row, written as its response closed, settles the reservation.
+    expect(await rowOfAnswered(refused.requestID ?? '')).toMatchObject([{ endpoint: 'videos', status: 400, cost: 0 }]);
     expect(await e2e.quotaUsed()).toBe(0);
     expect(e2e.openReservations()).toBe(0);
+    expect((await client.videos.list({ limit: 100 })).data.some((video) => video.prompt?.includes('refused'))).toBe(false);
   });
 
   it('refuses a video over the quota at submit, before the upstream hears of it', async () => {
@@ -139,6 +154,7 @@ describe('POST /v1/videos through the official openai package', () => {
     expect(answer.status).toBe(200);
     const sent = e2e.sim.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').at(-1);
     expect(sent?.body).toMatchObject({ model: 'sora-2', prompt: 'From a picture', input_reference: { image_url: 'https://example.com/picture.png' } });
+    expect((await untilEnded((answer.json as Video).id)).at(-1)?.status).toBe('completed');
   });
 
   it('deletes a running video: cancelled upstream, its reservation given back, then unknown', async () => {
@@ -156,7 +172,7 @@ describe('POST /v1/videos through the official openai package', () => {
 describe("videos are their account's own", () => {
   it("lists the caller's videos newest first, page by page, and answers another account's id with a 404", async () => {
     const account = await createAccount(e2e.relay, { name: 'other team' });
-    const otherToken = await createToken(e2e.relay, { name: 'other' }, account.key);
+    const otherToken = await createToken(e2e.relay, { name: 'other' }, account.access_key);
     const other = e2e.client({ apiKey: otherToken.key });
     const ids: string[] = [];
     for (const prompt of ['one', 'two', 'three']) ids.push((await other.videos.create({ prompt })).id);
