@@ -29,6 +29,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly insert: Database.Statement<unknown[], StoredTaskRow>;
   private readonly holdReservation: Database.Statement<{ task: string; request: string; token: number; amount: number; me: string }>;
   private readonly createTask: (task: NewTask) => TaskRecord;
+  /** Statements by their text: the few shapes a patch or a listing takes are prepared once. */
+  private readonly statements = new Map<string, Database.Statement>();
   private readonly settleTask: (id: string, settlement: TaskSettlement) => TaskRecord | undefined;
 
   constructor(
@@ -63,10 +65,19 @@ export class SqliteTaskStore implements TaskStore {
     });
   }
 
+  private prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** `UPDATE … SET assignments` of the unsettled task `id`; undefined when there is none. */
   private assign(assignments: readonly TaskAssignment[], id: string): TaskRecord | undefined {
-    const row = this.db
-      .prepare(`UPDATE tasks SET ${assignments.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND settled_at IS NULL RETURNING *`)
+    const row = this
+      .prepared(`UPDATE tasks SET ${assignments.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND settled_at IS NULL RETURNING *`)
       .get(...assignments.map(([, value]) => value), id) as StoredTaskRow | undefined;
     return row ? recordOf(row) : undefined;
   }
@@ -76,7 +87,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async get(accountId: number, id: string): Promise<TaskRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId) as
+    const row = this.prepared('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId) as
       | StoredTaskRow
       | undefined;
     return row ? recordOf(row) : undefined;
@@ -84,8 +95,8 @@ export class SqliteTaskStore implements TaskStore {
 
   async getMany(accountId: number, ids: readonly string[]): Promise<TaskRecord[]> {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare('SELECT * FROM tasks WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND deleted_at IS NULL')
+    const rows = this
+      .prepared('SELECT * FROM tasks WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND deleted_at IS NULL')
       .all(JSON.stringify(ids), accountId) as StoredTaskRow[];
     return rows.map(recordOf);
   }
@@ -102,8 +113,8 @@ export class SqliteTaskStore implements TaskStore {
       request.after === undefined
         ? ''
         : `AND (created_at, id) ${past} (SELECT created_at, id FROM tasks WHERE id = @after AND account_id = @account AND kind = @kind)`;
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .prepared(
         `SELECT * FROM tasks WHERE account_id = @account AND kind = @kind AND deleted_at IS NULL ${after}
          ORDER BY created_at ${direction}, id ${direction} LIMIT @limit`,
       )
@@ -117,8 +128,8 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async claimDue(now: string, leaseUntil: string, limit: number): Promise<TaskRecord[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .prepared(
         `UPDATE tasks SET lease_until = @leaseUntil WHERE id IN
            (SELECT id FROM tasks WHERE settled_at IS NULL AND next_poll_at <= @now AND (lease_until IS NULL OR lease_until < @now)
             ORDER BY next_poll_at, id LIMIT @limit)
@@ -129,7 +140,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async countUnsettled(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE settled_at IS NULL').get() as { n: number }).n;
+    return (this.prepared('SELECT COUNT(*) AS n FROM tasks WHERE settled_at IS NULL').get() as { n: number }).n;
   }
 
   async update(id: string, patch: TaskPatch, now: string): Promise<TaskRecord | undefined> {
@@ -141,6 +152,6 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async markDeleted(accountId: number, id: string, at: string): Promise<boolean> {
-    return this.db.prepare('UPDATE tasks SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL').run(at, id, accountId).changes > 0;
+    return this.prepared('UPDATE tasks SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL').run(at, id, accountId).changes > 0;
   }
 }
