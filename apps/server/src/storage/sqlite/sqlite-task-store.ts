@@ -1,5 +1,6 @@
+import type { TaskFailure } from '@chat-relay/wire';
 import type Database from 'better-sqlite3';
-import { TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { fromJsonColumn } from './json-column';
 import { SqliteUsageWriter } from './sqlite-usage-writer';
@@ -10,14 +11,10 @@ type StoredTaskRow = Omit<TaskRow, 'error' | 'params' | 'result'> & { error: str
 const recordOf = (row: StoredTaskRow): TaskRecord =>
   taskRecordOf({
     ...row,
-    error: fromJsonColumn<TaskRow['error'] & object>(row.error),
-    params: fromJsonColumn<TaskRow['params']>(row.params) ?? {},
-    result: fromJsonColumn<NonNullable<TaskRow['result']>>(row.result),
+    error: fromJsonColumn<TaskFailure>(row.error),
+    params: fromJsonColumn<Record<string, unknown>>(row.params) ?? {},
+    result: fromJsonColumn<Record<string, unknown>>(row.result),
   });
-
-/** Oldest poll first: the order `claimDue` takes tasks in, and answers them in. */
-const byPollTime = (a: TaskRecord, b: TaskRecord): number =>
-  a.nextPollAt < b.nextPollAt ? -1 : a.nextPollAt > b.nextPollAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
  * Tasks in SQLite. Every write is one statement or one transaction, and SQLite runs them one at
@@ -29,9 +26,9 @@ export class SqliteTaskStore implements TaskStore {
   private readonly insert: Database.Statement<unknown[], StoredTaskRow>;
   private readonly holdReservation: Database.Statement<{ task: string; request: string; token: number; amount: number; me: string }>;
   private readonly createTask: (task: NewTask) => TaskRecord;
+  private readonly settleTask: (id: string, settlement: TaskSettlement) => TaskRecord | undefined;
   /** Statements by their text: the few shapes a patch or a listing takes are prepared once. */
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly settleTask: (id: string, settlement: TaskSettlement) => TaskRecord | undefined;
 
   constructor(
     private readonly db: Database.Database,
