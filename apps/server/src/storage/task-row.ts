@@ -72,6 +72,10 @@ export const taskRecordOf = (row: TaskRow): TaskRecord => ({
   deletedAt: row.deleted_at,
 });
 
+/** Oldest poll first, then by id: the order `claimDue` takes tasks in, and answers them in. */
+export const byPollTime = (a: TaskRecord, b: TaskRecord): number =>
+  a.nextPollAt < b.nextPollAt ? -1 : a.nextPollAt > b.nextPollAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 /** JSON as the stores write it (text, cast or kept as such): null stays SQL NULL. */
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 

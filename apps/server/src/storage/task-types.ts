@@ -87,7 +87,12 @@ export interface TaskListRequest {
   kind: TaskKind;
   limit: number;
   order: 'asc' | 'desc';
-  /** A task id of the same listing: only tasks after it in that order. */
+  /**
+   * A task id of the same listing: only tasks after it in that order. Looked up among the
+   * account's tasks of `kind`, deleted ones included (a page's last task deleted meanwhile still
+   * marks where the next page starts); any other id — unknown, another account's, another kind's —
+   * gives an empty page (`hasMore` false), never the first one.
+   */
   after?: string;
 }
 
@@ -96,6 +101,8 @@ export interface TaskStore {
    * Stores a submitted task and, in the same transaction, makes the submit's quota reservation
    * (`requestId`, if any) the task's: kept across restarts, never released as orphaned
    * (`releaseReservations`, `releaseOrphaned`, `retire` leave it), settled only by `settle`.
+   * The reservation is the one of `requestId`, `tokenId` and exactly `quotaReserved` — the
+   * amount `settle`'s usage row settles — and none is held when there is no such one.
    */
   create(task: NewTask): Promise<TaskRecord>;
   /** The account's own task, unless deleted. */
@@ -106,20 +113,27 @@ export interface TaskStore {
   list(request: TaskListRequest): Promise<{ rows: TaskRecord[]; hasMore: boolean }>;
   /**
    * Takes up to `limit` unsettled tasks whose `nextPollAt` ≤ `now` and whose lease (if any) ended
-   * before `now`, oldest poll first, and leases them until `leaseUntil`: instances sharing the
-   * database never poll the same task at once.
+   * before `now`, oldest poll first (then by id), and leases them until `leaseUntil`: instances
+   * sharing the database never poll the same task at once. Only `leaseUntil` changes (not
+   * `updatedAt`); a deleted task is still claimed, since its reservation must still be settled.
+   * An `update` with `leaseUntil: null` gives a lease up early.
    */
   claimDue(now: string, leaseUntil: string, limit: number): Promise<TaskRecord[]>;
   /** Unsettled tasks' count (for start-up logs and metrics). */
   countUnsettled(): Promise<number>;
-  /** Applies a poll's news to an unsettled task; undefined when it is settled (or gone) already. */
+  /** Applies a poll's news to an unsettled task, `updatedAt` = `now`; undefined when it is settled (or gone) already. */
   update(id: string, patch: TaskPatch, now: string): Promise<TaskRecord | undefined>;
   /**
    * Ends an unsettled task atomically: its final state, its usage row and its reservation settled
-   * (cost − reserved onto the token's and account's `quota_used`), in one transaction. Undefined
-   * when it was settled already — by another poll, instance or a cancel — and then nothing is written.
+   * (cost − reserved onto the token's and account's `quota_used`; the whole cost when the task
+   * holds no reservation), in one transaction. `settledAt` and `updatedAt` are the time it is
+   * written; the lease is cleared. Undefined when it was settled already — by another poll,
+   * instance or a cancel — or does not exist, and then nothing is written.
    */
   settle(id: string, settlement: TaskSettlement): Promise<TaskRecord | undefined>;
-  /** Hides the account's task from every read; false when there is none. */
+  /**
+   * Hides the account's task from every read (`get`, `getMany`, `list`); false when there is none
+   * or it is hidden already. It is still claimed, updated and settled until it ends.
+   */
   markDeleted(accountId: number, id: string, at: string): Promise<boolean>;
 }

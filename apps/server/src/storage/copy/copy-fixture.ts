@@ -1,7 +1,7 @@
 import { digestKey, generateTokenKey, keyHint } from '../../security/keys';
 import { usageEntry } from '../../testing/system-api';
 import { sampleRows } from '../suites/usage-sample';
-import type { AssistantRecord, Storage, StoredResponseRecord, TokenRecord } from '../types';
+import type { AssistantRecord, NewTask, Storage, StoredResponseRecord, TokenRecord } from '../types';
 import { newAssistant } from '../../testing/assistant-record';
 
 /** What the copy specs fill a database with, and the handles they ask the stores about. */
@@ -22,6 +22,8 @@ export interface CopyFixture {
   responseIds: string[];
   /** Quota reserved and never settled (a request under way when the relay stopped). */
   pendingAmount: number;
+  /** Alice's videos: one running (holding its reservation), one settled, one deleted; and Bob's song. */
+  taskIds: string[];
 }
 
 export const FIXTURE_NOW = '2026-03-01T12:00:00.000Z';
@@ -139,6 +141,8 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
   const responses = storedResponses(alice.id, token.id, openai.id);
   for (const record of responses) await storage.responses.put(record);
 
+  const taskIds = await fillTasks(storage, alice.id, token.id, bob.id, openai.id);
+
   return {
     adminId: admin.id,
     aliceId: alice.id,
@@ -153,7 +157,66 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
     publicAssistant,
     responseIds: responses.map((record) => record.id),
     pendingAmount,
+    taskIds,
   };
+}
+
+/**
+ * Tasks of every state, written through the stores: a running video holding its reservation
+ * (which the copy must keep held), a settled one, one deleted by its owner, and a song of the
+ * admin key (no token) with a result holding U+0000 and key order someone sees.
+ */
+async function fillTasks(storage: Storage, aliceId: number, tokenId: number, bobId: number, channelId: number): Promise<string[]> {
+  const video = (id: string, minute: number): NewTask => ({
+    id,
+    kind: 'video',
+    accountId: aliceId,
+    tokenId,
+    requestId: `req-${id}`,
+    channelId,
+    keyDigest: digestKey('sk-up-a'),
+    upstreamId: `up-${id}`,
+    model: 'sora-2',
+    pricedModel: 'sora-2',
+    upstreamModel: 'sora-2-2025-10-06',
+    params: { prompt: 'Grüße "video"', size: '1280x720', seconds: 8 },
+    quotaReserved: 0,
+    units: 8,
+    unitVariant: '1280x720',
+    clientIp: '10.0.0.7',
+    createdAt: `2026-03-01T11:${String(minute).padStart(2, '0')}:00.123Z`,
+    nextPollAt: `2026-03-01T11:${String(minute + 1).padStart(2, '0')}:00.000Z`,
+  });
+  const running = video('video_running', 10);
+  expect(await storage.quota.reserve({ requestId: running.requestId, tokenId, accountId: aliceId, amount: 800_000 })).toEqual({ ok: true });
+  await storage.tasks.create({ ...running, quotaReserved: 800_000, status: 'in_progress', progress: 42.5, startedAt: '2026-03-01T11:10:05.000Z' });
+  await storage.tasks.claimDue('2026-03-01T11:20:00.000Z', '2026-03-01T11:20:30.000Z', 1);
+  const done = await storage.tasks.create(video('video_done', 5));
+  await storage.tasks.settle(done.id, {
+    status: 'completed',
+    progress: 100,
+    error: null,
+    result: { status: 'completed', id: 'up-video_done', expires_at: 1_800_000_000 },
+    units: 4,
+    unitVariant: '1792x1024',
+    cost: 2_000_000,
+    completedAt: '2026-03-01T11:07:00.000Z',
+    usage: usageEntry({ createdAt: '2026-03-01T11:07:00.000Z', requestId: done.requestId, tokenId, accountId: aliceId, endpoint: 'videos', units: 4, cost: 2_000_000 }),
+  });
+  const deleted = await storage.tasks.create(video('video_deleted', 1));
+  await storage.tasks.markDeleted(aliceId, deleted.id, '2026-03-01T11:30:00.000Z');
+  const song = await storage.tasks.create({
+    ...video('task_song', 2),
+    kind: 'music',
+    accountId: bobId,
+    tokenId: null,
+    params: { action: 'MUSIC', prompt: 'nul \u0000 inside' },
+    result: { z_last: 'first written', a_first: 'second' },
+    units: 2,
+    unitVariant: null,
+  });
+  await storage.tasks.update(song.id, { error: { code: 'slow', message: 'still "queued"' }, polls: 3 }, '2026-03-01T11:40:00.000Z');
+  return [running.id, done.id, deleted.id, song.id];
 }
 
 function storedResponses(accountId: number, tokenId: number, channelId: number): StoredResponseRecord[] {

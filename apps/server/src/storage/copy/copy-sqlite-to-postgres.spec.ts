@@ -68,6 +68,16 @@ async function answers(storage: Storage, f: CopyFixture): Promise<Record<string,
     responses: await Promise.all(f.responseIds.map((id) => storage.responses.get(id, f.aliceId, FIXTURE_NOW))),
     chain: await storage.responses.chain('resp_second', f.aliceId, FIXTURE_NOW, 10),
     items: await storage.responses.findItems(f.aliceId, ['msg_in_1', 'fc_1', 'msg_out_1'], FIXTURE_NOW, 10),
+    // In no particular order: sorted here.
+    tasks: await Promise.all([f.aliceId, f.bobId].map(async (id) => (await storage.tasks.getMany(id, f.taskIds)).sort((a, b) => (a.id < b.id ? -1 : 1)))),
+    taskPages: await Promise.all(
+      (['asc', 'desc'] as const).flatMap((order) => [
+        storage.tasks.list({ accountId: f.aliceId, kind: 'video', limit: 1, order }),
+        storage.tasks.list({ accountId: f.aliceId, kind: 'video', limit: 5, order, after: 'video_done' }),
+        storage.tasks.list({ accountId: f.bobId, kind: 'music', limit: 5, order }),
+      ]),
+    ),
+    unsettledTasks: await storage.tasks.countUnsettled(),
   };
 }
 
@@ -198,6 +208,17 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
     const expected = { count: 1, amount: fixture.pendingAmount };
     expect(await sqlite.quota.releaseReservations(later)).toEqual(expected);
     expect(await copied.quota.releaseOrphaned(later)).toEqual(expected);
+    expect(await copied.tokens.get(fixture.token.id)).toEqual(await sqlite.tokens.get(fixture.token.id));
+    expect(await copied.accounts.get(fixture.aliceId)).toEqual(await sqlite.accounts.get(fixture.aliceId));
+    // The running task's reservation was copied as the task's: left by both, then settled by it alike.
+    const [runningId = ''] = fixture.taskIds;
+    for (const storage of [sqlite, copied]) {
+      const running = await storage.tasks.get(fixture.aliceId, runningId);
+      expect(running).toMatchObject({ status: 'in_progress', quotaReserved: 800_000 });
+      const usage = usageEntry({ requestId: running?.requestId, tokenId: fixture.token.id, accountId: fixture.aliceId, endpoint: 'videos', cost: 500_000, quotaReserved: 800_000 });
+      const ended = { status: 'completed' as const, progress: 100, error: null, result: null, units: 8, unitVariant: '1280x720', cost: 500_000, completedAt: later, usage };
+      expect(await storage.tasks.settle(runningId, ended)).toMatchObject({ status: 'completed' });
+    }
     expect(await copied.tokens.get(fixture.token.id)).toEqual(await sqlite.tokens.get(fixture.token.id));
     expect(await copied.accounts.get(fixture.aliceId)).toEqual(await sqlite.accounts.get(fixture.aliceId));
   });

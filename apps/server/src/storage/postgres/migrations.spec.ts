@@ -5,7 +5,20 @@ import { openPostgresStorage } from './open-postgres';
 import { createPgPool, quoteSchema } from './pg-pool';
 
 /** Tables of the schema every version so far creates (later versions may add more). */
-const TABLES = ['schema_migrations', 'accounts', 'tokens', 'channels', 'assistants', 'prices', 'quota_reservations', 'usage_log', 'stored_responses'];
+const TABLES = [
+  'schema_migrations',
+  'accounts',
+  'tokens',
+  'channels',
+  'assistants',
+  'prices',
+  'quota_reservations',
+  'usage_log',
+  'stored_responses',
+  'relay_instances',
+  'usage_rollup',
+  'tasks',
+];
 const VERSIONS = postgresMigrations.map((migration) => migration.version);
 
 if (!TEST_DATABASE_URL) {

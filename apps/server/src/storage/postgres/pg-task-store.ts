@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { inTransaction } from './pg-pool';
 import { idParam, Params, type Queryable } from './pg-rows';
@@ -28,10 +28,6 @@ const CLAIM_DUE = `
     ORDER BY next_poll_at, id LIMIT $3 FOR UPDATE SKIP LOCKED
   )
   UPDATE tasks SET lease_until = $2 FROM due WHERE tasks.id = due.id RETURNING tasks.*`;
-
-/** Oldest poll first: the order `claimDue` takes tasks in, and answers them in. */
-const byPollTime = (a: TaskRecord, b: TaskRecord): number =>
-  a.nextPollAt < b.nextPollAt ? -1 : a.nextPollAt > b.nextPollAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
  * Tasks in PostgreSQL, behaving as SqliteTaskStore does, for instances sharing the database:

@@ -1,5 +1,6 @@
+import type { TaskFailure } from '@chat-relay/wire';
 import type Database from 'better-sqlite3';
-import { TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { fromJsonColumn } from './json-column';
 import { SqliteUsageWriter } from './sqlite-usage-writer';
@@ -10,14 +11,10 @@ type StoredTaskRow = Omit<TaskRow, 'error' | 'params' | 'result'> & { error: str
 const recordOf = (row: StoredTaskRow): TaskRecord =>
   taskRecordOf({
     ...row,
-    error: fromJsonColumn<TaskRow['error'] & object>(row.error),
-    params: fromJsonColumn<TaskRow['params']>(row.params) ?? {},
-    result: fromJsonColumn<NonNullable<TaskRow['result']>>(row.result),
+    error: fromJsonColumn<TaskFailure>(row.error),
+    params: fromJsonColumn<Record<string, unknown>>(row.params) ?? {},
+    result: fromJsonColumn<Record<string, unknown>>(row.result),
   });
-
-/** Oldest poll first: the order `claimDue` takes tasks in, and answers them in. */
-const byPollTime = (a: TaskRecord, b: TaskRecord): number =>
-  a.nextPollAt < b.nextPollAt ? -1 : a.nextPollAt > b.nextPollAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
  * Tasks in SQLite. Every write is one statement or one transaction, and SQLite runs them one at
@@ -30,6 +27,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly holdReservation: Database.Statement<{ task: string; request: string; token: number; amount: number; me: string }>;
   private readonly createTask: (task: NewTask) => TaskRecord;
   private readonly settleTask: (id: string, settlement: TaskSettlement) => TaskRecord | undefined;
+  /** Statements by their text: the few shapes a patch or a listing takes are prepared once. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
     private readonly db: Database.Database,
@@ -63,10 +62,19 @@ export class SqliteTaskStore implements TaskStore {
     });
   }
 
+  private prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** `UPDATE … SET assignments` of the unsettled task `id`; undefined when there is none. */
   private assign(assignments: readonly TaskAssignment[], id: string): TaskRecord | undefined {
-    const row = this.db
-      .prepare(`UPDATE tasks SET ${assignments.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND settled_at IS NULL RETURNING *`)
+    const row = this
+      .prepared(`UPDATE tasks SET ${assignments.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND settled_at IS NULL RETURNING *`)
       .get(...assignments.map(([, value]) => value), id) as StoredTaskRow | undefined;
     return row ? recordOf(row) : undefined;
   }
@@ -76,7 +84,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async get(accountId: number, id: string): Promise<TaskRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId) as
+    const row = this.prepared('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId) as
       | StoredTaskRow
       | undefined;
     return row ? recordOf(row) : undefined;
@@ -84,8 +92,8 @@ export class SqliteTaskStore implements TaskStore {
 
   async getMany(accountId: number, ids: readonly string[]): Promise<TaskRecord[]> {
     if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare('SELECT * FROM tasks WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND deleted_at IS NULL')
+    const rows = this
+      .prepared('SELECT * FROM tasks WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND deleted_at IS NULL')
       .all(JSON.stringify(ids), accountId) as StoredTaskRow[];
     return rows.map(recordOf);
   }
@@ -102,8 +110,8 @@ export class SqliteTaskStore implements TaskStore {
       request.after === undefined
         ? ''
         : `AND (created_at, id) ${past} (SELECT created_at, id FROM tasks WHERE id = @after AND account_id = @account AND kind = @kind)`;
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .prepared(
         `SELECT * FROM tasks WHERE account_id = @account AND kind = @kind AND deleted_at IS NULL ${after}
          ORDER BY created_at ${direction}, id ${direction} LIMIT @limit`,
       )
@@ -117,8 +125,8 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async claimDue(now: string, leaseUntil: string, limit: number): Promise<TaskRecord[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .prepared(
         `UPDATE tasks SET lease_until = @leaseUntil WHERE id IN
            (SELECT id FROM tasks WHERE settled_at IS NULL AND next_poll_at <= @now AND (lease_until IS NULL OR lease_until < @now)
             ORDER BY next_poll_at, id LIMIT @limit)
@@ -129,7 +137,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async countUnsettled(): Promise<number> {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE settled_at IS NULL').get() as { n: number }).n;
+    return (this.prepared('SELECT COUNT(*) AS n FROM tasks WHERE settled_at IS NULL').get() as { n: number }).n;
   }
 
   async update(id: string, patch: TaskPatch, now: string): Promise<TaskRecord | undefined> {
@@ -141,6 +149,6 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async markDeleted(accountId: number, id: string, at: string): Promise<boolean> {
-    return this.db.prepare('UPDATE tasks SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL').run(at, id, accountId).changes > 0;
+    return this.prepared('UPDATE tasks SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL').run(at, id, accountId).changes > 0;
   }
 }

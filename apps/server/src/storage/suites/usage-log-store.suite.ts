@@ -74,6 +74,30 @@ export function describeUsageLogStore(backend: StoreBackend): void {
       expect(await storage.usageLog.recent(1)).toEqual([stored(bare)]);
     });
 
+    it('takes the task and search endpoints (videos, music, search) like any other: rows, filters, rollup and series', async () => {
+      const hour = '2026-02-10T08:00:00.000Z';
+      const rows = (['videos', 'music', 'search'] as const).map((endpoint, i) =>
+        usageEntry({ requestId: `req-${endpoint}`, createdAt: `2026-02-10T08:0${i}:00.000Z`, tokenId: tokens[0], accountId: accounts[0], endpoint, units: 8 - i, cost: 1_000 * (i + 1) }),
+      );
+      await storage.usageLog.insertBatch(rows);
+      expect(await storage.usageLog.recent(3)).toEqual(rows.map(stored).reverse());
+      for (const row of rows) {
+        expect(requestIds((await storage.usageLog.query({ page: 1, perPage: 10, endpoint: row.endpoint })).rows)).toEqual([row.requestId]);
+      }
+      // Whole hours come from the rollup: the rows were added to it under their endpoints.
+      const [point] = await storage.usageLog.series({ tokenId: tokens[0] }, hour, '2026-02-10T09:00:00.000Z', 'hour', 'total');
+      expect(point).toMatchObject({ time: hour, requests: 3, cost: 6_000 });
+      const byEndpoint = await db.sql.all<{ endpoint: string; units: number; cost: number }>(
+        'SELECT endpoint, units, cost FROM usage_rollup WHERE token_id = ? ORDER BY endpoint',
+        [tokens[0]],
+      );
+      expect(byEndpoint.map((row) => [row.endpoint, Number(row.units), Number(row.cost)])).toEqual([
+        ['music', 7, 2_000],
+        ['search', 6, 3_000],
+        ['videos', 8, 1_000],
+      ]);
+    });
+
     it('writes 1,000 rows in one batch, settling each reserved one against its token and account', async () => {
       await db.sql.run('UPDATE tokens SET quota_limit = 100000000 WHERE id = ?', [tokens[0]]);
       const rows = sampleRows(1000, { tokens, accounts }).map((row, i) =>
