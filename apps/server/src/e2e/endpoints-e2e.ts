@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import http from 'node:http';
 import path from 'node:path';
-import { ENDPOINTS, type Channel, type Endpoint, type Price } from '@chat-relay/contract';
+import { CHANNEL_TYPE_ENDPOINTS, type Channel, type Endpoint, type Price } from '@chat-relay/contract';
 import type { RecordedRequest, UpstreamSim, UpstreamSimOptions } from '@chat-relay/upstream-sim';
 import { SQLITE_FILE_NAME } from '../storage/sqlite/open-sqlite';
 import type { TestRelayOptions } from '../testing/test-relay';
 import { startE2eRelay, type ChannelInput, type E2eRelay } from './e2e-relay';
 
-/** Every endpoint, `rerank` included (never a default): a channel that serves them all. */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ENDPOINTS;
+/** Every endpoint an openai channel can serve, `rerank` included (never a default): a channel that serves them all. */
+export const ALL_ENDPOINTS: readonly Endpoint[] = CHANNEL_TYPE_ENDPOINTS.openai;
 
 /** The OpenAI error body every refusal carries. */
 export interface OpenAiError {
