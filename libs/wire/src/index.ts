@@ -53,3 +53,4 @@ export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';
 export * from './openai-endpoints';
 export * from './tasks';
+export * from './search';
