@@ -1,11 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from './http-io';
 import { openAiError } from './openai-error';
 
+/** The key of `Authorization: Bearer <key>`, undefined when there is none. */
+export function bearerKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+}
+
 /** Answers 401 and returns false unless the request carries an acceptable bearer key. */
 export function checkBearer(req: IncomingMessage, res: ServerResponse, acceptedKeys: ReadonlySet<string> | undefined): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  const key = match?.[1];
+  const key = bearerKeyOf(req.headers);
   if (!key) {
     const message =
       "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";

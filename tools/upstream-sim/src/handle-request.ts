@@ -13,8 +13,11 @@ import type { ResponseStore } from './responses/response-store';
 import { handleResponsesRoute, isResponsesPath } from './responses/responses-routes';
 import type { ResponsesMissingStatus } from './responses/responses-off';
 import type { RecordedRequest } from './sim-types';
+import { handleVideoRoute, type VideosContext } from './videos/video-routes';
+import { handleSunoRoute, type SunoContext } from './suno/suno-routes';
+import { handleSearchRoute } from './search/search-routes';
 
-export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext {
+export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext, VideosContext, SunoContext {
   modelsServed: readonly string[];
   responseStore: ResponseStore;
   /** Set when the `responsesApi` option switches the Responses API off. */
@@ -86,6 +89,9 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
   }
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
   if (await handleEndpointRoute(req, res, { method, path, rawBody, form }, context)) return;
+  if (await handleVideoRoute(req, res, { method, path, query, rawBody, form }, context)) return;
+  if (await handleSunoRoute(req, res, { method, path, rawBody }, context)) return;
+  if (await handleSearchRoute(req, res, { method, path, query, rawBody }, context)) return;
 
   const modelPath = /^\/v1\/models\/([^/]+)$/.exec(path);
   const isChat = method === 'POST' && path === '/v1/chat/completions';

@@ -47,3 +47,40 @@ export { speechChunks } from './endpoints/handle-speech';
 export { assumedBytesPerSecond, audioDurationSeconds, subtitleTime, toSrt, toVtt, transcriptOf, type Transcript } from './endpoints/transcript';
 export { geminiImageTokens } from './gemini/gemini-image-answer';
 export { defaultSampleCount } from './gemini/handle-imagen-predict';
+// Tasks: the videos and songs the task APIs make, so tests can compute the bytes they must get.
+export { defaultTaskDurationMs, taskProgress, type TaskProgress, type TaskTiming } from './tasks/task-clock';
+export { readTaskDirectives, type TaskDirectives, type TaskOutcome } from './tasks/task-directives';
+export { taskFileChunkBytes } from './tasks/send-task-file';
+export {
+  simulatedVideoContent,
+  videoBytesPerSecond,
+  type VideoContent,
+  type VideoContentSource,
+  type VideoContentVariant,
+} from './videos/video-content';
+export { videoExpirySeconds, videoFailure } from './videos/video-object';
+export { defaultVideoModel, defaultVideoSeconds, defaultVideoSize, videoSecondsAccepted, videoSizesAccepted } from './videos/video-request';
+export {
+  defaultSunoModel,
+  lyricsAbout,
+  simulatedSongFile,
+  simulatedSunoLyrics,
+  simulatedSunoSongs,
+  songsPerTask,
+  type SimulatedSong,
+  type SongFile,
+  type SunoSongSource,
+} from './suno/suno-songs';
+export { sunoFailReason, type SunoTaskStatus } from './suno/suno-task';
+// Web search (Tavily, SearXNG): the simulated web both read, so tests can compute the results.
+export {
+  isUnderDomain,
+  recencyMs,
+  searchHosts,
+  simulatedSearchHits,
+  type SearchRecency,
+  type SimulatedHit,
+  type SimulatedSearch,
+} from './search/search-results';
+export { tavilyDefaultMaxResults, tavilyDefaultNewsDays, tavilyMaxResults } from './search/handle-tavily';
+export { searxngPageSize } from './search/handle-searxng';

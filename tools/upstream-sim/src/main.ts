@@ -28,10 +28,11 @@ async function main(): Promise<void> {
     latencyMsPerToken: readNumber('SIM_LATENCY_MS_PER_TOKEN', 0, (ms) => Number.isFinite(ms) && ms >= 0),
     speechChunkDelayMs: readNumber('SIM_SPEECH_CHUNK_DELAY_MS', 5, (ms) => Number.isFinite(ms) && ms >= 0),
     responsesApi: readResponsesApi(),
+    taskDurationMs: readNumber('SIM_TASK_DURATION_MS', 2000, (ms) => Number.isFinite(ms) && ms >= 0),
   });
   console.log(
     `upstream-sim listening: OpenAI ${sim.baseUrl} (chat only: ${sim.chatOnlyBaseUrl}), ` +
-      `Anthropic ${sim.anthropicBaseUrl}, Gemini ${sim.geminiBaseUrl}`,
+      `Anthropic ${sim.anthropicBaseUrl}, Gemini ${sim.geminiBaseUrl}, Suno/Tavily/SearXNG ${sim.origin}`,
   );
   const stop = (): void => {
     sim.close().then(

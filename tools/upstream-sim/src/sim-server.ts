@@ -10,6 +10,10 @@ import { errorForStatus } from './openai-error';
 import { defaultOpenAiModels } from './openai-models';
 import { sendError } from './http-io';
 import { ResponseStore } from './responses/response-store';
+import { defaultTaskDurationMs } from './tasks/task-clock';
+import { TaskStore } from './tasks/task-store';
+import type { StoredVideo } from './videos/video-object';
+import type { StoredSunoTask } from './suno/suno-task';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 
 /** Audio chunks this far apart let a client stop reading a speech stream midway. */
@@ -55,6 +59,8 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const promptCache = new PromptCache();
   const responseStore = new ResponseStore();
   const imageStore = new ImageStore();
+  const videoStore = new TaskStore<StoredVideo>();
+  const sunoStore = new TaskStore<StoredSunoTask>();
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
@@ -67,6 +73,9 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     promptCache,
     responseStore,
     responsesMissing: options.responsesApi === false ? 404 : options.responsesApi || undefined,
+    taskDurationMs: options.taskDurationMs ?? defaultTaskDurationMs,
+    videoStore,
+    sunoStore,
     record: (request) => requests.push(request),
     takeQueuedFault: () => queuedFaults.shift(),
   };
@@ -85,6 +94,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     anthropicBaseUrl: `${origin}/v1`,
     geminiBaseUrl: `${origin}/v1beta`,
     port,
+    origin,
     requests,
     failNext(fault: SimFault, times = 1): void {
       for (let count = 0; count < times; count += 1) queuedFaults.push(fault);
@@ -96,6 +106,8 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       promptCache.clear();
       responseStore.clear();
       imageStore.clear();
+      videoStore.clear();
+      sunoStore.clear();
     },
     close: () => {
       responseStore.clear();

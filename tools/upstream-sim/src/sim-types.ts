@@ -45,6 +45,12 @@ export interface UpstreamSimOptions {
    * OpenAI-compatible upstream without it, so the relay's bridge through Chat Completions is tested.
    */
   responsesApi?: false | 404 | 405;
+  /**
+   * How long a task runs — an OpenAI video job, a Suno song or lyrics — from submit to
+   * completed (queued, then in progress with rising progress). Default 2000 ms; a request sets
+   * its own with `[sim:task_ms=N]` or `"x_sim": {"task_ms": N}`.
+   */
+  taskDurationMs?: number;
 }
 
 /** A model of Gemini's `GET /v1beta/models`: its id (without `models/`) and what it serves. */
@@ -99,6 +105,11 @@ export interface UpstreamSim {
   /** Gemini API (`POST {geminiBaseUrl}/models/{model}:generateContent`), e.g. `http://127.0.0.1:4010/v1beta` */
   geminiBaseUrl: string;
   port: number;
+  /**
+   * `http://127.0.0.1:<port>`: the base URL of the routes at the root — the Suno-style task API
+   * (`/suno/…`), Tavily (`POST /search`) and SearXNG (`GET /search`).
+   */
+  origin: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
   /**
@@ -106,7 +117,7 @@ export interface UpstreamSim {
    * messages, generateContent, and the endpoints beside chat), consumed in order.
    */
   failNext(fault: SimFault, times?: number): void;
-  /** Clears recorded requests, queued faults, the Anthropic prompt cache, stored responses and images. */
+  /** Clears recorded requests, queued faults, the Anthropic prompt cache, stored responses, images, videos and Suno tasks. */
   reset(): void;
   close(): Promise<void>;
 }

@@ -52,6 +52,16 @@ export function planEndpointCall(xSim: unknown, text: string, textParam: string,
   };
 }
 
+/** The plan of a call that carries no directive (a poll, a download): only a fault queued with `failNext`. */
+export function queuedFaultPlan(context: EndpointFaultContext): EndpointPlan {
+  return { fault: context.takeQueuedFault(), latencyDirective: undefined, latencyMsPerToken: context.defaultLatencyMsPerToken };
+}
+
+/** A fault answered instead of the call (status, timeout, stream-error): as far as the caller knows, nothing happened. */
+export function replacesAnswer(fault: SimFault | undefined): boolean {
+  return fault?.kind === 'status' || fault?.kind === 'timeout' || fault?.kind === 'stream-error';
+}
+
 /**
  * Plays a fault that replaces the whole answer: a status (in the provider's error shape),
  * `timeout` (never answers; the socket stays open until the client gives up), `stream-error`
