@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
   const router = s.router(serverContract, {
     chat: chatRouter(pipeline),
     messages: messagesRouter(pipeline),
-    responses: responsesRouter({ ...pipeline, responses: services.responses }),
+    responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
     gemini: geminiRouter(pipeline),
     endpoints: endpointsRouter(pipeline),
     videos: videosRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),

@@ -42,6 +42,11 @@ export {
   ChatToResponsesStream,
   type ChatToResponsesStreamOptions,
   responsesErrorCode,
+  withWebSearchSources,
+  webSearchCallItem,
+  WEB_SEARCH_SOURCES_MAX_BYTES,
+  type WebSearchPlan,
+  type WebSearchOutcome,
 } from './openai-responses';
 export * from './hub/chunk-transformer';
 export * from './hub/native-adapter';
@@ -53,3 +58,4 @@ export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';
 export * from './openai-endpoints';
 export * from './tasks';
+export * from './search';

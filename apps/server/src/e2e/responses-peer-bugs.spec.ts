@@ -268,22 +268,27 @@ describe.each(responsesChannelKinds)('peer bugs on a $name channel', (kind) => {
     }
   });
 
-  it('Portkey: no silent fallback — a hosted tool (web_search) on a bridged channel is a 400 naming tools[0].type, and passes through natively', async () => {
+  it('Portkey: no silent fallback — a hosted web_search on a bridged channel, with no search channel to run it, answers with a failed web_search_call and the model told so; passes through natively', async () => {
     const body = { model: RESPONSES_MODEL, input: 'search the web for news', tools: [{ type: 'web_search' }] };
     const response = await post(e2e, body);
+    expect(response.status).toBe(200);
     if (kind.native) {
-      expect(response.status).toBe(200);
       expect(lastCall(e2e)['tools']).toEqual([{ type: 'web_search' }]);
       return;
     }
-    expect(response.status).toBe(400);
-    const error = (await response.json()) as { error: Record<string, unknown> };
-    expectSpecValid('ErrorResponse', error);
-    expect(error.error).toMatchObject({ type: 'invalid_request_error', param: 'tools[0].type', code: 'unsupported_parameter' });
-    expect(error.error['message']).toMatch(/web_search/);
-    // Nothing was answered in its place: no chat completion without the tool.
-    expect(kind.calls(e2e.sim)).toHaveLength(0);
+    const answer = (await response.json()) as Response;
+    expectSpecValid('Response', answer);
+    // Not dropped silently: the Response says the search failed, before the model's answer.
+    expect(answer.output.map((item) => [item.type, 'status' in item ? item.status : undefined])).toEqual([
+      ['web_search_call', 'failed'],
+      ['message', 'completed'],
+    ]);
+    const upstream = upstreamTurns(kind, lastCall(e2e));
+    expect(upstream.system).toMatch(/web search was attempted .* failed/);
+    expect(upstream.turns).toEqual([{ role: 'user', text: 'search the web for news' }]);
+    expect(lastCall(e2e)['tools']).toBeUndefined();
+    // No search ran, so no row of its own: the response's alone.
     const [row] = await e2e.usageRows(1);
-    expect(row).toMatchObject({ status: 400, completionTokens: 0 });
+    expect(row).toMatchObject({ status: 200, endpoint: 'chat' });
   });
 });

@@ -5,9 +5,61 @@ import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import { costOf, type PriceBook } from '../relay/price-book';
 import type { InFlightRequests } from '../relay/in-flight-requests';
-import { newTrace, type RelayTrace } from '../relay/request-context';
+import { newTrace, type Caller, type RelayTrace } from '../relay/request-context';
+import type { UsageLogEntry } from '../storage/types';
 import type { UsageRecorder } from '../relay/usage-recorder';
 import { matchedRoute, metadataOf } from './route-metadata';
+
+/** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
+export async function costOrReservation(prices: PriceBook, logger: Logger, trace: RelayTrace): Promise<number> {
+  try {
+    const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+    return costOf(price, trace);
+  } catch (error) {
+    logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
+    return trace.quotaReserved;
+  }
+}
+
+/** How a traced request ended, as its row says it. */
+export interface TraceEnding {
+  status: number;
+  errorCode: string | null;
+  /** Micro-USD (see costOrReservation). */
+  cost: number;
+  clientIp: string | null;
+}
+
+/** The usage log row of a traced request: who asked, what it used and cost, how it ended. */
+export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, ending: TraceEnding): UsageLogEntry {
+  const token = caller?.kind === 'token' ? caller.token : undefined;
+  return {
+    createdAt: new Date().toISOString(),
+    requestId: trace.requestId,
+    tokenId: token?.id ?? null,
+    accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),
+    requestedModel: trace.requestedModel,
+    upstreamModel: trace.upstreamModel,
+    channelId: trace.channelId,
+    assistantId: trace.assistantId,
+    stream: trace.stream,
+    status: ending.status,
+    errorCode: ending.errorCode,
+    promptTokens: trace.promptTokens,
+    completionTokens: trace.completionTokens,
+    cacheReadTokens: trace.cacheReadTokens,
+    cacheWriteTokens: trace.cacheWriteTokens,
+    endpoint: trace.endpoint,
+    units: trace.units,
+    usageEstimated: trace.usageEstimated,
+    cost: ending.cost,
+    quotaReserved: trace.quotaReserved,
+    latencyMs: performance.now() - trace.startedAt,
+    ttfbMs: trace.ttfbMs,
+    clientIp: ending.clientIp,
+    attempts: trace.attempts,
+  };
+}
 
 /**
  * One usage log row per relayed request of a known key, whatever happened to it — refused by
@@ -21,16 +73,6 @@ export function usageLog(
   logger: Logger,
   inFlight: InFlightRequests,
 ): RequestHandler {
-  /** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
-  const costOrReservation = async (trace: RelayTrace): Promise<number> => {
-    try {
-      const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
-      return costOf(price, trace);
-    } catch (error) {
-      logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
-      return trace.quotaReserved;
-    }
-  };
   return (req, res, next) => {
     const route = matchedRoute(req);
     const metadata = metadataOf(route);
@@ -45,36 +87,15 @@ export function usageLog(
       // A submitted task's row is written when the task ends (TaskStore.settle), once.
       if (trace.deferredToTask) return;
       const caller = res.locals.caller;
-      const cost = await costOrReservation(trace);
-      const token = caller?.kind === 'token' ? caller.token : undefined;
       const clientGone = !res.writableFinished && trace.statusOverride === null;
-      recorder.record({
-        createdAt: new Date().toISOString(),
-        requestId: trace.requestId,
-        tokenId: token?.id ?? null,
-        accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),
-        requestedModel: trace.requestedModel,
-        upstreamModel: trace.upstreamModel,
-        channelId: trace.channelId,
-        assistantId: trace.assistantId,
-        stream: trace.stream,
+      const entry = usageEntryOf(trace, caller, {
         status: clientGone ? 499 : (trace.statusOverride ?? res.statusCode),
         errorCode: clientGone ? (trace.errorCode ?? 'client_closed') : trace.errorCode,
-        promptTokens: trace.promptTokens,
-        completionTokens: trace.completionTokens,
-        cacheReadTokens: trace.cacheReadTokens,
-        cacheWriteTokens: trace.cacheWriteTokens,
-        endpoint: trace.endpoint,
-        units: trace.units,
-        usageEstimated: trace.usageEstimated,
         // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-        cost,
-        quotaReserved: trace.quotaReserved,
-        latencyMs: performance.now() - trace.startedAt,
-        ttfbMs: trace.ttfbMs,
+        cost: await costOrReservation(prices, logger, trace),
         clientIp: trace.clientIp ?? req.ip ?? req.socket.remoteAddress ?? null,
-        attempts: trace.attempts,
-      }, route);
+      });
+      recorder.record(entry, route);
       // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4); a count consumed none.
       if (!trace.countOnly) await recordCallerTokens(rateLimiter, caller, trace);
     };

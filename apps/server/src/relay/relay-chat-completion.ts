@@ -64,6 +64,12 @@ export interface RelayedRequest {
    * it, and the field is then left out for that channel, with a warning, instead of failing.
    */
   advisory?: readonly (keyof ChatCompletionRequest)[];
+  /**
+   * What the relay does itself before a bridged attempt, in place of a hosted tool the channel
+   * lacks (a Responses web search): the hub request to send instead. Not called for a channel
+   * answering natively; the hook does its work once, however many channels are tried.
+   */
+  beforeBridged?(request: ChatCompletionRequest, signal: AbortLike): Promise<ChatCompletionRequest>;
 }
 
 /** Where a committed answer came from. */
@@ -154,11 +160,13 @@ export async function relayChatCompletion(
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  relayed: RelayedRequest,
+  asked: RelayedRequest,
   trace: RelayTrace,
   signal: AbortLike,
   forceBridge: boolean,
 ): Promise<AttemptOutcome> {
+  const bridging = forceBridge || !speaksNatively(asked.native, channel);
+  const relayed = bridging && asked.beforeBridged ? { ...asked, request: await asked.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
   const { request, publicModel } = relayed;
   const pinnedKey = relayed.pin?.keyDigest ? channel.keyWithDigest(relayed.pin.keyDigest) : undefined;
   const key = pinnedKey ?? channel.nextKey();
@@ -167,7 +175,7 @@ async function attemptChannel(
   trace.upstreamModel = upstreamModel;
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
-  const native = !forceBridge && speaksNatively(relayed.native, channel) ? relayed.native : undefined;
+  const native = bridging ? undefined : relayed.native;
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
   // A request the provider cannot express is the caller's error (400), whichever channel.

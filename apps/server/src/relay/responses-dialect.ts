@@ -1,5 +1,5 @@
-import type { ChatCompletion, ResponseObject, ResponsesRequest } from '@chat-relay/contract';
-import { ChatToResponsesStream, convertChatToResponse, type ChunkTransformer } from '@chat-relay/wire';
+import type { ChatCompletion, ResponseObject, ResponsesRequest, ResponseWebSearchCall } from '@chat-relay/contract';
+import { ChatToResponsesStream, convertChatToResponse, type ChunkTransformer, type NewItemId } from '@chat-relay/wire';
 import type { CallerDialect } from './caller-dialect';
 import { sseEvent } from './sse';
 
@@ -10,9 +10,11 @@ export interface ResponsesTurn {
   responseId: string;
   /** Unix seconds. */
   createdAt: number;
-  newId(prefix: 'msg' | 'fc' | 'rs'): string;
+  newId: NewItemId;
   /** A bridged answer's final Response object, before the caller receives its last event. */
   onBridged(response: ResponseObject): void;
+  /** Calls the relay ran itself before a bridged answer (the hosted web search): its first output items. */
+  hostedCalls?(): readonly ResponseWebSearchCall[];
 }
 
 /**
@@ -22,7 +24,8 @@ export interface ResponsesTurn {
  */
 export function responsesDialect(turn: ResponsesTurn): CallerDialect {
   const { request, responseId, createdAt } = turn;
-  const newId = (prefix: 'msg' | 'fc' | 'rs') => turn.newId(prefix);
+  const newId: NewItemId = (prefix) => turn.newId(prefix);
+  const hostedCalls = () => turn.hostedCalls?.() ?? [];
   return {
     name: 'openai',
     framing: {
@@ -36,12 +39,20 @@ export function responsesDialect(turn: ResponsesTurn): CallerDialect {
     bridge: {
       completion: (body, publicModel) => {
         // The body an upstream adapter's convertResponse built: a chat.completion by construction.
-        const response = convertChatToResponse({ completion: body as ChatCompletion, request, responseId, createdAt, publicModel, newId });
+        const response = convertChatToResponse({
+          completion: body as ChatCompletion,
+          request,
+          responseId,
+          createdAt,
+          publicModel,
+          newId,
+          hostedCalls: hostedCalls(),
+        });
         turn.onBridged(response);
         return response;
       },
       stream: (publicModel): ChunkTransformer => {
-        const stream = new ChatToResponsesStream({ request, responseId, createdAt, publicModel, newId });
+        const stream = new ChatToResponsesStream({ request, responseId, createdAt, publicModel, newId, hostedCalls: hostedCalls() });
         return {
           transform: (chunk) => stream.transform(chunk),
           finish: () => {

@@ -19,7 +19,7 @@ import { countCompletionTokens, estimateTokensFromChars } from './estimate-usage
 import { costBound } from './price-book';
 import { ByteBody } from './pump-byte-stream';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
-import type { RelayTrace } from './request-context';
+import type { Caller, RelayTrace } from './request-context';
 import { reserveAmount } from './reserve-quota';
 import { resolveGizmo } from './resolve-model';
 import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome } from './route-with-retries';
@@ -78,6 +78,24 @@ const isMultipart = (body: EndpointUpstreamRequest['body']): body is MultipartBo
  */
 export async function runEndpoint<Req>(deps: PipelineDeps, req: Request, res: Response, call: EndpointCall<Req>): Promise<EndpointResult> {
   const { trace, caller } = await admitCaller(deps, req, res, call.model, call.stream);
+  return serveEndpoint(deps, { trace, caller, signal: () => watchCaller(res, trace) }, call);
+}
+
+/** Who a call is served for: its trace (what becomes its usage row), its caller, and what aborts it. */
+export interface EndpointServing {
+  trace: RelayTrace;
+  caller: Caller | undefined;
+  /** Asked once the quota is reserved: aborted when the caller goes away. */
+  signal(): AbortLike;
+}
+
+/**
+ * The endpoint pipeline after admission: the model resolved (a gizmo name selects its family),
+ * channels serving it on the endpoint, the quota reserved for the call's bound, routing with
+ * retries. Fills in `trace` as it goes; the caller writes its usage row. Also what the relay runs
+ * on a caller's behalf inside another request (the hosted web search of a bridged Response).
+ */
+export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, signal: watch }: EndpointServing, call: EndpointCall<Req>): Promise<EndpointResult> {
   const gizmo = await resolveGizmo(deps, call.model, callerAccountId(caller));
   // A custom assistant's instructions and tools are for chat; here its name selects its family.
   const model = gizmo?.family ?? call.model;
@@ -91,7 +109,7 @@ export async function runEndpoint<Req>(deps: PipelineDeps, req: Request, res: Re
     const units = { endpoint: call.endpoint, units: bound.units, unitVariant: bound.unitVariant };
     trace.quotaReserved = await reserveAmount(deps, caller.token, trace.requestId, costBound(price, bound.promptTokens, bound.completionTokens, units), call.lower);
   }
-  const signal = watchCaller(res, trace);
+  const signal = watch();
   const who = caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`;
   return routeWithRetries(
     deps,

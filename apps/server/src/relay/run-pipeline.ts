@@ -34,6 +34,9 @@ export interface PipelineRequest {
   pin?: RelayedRequest['pin'];
   onServed?: RelayedRequest['onServed'];
   advisory?: RelayedRequest['advisory'];
+  beforeBridged?: RelayedRequest['beforeBridged'];
+  /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
+  bridgedExtraBytes?: number;
 }
 
 export interface NativeRequest extends NativeCall {
@@ -68,7 +71,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const rawBody = input.rawBody;
-    const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+    const extra = input.bridgedExtraBytes ?? 0;
+    const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
     trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
   }
 
@@ -88,6 +92,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       pin: input.pin,
       onServed: input.onServed,
       advisory: input.advisory,
+      beforeBridged: input.beforeBridged,
     },
     trace,
     watchCaller(res, trace),

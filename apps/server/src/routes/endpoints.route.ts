@@ -1,6 +1,7 @@
 import {
   DEFAULT_IMAGE_MODEL,
   DEFAULT_MODERATION_MODEL,
+  DEFAULT_SEARCH_MODEL,
   endpointsContract,
   ImageEditFieldsSchema,
   TranscriptionFieldsSchema,
@@ -11,6 +12,8 @@ import {
   type ImagesResponse,
   type ModerationResponse,
   type RerankResponse,
+  type SearchRequest,
+  type SearchResponse,
   type Transcription,
   type Endpoint,
   type ImageGenerationRequest,
@@ -20,6 +23,7 @@ import {
   invalidRequest,
   jsonEndpointAdapter,
   multipartEndpointAdapter,
+  searchAdapterFor,
   type JsonEndpointRoute,
   type MultipartEndpointRoute,
   type MultipartRequest,
@@ -197,8 +201,19 @@ export function endpointsRouter(deps: PipelineDeps) {
       return answer<Transcription>(res, await transcribe(req, res, 'audio_translations', '/v1/audio/translations', body.model, body.prompt));
     },
 
-    search: async () => {
-      throw new Error('POST /v1/search not implemented yet');
+    search: async ({ body, req, res }) => {
+      const request: SearchRequest = body;
+      const result = await runEndpoint<SearchRequest>(deps, req, res, {
+        endpoint: 'search',
+        route: '/v1/search',
+        model: request.model ?? DEFAULT_SEARCH_MODEL,
+        request,
+        stream: false,
+        adapterFor: searchAdapterFor,
+        bound: () => ({ promptTokens: 0, completionTokens: 0, units: 1 }),
+        lower: 'nothing to lower: a search is one query',
+      });
+      return answer<SearchResponse>(res, result);
     },
   });
 

@@ -6,6 +6,7 @@ import {
   notFound,
   openaiResponsesNativeAdapter,
   ResponsesPassthroughStream,
+  WEB_SEARCH_SOURCES_MAX_BYTES,
   type RelayError,
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
@@ -18,13 +19,15 @@ import type { ServedBy } from '../relay/relay-chat-completion';
 import { responsesDialect } from '../relay/responses-dialect';
 import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../relay/responses-items';
 import type { Caller } from '../relay/request-context';
-import { callerAccountId, runPipeline, traceOf, type NativeRequest, type PipelineDeps } from '../relay/run-pipeline';
+import { callerAccountId, runPipeline, traceOf, type NativeRequest } from '../relay/run-pipeline';
 import { isUnfinishedBackground, settleBackgroundResponse } from '../relay/settle-background-response';
 import type { StoredResponses } from '../relay/stored-responses';
+import { bridgedWebSearch } from '../search/bridged-web-search';
+import type { HostedSearchDeps } from '../search/run-hosted-search';
 import type { StoredResponseRecord } from '../storage/types';
 import { relayAnswer } from './relay-answer';
 
-export interface ResponsesRouteDeps extends PipelineDeps {
+export interface ResponsesRouteDeps extends HostedSearchDeps {
   responses: StoredResponses;
 }
 
@@ -103,11 +106,16 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         if (!served || !storing) return;
         await keep({ id, origin: 'native', channelId: served.channel.id, keyDigest: channelKeyDigest(served.key), model: body.model, status, response: null, inputItems: null });
       };
+      // The hosted web_search tool, run by the relay itself for a channel answering bridged.
+      const webSearch =
+        converted.webSearch &&
+        bridgedWebSearch(deps, converted.webSearch, { caller, requestId: traceOf(res).requestId, clientIp: req.ip ?? null, newId: newResponseId });
       const dialect = responsesDialect({
         request: body,
         responseId,
         createdAt: Math.floor(createdAtMs / 1000),
         newId: newResponseId,
+        hostedCalls: webSearch?.hostedCalls,
         onBridged: (response: ResponseObject) => {
           if (!storing || !responses.options.store) return;
           void keep({
@@ -136,6 +144,8 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         onServed: (by) => (served = by),
         // Hints Codex sends on every request: a channel that cannot honour them still answers.
         advisory: RESPONSES_HINTS,
+        beforeBridged: webSearch?.beforeBridged,
+        bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
       });
       if (result.kind === 'json' && served?.native) {
         const id = result.body['id'];

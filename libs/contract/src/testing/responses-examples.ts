@@ -75,6 +75,15 @@ const textEvent = (at: number) => nth(recordedTextStream, at);
 const reasoningEvent = (type: string) =>
   nth(recordedReasoningStreamExcerpt, recordedReasoningStreamExcerpt.findIndex((event) => event.type === type));
 
+const webSearch = { item_id: 'ws_1', output_index: 0 };
+/** A web search call as OpenAI documents it (sources with `include: ['web_search_call.action.sources']`). */
+export const webSearchCall = (status: 'in_progress' | 'completed' | 'failed'): Json => ({
+  type: 'web_search_call',
+  id: 'ws_1',
+  status,
+  action: { type: 'search', query: 'weather in Paris', queries: ['weather in Paris'], sources: [{ type: 'url', url: 'https://weather.example/paris' }] },
+});
+
 /** One example of every modelled stream event type, as the relay should send it. */
 export const streamEventExamples: [string, Json][] = [
   ['response.created', lifecycle('response.created', 0, textStreamStart)],
@@ -107,6 +116,11 @@ export const streamEventExamples: [string, Json][] = [
   ['response.function_call_arguments.delta', reasoningEvent('response.function_call_arguments.delta')],
   // OpenAI's own streams leave `name` out (see the recorded spec); the published schema wants it.
   ['response.function_call_arguments.done', { ...reasoningEvent('response.function_call_arguments.done'), name: 'calculator' }],
+  ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: webSearchCall('in_progress') }],
+  ['response.output_item.done', { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item: webSearchCall('completed') }],
+  ['response.web_search_call.in_progress', { type: 'response.web_search_call.in_progress', sequence_number: 3, ...webSearch }],
+  ['response.web_search_call.searching', { type: 'response.web_search_call.searching', sequence_number: 4, ...webSearch }],
+  ['response.web_search_call.completed', { type: 'response.web_search_call.completed', sequence_number: 5, ...webSearch }],
   ['response.reasoning_summary_part.added', reasoningEvent('response.reasoning_summary_part.added')],
   ['response.reasoning_summary_part.done', reasoningEvent('response.reasoning_summary_part.done')],
   ['response.reasoning_summary_text.delta', reasoningEvent('response.reasoning_summary_text.delta')],
@@ -134,7 +148,6 @@ export const streamEventExamples: [string, Json][] = [
 
 /** Events of the hosted tools, which the relay keeps as sent without modelling them. */
 export const hostedToolEventExamples: Json[] = [
-  { type: 'response.web_search_call.searching', sequence_number: 3, output_index: 0, item_id: 'ws_1' },
   { type: 'response.file_search_call.completed', sequence_number: 4, output_index: 0, item_id: 'fs_1' },
   { type: 'response.code_interpreter_call_code.delta', sequence_number: 5, output_index: 0, item_id: 'ci_1', delta: 'print(1)' },
   {

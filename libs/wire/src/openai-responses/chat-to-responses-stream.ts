@@ -1,4 +1,4 @@
-import type { ResponseObject, ResponseUsage } from '@chat-relay/contract';
+import type { ResponseObject, ResponseUsage, ResponseWebSearchCall } from '@chat-relay/contract';
 import { reasoningTextOf } from '../anthropic-messages/reasoning-text-of';
 import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
@@ -16,6 +16,7 @@ import {
   renderItem,
   renderPart,
   type CallState,
+  type HostedState,
   type ItemState,
   type MessageState,
   type PartState,
@@ -24,6 +25,8 @@ import {
 
 export interface ChatToResponsesStreamOptions extends ResponseIdentity {
   newId: NewItemId;
+  /** Calls the relay ran itself before the model answered (a web search): the first output items. */
+  hostedCalls?: readonly ResponseWebSearchCall[];
 }
 
 /** One tool call of the hub stream, by its `index`: its fragments wait until its name is known. */
@@ -39,6 +42,7 @@ const nonEmpty = (value: unknown): string => (isString(value) ? value : '');
 
 /**
  * Hub chunks → a Responses stream: `response.created` and `response.in_progress` first, then
+ * the relay's own hosted calls (`hostedCalls`: the web search it ran) whole, then the model's
  * output items, each opened (`output_item.added`) before any delta of its own and closed
  * (`output_item.done`) with its whole content; every event carries `sequence_number` 0, 1, 2 …
  * and the one response id. Reasoning text (`reasoning_content` / `reasoning`) is a reasoning item
@@ -289,7 +293,27 @@ export class ChatToResponsesStream implements ChunkTransformer {
     if (this.started) return [];
     this.started = true;
     const response = this.response;
-    return [this.event('response.created', { response }), this.event('response.in_progress', { response })];
+    const steps = [this.event('response.created', { response }), this.event('response.in_progress', { response })];
+    for (const call of this.options.hostedCalls ?? []) steps.push(...this.hostedCall(call));
+    return steps;
+  }
+
+  /**
+   * A web search the relay has already run, told as OpenAI streams one: added (in progress),
+   * in_progress, searching, completed — a failed one has no event of its own — then done as it ended.
+   */
+  private hostedCall(call: ResponseWebSearchCall): StreamStep[] {
+    const item: HostedState = { kind: 'hosted', id: call.id, outputIndex: this.items.length, done: true, item: call };
+    this.items.push(item);
+    const at = { item_id: call.id, output_index: item.outputIndex };
+    const { sources: _sources, ...searching } = call.action ?? { type: 'search' };
+    return [
+      this.event('response.output_item.added', { output_index: item.outputIndex, item: { ...call, status: 'in_progress', action: searching } }),
+      this.event('response.web_search_call.in_progress', at),
+      this.event('response.web_search_call.searching', at),
+      ...(call.status === 'completed' ? [this.event('response.web_search_call.completed', at)] : []),
+      this.event('response.output_item.done', { output_index: item.outputIndex, item: call }),
+    ];
   }
 
   private event(type: string, fields: JsonObject): StreamStep {

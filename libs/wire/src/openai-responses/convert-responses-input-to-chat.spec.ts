@@ -190,7 +190,17 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
     expect(bridgeResponses(fields).request.messages).toEqual([user('x')]);
   });
 
-  it.each(['web_search_call', 'computer_call', 'computer_call_output', 'mcp_call', 'mcp_approval_response', 'custom_tool_call', 'local_shell_call', 'image_generation_call'])(
+  it('a web_search_call item of an earlier turn is dropped with a warning: its answer stays, the conversation still bridges', () => {
+    const searched = { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'weather' } };
+    const { request, warnings, nativeOnly } = bridgeResponses({ input: [user('Weather?'), searched, { role: 'assistant', content: 'Sunny ([1](https://w.example)).' }, user('Tomorrow?')] });
+    expect(nativeOnly).toBeUndefined();
+    expect(request.messages).toEqual([user('Weather?'), { role: 'assistant', content: 'Sunny ([1](https://w.example)).' }, user('Tomorrow?')]);
+    expect(warnings).toEqual([expect.stringContaining('web_search_call items are not sent')]);
+    // Stored by the relay for previous_response_id: the same.
+    expect(nativeOnlyOf({ input: 'Now?' }, [searched])).toBeUndefined();
+  });
+
+  it.each(['computer_call', 'computer_call_output', 'mcp_call', 'mcp_approval_response', 'custom_tool_call', 'local_shell_call', 'image_generation_call'])(
     'a %s item is native only, naming input[i].type and the type',
     (type) => {
       expect(nativeOnlyOf({ input: [user('x'), { type, id: 'x_1' }] })).toEqual(['input[1].type', `'input[1].type': a '${type}' item ${NATIVE}`]);
@@ -204,7 +214,7 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
       { role: 'assistant', content: 'Ok.' },
       user('Now?'),
     ]);
-    expect(nativeOnlyOf({ input: 'Now?' }, [{ type: 'web_search_call', id: 'ws_1' }])?.[0]).toBe('previous_response_id');
+    expect(nativeOnlyOf({ input: 'Now?' }, [{ type: 'file_search_call', id: 'fs_1' }])?.[0]).toBe('previous_response_id');
   });
 
   it('history of a tool round trip: the stored call and the new output meet as a proper pair', () => {

@@ -12,6 +12,8 @@ import { itemKind } from './responses-item-kinds';
 
 const REASONING_DROPPED =
   'reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.';
+const WEB_SEARCH_DROPPED =
+  'web_search_call items are not sent: a channel bridged through Chat Completions cannot take them back (the answers that used their results are).';
 const TOOL_MEDIA_MOVED =
   'images and files of a function_call_output are sent in a user message after the tool results: a Chat Completions tool message holds text only.';
 
@@ -118,6 +120,9 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
     case 'reasoning':
       notes.warn(REASONING_DROPPED);
       return;
+    case 'web_search_call':
+      notes.warn(WEB_SEARCH_DROPPED);
+      return;
     case 'item_reference':
       // resolveReferences replaced every reference; one naming another reference is never a target.
       throw new Error('unresolved item_reference');
@@ -140,9 +145,10 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
  * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
- * are dropped; item_reference → the item it names, from the history, the input or `referable`
- * (items of earlier stored responses the caller may name; naming none: native only); any other item
- * (hosted tool calls: web search, computer use, MCP, custom tools …) is for native channels.
+ * and web_search_call items are dropped; item_reference → the item it names, from the history,
+ * the input or `referable` (items of earlier stored responses the caller may name; naming none:
+ * native only); any other item (hosted tool calls: file search, computer use, MCP, custom tools …)
+ * is for native channels.
  */
 export function convertResponsesInputToChat(
   request: Pick<ResponsesRequest, 'instructions' | 'input'>,

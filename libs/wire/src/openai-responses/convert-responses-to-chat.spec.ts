@@ -105,7 +105,7 @@ describe('convertResponsesToChat: top-level fields', () => {
   });
 
   it('an input of hosted-tool items only is native only, not an empty-conversation error', () => {
-    expect(nativeOnlyOf({ input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }] })?.[0]).toBe('input[0].type');
+    expect(nativeOnlyOf({ input: [{ type: 'file_search_call', id: 'fs_1', status: 'completed', queries: [] }] })?.[0]).toBe('input[0].type');
   });
 });
 

@@ -7,6 +7,7 @@ import {
 import { invalidRequest, type RelayError } from '../errors/relay-error';
 import { convertResponsesInputToChat } from './convert-responses-input-to-chat';
 import { convertResponsesToolsToChat } from './convert-responses-tools-to-chat';
+import { webSearchPlanOf, type WebSearchPlan } from './bridge-web-search';
 import { BridgeNotes } from '../hub/bridge-notes';
 
 export interface ConvertedResponsesRequest {
@@ -16,6 +17,8 @@ export interface ConvertedResponsesRequest {
   warnings: string[];
   /** A 400 naming the first field only a channel speaking Responses natively can serve: the relay must not bridge then. */
   nativeOnly?: RelayError;
+  /** The search a bridged channel needs first: the request has a web_search tool (see webSearchPlanOf). */
+  webSearch?: WebSearchPlan;
 }
 
 /** OpenAI's reasoning efforts (the ReasoningEffort of its OpenAPI description). */
@@ -157,8 +160,10 @@ const defined = <T>(field: string, value: T | null | undefined): Record<string, 
  * Not sent, with a warning: text.verbosity (Gemini and Anthropic channels refuse it),
  * reasoning.summary, include reasoning.encrypted_content, truncation 'auto', any unknown field.
  * Not sent, silently: store, metadata, previous_response_id (the relay keeps responses itself).
- * Native channels only: background, conversation, prompt, hosted tools and their items, file_id
- * images and file_url files.
+ * The web_search tool: the relay searches before the model answers (see webSearchPlanOf), and
+ * web_search_call items of earlier turns are dropped (warned).
+ * Native channels only: background, conversation, prompt, the other hosted tools and their items,
+ * file_id images and file_url files.
  * A conversation with no message at all is a 400 naming `input` (unless native only already).
  */
 export function convertResponsesToChat(
@@ -188,5 +193,11 @@ export function convertResponsesToChat(
     ...convertTextConfig(request.text, notes),
     ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
-  return { request: chat, warnings: notes.warnings, ...(notes.nativeOnly ? { nativeOnly: notes.nativeOnly } : {}) };
+  const webSearch = webSearchPlanOf(request, messages, notes);
+  return {
+    request: chat,
+    warnings: notes.warnings,
+    ...(notes.nativeOnly ? { nativeOnly: notes.nativeOnly } : {}),
+    ...(webSearch ? { webSearch } : {}),
+  };
 }

@@ -17,7 +17,30 @@ describe('convertResponsesToChat: tools', () => {
     expect(request.tools).toEqual([{ type: 'function', function: { name: 'ping', parameters: { type: 'object', properties: {} } } }]);
   });
 
-  it.each(['web_search', 'web_search_preview', 'file_search', 'code_interpreter', 'mcp', 'image_generation', 'computer_use_preview', 'custom', 'local_shell'])(
+  it.each(['web_search', 'web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11'])(
+    'a %s tool is not sent: the relay searches itself (the function tools stay); no longer native only',
+    (type) => {
+      const converted = bridgeResponses({ tools: [{ type, search_context_size: 'high' }, weather] });
+      expect(converted.nativeOnly).toBeUndefined();
+      expect(converted.request.tools).toEqual([{ type: 'function', function: { name: 'weather', description: 'Weather of a city.', parameters: weather.parameters, strict: true } }]);
+      expect(converted.webSearch?.request).toEqual({ query: 'Hi', max_results: 8 });
+    },
+  );
+
+  it("tool_choice with a web search: 'required' is met by the search ('auto' for the functions, nothing without), a web search choice sends nothing", () => {
+    expect(bridgeResponses({ tools: [weather, { type: 'web_search' }], tool_choice: 'required' }).request.tool_choice).toBe('auto');
+    expect(bridgeResponses({ tools: [{ type: 'web_search' }], tool_choice: 'required' }).request).not.toHaveProperty('tool_choice');
+    const forced = bridgeResponses({ tools: [weather, { type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } });
+    expect({ nativeOnly: forced.nativeOnly, choice: forced.request.tool_choice, searched: forced.webSearch !== undefined }).toEqual({ nativeOnly: undefined, choice: undefined, searched: true });
+  });
+
+  it("tool_choice 'none' with a web search: no search, no tools sent", () => {
+    const converted = bridgeResponses({ tools: [{ type: 'web_search' }], tool_choice: 'none' });
+    expect(converted.webSearch).toBeUndefined();
+    expect(Object.keys(converted.request)).toEqual(['model', 'messages']);
+  });
+
+  it.each(['file_search', 'code_interpreter', 'mcp', 'image_generation', 'computer_use_preview', 'custom', 'local_shell'])(
     'a %s tool runs at OpenAI: native only, naming tools[i].type',
     (type) => {
       expect(nativeOnlyOf({ tools: [weather, { type }] })).toEqual([

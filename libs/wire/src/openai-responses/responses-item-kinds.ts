@@ -27,6 +27,8 @@ export type ItemKind =
   | { kind: 'function_call_output'; item: ResponseFunctionCallOutput }
   | { kind: 'reasoning'; item: ResponseReasoning }
   | { kind: 'item_reference'; item: ResponseItemReference }
+  /** A hosted web search of an earlier turn (OpenAI's, or the relay's own for a bridged one). */
+  | { kind: 'web_search_call' }
   | { kind: 'other'; type: string };
 
 export function itemKind(item: ResponseInputItem): ItemKind {
@@ -41,6 +43,8 @@ export function itemKind(item: ResponseInputItem): ItemKind {
       return { kind: 'reasoning', item: item as ResponseReasoning };
     case 'item_reference':
       return { kind: 'item_reference', item: item as ResponseItemReference };
+    case 'web_search_call':
+      return { kind: 'web_search_call' };
     default:
       return { kind: 'other', type: String(type) };
   }

@@ -1,4 +1,4 @@
-import type { ResponseOutputItem } from '@chat-relay/contract';
+import type { ResponseOutputItem, ResponseWebSearchCall } from '@chat-relay/contract';
 import type { DeltaLogprob, OutputLogprob } from './convert-chat-logprobs';
 
 /** A message part as it grows: its text or refusal so far. */
@@ -31,8 +31,14 @@ export interface CallState extends ItemBase {
   args: string;
 }
 
+/** A call the relay ran itself before the model's answer (a web search): whole from the start. */
+export interface HostedState extends ItemBase {
+  kind: 'hosted';
+  item: ResponseWebSearchCall;
+}
+
 /** One output item of a streamed Response, as far as it came. */
-export type ItemState = ReasoningState | MessageState | CallState;
+export type ItemState = ReasoningState | MessageState | CallState | HostedState;
 
 /** What an item not yet done is called in a Response: still coming, or cut by a failure. */
 export type OpenItemStatus = 'in_progress' | 'incomplete';
@@ -59,6 +65,8 @@ export function renderItem(item: ItemState, openStatus: OpenItemStatus): Respons
       return { type: 'message', id: item.id, status, role: 'assistant', content: item.parts.map(renderPart) };
     case 'call':
       return { type: 'function_call', id: item.id, call_id: item.callId, name: item.name, arguments: item.args, status };
+    case 'hosted':
+      return item.item;
     default: {
       const unhandled: never = item;
       throw new Error(`unhandled item ${JSON.stringify(unhandled)}`);

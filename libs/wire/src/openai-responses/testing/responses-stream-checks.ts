@@ -64,6 +64,9 @@ const EVENT_SCHEMAS: Readonly<Record<string, string>> = {
   'response.reasoning_summary_part.done': 'ResponseReasoningSummaryPartDoneEvent',
   'response.reasoning_summary_text.delta': 'ResponseReasoningSummaryTextDeltaEvent',
   'response.reasoning_summary_text.done': 'ResponseReasoningSummaryTextDoneEvent',
+  'response.web_search_call.in_progress': 'ResponseWebSearchCallInProgressEvent',
+  'response.web_search_call.searching': 'ResponseWebSearchCallSearchingEvent',
+  'response.web_search_call.completed': 'ResponseWebSearchCallCompletedEvent',
 };
 
 /**
@@ -156,6 +159,7 @@ export function expectValidResponsesStream(events: readonly ResponsesEvent[]): S
         expect(items.some((item) => item.id === event.item.id)).toBe(false);
         if (event.item.type === 'function_call') expect([event.item.arguments, event.item.status]).toEqual(['', 'in_progress']);
         if (event.item.type === 'message') expect(event.item.content).toEqual([]);
+        if (event.item.type === 'web_search_call') expect(event.item.status).toBe('in_progress');
         items.push({ id: event.item.id, type: event.item.type, done: false, parts: [], partOpen: [], args: '' });
         break;
       }
@@ -199,6 +203,11 @@ export function expectValidResponsesStream(events: readonly ResponsesEvent[]): S
       }
       case 'response.function_call_arguments.delta':
         openItem(event).args += event.delta;
+        break;
+      case 'response.web_search_call.in_progress':
+      case 'response.web_search_call.searching':
+      case 'response.web_search_call.completed':
+        expect(openItem(event).type).toBe('web_search_call');
         break;
       case 'response.function_call_arguments.done': {
         const item = openItem(event);

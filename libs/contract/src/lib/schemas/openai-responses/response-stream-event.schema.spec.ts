@@ -82,7 +82,7 @@ describe('ResponseStreamEventSchema', () => {
       { type: 'error', sequence_number: 2, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'Quota', param: null } },
     ],
     [
-      'an output item the relay does not model (web_search_call)',
+      'a web_search_call item',
       {
         type: 'response.output_item.added',
         sequence_number: 2,
@@ -90,12 +90,30 @@ describe('ResponseStreamEventSchema', () => {
         item: { type: 'web_search_call', id: 'ws_1', status: 'in_progress', action: { type: 'search', query: 'weather' } },
       },
     ],
+    [
+      'a web_search_call item that opened a page',
+      {
+        type: 'response.output_item.done',
+        sequence_number: 3,
+        output_index: 0,
+        item: { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'open_page', url: 'https://example.com' } },
+      },
+    ],
+    ['the web search progress events', { type: 'response.web_search_call.searching', sequence_number: 3, output_index: 0, item_id: 'ws_1' }],
+    [
+      'an output item the relay does not model (file_search_call)',
+      {
+        type: 'response.output_item.added',
+        sequence_number: 2,
+        output_index: 0,
+        item: { type: 'file_search_call', id: 'fs_1', status: 'in_progress', queries: ['weather'] },
+      },
+    ],
   ])('accepts %s, unchanged', (_name, event) => {
     expect(ResponseStreamEventSchema.parse(event)).toEqual(event);
   });
 
   it.each([
-    ['response.web_search_call.searching', { output_index: 0, item_id: 'ws_1' }],
     ['response.file_search_call.in_progress', { output_index: 0, item_id: 'fs_1' }],
     ['response.code_interpreter_call_code.delta', { output_index: 0, item_id: 'ci_1', delta: 'print(' }],
     ['response.code_interpreter_call.interpreting', { output_index: 0, item_id: 'ci_1' }],
@@ -125,7 +143,7 @@ describe('ResponseStreamEventSchema', () => {
     ['an event without sequence_number', { type: 'response.output_text.delta', ...text, delta: 'Hi' }, ['sequence_number']],
     [
       'an unknown event without sequence_number',
-      { type: 'response.web_search_call.completed', output_index: 0, item_id: 'ws_1' },
+      { type: 'response.file_search_call.completed', output_index: 0, item_id: 'fs_1' },
       ['sequence_number'],
     ],
     ['a negative sequence_number', { type: 'response.refusal.delta', sequence_number: -1, ...text, delta: 'x' }, ['sequence_number']],
@@ -150,6 +168,16 @@ describe('ResponseStreamEventSchema', () => {
       'function_call_arguments.delta without item_id',
       { type: 'response.function_call_arguments.delta', sequence_number: 3, output_index: 0, delta: '{' },
       ['item_id'],
+    ],
+    [
+      'web_search_call.searching without item_id',
+      { type: 'response.web_search_call.searching', sequence_number: 3, output_index: 0 },
+      ['item_id'],
+    ],
+    [
+      'a web_search_call item with a status OpenAI has not',
+      { type: 'response.output_item.done', sequence_number: 3, output_index: 0, item: { type: 'web_search_call', id: 'ws_1', status: 'done' } },
+      ['item', 'status'],
     ],
     ['an error event without any message', { type: 'error', sequence_number: 1, code: 'server_error', param: null }, ['message']],
     ['a nested error without its message', { type: 'error', sequence_number: 1, error: { code: 'server_error' } }, ['error', 'message']],

@@ -10,8 +10,9 @@ import { ResponseOutputItemSchema, ResponseOutputTextSchema, ResponseRefusalSche
  * output_item.added, its part and delta events, output_item.done; one of response.completed,
  * response.incomplete or response.failed ends the stream (an `error` event may come first).
  *
- * The events the relay reads or writes are checked field by field; every other event (the
- * hosted tools' progress: web_search_call.*, file_search_call.*, code_interpreter_call.*,
+ * The events the relay reads or writes are checked field by field (web_search_call.* too: the
+ * relay writes them for the web searches it runs itself); every other event (the hosted tools'
+ * progress: file_search_call.*, code_interpreter_call.*,
  * image_generation_call.*, mcp_*, custom_tool_call_input.*, audio …) is kept as sent, so a
  * native upstream's stream passes through whole.
  */
@@ -103,6 +104,15 @@ export const ResponseReasoningTextDeltaEventSchema = event('response.reasoning_t
 export const ResponseReasoningTextDoneEventSchema = event('response.reasoning_text.done', { ...contentFields, text: z.string() });
 
 /**
+ * A hosted web search's progress, between its output_item.added (status in_progress) and its
+ * output_item.done: started, searching, completed (a failed search has no event of its own: its
+ * item is done with status failed).
+ */
+export const ResponseWebSearchCallInProgressEventSchema = event('response.web_search_call.in_progress', itemFields);
+export const ResponseWebSearchCallSearchingEventSchema = event('response.web_search_call.searching', itemFields);
+export const ResponseWebSearchCallCompletedEventSchema = event('response.web_search_call.completed', itemFields);
+
+/**
  * A failure inside the stream, before `response.failed`. OpenAI's schema puts `code`, `message`
  * and `param` on the event; OpenAI's servers send them nested in `error` (with the error `type`).
  * Either form is read (a message is required in one of them); the relay writes both at once,
@@ -144,6 +154,9 @@ export const KnownResponseStreamEventSchema = z.discriminatedUnion('type', [
   ResponseReasoningSummaryTextDoneEventSchema,
   ResponseReasoningTextDeltaEventSchema,
   ResponseReasoningTextDoneEventSchema,
+  ResponseWebSearchCallInProgressEventSchema,
+  ResponseWebSearchCallSearchingEventSchema,
+  ResponseWebSearchCallCompletedEventSchema,
   ResponseErrorEventSchema,
 ]);
 export type KnownResponseStreamEvent = z.infer<typeof KnownResponseStreamEventSchema>;
@@ -193,5 +206,8 @@ export const RESPONSE_STREAM_EVENT_TYPES = [
   'response.reasoning_summary_text.done',
   'response.reasoning_text.delta',
   'response.reasoning_text.done',
+  'response.web_search_call.in_progress',
+  'response.web_search_call.searching',
+  'response.web_search_call.completed',
   'error',
 ] as const satisfies readonly ResponseStreamEventType[];

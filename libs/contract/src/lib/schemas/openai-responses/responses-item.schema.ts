@@ -138,7 +138,42 @@ export const ResponseOutputMessageSchema = z
   .passthrough();
 export type ResponseOutputMessage = z.infer<typeof ResponseOutputMessageSchema>;
 
-const KnownOutputItemSchema = z.discriminatedUnion('type', [ResponseOutputMessageSchema, ResponseFunctionCallSchema, ResponseReasoningSchema]);
+/** A source a web search used: `{type: 'url', url}` (OpenAI also names APIs it asked, `{type: 'api', name}`). */
+export const ResponseWebSearchSourceSchema = z.object({ type: z.string(), url: z.string().optional() }).passthrough();
+
+/**
+ * What a web search call did: `search` (its `query`, deprecated for `queries`, and the `sources`
+ * when `include` asks for them), `open_page` or `find_in_page` — all kept as sent.
+ */
+export const ResponseWebSearchActionSchema = z
+  .object({
+    type: z.string(),
+    query: z.string().optional(),
+    queries: z.array(z.string()).optional(),
+    sources: z.array(ResponseWebSearchSourceSchema).optional(),
+  })
+  .passthrough();
+
+/**
+ * A hosted web search the model ran (`web_search_call`): OpenAI's own, passed through, or the one
+ * the relay runs for a bridged request. `action` is missing from items made before mid-2025.
+ */
+export const ResponseWebSearchCallSchema = z
+  .object({
+    type: z.literal('web_search_call'),
+    id: z.string(),
+    status: z.enum(['in_progress', 'searching', 'completed', 'failed']),
+    action: ResponseWebSearchActionSchema.optional(),
+  })
+  .passthrough();
+export type ResponseWebSearchCall = z.infer<typeof ResponseWebSearchCallSchema>;
+
+const KnownOutputItemSchema = z.discriminatedUnion('type', [
+  ResponseOutputMessageSchema,
+  ResponseFunctionCallSchema,
+  ResponseReasoningSchema,
+  ResponseWebSearchCallSchema,
+]);
 /** One element of a Response's `output`. */
 export const ResponseOutputItemSchema = z.union([KnownOutputItemSchema, unknownTypedObject(KnownOutputItemSchema.optionsMap.keys())]);
 export type ResponseOutputItem = z.infer<typeof ResponseOutputItemSchema>;

@@ -21,7 +21,9 @@ import {
   reasoningSummaryResponse,
   streamEventExamples,
   textAndCallResponse,
+  textMessage,
   textResponse,
+  webSearchCall,
 } from '../../../testing/responses-examples';
 import { ResponseDeletedSchema, ResponseInputItemListSchema, ResponseObjectSchema } from './response.schema';
 import { RESPONSE_STREAM_EVENT_TYPES, ResponseStreamEventSchema } from './response-stream-event.schema';
@@ -181,6 +183,8 @@ describe('answers our schemas accept are valid per the official spec', () => {
     ['reasoning then a function call', reasoningCallResponse],
     ['an incomplete response (max_output_tokens)', incompleteResponse],
     ['a failed response (insufficient_quota)', failedResponse],
+    ['a web search call, then the message', { ...textResponse, tools: [{ type: 'web_search' }], output: [webSearchCall('completed'), textMessage] }],
+    ['a failed web search call, then the message', { ...textResponse, output: [webSearchCall('failed'), textMessage] }],
   ])('the Response object: %s', (_name, value) => {
     expectAcceptedByBoth(ResponseObjectSchema, 'Response', value);
   });
