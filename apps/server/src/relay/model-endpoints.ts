@@ -12,6 +12,9 @@ const NAMED: ReadonlyArray<readonly [RegExp, readonly Endpoint[]]> = [
   [/^(?:dall-e|gpt-image|imagen)|image-generation/, ['images']],
   [/^tts-|-tts(?:-|$)/, ['audio_speech']],
   [/^whisper|transcribe/, ['audio_transcriptions']],
+  [/^sora|^veo-|video-generation/, ['videos']],
+  [/^suno_/, ['music']],
+  [/^web-search$/, ['search']],
   [/^(?:gpt-3\.5-turbo-instruct|davinci-002|babbage-002)/, ['completions']],
 ];
 
