@@ -186,7 +186,7 @@ describe('e2e: the hosted web_search tool on a chat-only OpenAI channel', () => 
     e2e = await startResponsesRelay(kind);
     await e2e.addChannel(e2e.sim.origin, { type: 'tavily', models: [DEFAULT_SEARCH_MODEL], keys: [SIM_KEY] });
     const admin = { authorization: `Bearer ${e2e.relay.adminKey}`, 'content-type': 'application/json' };
-    const priced = await fetch(`${e2e.url}/api/prices`, { method: 'PUT', headers: admin, body: JSON.stringify({ data: [{ model: RESPONSES_MODEL, input: 2_000_000, output: 8_000_000 }] }) });
+    const priced = await fetch(`${e2e.url}/api/prices`, { method: 'PUT', headers: admin, body: JSON.stringify({ data: [{ model: RESPONSES_MODEL, input: 2_000_000, output: 8_000_000 }, { model: DEFAULT_SEARCH_MODEL, input: 0, output: 0, search_query: 8_000 }] }) });
     expect(priced.status).toBe(200);
     await e2e.relay.storage.tokens.update(e2e.tokenId, { quotaLimit: 50_000_000, quotaUsed: 0 });
 
@@ -196,6 +196,8 @@ describe('e2e: the hosted web_search tool on a chat-only OpenAI channel', () => 
     expect(rows.map((row) => row?.endpoint)).toEqual(['chat', 'search']);
     const costs = rows.map((row) => row?.cost ?? Number.NaN);
     expect(costs[0]).toBeGreaterThan(0);
+    // The search is one query at its own price.
+    expect(rows[1]).toMatchObject({ units: 1, cost: 8_000 });
     const token = await e2e.relay.storage.tokens.get(e2e.tokenId);
     expect(token?.quotaUsed).toBe(costs.reduce((sum, cost) => sum + cost, 0));
     const db = new Database(path.join(e2e.relay.dataDir, SQLITE_FILE_NAME), { readonly: true, fileMustExist: true });
