@@ -55,7 +55,6 @@ function tokenIdOf(caller: Caller | undefined): number | null {
   return caller?.kind === 'token' ? caller.token.id : null;
 }
 
-/** A signal raised when the caller of a plain JSON route goes away. */
 /**
  * OpenAI's Responses API (SPEC §1, §8) on the one pipeline. An `openai` channel whose
  * `responses_api` is not `bridged` takes the request as sent (model mapped) — `auto` channels
