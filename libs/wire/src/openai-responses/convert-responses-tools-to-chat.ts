@@ -46,7 +46,7 @@ function convertToolChoice(
   notes: BridgeNotes,
 ): Pick<ChatCompletionRequest, 'tool_choice'> {
   if (choice === undefined) return {};
-  // The relay's search is the tool call 'required' asks for: any function call is then the model's choice.
+  // The relay's search is the tool call 'required' asks for; whether to call a function is then the model's choice.
   if (choice === 'required' && searched) return hasTools ? { tool_choice: 'auto' } : {};
   if (typeof choice === 'string') {
     // Without tools, 'auto' and 'none' ask for nothing, and Chat Completions refuses a tool_choice alone.
