@@ -4,7 +4,8 @@ import { chatCaseArb } from './chat-requests';
 import { checkAnswer, describeRequest } from './check-answer';
 import type { FuzzCase, FuzzContext } from './fuzz-context';
 import { messagesCaseArb } from './messages-requests';
-import { mapConcurrent, sendRaw } from './raw-http';
+import { mapBounded } from '../relay/map-bounded';
+import { sendRaw } from './raw-http';
 import { reachedResponsesPipeline, watchResponsesAccounting } from './responses-accounting';
 import { foreignAccessProblem } from './responses-ownership';
 import { responsesCaseArb } from './responses-requests';
@@ -89,7 +90,7 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
     const cases = batchOf(arbitrary, options, batch);
     const inBatch: number[] = [];
     while (first < indices.length && Math.floor((indices[first] as number) / BATCH) === batch) inBatch.push(indices[first++] as number);
-    await mapConcurrent(inBatch, options.concurrency, async (index) => {
+    await mapBounded(inBatch, options.concurrency, async (index) => {
       const fuzzCase = cases[index % BATCH] as FuzzCase;
       const sentAt = Date.now();
       const outcome = await sendRaw(port, fuzzCase.request, options.timeoutMs);

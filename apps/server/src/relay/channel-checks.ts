@@ -10,6 +10,7 @@ import type { ChannelHealth } from './channel-health';
 import { LiveChannel, type ChannelRegistry } from './channel-registry';
 import { isGlob } from './model-pattern';
 import type { UpstreamClient } from './upstream-client';
+import { mapBounded } from './map-bounded';
 
 /** Channels tested at once in one round: a few upstream calls, never a burst. */
 const DEFAULT_CONCURRENCY = 4;
@@ -50,19 +51,6 @@ function scheduledTest(record: ChannelRecord): Pick<ChannelTestOptions, 'model'>
   const named = record.models.find((model) => !isGlob(model)) ?? Object.keys(record.modelMapping)[0];
   const model = named ?? channel.listableModels().find((listed) => channel.servesOn(listed, 'chat'));
   return model === undefined ? undefined : { model };
-}
-
-/** Runs `work` on every item, at most `limit` at a time. */
-async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
@@ -133,7 +121,7 @@ export class ChannelChecks {
     const due = records.filter(
       (record) => record.enabled && (this.circuitOpen(record.id) || disabledKeyPositions(record).length > 0),
     );
-    await forEachBounded(due, this.options.concurrency ?? DEFAULT_CONCURRENCY, async (record) => {
+    await mapBounded(due, this.options.concurrency ?? DEFAULT_CONCURRENCY, async (record) => {
       if (this.stopping.aborted) return;
       try {
         const outcome = await this.checkChannel(record);

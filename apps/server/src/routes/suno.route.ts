@@ -1,6 +1,7 @@
 import { sunoContract, sunoModelOf, type SunoTask } from '@chat-relay/contract';
 import { notFound, sunoEnvelope, sunoTaskView, type SunoTaskRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
+import { mapBounded } from '../relay/map-bounded';
 import { callerAccountId } from '../relay/run-pipeline';
 import type { TaskRecord } from '../storage/types';
 import { submitTask, type TaskDeps } from '../tasks/submit-task';
@@ -15,19 +16,6 @@ const REFRESH_CONCURRENCY = 4;
  */
 export function sunoRouter(deps: TaskDeps) {
   const view = (task: TaskRecord): SunoTask => sunoTaskView(task) as SunoTask;
-  /** Reads of running tasks ask the upstream, a few at a time. */
-  async function refreshAll(tasks: readonly TaskRecord[]): Promise<TaskRecord[]> {
-    const fresh = [...tasks];
-    let next = 0;
-    const worker = async () => {
-      for (let index = next++; index < fresh.length; index = next++) {
-        const task = fresh[index];
-        if (task) fresh[index] = await deps.engine.refresh(task);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, fresh.length) }, worker));
-    return fresh;
-  }
 
   return initServer().router(sunoContract, {
     submitSuno: async ({ params, body, req, res }) => {
@@ -52,7 +40,8 @@ export function sunoRouter(deps: TaskDeps) {
 
     fetchSunoTasks: async ({ body, res }) => {
       const found = await deps.tasks.getMany(callerAccountId(res.locals.caller), body.ids);
-      const byId = new Map((await refreshAll(found.filter((task) => task.kind === 'music'))).map((task) => [task.id, task]));
+      // Reads of running tasks ask the upstream, a few at a time.
+      const byId = new Map((await mapBounded(found.filter((task) => task.kind === 'music'), REFRESH_CONCURRENCY, (task) => deps.engine.refresh(task))).map((task) => [task.id, task]));
       // In the order asked, each once; unknown (or others') ids are left out, as new-api does.
       const tasks = [...new Set(body.ids)].flatMap((id) => {
         const task = byId.get(id);

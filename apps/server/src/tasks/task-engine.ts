@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from '../logger';
 import { CallerGone, type AbortLike } from '../relay/caller-gone';
 import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
+import { mapBounded } from '../relay/map-bounded';
 import { costOf, type PriceBook } from '../relay/price-book';
 import { transportFailure } from '../relay/transport-failure';
 import type { UpstreamClient, UpstreamResponse } from '../relay/upstream-client';
@@ -105,14 +106,8 @@ export class TaskEngine {
   async sweep(): Promise<number> {
     const now = Date.now();
     const due = await this.deps.tasks.claimDue(iso(now), iso(now + this.options.leaseMs), this.options.batch);
-    let next = 0;
-    const worker = async () => {
-      while (next < due.length && !this.stopped.aborted) {
-        const task = due[next++];
-        if (task) await this.poll(task);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, worker));
+    // At shutdown the rest are left to their leases (the next start polls them).
+    await mapBounded(due, this.options.concurrency, async (task) => (this.stopped.aborted ? undefined : this.poll(task)));
     return due.length;
   }
 
