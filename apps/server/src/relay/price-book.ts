@@ -24,14 +24,21 @@ export interface BilledTokens {
   unitVariant?: string | null;
 }
 
+/** The table's own entry for `variant` (never one inherited from Object's prototype). */
+const listed = (variants: Record<string, number> | null | undefined, variant: string | null | undefined): number | undefined =>
+  variants && variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
+
+/** The dearest of a plain price and its variants': what a reservation assumes when the variant charged is not known yet. */
+const dearest = (plain: number | null | undefined, variants: Record<string, number> | null | undefined): number =>
+  Math.max(plain ?? 0, ...Object.values(variants ?? {}));
+
 /** An image's price: by `quality/size`, then size, then quality, then the plain `image` price. */
 export function imagePrice(price: PriceRecord, variant: string | null | undefined): number {
-  const variants = price.imageVariants;
-  if (variants && variant) {
+  if (variant) {
     const slash = variant.indexOf('/');
     const candidates = slash < 0 ? [variant] : [variant, variant.slice(slash + 1), variant.slice(0, slash)];
     for (const candidate of candidates) {
-      const found = Object.prototype.hasOwnProperty.call(variants, candidate) ? variants[candidate] : undefined;
+      const found = listed(price.imageVariants, candidate);
       if (found !== undefined) return found;
     }
   }
@@ -45,16 +52,12 @@ export function imagePrice(price: PriceRecord, variant: string | null | undefine
  * variant it is charged at is known only from the answer.
  */
 export function imagePriceBound(price: PriceRecord, variant: string | null | undefined): number {
-  const variants = price.imageVariants ?? {};
-  const exact = variant?.includes('/') && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
-  return exact ?? Math.max(price.image ?? 0, ...Object.values(variants));
+  return (variant?.includes('/') ? listed(price.imageVariants, variant) : undefined) ?? dearest(price.image, price.imageVariants);
 }
 
 /** A second of video's price: by its size, else the plain `videoSecond` price. */
 export function videoSecondPrice(price: PriceRecord, variant: string | null | undefined): number {
-  const variants = price.videoSecondVariants;
-  const found = variants && variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
-  return found ?? price.videoSecond ?? 0;
+  return listed(price.videoSecondVariants, variant) ?? price.videoSecond ?? 0;
 }
 
 /**
@@ -63,9 +66,7 @@ export function videoSecondPrice(price: PriceRecord, variant: string | null | un
  * or one the table lacks while the answer may report another — the dearest of the table.
  */
 export function videoSecondPriceBound(price: PriceRecord, variant: string | null | undefined): number {
-  const variants = price.videoSecondVariants ?? {};
-  const exact = variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
-  return exact ?? Math.max(price.videoSecond ?? 0, ...Object.values(variants));
+  return listed(price.videoSecondVariants, variant) ?? dearest(price.videoSecond, price.videoSecondVariants);
 }
 
 /** Micro-USD for `seconds` at `perUnit` micro-USD per `secondsPerUnit` seconds, counted in whole milliseconds. */
