@@ -124,8 +124,8 @@ export class TaskEngine {
    */
   async delete(task: TaskRecord, signal: AbortLike): Promise<void> {
     const target = await this.targetOf(task);
-    const cancel = target && typeof target !== 'string' ? target.provider.buildCancel?.({ channel: target.channel.record, key: target.key, upstreamId: task.upstreamId }) : undefined;
-    if (cancel && target && typeof target !== 'string') {
+    const cancel = typeof target === 'string' ? undefined : target.provider.buildCancel?.({ channel: target.channel.record, key: target.key, upstreamId: task.upstreamId });
+    if (cancel && typeof target !== 'string') {
       const response = await this.send(target.channel, cancel, signal);
       const text = await response.body.text();
       if (response.statusCode >= 400 && response.statusCode !== 404) {
@@ -301,9 +301,9 @@ export class TaskEngine {
     return { channel, provider, key: channel.keyWithDigest(task.keyDigest) ?? channel.nextKey() };
   }
 
+  /** A provider's call as it built it (its headers say the body's type). */
   private send(channel: LiveChannel, call: TaskCall, signal: AbortLike): Promise<UpstreamResponse> {
-    const headers = call.body === undefined ? call.headers : { 'content-type': 'application/json', ...call.headers };
-    return this.deps.upstream.post({ channel: channel.record, url: call.url, method: call.method, headers, body: call.body, signal });
+    return this.deps.upstream.post({ channel: channel.record, url: call.url, method: call.method, headers: call.headers, body: call.body, signal });
   }
 }
 

@@ -35,7 +35,7 @@ export interface TaskSnapshot {
   unitVariant?: string;
 }
 
-/** One call about a submitted task (a poll, a cancel, its content): no body, or a JSON one. */
+/** One call about a submitted task (a poll, a cancel, its content): no body, or a JSON one whose `content-type` its headers give. */
 export interface TaskCall {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
