@@ -4,7 +4,8 @@ import { OpenAiErrorBodySchema } from './openai-api';
 import { rejectedCredentials } from '../errors/key-rejection';
 import { redactUpstreamError } from '../errors/redact-upstream-error';
 
-interface ParsedError {
+/** What an upstream's error body said, as far as it said it. */
+export interface ParsedError {
   message: string;
   type: string | null;
   code: string | null;
@@ -36,11 +37,16 @@ function parseErrorBody(text: string): ParsedError | undefined {
  * whose message never repeats a credential.
  */
 export function mapOpenAiErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {
-  const failure = mapStatus(status, parseErrorBody(text));
+  const failure = mapUpstreamStatus(status, parseErrorBody(text));
   return { ...failure, error: redactUpstreamError(failure.error, secrets) };
 }
 
-function mapStatus(status: number, parsed: ParsedError | undefined): UpstreamFailure {
+/**
+ * An OpenAI-style upstream's status and error words → SPEC §9: 401/403 reject the key, 408/429/5xx
+ * are retryable channel faults, other 4xx are the request's (status and words kept). Also for the
+ * other upstreams that classify their statuses as OpenAI does (the Suno-style task APIs).
+ */
+export function mapUpstreamStatus(status: number, parsed: ParsedError | undefined): UpstreamFailure {
   if (status === 401 || status === 403) return rejectedCredentials(status, `${parsed?.message ?? ''} ${parsed?.code ?? ''}`);
   if (status === 408 || status === 429 || status >= 500) {
     const detail = parsed?.message ? `: ${parsed.message}` : '';

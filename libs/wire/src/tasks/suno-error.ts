@@ -1,7 +1,6 @@
-import { rejectedCredentials } from '../errors/key-rejection';
-import { RelayError, upstreamError } from '../errors/relay-error';
 import { redactUpstreamError } from '../errors/redact-upstream-error';
 import type { UpstreamFailure } from '../hub/provider-adapter';
+import { mapUpstreamStatus } from '../openai-chat/openai-error';
 import { isJsonObject } from '../json/json-checks';
 import { upstreamTextExcerpt } from './task-common';
 
@@ -36,27 +35,6 @@ function readSunoError(text: string): { message: string | undefined; code: strin
  */
 export function mapSunoErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {
   const { message, code } = readSunoError(text);
-  const failure = mapSunoStatus(status, message, code);
+  const failure = mapUpstreamStatus(status, { message: message ?? '', code: code ?? null, type: null, param: null });
   return { ...failure, error: redactUpstreamError(failure.error, secrets) };
-}
-
-function mapSunoStatus(status: number, message: string | undefined, code: string | undefined): UpstreamFailure {
-  if (status === 401 || status === 403) return rejectedCredentials(status, `${message ?? ''} ${code ?? ''}`);
-  if (status === 408 || status === 429 || status >= 500) {
-    return {
-      error: upstreamError(`The upstream provider failed with status ${status}${message ? `: ${message}` : ''}`, code ?? `upstream_${status}`),
-      retryable: true,
-      channelFault: true,
-    };
-  }
-  return {
-    error: new RelayError({
-      status,
-      type: 'invalid_request_error',
-      code: code ?? null,
-      message: message ?? `The upstream provider rejected the request with status ${status}.`,
-    }),
-    retryable: false,
-    channelFault: false,
-  };
 }
