@@ -1,6 +1,6 @@
 import { describeResponseStore, storedResponse } from '../response-store.suite';
 import { createAccount, openMoneyDb } from '../suites/money-fixture';
-import { storeBackends } from '../testing/store-backends';
+import { describeOnPostgres } from '../testing/store-backends';
 import type { StoredResponseRecord } from '../types';
 
 // Each test opens its own database (on PostgreSQL a schema, migrated): seconds when the machine is busy.
@@ -12,9 +12,8 @@ async function openFresh() {
   return { db, store: db.storage.responses, accountId: await createAccount(db.sql, null), otherAccountId: await createAccount(db.sql, null), close: () => db.close() };
 }
 
-
-// PostgreSQL only (storeBackends says once when DATABASE_URL is missing); SQLite runs the same suite in its own spec.
-for (const backend of storeBackends().filter((candidate) => candidate.name === 'PostgreSQL')) {
+// PostgreSQL only (skipped, saying so, when DATABASE_URL is missing); SQLite runs the same suite in its own spec.
+describeOnPostgres('PgResponseStore', (backend) => {
   describeResponseStore(backend.name, openFresh);
 
   describe('PgResponseStore with the rest of the database', () => {
@@ -44,4 +43,4 @@ for (const backend of storeBackends().filter((candidate) => candidate.name === '
       }
     });
   });
-}
+});
