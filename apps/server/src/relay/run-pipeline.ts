@@ -6,12 +6,13 @@ import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
+import { planPassthrough, type PassthroughDeps } from './plan-passthrough';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall, type RelayedRequest } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 
-export interface PipelineDeps extends ChatRelayDeps, ReserveDeps {
+export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps {
   assistants: AssistantStore;
   rateLimiter: RateLimiter;
 }
@@ -37,6 +38,8 @@ export interface PipelineRequest {
   beforeBridged?: RelayedRequest['beforeBridged'];
   /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
   bridgedExtraBytes?: number;
+  /** Whether what a native answer creates at the provider is kept there, to be recorded as the caller's (default true). */
+  recordCreated?: boolean;
 }
 
 export interface NativeRequest extends NativeCall {
@@ -77,6 +80,13 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   }
 
   const native = input.native && nativeFor(input.native, resolved);
+  const passthrough = await planPassthrough(deps, {
+    accountId: callerAccountId(caller),
+    allowList: caller?.kind === 'token' ? caller.token.models : null,
+    request: resolved.request,
+    native: native?.inspect(native.body),
+    recordCreated: input.recordCreated ?? true,
+  });
   return relayChatCompletion(
     deps,
     {
@@ -93,6 +103,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       onServed: input.onServed,
       advisory: input.advisory,
       beforeBridged: input.beforeBridged,
+      passthrough,
     },
     trace,
     watchCaller(res, trace),

@@ -1,6 +1,7 @@
 import { responsesContract, type ResponseObject, type ResponsesRequest } from '@chat-relay/contract';
 import {
   convertResponsesToChat,
+  inspectResponsesRequest,
   invalidRequest,
   isResponsesEndpointMissing,
   notFound,
@@ -145,6 +146,8 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         advisory: RESPONSES_HINTS,
         beforeBridged: webSearch?.beforeBridged,
         bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        // With store: false the provider keeps none of the answer's items: nothing to refer to later.
+        recordCreated: storing,
       });
       if (result.kind === 'json' && served?.native) {
         const id = result.body['id'];
@@ -224,8 +227,11 @@ function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, r
     body,
     rawBody,
     headers: {},
+    inspect: inspectResponsesRequest,
     applyAssistant: (assistant, family) => applyAssistantToResponses(assistant, body, family),
     serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+    // `auto` allows either way: what the channel does not let through is bridged (a hosted web search run by the relay).
+    bridgesWhenRefused: (channel) => channel.responsesApi === 'auto',
     endpointMissing: {
       test: (status, text, channel) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text),
       remember: (channel) => deps.registry.setResponsesApi(channel, 'bridged'),
