@@ -2,7 +2,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { carriesNothing, inspectChatRequest, type CreatedObject, type PassthroughCarriage, type PassthroughRun } from '@chat-relay/wire';
 import type { UpstreamObjectKind } from '../storage/types';
 import type { PassthroughContext } from './police-passthrough';
-import type { PriceBook } from './price-book';
+import type { PassthroughBound, PriceBook } from './price-book';
 import type { RelayTrace } from './request-context';
 import type { UpstreamObjects } from './upstream-objects';
 
@@ -79,4 +79,12 @@ export function chargePassthrough(trace: RelayTrace, carriage: PassthroughCarria
   }
   const served = run?.serviceTier;
   trace.serviceTier = served !== undefined ? (served === 'default' ? null : served) : (carriage?.serviceTier?.tier ?? null);
+}
+
+/** What the plan may add to the request's cost, for its reservation: the tier asked for and one call of each hosted kind offered, either way it goes. */
+export function passthroughBound(plan: PassthroughPlan): PassthroughBound | undefined {
+  const carriages = plan.native ? [plan.native, plan.hub] : [plan.hub];
+  const serviceTier = carriages.find((carriage) => carriage.serviceTier)?.serviceTier?.tier;
+  const toolKinds = [...new Set(carriages.flatMap((carriage) => carriage.tools.map((tool) => tool.kind)))];
+  return serviceTier || toolKinds.length > 0 ? { serviceTier, toolKinds } : undefined;
 }

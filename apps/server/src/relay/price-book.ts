@@ -197,29 +197,40 @@ function tokenCost(price: PriceRecord, tokens: BilledTokens): number {
   );
 }
 
+/** What a passthrough request may add to its cost, as far as its request says: its tier and the hosted tool kinds it offers. */
+export interface PassthroughBound {
+  serviceTier?: string | null;
+  /** Each kind bounded at one call: how many a model makes is known only from the answer. */
+  toolKinds?: readonly HostedToolKind[];
+}
+
 /**
  * An upper bound of {@link costOf} for a request of at most `promptTokens` and `completionTokens`,
  * however much of the prompt turns out to be read from or written to the cache: the whole prompt
- * at the dearest of the three prompt prices (a cache write usually costs more than input).
+ * at the dearest of the three prompt prices (a cache write usually costs more than input), the
+ * completion at the dearer of output and audio output, times the tier asked for, plus one call of
+ * each hosted tool kind offered.
  */
 export function costBound(
   price: PriceRecord | undefined,
   promptTokens: number,
   completionTokens: number,
   units?: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>,
+  passthrough?: PassthroughBound,
 ): number {
   if (!price) return 0;
   const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
-  const tokens = scaledCost([
-    [wholeTokens(promptTokens), promptPrice],
-    [wholeTokens(completionTokens), price.output],
-  ]);
-  if (!units) return tokens;
+  const completionPrice = Math.max(price.output, price.audioOutput ?? 0);
+  const pairs = [[wholeTokens(promptTokens), promptPrice], [wholeTokens(completionTokens), completionPrice]] as const;
+  const tokens = scaledCost(pairs, Math.max(1000, tierMilli(price, passthrough?.serviceTier)));
+  const calls = Object.fromEntries((passthrough?.toolKinds ?? []).map((kind) => [kind, 1]));
+  const hosted = hostedToolCost(price, calls);
+  if (!units) return Math.min(tokens + hosted, MAX_COST);
   // Images and videos: at the most their variant can cost, since the variant charged may come from the answer.
   let unitPrice = price;
   if (units.endpoint === 'images') unitPrice = { ...price, image: imagePriceBound(price, units.unitVariant), imageVariants: null };
   if (units.endpoint === 'videos') unitPrice = { ...price, videoSecond: videoSecondPriceBound(price, units.unitVariant), videoSecondVariants: null };
-  return Math.min(tokens + unitCost(unitPrice, units), MAX_COST);
+  return Math.min(tokens + hosted + unitCost(unitPrice, units), MAX_COST);
 }
 
 /**

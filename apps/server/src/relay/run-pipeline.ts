@@ -6,7 +6,7 @@ import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
-import { planPassthrough, type PassthroughDeps } from './plan-passthrough';
+import { passthroughBound, planPassthrough, type PassthroughDeps } from './plan-passthrough';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall, type RelayedRequest } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
@@ -70,15 +70,6 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
   trace.pricedModel = resolved.request.model;
   const unchanged = resolved.request === request;
-  if (caller?.kind === 'token') {
-    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
-    // Content-Length, which counts a compressed body), else the request an assistant built.
-    const rawBody = input.rawBody;
-    const extra = input.bridgedExtraBytes ?? 0;
-    const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-    trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
-  }
-
   const native = input.native && nativeFor(input.native, resolved);
   const passthrough = await planPassthrough(deps, {
     accountId: callerAccountId(caller),
@@ -87,6 +78,16 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     native: native?.inspect(native.body),
     recordCreated: input.recordCreated ?? true,
   });
+  if (caller?.kind === 'token') {
+    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
+    // Content-Length, which counts a compressed body), else the request an assistant built.
+    const rawBody = input.rawBody;
+    const extra = input.bridgedExtraBytes ?? 0;
+    const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+    const reservation = { requestId: trace.requestId, request: resolved.request, bodyBytes, passthrough: passthroughBound(passthrough) };
+    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
+  }
+
   return relayChatCompletion(
     deps,
     {
