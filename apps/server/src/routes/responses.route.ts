@@ -63,6 +63,8 @@ function tokenIdOf(caller: Caller | undefined): number | null {
  * bridged through Chat Completions. With `store`, a bridged response and its input items are
  * kept (RELAY_RESPONSES_TTL) so `previous_response_id` and retrieval work; a native one is
  * kept by its channel, and the relay remembers which channel and key, so later calls go there.
+ * What a native request carries beyond tokens is policed per channel (issue 26): what an `auto`
+ * channel does not let through is bridged instead, a `native` one refuses it.
  */
 export function responsesRouter(deps: ResponsesRouteDeps) {
   const s = initServer();
