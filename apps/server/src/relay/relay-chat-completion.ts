@@ -7,21 +7,20 @@ import {
   type NativeAdapter,
   type PassthroughCarriage,
   type ProviderAdapter,
-  type ReportedUsage,
   type UpstreamFailure,
   type UpstreamRequest,
 } from '@chat-relay/wire';
-import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
 import type { AbortLike } from './caller-gone';
 import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
 import type { LiveChannel } from './channel-registry';
-import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
+import { completionTextOf } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
 import { chargePassthrough, type PassthroughPlan } from './plan-passthrough';
 import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './police-candidates';
 import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
+import { recordUsage } from './record-usage';
 import type { RelayTrace } from './request-context';
 import { transportFailure } from './transport-failure';
 import type { UpstreamClient } from './upstream-client';
@@ -314,39 +313,5 @@ function buildAttempt(
       dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
       sent = { ...sent, [field]: undefined };
     }
-  }
-}
-
-/**
- * Usage as the upstream reported it, or counted with a tokenizer and marked estimated. Never
- * rejects: a stream's row waits on it, and the answer has already gone to the caller.
- */
-async function recordUsage(
-  logger: Logger,
-  trace: RelayTrace,
-  request: ChatCompletionRequest,
-  usage: ReportedUsage | undefined,
-  deliveredText: () => string,
-): Promise<void> {
-  if (usage) {
-    trace.promptTokens = usage.promptTokens;
-    trace.completionTokens = usage.completionTokens;
-    trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
-    trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
-    trace.audioOutputTokens = usage.audioOutputTokens ?? 0;
-    if (!usage.completionUnknown) return;
-  }
-  // Counted here what the upstream did not count: the whole answer, or what a cut stream delivered.
-  trace.usageEstimated = true;
-  let text = '';
-  try {
-    text = deliveredText();
-    if (!usage) trace.promptTokens = await countPromptTokens(request);
-    trace.completionTokens = await countCompletionTokens(text);
-  } catch (error) {
-    // Charge what the lengths say rather than nothing, and keep the process up.
-    logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
-    trace.promptTokens ||= roughPromptTokens(request);
-    trace.completionTokens ||= estimateTokensFromChars(text.length);
   }
 }

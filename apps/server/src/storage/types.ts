@@ -1,9 +1,9 @@
-import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, HostedToolKind, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
+import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
 import type { RateLimits } from '../policy/rate-limits';
 import type { ResponseStore } from './response-types';
 import type { TaskStore } from './task-types';
 import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
-import type { UpstreamObjectStore } from './upstream-object-types';
+import type { ChannelPassthroughRecord, UpstreamObjectStore } from './upstream-object-types';
 
 export * from './usage-types';
 export * from './response-types';
@@ -176,15 +176,7 @@ export interface ChannelRecord {
   createdAt: string;
   updatedAt: string;
 }
-/** ChannelPassthroughSchema, as the relay keeps it. */
-export interface ChannelPassthroughRecord {
-  hostedTools: HostedToolKind[];
-  serviceTiers: string[];
-  audioOutput: boolean;
-  upstreamObjects: boolean;
-}
-/** Nothing beyond plain tokens. */
-export const NOTHING_PASSES: ChannelPassthroughRecord = { hostedTools: [], serviceTiers: [], audioOutput: false, upstreamObjects: false };
+
 /** A model as an upstream lists it, and what it serves when the upstream says (Gemini does). */
 export interface SyncedModel {
   id: string;

@@ -1,3 +1,16 @@
+import type { HostedToolKind } from '@chat-relay/contract';
+
+/** What a channel lets through beyond plain tokens (ChannelPassthroughSchema), as the relay keeps it (issue 26). */
+export interface ChannelPassthroughRecord {
+  hostedTools: HostedToolKind[];
+  serviceTiers: string[];
+  audioOutput: boolean;
+  upstreamObjects: boolean;
+}
+
+/** Nothing beyond plain tokens: every channel's default. */
+export const NOTHING_PASSES: ChannelPassthroughRecord = { hostedTools: [], serviceTiers: [], audioOutput: false, upstreamObjects: false };
+
 /**
  * Objects a passthrough answer created at a channel's provider, by the account whose request
  * created them (issue 26): the provider shares them with every tenant of the channel's key, so a
