@@ -71,11 +71,12 @@ function containerOf(seen: Inspection, container: unknown, param: string): void 
   seen.objects('file', container['file_ids'], `${param}.file_ids`);
 }
 
-/** Files named in a message's content parts (`input_file`, `input_image` by `file_id`). */
-function inspectContent(seen: Inspection, content: unknown, param: string): void {
+/** Files named in an input item's content parts (`input_file`, `input_image` by `file_id`); the place is spelt only for one found. */
+function inspectContent(seen: Inspection, content: unknown, itemIndex: number): void {
   if (!Array.isArray(content)) return;
   content.forEach((part, index) => {
-    if (isJsonObject(part)) seen.object('file', part['file_id'], `${param}[${index}].file_id`);
+    const id = isJsonObject(part) ? idOf(part['file_id']) : undefined;
+    if (id) seen.object('file', id, `input[${itemIndex}].content[${index}].file_id`);
   });
 }
 
@@ -83,9 +84,8 @@ function inspectInput(seen: Inspection, input: unknown): void {
   if (!Array.isArray(input)) return;
   input.forEach((item, index) => {
     if (!isJsonObject(item)) return;
-    const param = `input[${index}]`;
-    if (item['type'] === 'item_reference') return seen.object('item', item['id'], `${param}.id`);
-    inspectContent(seen, item['content'], `${param}.content`);
+    if (item['type'] === 'item_reference') return seen.object('item', item['id'], `input[${index}].id`);
+    inspectContent(seen, item['content'], index);
   });
 }
 
