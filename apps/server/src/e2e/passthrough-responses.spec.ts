@@ -185,4 +185,22 @@ describe('e2e: native Responses passthrough is policed by what it carries (issue
     const reused = await client.responses.create({ model: MODEL, input: [{ type: 'item_reference', id: done?.output[0]?.id ?? '' }, { role: 'user', content: 'go on' }] });
     expect(reused.status).toBe('completed');
   });
+
+  it('a background response: its web searches are charged when it ends, and its items are referable once retrieved', async () => {
+    await start({ passthrough: { hosted_tools: ['web_search'] }, price: { tool_calls: PER_CALL } });
+    const queued = await client.responses.create({ model: MODEL, input: 'news about rust', tools: [{ type: 'web_search' }], background: true });
+    expect(queued.status).toBe('queued');
+    let done = queued;
+    for (let tries = 0; done.status !== 'completed' && tries < 100; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      done = await client.responses.retrieve(queued.id);
+    }
+    expect(done.output.map((item) => item.type)).toEqual(['web_search_call', 'message']);
+    const reused = await client.responses.create({ model: MODEL, input: [{ type: 'item_reference', id: done.output[1]?.id ?? '' }, { role: 'user', content: 'more' }] });
+    expect(reused.status).toBe('completed');
+    const rows = await e2e.usageRows(2);
+    const background = rows.find((row) => row.units > 0);
+    expect(background).toMatchObject({ status: 200, units: 1, usageEstimated: false });
+    expect(background!.cost).toBe(tokenCost(background!) + PER_CALL.web_search);
+  });
 });

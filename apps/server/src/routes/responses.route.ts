@@ -7,6 +7,7 @@ import {
   notFound,
   openaiResponsesNativeAdapter,
   ResponsesPassthroughStream,
+  tallyResponsesRun,
   WEB_SEARCH_SOURCES_MAX_BYTES,
   type RelayError,
 } from '@chat-relay/wire';
@@ -172,6 +173,7 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
       const search = new URLSearchParams();
       for (const include of [query.include ?? []].flat()) search.append('include', include);
       const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}`, search), rewritesModel: true }, closedBy(res));
+      rememberItemsOf(deps, record, text);
       return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
     },
 
@@ -215,6 +217,22 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 const RESPONSES_HINTS = ['reasoning_effort', 'parallel_tool_calls'] as const;
 
 const enc = encodeURIComponent;
+
+/**
+ * A native response retrieved by its owner: its items are the owner's to refer to (a background
+ * response's are first seen here). Recorded as the answer goes back, never delaying it.
+ */
+function rememberItemsOf(deps: ResponsesRouteDeps, record: StoredResponseRecord, text: string): void {
+  if (record.channelId === null) return;
+  let response: unknown;
+  try {
+    response = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const { created } = tallyResponsesRun(response);
+  if (created.length > 0) void deps.upstreamObjects.expect(record.accountId, record.channelId)(created);
+}
 const withQuery = (path: string, search: URLSearchParams): string => (search.size > 0 ? `${path}?${search.toString()}` : path);
 
 /**
