@@ -24,7 +24,7 @@ export interface UsageLogEntry {
   cacheWriteTokens: number;
   /** What was asked (chat for every chat dialect). */
   endpoint: Endpoint;
-  /** The endpoint's own unit (images, search units, characters, audio seconds); 0 for chat. */
+  /** The endpoint's own unit (images, search units, characters, audio seconds); for chat, the hosted tool calls a passthrough answer ran. */
   units: number;
   usageEstimated: boolean;
   /** Micro-USD. */
