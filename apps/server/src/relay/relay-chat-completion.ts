@@ -269,10 +269,11 @@ async function attemptChannel(
     openStreams: deps.openStreams,
     logger: deps.logger,
     onEnd: (failure) => {
-      chargePassthrough(trace, carriage, upstreamTransformer.ran);
-      void recordCreated?.(upstreamTransformer.ran?.created ?? []);
       // First, so the row is settled even if what follows throws (recordUsage never rejects).
       void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
+      // Before the row is written: it waits for `settled`, which the usage above resolves later.
+      chargePassthrough(trace, carriage, upstreamTransformer.ran);
+      void recordCreated?.(upstreamTransformer.ran?.created ?? []);
       if (failure) {
         // Already redacted: the stream transformers redact what they take from the upstream.
         trace.errorCode = failure.code ?? failure.type;
