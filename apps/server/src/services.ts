@@ -12,6 +12,7 @@ import { OpenStreams } from './relay/open-streams';
 import { PriceBook } from './relay/price-book';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './relay/stored-responses';
 import { UpstreamClient } from './relay/upstream-client';
+import { UpstreamObjects } from './relay/upstream-objects';
 import { UsageRecorder, type UsageRecorderOptions } from './relay/usage-recorder';
 import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
 import type { Storage } from './storage/types';
@@ -38,6 +39,8 @@ export interface RelayServices {
   metrics: RelayMetrics;
   /** The Responses API's stored responses, purged when they expire. */
   responses: StoredResponses;
+  /** Which account created which object at a provider through a passthrough answer (issue 26). */
+  upstreamObjects: UpstreamObjects;
   /** Channels' upstream model lists, fetched on create and on `POST /api/channels/{id}/models/sync`. */
   modelSync: ChannelModelSync;
   /** Heartbeats, orphaned reservations, log retention. */
@@ -76,6 +79,11 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     otherWritersMs: storage.kind === 'postgres' ? 1_000 : 0,
   });
   responses.start();
+  const upstreamObjects = new UpstreamObjects(storage.upstreamObjects, logger, {
+    ttlMs: (options.responses ?? DEFAULT_STORED_RESPONSES).ttlMs,
+    otherWritersMs: storage.kind === 'postgres' ? 1_000 : 0,
+  });
+  upstreamObjects.start();
   const registry = new ChannelRegistry(storage.channels, cluster.changes);
   const modelSync = new ChannelModelSync({ channels: storage.channels, registry, upstream, logger });
   const health = new ChannelHealth(options.circuit, Date.now, cluster.circuits);
@@ -114,6 +122,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     metrics,
     inFlight: new InFlightRequests(),
     responses,
+    upstreamObjects,
     modelSync,
     jobs,
     channelChecks,
@@ -125,6 +134,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
       await modelSync.close();
       await recorder.close();
       await responses.close();
+      await upstreamObjects.close();
       await upstream.close();
       // What this instance still reserved is given back only once every row is written.
       await jobs.close();

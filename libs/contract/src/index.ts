@@ -36,6 +36,7 @@ export * from './lib/schemas/log.schema';
 export * from './lib/schemas/usage-series.schema';
 export * from './lib/schemas/money.schema';
 export * from './lib/schemas/price.schema';
+export * from './lib/schemas/passthrough.schema';
 export * from './lib/schemas/anthropic/anthropic-unknown-type.schema';
 export * from './lib/schemas/anthropic/anthropic-cache-control.schema';
 export * from './lib/schemas/anthropic/anthropic-content-block-param.schema';

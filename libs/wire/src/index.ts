@@ -59,3 +59,4 @@ export * from './hub/endpoint-adapter';
 export * from './openai-endpoints';
 export * from './tasks';
 export * from './search';
+export * from './passthrough';

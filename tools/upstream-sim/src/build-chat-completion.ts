@@ -9,6 +9,8 @@ export interface CompletionMeta {
   id: string;
   created: number;
   model: string;
+  /** The tier that served the answer, said on the completion and every chunk when the request named one. */
+  serviceTier?: string;
 }
 
 const systemFingerprint = 'fp_sim';
@@ -30,6 +32,7 @@ export function buildChatCompletion(plan: AnswerContent, meta: CompletionMeta): 
       { index: 0, message, logprobs: null, finish_reason: plan.kind === 'text' ? plan.finishReason : 'tool_calls' },
     ],
     usage: plan.usage,
+    ...(meta.serviceTier ? { service_tier: meta.serviceTier } : {}),
     system_fingerprint: systemFingerprint,
   };
 }
@@ -71,6 +74,7 @@ export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, inclu
     object: 'chat.completion.chunk',
     created: meta.created,
     model: meta.model,
+    ...(meta.serviceTier ? { service_tier: meta.serviceTier } : {}),
     system_fingerprint: systemFingerprint,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     ...usageField,
@@ -82,6 +86,7 @@ export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, inclu
       object: 'chat.completion.chunk',
       created: meta.created,
       model: meta.model,
+      ...(meta.serviceTier ? { service_tier: meta.serviceTier } : {}),
       system_fingerprint: systemFingerprint,
       choices: [],
       usage: plan.usage,

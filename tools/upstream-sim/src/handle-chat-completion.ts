@@ -11,6 +11,8 @@ import { writeChatStream } from './write-chat-stream';
 
 export type { ChatContext } from './plan-provider-answer';
 
+const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'];
+
 /** POST /v1/chat/completions: validate, pick the fault, decide the answer, send it. */
 export async function handleChatCompletion(res: ServerResponse, rawBody: string, context: ChatContext): Promise<void> {
   const request = parseOpenAiBody(res, rawBody, ChatCompletionRequestSchema);
@@ -28,10 +30,18 @@ export async function handleChatCompletion(res: ServerResponse, rawBody: string,
   // Never answer; the socket stays open until the client gives up (no timer to leak).
   if (fault?.kind === 'timeout') return;
 
+  const tier = request.service_tier;
+  if (tier !== undefined && tier !== null && !SERVICE_TIERS.includes(tier)) {
+    const message = `Invalid value: '${tier}'. Supported values are: ${SERVICE_TIERS.map((value) => `'${value}'`).join(', ')}.`;
+    sendError(res, 400, openAiError(message, 'invalid_request_error', 'service_tier', 'invalid_value'));
+    return;
+  }
   const meta = {
     id: `chatcmpl-sim${requestDigest(request).slice(0, 24)}`,
     created: Math.floor(Date.now() / 1000),
     model: request.model,
+    // As OpenAI says which tier served it: the one asked for, `default` for `auto`.
+    ...(tier ? { serviceTier: tier === 'auto' ? 'default' : tier } : {}),
   };
   if (request.stream !== true) {
     if (fault?.kind === 'stream-error') {

@@ -91,10 +91,17 @@ describe.each(channelKinds)('e2e: a $type upstream failing mid-stream, seen thro
 });
 
 describe('e2e: a Gemini-only request', () => {
-  it('bridged: 400 INVALID_ARGUMENT naming the field; on a gemini channel it passes through', async () => {
+  it('bridged: 400 INVALID_ARGUMENT naming the field; on a gemini channel that lets Google Search through it passes through', async () => {
     for (const kind of [openAiKind, geminiKind]) {
-      const e2e = await startGeminiRelay(kind);
+      const e2e = await startGeminiRelay(kind, { passthrough: { hosted_tools: ['web_search'] } });
       try {
+        const price = { model: GEMINI, input: 1_250_000, output: 10_000_000, tool_calls: { web_search: 35_000 } };
+        const priced = await fetch(`${e2e.url}/api/prices`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${e2e.relay.adminKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ data: [price] }),
+        });
+        expect(priced.status).toBe(200);
         const call = () => e2e.genai.models.generateContent({ model: GEMINI, contents: 'Hello there', config: { tools: [{ googleSearch: {} }] } });
         if (kind.type === 'gemini') {
           expect((await call()).text).toBe('You said: Hello there');

@@ -268,14 +268,10 @@ describe.each(responsesChannelKinds)('peer bugs on a $name channel', (kind) => {
     }
   });
 
-  it('Portkey: no silent fallback — a hosted web_search on a bridged channel, with no search channel to run it, answers with a failed web_search_call and the model told so; passes through natively', async () => {
+  it('Portkey: no silent fallback — a hosted web_search on a bridged channel, with no search channel to run it, answers with a failed web_search_call and the model told so; an `auto` channel that does not let it through bridges it too', async () => {
     const body = { model: RESPONSES_MODEL, input: 'search the web for news', tools: [{ type: 'web_search' }] };
     const response = await post(e2e, body);
     expect(response.status).toBe(200);
-    if (kind.native) {
-      expect(lastCall(e2e)['tools']).toEqual([{ type: 'web_search' }]);
-      return;
-    }
     const answer = (await response.json()) as Response;
     expectSpecValid('Response', answer);
     // Not dropped silently: the Response says the search failed, before the model's answer.
@@ -283,12 +279,34 @@ describe.each(responsesChannelKinds)('peer bugs on a $name channel', (kind) => {
       ['web_search_call', 'failed'],
       ['message', 'completed'],
     ]);
-    const upstream = upstreamTurns(kind, lastCall(e2e));
+    if (kind.native) expect(e2e.sim.requests.filter((request) => request.path === '/v1/responses')).toHaveLength(0);
+    const bridgedCall = kind.native ? ((e2e.sim.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body ?? {}) as Json) : lastCall(e2e);
+    const upstream = upstreamTurns(kind, bridgedCall);
     expect(upstream.system).toMatch(/web search was attempted .* failed/);
     expect(upstream.turns).toEqual([{ role: 'user', text: 'search the web for news' }]);
-    expect(lastCall(e2e)['tools']).toBeUndefined();
+    expect(bridgedCall['tools']).toBeUndefined();
     // No search ran, so no row of its own: the response's alone.
     const [row] = await e2e.usageRows(1);
     expect(row).toMatchObject({ status: 200, endpoint: 'chat' });
+  });
+
+  it('a hosted web_search passes through natively where the channel lets it through and the table prices it', async () => {
+    if (!kind.native) return;
+    await fetch(`${e2e.url}/api/channels/${e2e.channel.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${e2e.relay.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ passthrough: { hosted_tools: ['web_search'] } }),
+    });
+    const prices = await fetch(`${e2e.url}/api/prices`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${e2e.relay.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: [{ model: RESPONSES_MODEL, input: 2_000_000, output: 8_000_000, tool_calls: { web_search: 10_000 } }] }),
+    });
+    expect(prices.status).toBe(200);
+    const response = await post(e2e, { model: RESPONSES_MODEL, input: 'search the web for news', tools: [{ type: 'web_search' }] });
+    expect(response.status).toBe(200);
+    expect(lastCall(e2e)['tools']).toEqual([{ type: 'web_search' }]);
+    const [row] = await e2e.usageRows(1);
+    expect(row).toMatchObject({ status: 200, units: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
-import type { Endpoint } from '@chat-relay/contract';
+import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from './model-pattern';
 
@@ -22,6 +22,12 @@ export interface BilledTokens {
   units?: number;
   /** Images: `quality/size`; videos: the size. */
   unitVariant?: string | null;
+  /** Hosted tool calls a passthrough answer ran, by kind: each at its `toolCalls` price. */
+  hostedToolCalls?: Partial<Record<HostedToolKind, number>> | null;
+  /** A premium tier served: the token cost times its `serviceTiers` multiplier (1 when it has none). */
+  serviceTier?: string | null;
+  /** Of `completionTokens`, audio ones: at the `audioOutput` price (the `output` price when it has none). */
+  audioOutputTokens?: number;
 }
 
 /** The table's own entry for `variant` (never one inherited from Object's prototype). */
@@ -116,36 +122,61 @@ export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoin
 /** A token count as a whole number ≥ 0: upstream usage is not trusted to be one. */
 const wholeTokens = (count: number | undefined): number => (count !== undefined && count > 0 ? Math.min(Math.ceil(count), MAX_COST) : 0);
 
+/** A tier's multiplier in thousandths (`1.75` → 1750); 1000 for the standard tier or one without a price. */
+export function tierMilli(price: PriceRecord, tier: string | null | undefined): number {
+  const multiplier = tier ? price.serviceTiers?.[tier] : undefined;
+  return multiplier !== undefined && Number.isFinite(multiplier) && multiplier > 0 ? Math.round(multiplier * 1000) : 1000;
+}
+
 /**
- * ceil(Σ tokens × price / 1e6) for up to four (tokens, price) pairs, in exact integer arithmetic:
- * never a float past 2^53, at most {@link MAX_COST}. Usual requests take the first branch; only
- * absurd counts or prices pay for BigInt.
+ * ceil(Σ tokens × price × milli / 1e9) for (tokens, price) pairs — the micro-USD of tokens priced
+ * per million, times a tier multiplier in thousandths — in exact integer arithmetic: never a float
+ * past 2^53, at most {@link MAX_COST}. Usual requests take the first branch; only absurd counts or
+ * prices (or a multiplier on a very large request) pay for BigInt.
  */
-function scaledCost(a: number, priceA: number, b: number, priceB: number, c: number, priceC: number, d: number, priceD: number): number {
+function scaledCost(pairs: readonly (readonly [number, number])[], milli = 1000): number {
   // Exact when at most 2^53 - 1: a product or partial sum that is not rounds to 2^53 or more,
   // and adding terms ≥ 0 never brings it back under.
-  const scaled = a * priceA + b * priceB + c * priceC + d * priceD;
-  if (scaled <= Number.MAX_SAFE_INTEGER) {
-    const rest = scaled % PER_MILLION;
-    return (scaled - rest) / PER_MILLION + (rest > 0 ? 1 : 0);
+  let scaled = 0;
+  for (const [tokens, price] of pairs) scaled += tokens * price;
+  const [numerator, divisor] = milli === 1000 ? [scaled, PER_MILLION] : [scaled * milli, PER_MILLION * 1000];
+  if (numerator <= Number.MAX_SAFE_INTEGER) {
+    const rest = numerator % divisor;
+    return (numerator - rest) / divisor + (rest > 0 ? 1 : 0);
   }
-  const term = (tokens: number, price: number) => BigInt(tokens) * BigInt(Math.ceil(price));
-  const exact = term(a, priceA) + term(b, priceB) + term(c, priceC) + term(d, priceD);
-  const cost = (exact + BigInt(PER_MILLION - 1)) / BigInt(PER_MILLION);
+  let exact = BigInt(0);
+  for (const [tokens, price] of pairs) exact += BigInt(tokens) * BigInt(Math.ceil(price));
+  exact *= BigInt(milli);
+  const bigDivisor = BigInt(PER_MILLION) * BigInt(1000);
+  const cost = (exact + bigDivisor - BigInt(1)) / bigDivisor;
   return cost > BigInt(MAX_COST) ? MAX_COST : Number(cost);
+}
+
+/** Micro-USD for the hosted tool calls a passthrough answer ran: each kind's calls × its `toolCalls` price. */
+export function hostedToolCost(price: PriceRecord, calls: BilledTokens['hostedToolCalls']): number {
+  if (!calls) return 0;
+  let cost = 0;
+  for (const [kind, count] of Object.entries(calls) as [HostedToolKind, number | undefined][]) {
+    const perCall = price.toolCalls?.[kind];
+    if (count && count > 0 && perCall) cost += Math.ceil(count) * perCall;
+  }
+  return Math.min(cost, MAX_COST);
 }
 
 /**
  * Micro-USD for a request: (prompt − cache reads − cache writes) × input + cache reads ×
- * cache_read + cache writes × cache_write + completion × output, prices in micro-USD per
- * million tokens (a missing cache price is the input price), rounded up to a whole micro-USD.
- * Never negative: cache counts are clamped to the prompt (reads first), never more than
- * {@link MAX_COST}.
+ * cache_read + cache writes × cache_write + (completion − audio) × output + audio × audio_output,
+ * prices in micro-USD per million tokens (a missing cache price is the input price, a missing
+ * audio price the output price), times the served tier's multiplier, rounded up to a whole
+ * micro-USD; then the endpoint's units and the hosted tool calls a passthrough answer ran. Never
+ * negative: cache counts are clamped to the prompt (reads first), audio to the completion; never
+ * more than {@link MAX_COST}.
  */
 export function costOf(price: PriceRecord | undefined, tokens: BilledTokens): number {
   if (!price) return 0;
-  if (tokens.units) return Math.min(tokenCost(price, tokens) + unitCost(price, tokens), MAX_COST);
-  return tokenCost(price, tokens);
+  const cost = tokenCost(price, tokens);
+  const extra = (tokens.units ? unitCost(price, tokens) : 0) + hostedToolCost(price, tokens.hostedToolCalls);
+  return extra > 0 ? Math.min(cost + extra, MAX_COST) : cost;
 }
 
 function tokenCost(price: PriceRecord, tokens: BilledTokens): number {
@@ -153,38 +184,53 @@ function tokenCost(price: PriceRecord, tokens: BilledTokens): number {
   const read = Math.min(wholeTokens(tokens.cacheReadTokens), prompt);
   const write = Math.min(wholeTokens(tokens.cacheWriteTokens), prompt - read);
   const completion = wholeTokens(tokens.completionTokens);
+  const audio = Math.min(wholeTokens(tokens.audioOutputTokens), completion);
   return scaledCost(
-    prompt - read - write,
-    price.input,
-    read,
-    price.cacheRead ?? price.input,
-    write,
-    price.cacheWrite ?? price.input,
-    completion,
-    price.output,
+    [
+      [prompt - read - write, price.input],
+      [read, price.cacheRead ?? price.input],
+      [write, price.cacheWrite ?? price.input],
+      [completion - audio, price.output],
+      [audio, price.audioOutput ?? price.output],
+    ],
+    tierMilli(price, tokens.serviceTier),
   );
+}
+
+/** What a passthrough request may add to its cost, as far as its request says: its tier and the hosted tool kinds it offers. */
+export interface PassthroughBound {
+  serviceTier?: string | null;
+  /** Each kind bounded at one call: how many a model makes is known only from the answer. */
+  toolKinds?: readonly HostedToolKind[];
 }
 
 /**
  * An upper bound of {@link costOf} for a request of at most `promptTokens` and `completionTokens`,
  * however much of the prompt turns out to be read from or written to the cache: the whole prompt
- * at the dearest of the three prompt prices (a cache write usually costs more than input).
+ * at the dearest of the three prompt prices (a cache write usually costs more than input), the
+ * completion at the dearer of output and audio output, times the tier asked for, plus one call of
+ * each hosted tool kind offered.
  */
 export function costBound(
   price: PriceRecord | undefined,
   promptTokens: number,
   completionTokens: number,
   units?: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>,
+  passthrough?: PassthroughBound,
 ): number {
   if (!price) return 0;
   const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
-  const tokens = scaledCost(wholeTokens(promptTokens), promptPrice, wholeTokens(completionTokens), price.output, 0, 0, 0, 0);
-  if (!units) return tokens;
+  const completionPrice = Math.max(price.output, price.audioOutput ?? 0);
+  const pairs = [[wholeTokens(promptTokens), promptPrice], [wholeTokens(completionTokens), completionPrice]] as const;
+  const tokens = scaledCost(pairs, Math.max(1000, tierMilli(price, passthrough?.serviceTier)));
+  const calls = Object.fromEntries((passthrough?.toolKinds ?? []).map((kind) => [kind, 1]));
+  const hosted = hostedToolCost(price, calls);
+  if (!units) return Math.min(tokens + hosted, MAX_COST);
   // Images and videos: at the most their variant can cost, since the variant charged may come from the answer.
   let unitPrice = price;
   if (units.endpoint === 'images') unitPrice = { ...price, image: imagePriceBound(price, units.unitVariant), imageVariants: null };
   if (units.endpoint === 'videos') unitPrice = { ...price, videoSecond: videoSecondPriceBound(price, units.unitVariant), videoSecondVariants: null };
-  return Math.min(tokens + unitCost(unitPrice, units), MAX_COST);
+  return Math.min(tokens + hosted + unitCost(unitPrice, units), MAX_COST);
 }
 
 /**

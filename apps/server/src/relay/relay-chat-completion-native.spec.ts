@@ -1,5 +1,5 @@
 import { ResponseObjectSchema, ResponseStreamEventSchema, ResponsesRequestSchema, type ResponsesRequest } from '@chat-relay/contract';
-import { convertResponsesToChat, invalidRequest, isResponsesEndpointMissing, openaiResponsesNativeAdapter, type RelayError } from '@chat-relay/wire';
+import { convertResponsesToChat, inspectResponsesRequest, invalidRequest, isResponsesEndpointMissing, openaiResponsesNativeAdapter, type RelayError } from '@chat-relay/wire';
 import { HARNESS_MODEL, readStream, useChatRelayHarness } from '../testing/chat-relay-harness';
 import { ChannelHealth } from './channel-health';
 import type { LiveChannel } from './channel-registry';
@@ -25,6 +25,7 @@ describe('relayChatCompletion: native calls (issue 13)', () => {
       adapter: openaiResponsesNativeAdapter,
       body: request,
       headers: {},
+      inspect: inspectResponsesRequest,
       serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
       endpointMissing: { test: (status, text, channel) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text), remember },
       ...native,

@@ -5,20 +5,22 @@ import {
   redactUpstreamError,
   RelayError,
   type NativeAdapter,
+  type PassthroughCarriage,
   type ProviderAdapter,
-  type ReportedUsage,
   type UpstreamFailure,
   type UpstreamRequest,
 } from '@chat-relay/wire';
-import type { Logger } from '../logger';
 import { adapterFor } from '../providers/adapter-for';
 import type { AbortLike } from './caller-gone';
 import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
 import type { LiveChannel } from './channel-registry';
-import { completionTextOf, countCompletionTokens, countPromptTokens, estimateTokensFromChars, roughPromptTokens } from './estimate-usage';
+import { completionTextOf } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
+import { chargePassthrough, type PassthroughPlan } from './plan-passthrough';
+import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './police-candidates';
 import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import { pumpSseStream, type SseBody } from './pump-sse-stream';
+import { recordUsage } from './record-usage';
 import type { RelayTrace } from './request-context';
 import { transportFailure } from './transport-failure';
 import type { UpstreamClient } from './upstream-client';
@@ -70,6 +72,12 @@ export interface RelayedRequest {
    * answering natively; the hook does its work once, however many channels are tried.
    */
   beforeBridged?(request: ChatCompletionRequest, signal: AbortLike): Promise<ChatCompletionRequest>;
+  /**
+   * What a call that passes through (to a channel speaking the caller's dialect, or the hub request
+   * to an OpenAI-compatible one) carries, is policed by, and records (issue 26). Absent: nothing is
+   * policed — only the relay's own tests of its core leave it out.
+   */
+  passthrough?: PassthroughPlan;
 }
 
 /** Where a committed answer came from. */
@@ -89,6 +97,8 @@ export interface NativeCall {
   rawBody?: Buffer;
   /** The dialect's headers as the caller sent them, forwarded to a native channel. */
   headers: Readonly<Record<string, string>>;
+  /** What a request of the dialect carries beyond plain tokens (libs/wire's inspection): policed before it passes through. */
+  inspect(body: Readonly<Record<string, unknown>>): PassthroughCarriage;
   /** Whether a channel takes the request natively; every channel of `channelType` when absent. */
   serves?(channel: ChannelRecord): boolean;
   /**
@@ -97,10 +107,9 @@ export interface NativeCall {
    * same channel is tried again bridged — no retry spent, nothing held against its circuit.
    */
   endpointMissing?: { test(status: number, text: string, channel: ChannelRecord): boolean; remember(channel: LiveChannel): Promise<void> };
+  /** Whether a channel whose passthrough setting refuses the request may take it bridged instead (a Responses `auto` channel). */
+  bridgesWhenRefused?(channel: ChannelRecord): boolean;
 }
-
-const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
-  native !== undefined && (native.serves ? native.serves(channel.record) : native.channelType === channel.record.type);
 
 type AttemptOutcome = RetryOutcome<ChatRelayResult>;
 
@@ -141,6 +150,8 @@ export async function relayChatCompletion(
     candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel));
     if (candidates.length === 0) throw relayed.nativeOnly;
   }
+  // A channel whose setting or price would refuse what the request carries is not tried.
+  candidates = policedCandidates(candidates, relayed);
   const missing = relayed.native?.endpointMissing;
   return routeWithRetries(
     deps,
@@ -165,7 +176,11 @@ async function attemptChannel(
   signal: AbortLike,
   forceBridge: boolean,
 ): Promise<AttemptOutcome> {
-  const bridging = forceBridge || !speaksNatively(asked.native, channel);
+  // What the request carries decides again here: a channel found to lack the native endpoint is tried bridged.
+  const decision = passthroughDecision(asked, channel, forceBridge);
+  if ('refused' in decision) throw decision.refused;
+  const { bridging } = decision;
+  const carriage = carriageFor(asked, channel, bridging);
   const relayed = bridging && asked.beforeBridged ? { ...asked, request: await asked.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
   const { request, publicModel } = relayed;
   const pinnedKey = relayed.pin?.keyDigest ? channel.keyWithDigest(relayed.pin.keyDigest) : undefined;
@@ -212,6 +227,8 @@ async function attemptChannel(
       }
       deps.health.recordSuccess(channel.id);
       relayed.onServed?.({ channel, key, native: native !== undefined });
+      chargePassthrough(trace, carriage, converted.ran);
+      if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
       // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
       const deliveredText = native
         ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
@@ -238,6 +255,8 @@ async function attemptChannel(
     secrets: channel.record.keys,
   });
   const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
+  // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
+  const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
   let settle: () => void = () => undefined;
   trace.settled = new Promise((resolve) => (settle = resolve));
   const body = pumpSseStream({
@@ -252,6 +271,9 @@ async function attemptChannel(
     onEnd: (failure) => {
       // First, so the row is settled even if what follows throws (recordUsage never rejects).
       void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
+      // Before the row is written: it waits for `settled`, which the usage above resolves later.
+      chargePassthrough(trace, carriage, upstreamTransformer.ran);
+      void recordCreated?.(upstreamTransformer.ran?.created ?? []);
       if (failure) {
         // Already redacted: the stream transformers redact what they take from the upstream.
         trace.errorCode = failure.code ?? failure.type;
@@ -292,38 +314,5 @@ function buildAttempt(
       dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
       sent = { ...sent, [field]: undefined };
     }
-  }
-}
-
-/**
- * Usage as the upstream reported it, or counted with a tokenizer and marked estimated. Never
- * rejects: a stream's row waits on it, and the answer has already gone to the caller.
- */
-async function recordUsage(
-  logger: Logger,
-  trace: RelayTrace,
-  request: ChatCompletionRequest,
-  usage: ReportedUsage | undefined,
-  deliveredText: () => string,
-): Promise<void> {
-  if (usage) {
-    trace.promptTokens = usage.promptTokens;
-    trace.completionTokens = usage.completionTokens;
-    trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
-    trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
-    if (!usage.completionUnknown) return;
-  }
-  // Counted here what the upstream did not count: the whole answer, or what a cut stream delivered.
-  trace.usageEstimated = true;
-  let text = '';
-  try {
-    text = deliveredText();
-    if (!usage) trace.promptTokens = await countPromptTokens(request);
-    trace.completionTokens = await countCompletionTokens(text);
-  } catch (error) {
-    // Charge what the lengths say rather than nothing, and keep the process up.
-    logger.error({ requestId: trace.requestId, err: error }, 'usage estimation failed; charging an estimate from lengths');
-    trace.promptTokens ||= roughPromptTokens(request);
-    trace.completionTokens ||= estimateTokensFromChars(text.length);
   }
 }

@@ -1,4 +1,4 @@
-import type { Endpoint } from '@chat-relay/contract';
+import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
 import type { AccountRecord, TokenRecord } from '../storage/types';
 import type { CallerGone } from './caller-gone';
 
@@ -39,6 +39,12 @@ export interface RelayTrace {
   units: number;
   /** Images: the `quality/size` they are priced by. */
   unitVariant: string | null;
+  /** Hosted tool calls a passthrough answer ran, by kind: priced per call, their sum is `units` (issue 26). */
+  hostedToolCalls: Partial<Record<HostedToolKind, number>> | null;
+  /** The premium tier the answer was served at, priced as a multiple of its tokens; null: the standard one. */
+  serviceTier: string | null;
+  /** Of `completionTokens`, those of an audio answer (priced at `audio_output`). */
+  audioOutputTokens: number;
   usageEstimated: boolean;
   /** Micro-USD taken from the quota before the upstream call, settled against the cost. */
   quotaReserved: number;
@@ -80,6 +86,9 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   endpoint,
   units: 0,
   unitVariant: null,
+  hostedToolCalls: null,
+  serviceTier: null,
+  audioOutputTokens: 0,
   usageEstimated: false,
   quotaReserved: 0,
   ttfbMs: null,

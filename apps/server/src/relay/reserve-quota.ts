@@ -2,7 +2,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { microUsdToUsd } from '@chat-relay/contract';
 import { RelayError } from '@chat-relay/wire';
 import type { QuotaStore, TokenRecord } from '../storage/types';
-import { costBound, type PriceBook } from './price-book';
+import { costBound, type PassthroughBound, type PriceBook } from './price-book';
 import { completionTokenBound, promptTokenBound } from './reservation-bound';
 
 export interface ReserveDeps {
@@ -18,6 +18,8 @@ export interface ReservationRequest {
   request: ChatCompletionRequest;
   /** UTF-8 bytes of the request's JSON as sent upstream (see `promptTokenBound`); asked only when a limit applies. */
   bodyBytes: () => number;
+  /** A premium tier and hosted tools the request carries through to a channel (issue 26). */
+  passthrough?: PassthroughBound;
 }
 
 const insufficientQuota = (message: string) =>
@@ -26,15 +28,16 @@ const insufficientQuota = (message: string) =>
 /**
  * Takes an upper bound of the request's cost from the token's and its account's quota before
  * the upstream call (SPEC §8): the prompt bound of `promptTokenBound` at the dearest prompt price
- * (input, cache read or cache write), the request's own completion limit. Admitted only when all
+ * (input, cache read or cache write), the request's own completion limit, a premium tier's multiple
+ * and one call of each hosted tool it passes through. Admitted only when all
  * of it fits in both; the usage row settles it against the real cost. Returns the micro-USD reserved.
  */
-export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requestId, request, bodyBytes }: ReservationRequest): Promise<number> {
+export async function reserveQuota(deps: ReserveDeps, token: TokenRecord, { requestId, request, bodyBytes, passthrough }: ReservationRequest): Promise<number> {
   // Nothing to guard when neither the token nor its account has a limit: the cost is still
   // added to both when the usage row is written, without a write on the hot path.
   if (token.quotaLimit === null && token.account?.quotaLimit === null) return 0;
   const price = await deps.prices.priceOf(request.model);
-  const amount = costBound(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request, deps.defaultCompletionTokens));
+  const amount = costBound(price, promptTokenBound(request, bodyBytes()), completionTokenBound(request, deps.defaultCompletionTokens), undefined, passthrough);
   return reserveAmount(deps, token, requestId, amount, 'lower max_tokens (or max_completion_tokens, n) or shorten the prompt');
 }
 

@@ -6,12 +6,13 @@ import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
+import { passthroughBound, planPassthrough, type PassthroughDeps } from './plan-passthrough';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall, type RelayedRequest } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 
-export interface PipelineDeps extends ChatRelayDeps, ReserveDeps {
+export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps {
   assistants: AssistantStore;
   rateLimiter: RateLimiter;
 }
@@ -37,6 +38,8 @@ export interface PipelineRequest {
   beforeBridged?: RelayedRequest['beforeBridged'];
   /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
   bridgedExtraBytes?: number;
+  /** Whether what a native answer creates at the provider is kept there, to be recorded as the caller's (default true). */
+  recordCreated?: boolean;
 }
 
 export interface NativeRequest extends NativeCall {
@@ -67,16 +70,24 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
   trace.pricedModel = resolved.request.model;
   const unchanged = resolved.request === request;
+  const native = input.native && nativeFor(input.native, resolved);
+  const passthrough = await planPassthrough(deps, {
+    accountId: callerAccountId(caller),
+    allowList: caller?.kind === 'token' ? caller.token.models : null,
+    request: resolved.request,
+    native: native?.inspect(native.body),
+    recordCreated: input.recordCreated ?? true,
+  });
   if (caller?.kind === 'token') {
     // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const rawBody = input.rawBody;
     const extra = input.bridgedExtraBytes ?? 0;
     const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-    trace.quotaReserved = await reserveQuota(deps, caller.token, { requestId: trace.requestId, request: resolved.request, bodyBytes });
+    const reservation = { requestId: trace.requestId, request: resolved.request, bodyBytes, passthrough: passthroughBound(passthrough) };
+    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
   }
 
-  const native = input.native && nativeFor(input.native, resolved);
   return relayChatCompletion(
     deps,
     {
@@ -93,6 +104,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       onServed: input.onServed,
       advisory: input.advisory,
       beforeBridged: input.beforeBridged,
+      passthrough,
     },
     trace,
     watchCaller(res, trace),

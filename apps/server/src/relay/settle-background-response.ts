@@ -1,7 +1,8 @@
-import { readResponsesUsage } from '@chat-relay/wire';
+import { readResponsesUsage, tallyResponsesRun } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { CallerGone } from './caller-gone';
 import { sendResponsesCall } from './native-response-call';
+import { chargePassthrough } from './plan-passthrough';
 import type { ServedBy } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
 import type { OpenStreams } from './open-streams';
@@ -27,7 +28,7 @@ export const isUnfinishedBackground = (status: unknown): boolean => status === '
  * A native `background` response answers at once, `queued`, with no usage: what it costs is
  * known only when it ends. Its usage row (and the quota reservation behind it) waits for that:
  * the relay asks the channel that runs it, with the key that created it, until the response
- * reaches a final status, then charges the usage the channel reports. Never rejects; after
+ * reaches a final status, then charges the usage and the hosted calls the channel reports. Never rejects; after
  * `giveUpAfterMs`, or when the channel cannot be asked, the estimate already in the trace stands.
  */
 export async function settleBackgroundResponse(
@@ -89,6 +90,11 @@ async function askOnce(
       trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
       trace.usageEstimated = false;
     }
+    // What it ran is known only now too: its hosted calls, and the tier it says served it (else the one asked).
+    const asked = trace.serviceTier;
+    const run = tallyResponsesRun(body);
+    chargePassthrough(trace, undefined, run);
+    if (run.serviceTier === undefined) trace.serviceTier = asked;
     return true;
   } catch (error) {
     // The channel cannot be reached (or answered nonsense): asking again for an hour would not help.

@@ -49,6 +49,9 @@ const priceRecordFrom = (price: Price): PriceRecord => ({
   ...(price.video_second_variants != null ? { videoSecondVariants: price.video_second_variants } : {}),
   ...(price.song != null ? { song: price.song } : {}),
   ...(price.search_query != null ? { searchQuery: price.search_query } : {}),
+  ...(price.tool_calls != null ? { toolCalls: price.tool_calls } : {}),
+  ...(price.service_tiers != null ? { serviceTiers: price.service_tiers } : {}),
+  ...(price.audio_output != null ? { audioOutput: price.audio_output } : {}),
 });
 const priceView = (price: PriceRecord): Price => ({
   model: price.model,
@@ -66,6 +69,9 @@ const priceView = (price: PriceRecord): Price => ({
   ...(price.videoSecondVariants != null ? { video_second_variants: price.videoSecondVariants } : {}),
   ...(price.song != null ? { song: price.song } : {}),
   ...(price.searchQuery != null ? { search_query: price.searchQuery } : {}),
+  ...(price.toolCalls != null ? { tool_calls: price.toolCalls } : {}),
+  ...(price.serviceTiers != null ? { service_tiers: price.serviceTiers } : {}),
+  ...(price.audioOutput != null ? { audio_output: price.audioOutput } : {}),
 });
 
 /**

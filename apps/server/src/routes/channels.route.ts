@@ -10,6 +10,7 @@ import { LiveChannel, type ChannelRegistry } from '../relay/channel-registry';
 import type { ChannelModelSync } from '../relay/model-sync';
 import type { UpstreamClient } from '../relay/upstream-client';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
+import { passthroughFrom } from './channel-passthrough';
 import { assertPageInRange } from './paging';
 import { runChannelTest } from './test-channel';
 import { channelView } from './views';
@@ -79,6 +80,7 @@ function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch 
   if (update.timeouts !== undefined) patch.timeouts = timeoutsFrom(update.timeouts, currentTimeouts);
   if (update.responses_api !== undefined) patch.responsesApi = update.responses_api;
   if (update.endpoints !== undefined) patch.endpoints = update.endpoints;
+  if (update.passthrough !== undefined) patch.passthrough = passthroughFrom(update.passthrough, current.passthrough);
   return patch;
 }
 
@@ -115,6 +117,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         timeouts: timeoutsFrom(body.timeouts),
         responsesApi: body.responses_api ?? 'auto',
         endpoints: body.endpoints ?? null,
+        passthrough: passthroughFrom(body.passthrough ?? {}),
       });
       changed(channel.id);
       // Best effort, briefly awaited: the answer shows the synced list or why it failed when that is quick.

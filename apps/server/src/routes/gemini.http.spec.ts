@@ -24,12 +24,22 @@ describe('POST /v1beta/models/{model}:{method} over HTTP', () => {
     sim = await startUpstreamSim({ acceptedKeys: [SIM_KEY] });
     key = (await createToken(relay, { name: 'gemini caller' })).key;
     const channels = [
-      { name: 'gemini', type: 'gemini', base_url: sim.geminiBaseUrl, models: ['native-model'], model_mapping: { 'native-model': 'gemini-2.5-flash' } },
+      {
+        name: 'gemini',
+        type: 'gemini',
+        base_url: sim.geminiBaseUrl,
+        models: ['native-model'],
+        model_mapping: { 'native-model': 'gemini-2.5-flash' },
+        // Google Search runs on the channel's account: let through, and priced per grounded prompt below.
+        passthrough: { hosted_tools: ['web_search'] },
+      },
       { name: 'openai', type: 'openai', base_url: sim.baseUrl, models: ['bridged-model'], model_mapping: { 'bridged-model': 'gpt-4o' } },
     ];
     for (const channel of channels) {
       await request(relay.app).post('/api/channels').set('authorization', `Bearer ${relay.adminKey}`).send({ ...channel, keys: [SIM_KEY] }).expect(201);
     }
+    const price = { model: 'native-model', input: 300_000, output: 2_500_000, tool_calls: { web_search: 35_000 } };
+    await request(relay.app).put('/api/prices').set('authorization', `Bearer ${relay.adminKey}`).send({ data: [price] }).expect(200);
   });
   afterAll(async () => {
     await relay.close();
@@ -154,9 +164,16 @@ describe('POST /v1beta/models/{model}:{method} over HTTP', () => {
       expect(JSON.stringify(call)).not.toContain(key);
     });
 
-    it('what only Gemini serves passes through to a gemini channel', async () => {
+    it('what only Gemini serves passes through to a gemini channel that lets it through', async () => {
       await post('native-model:generateContent', { ...hello, tools: [{ googleSearch: {} }] }).expect(200);
       expect(sim.requests).toHaveLength(1);
+    });
+
+    it('a Google tool the channel does not let through is refused in Google’s shape, naming it, before any upstream call', async () => {
+      const response = await post('native-model:generateContent', { ...hello, tools: [{ codeExecution: {} }] }).expect(400);
+      expect(geminiError(response)).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      expect(geminiError(response).message).toContain("'codeExecution'");
+      expect(sim.requests).toHaveLength(0);
     });
   });
 

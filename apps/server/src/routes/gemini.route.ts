@@ -1,5 +1,5 @@
 import { geminiContract, parseGeminiTarget, type ChatCompletionRequest, type GeminiGenerateContentResponse } from '@chat-relay/contract';
-import { convertGenerateContentToChat, geminiNativeAdapter, invalidRequest } from '@chat-relay/wire';
+import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import { applyAssistantToGemini } from '../relay/apply-assistant-to-gemini';
 import { geminiDialect, unknownGeminiMethod } from '../relay/gemini-dialect';
@@ -41,6 +41,7 @@ export function geminiRouter(deps: PipelineDeps) {
           body,
           rawBody: res.locals.rawBody,
           headers: {},
+          inspect: inspectGenerateContentRequest,
           applyAssistant: (assistant) => applyAssistantToGemini(assistant, body),
         },
         nativeOnly: converted.nativeOnly,

@@ -1,5 +1,5 @@
 import { messagesContract, type AnthropicCountTokensRequest, type AnthropicMessage, type AnthropicMessagesRequest } from '@chat-relay/contract';
-import { anthropicNativeAdapter, convertMessagesToChat, stripBridgedThinking } from '@chat-relay/wire';
+import { anthropicNativeAdapter, convertMessagesToChat, inspectMessagesRequest, stripBridgedThinking } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { anthropicMessagesDialect } from '../relay/anthropic-messages-dialect';
@@ -51,6 +51,7 @@ export function messagesRouter(deps: PipelineDeps) {
           body: forwarded,
           rawBody: forwarded === body ? res.locals.rawBody : undefined,
           headers,
+          inspect: inspectMessagesRequest,
           applyAssistant: (assistant, family) => applyAssistantToMessages(assistant, forwarded, family),
         },
         nativeOnly: converted.nativeOnly,

@@ -1,11 +1,13 @@
 import { responsesContract, type ResponseObject, type ResponsesRequest } from '@chat-relay/contract';
 import {
   convertResponsesToChat,
+  inspectResponsesRequest,
   invalidRequest,
   isResponsesEndpointMissing,
   notFound,
   openaiResponsesNativeAdapter,
   ResponsesPassthroughStream,
+  tallyResponsesRun,
   WEB_SEARCH_SOURCES_MAX_BYTES,
   type RelayError,
 } from '@chat-relay/wire';
@@ -62,6 +64,8 @@ function tokenIdOf(caller: Caller | undefined): number | null {
  * bridged through Chat Completions. With `store`, a bridged response and its input items are
  * kept (RELAY_RESPONSES_TTL) so `previous_response_id` and retrieval work; a native one is
  * kept by its channel, and the relay remembers which channel and key, so later calls go there.
+ * What a native request carries beyond tokens is policed per channel (issue 26): what an `auto`
+ * channel does not let through is bridged instead, a `native` one refuses it.
  */
 export function responsesRouter(deps: ResponsesRouteDeps) {
   const s = initServer();
@@ -145,6 +149,8 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         advisory: RESPONSES_HINTS,
         beforeBridged: webSearch?.beforeBridged,
         bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        // With store: false the provider keeps none of the answer's items: nothing to refer to later.
+        recordCreated: storing,
       });
       if (result.kind === 'json' && served?.native) {
         const id = result.body['id'];
@@ -167,6 +173,7 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
       const search = new URLSearchParams();
       for (const include of [query.include ?? []].flat()) search.append('include', include);
       const text = await callNativeResponse(deps, record, { method: 'GET', path: withQuery(`/responses/${enc(record.id)}`, search), rewritesModel: true }, closedBy(res));
+      rememberItemsOf(deps, record, text);
       return { status: 200, body: Buffer.from(text) as unknown as ResponseObject };
     },
 
@@ -210,6 +217,22 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 const RESPONSES_HINTS = ['reasoning_effort', 'parallel_tool_calls'] as const;
 
 const enc = encodeURIComponent;
+
+/**
+ * A native response retrieved by its owner: its items are the owner's to refer to (a background
+ * response's are first seen here). Recorded as the answer goes back, never delaying it.
+ */
+function rememberItemsOf(deps: ResponsesRouteDeps, record: StoredResponseRecord, text: string): void {
+  if (record.channelId === null) return;
+  let response: unknown;
+  try {
+    response = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const { created } = tallyResponsesRun(response);
+  if (created.length > 0) void deps.upstreamObjects.expect(record.accountId, record.channelId)(created);
+}
 const withQuery = (path: string, search: URLSearchParams): string => (search.size > 0 ? `${path}?${search.toString()}` : path);
 
 /**
@@ -224,8 +247,11 @@ function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, r
     body,
     rawBody,
     headers: {},
+    inspect: inspectResponsesRequest,
     applyAssistant: (assistant, family) => applyAssistantToResponses(assistant, body, family),
     serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+    // `auto` allows either way: what the channel does not let through is bridged (a hosted web search run by the relay).
+    bridgesWhenRefused: (channel) => channel.responsesApi === 'auto',
     endpointMissing: {
       test: (status, text, channel) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text),
       remember: (channel) => deps.registry.setResponsesApi(channel, 'bridged'),

@@ -2,6 +2,7 @@ import { microUsdToUsd, type Account, type Channel, type ChannelCheck, type Chan
 import type { CircuitSnapshot } from '../relay/channel-health';
 import { channelEndpoints } from '../relay/channel-registry';
 import { keyHint } from '../security/keys';
+import { passthroughView } from './channel-passthrough';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
@@ -49,6 +50,7 @@ export const channelView = (channel: ChannelRecord, { health, syncError = null, 
   responses_api: channel.responsesApi,
   endpoints: [...channelEndpoints(channel)],
   endpoints_default: channel.endpoints === null,
+  passthrough: passthroughView(channel.passthrough),
   synced_models_count: channel.syncedModels?.length ?? null,
   models_synced_at: channel.modelsSyncedAt,
   models_sync_error: syncError,

@@ -3,10 +3,12 @@ import type { RateLimits } from '../policy/rate-limits';
 import type { ResponseStore } from './response-types';
 import type { TaskStore } from './task-types';
 import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
+import type { ChannelPassthroughRecord, UpstreamObjectStore } from './upstream-object-types';
 
 export * from './usage-types';
 export * from './response-types';
 export * from './task-types';
+export * from './upstream-object-types';
 
 /**
  * Store interfaces: the server depends on these only. They are async so that a PostgreSQL
@@ -169,9 +171,12 @@ export interface ChannelRecord {
   /** The upstream's model list as last fetched (`POST /api/channels/{id}/models/sync`); `null`: never. */
   syncedModels: SyncedModel[] | null;
   modelsSyncedAt: string | null;
+  /** What passes through to it beyond plain tokens (see ChannelPassthroughSchema); the stores always say, absent is nothing. */
+  passthrough?: ChannelPassthroughRecord;
   createdAt: string;
   updatedAt: string;
 }
+
 /** A model as an upstream lists it, and what it serves when the upstream says (Gemini does). */
 export interface SyncedModel {
   id: string;
@@ -180,7 +185,7 @@ export interface SyncedModel {
 }
 /**
  * Without `keyStates` every key starts (or, in a patch giving `keys`, starts again) active.
- * Without `responsesApi` a new channel is `auto`.
+ * Without `responsesApi` a new channel is `auto`; without `passthrough`, nothing passes.
  */
 export type NewChannel = Omit<
   ChannelRecord,
@@ -291,6 +296,7 @@ export interface Storage {
   usageLog: UsageLogStore;
   responses: ResponseStore;
   tasks: TaskStore;
+  upstreamObjects: UpstreamObjectStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**

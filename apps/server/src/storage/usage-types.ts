@@ -1,4 +1,4 @@
-import type { Endpoint } from '@chat-relay/contract';
+import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
 import type { Page, PageRequest } from './types';
 
 /** The money side of storage: the usage log, quota reservations and the price table. */
@@ -24,7 +24,7 @@ export interface UsageLogEntry {
   cacheWriteTokens: number;
   /** What was asked (chat for every chat dialect). */
   endpoint: Endpoint;
-  /** The endpoint's own unit (images, search units, characters, audio seconds); 0 for chat. */
+  /** The endpoint's own unit (images, search units, characters, audio seconds); for chat, the hosted tool calls a passthrough answer ran. */
   units: number;
   usageEstimated: boolean;
   /** Micro-USD. */
@@ -198,6 +198,12 @@ export interface PriceRecord {
   song?: number | null;
   /** Micro-USD per web search query. */
   searchQuery?: number | null;
+  /** Micro-USD per hosted tool call a passthrough answer ran, by kind. */
+  toolCalls?: Partial<Record<HostedToolKind, number>> | null;
+  /** The token cost's multiplier per premium service tier (`priority: 2`). */
+  serviceTiers?: Record<string, number> | null;
+  /** Micro-USD per million audio output tokens. */
+  audioOutput?: number | null;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;

@@ -7,6 +7,7 @@ import { AnthropicUsageSchema } from './anthropic-api';
 import { mapAnthropicErrorResponse } from './anthropic-error';
 import { AnthropicPassthroughStream } from './anthropic-passthrough-stream';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
+import { tallyMessagesRun } from './tally-messages-run';
 
 /** The caller's headers an Anthropic upstream receives as they were sent. */
 export const ANTHROPIC_FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta'] as const;
@@ -56,6 +57,7 @@ export const anthropicNativeAdapter: NativeAdapter = {
       text: sameModel ? text : JSON.stringify(body),
       usage: usage.success ? convertAnthropicUsage(usage.data).reported : undefined,
       deliveredChars: text.length,
+      ran: tallyMessagesRun(message),
     };
   },
 

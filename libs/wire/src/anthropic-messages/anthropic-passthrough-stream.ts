@@ -1,18 +1,21 @@
 import { upstreamError } from '../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
+import { isJsonObject } from '../json/json-checks';
+import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 import { AnthropicDeltaUsageSchema, AnthropicErrorObjectSchema, AnthropicUsageSchema, type AnthropicUsage } from './anthropic-api';
 import { mapAnthropicStreamError } from './anthropic-error';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
 import { mergeAnthropicUsage } from './merge-anthropic-usage';
+import { MessagesRunTally } from './tally-messages-run';
 
 const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
 
-function isJsonText(text: string): boolean {
+/** The parsed event, or undefined when it is not JSON. */
+function parsedJson(text: string): { value: unknown } | undefined {
   try {
-    JSON.parse(text);
-    return true;
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -21,7 +24,7 @@ interface EventHead {
   type?: unknown;
   message?: { model?: unknown; usage?: unknown };
   usage?: unknown;
-  delta?: { type?: unknown; text?: unknown; partial_json?: unknown; thinking?: unknown };
+  delta?: { type?: unknown; text?: unknown; partial_json?: unknown; thinking?: unknown; container?: unknown };
   error?: unknown;
 }
 
@@ -41,8 +44,14 @@ export class AnthropicPassthroughStream implements StreamTransformer {
   private finalUsage: AnthropicUsage | undefined;
   private readonly deltas: string[] = [];
   private deliveredLength = 0;
+  private readonly tally = new MessagesRunTally();
 
   constructor(private readonly options: StreamTransformerOptions) {}
+
+  /** Server tool calls seen so far (a cut stream's too), the tier served and the container. */
+  get ran(): PassthroughRun {
+    return this.tally.run;
+  }
 
   get complete(): boolean {
     return this.stopped;
@@ -83,7 +92,9 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     const name = sse.event;
     if (name === 'content_block_delta' || name === 'ping' || name === 'content_block_start' || name === 'content_block_stop') {
       // Read no further, but never forward what is not JSON: the caller's SDK would choke on it.
-      if (!isJsonText(sse.data)) return this.stopWith(badEvent('The upstream provider sent a malformed stream event.'));
+      const parsed = parsedJson(sse.data);
+      if (!parsed) return this.stopWith(badEvent('The upstream provider sent a malformed stream event.'));
+      if (name === 'content_block_start' && isJsonObject(parsed.value)) this.tally.block(parsed.value['content_block']);
       if (name === 'content_block_delta') {
         this.deltas.push(sse.data);
         this.deliveredLength += sse.data.length;
@@ -103,6 +114,8 @@ export class AnthropicPassthroughStream implements StreamTransformer {
       case 'message_delta': {
         const usage = AnthropicDeltaUsageSchema.safeParse(head.usage ?? {});
         if (usage.success) this.finalUsage = mergeAnthropicUsage(this.finalUsage ?? this.startUsage, usage.data) ?? this.finalUsage;
+        this.tally.usage(head.usage);
+        this.tally.containerOf(head.delta?.container);
         return [{ kind: 'chunk', event: 'message_delta', json: sse.data }];
       }
       case 'message_stop':
@@ -130,6 +143,7 @@ export class AnthropicPassthroughStream implements StreamTransformer {
     if (!message || typeof message !== 'object') return this.stopWith(badEvent("The upstream provider sent a 'message_start' without its message."));
     const usage = AnthropicUsageSchema.safeParse(message.usage);
     if (usage.success) this.startUsage = usage.data;
+    this.tally.message(message);
     if (message.model === this.options.publicModel) return [{ kind: 'chunk', event: 'message_start', json: sse.data }];
     message.model = this.options.publicModel;
     return [{ kind: 'chunk', event: 'message_start', json: JSON.stringify(head) }];

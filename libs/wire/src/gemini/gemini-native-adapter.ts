@@ -6,6 +6,7 @@ import { convertGeminiUsage } from './convert-gemini-usage';
 import { GeminiUsageMetadataSchema } from './gemini-api';
 import { mapGeminiErrorResponse } from './gemini-error';
 import { GeminiPassthroughStream } from './gemini-passthrough-stream';
+import { tallyGenerateContentRun } from './tally-generate-content-run';
 
 /** `{base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for a stream. */
 export function geminiMethodUrl(baseUrl: string, upstreamModel: string, stream: boolean): string {
@@ -50,6 +51,7 @@ export const geminiNativeAdapter: NativeAdapter = {
       text: sameModel ? text : JSON.stringify(body),
       usage: usage.success && parsed['usageMetadata'] !== undefined ? convertGeminiUsage(usage.data).reported : undefined,
       deliveredChars: text.length,
+      ran: tallyGenerateContentRun(parsed),
     };
   },
 

@@ -1,9 +1,11 @@
 import { upstreamError } from '../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
+import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 import { convertGeminiUsage } from './convert-gemini-usage';
 import { GeminiErrorBodySchema, GeminiUsageMetadataSchema, type GeminiUsageMetadata } from './gemini-api';
 import { mapGeminiStreamError } from './gemini-error';
+import { GenerateContentRunTally } from './tally-generate-content-run';
 
 const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
 
@@ -23,8 +25,14 @@ export class GeminiPassthroughStream implements StreamTransformer {
   private readonly candidates = new Map<number, boolean>();
   private readonly delivered: string[] = [];
   private deliveredLength = 0;
+  private readonly tally = new GenerateContentRunTally();
 
   constructor(private readonly options: StreamTransformerOptions) {}
+
+  /** Grounded prompts, code runs and URL fetches seen so far (a cut stream's too). */
+  get ran(): PassthroughRun {
+    return this.tally.run;
+  }
 
   get complete(): boolean {
     return this.blocked || (this.candidates.size > 0 && [...this.candidates.values()].every((finished) => finished));
@@ -67,6 +75,7 @@ export class GeminiPassthroughStream implements StreamTransformer {
 
   /** Usage, which candidates finished, and the text and call arguments delivered. */
   private read(event: JsonObject): void {
+    this.tally.response(event);
     const usage = GeminiUsageMetadataSchema.safeParse(event['usageMetadata']);
     if (usage.success) this.metadata = usage.data;
     const feedback = event['promptFeedback'];

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
+import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 
 /**
  * One upstream wire format (SPEC §7), walked through the same short lifecycle for every
@@ -60,6 +61,8 @@ export interface ReportedUsage {
   cacheReadTokens?: number;
   /** Of `promptTokens`, those written to the provider's prompt cache. */
   cacheWriteTokens?: number;
+  /** Of `completionTokens`, those of an audio answer: priced apart (`audio_output`). */
+  audioOutputTokens?: number;
   /**
    * The stream ended before the provider said how many tokens it wrote (cut, aborted, failed):
    * the prompt side is the provider's count, `completionTokens` is not — the relay counts what
@@ -76,6 +79,8 @@ export type ConvertedCompletion =
       text?: string;
       usage: ReportedUsage | undefined;
       deliveredChars: number;
+      /** A passthrough answer's hosted tool calls, served tier and created objects (native adapters). */
+      ran?: PassthroughRun;
     }
   | { ok: false; error: RelayError };
 
@@ -128,6 +133,8 @@ export interface StreamTransformer {
   readonly deliveredChars: number;
   /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
   readonly deliveredText: string;
+  /** A passthrough stream's hosted tool calls, served tier and created objects so far (native transformers). */
+  readonly ran?: PassthroughRun;
   /**
    * The caller dialect's own failure events for a stream that broke after it started (a bridged
    * stream whose dialect has them, e.g. Responses' `response.failed`): written instead of the

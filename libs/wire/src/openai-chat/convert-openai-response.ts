@@ -1,6 +1,7 @@
 import { upstreamError } from '../errors/relay-error';
 import { isJsonObject } from '../json/json-checks';
 import type { ConvertedCompletion } from '../hub/provider-adapter';
+import { servedTierRun } from '../passthrough/passthrough-carriage';
 import { editChunkText } from './edit-chunk-text';
 import { readUsage } from './read-openai-chunk';
 
@@ -23,5 +24,6 @@ export function convertOpenAiResponse(text: string, publicModel: string): Conver
   // its parsed object to match.
   const edited = editChunkText(text, completion, { model: publicModel });
   completion['model'] = publicModel;
-  return { ok: true, body: completion, text: edited, usage: usage ?? undefined, deliveredChars };
+  const ran = servedTierRun(completion['service_tier']);
+  return { ok: true, body: completion, text: edited, usage: usage ?? undefined, deliveredChars, ...(ran ? { ran } : {}) };
 }

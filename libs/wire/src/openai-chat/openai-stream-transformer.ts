@@ -1,5 +1,6 @@
 import { upstreamError } from '../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
+import { servedTierRun, type PassthroughRun } from '../passthrough/passthrough-carriage';
 import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';
 import { readOpenAiChunk } from './read-openai-chunk';
@@ -15,6 +16,7 @@ export class OpenAiStreamTransformer implements StreamTransformer {
   sawFinishReason = false;
   sawDone = false;
   private readonly deliveredParts: string[] = [];
+  private servedTier: string | undefined;
 
   get deliveredText(): string {
     return this.deliveredParts.join('');
@@ -32,6 +34,11 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     this.publicModel = options.publicModel;
     this.callerWantsUsage = options.callerWantsUsage;
     this.secrets = options.secrets;
+  }
+
+  /** The tier the chunks say served the answer (Chat Completions runs no hosted tools of its own to count). */
+  get ran(): PassthroughRun | undefined {
+    return servedTierRun(this.servedTier);
   }
 
   /** Some OpenAI-compatible servers end without [DONE]; a finish reason is as good. */
@@ -65,6 +72,7 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     }
     if (chunk.error !== undefined) return { kind: 'error', error: mapOpenAiStreamError(chunk.error, this.secrets) };
     if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.serviceTier !== undefined) this.servedTier = chunk.serviceTier;
     if (chunk.finished) this.sawFinishReason = true;
     if (!this.callerWantsUsage && chunk.choiceCount === 0 && chunk.usage) return undefined;
     // The upstream's own text, edited in place where needed: its field order is kept as sent.

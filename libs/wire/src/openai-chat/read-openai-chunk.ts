@@ -10,6 +10,8 @@ export interface OpenAiChunkFacts {
   usage: ReportedUsage | null | undefined;
   /** An error object (or string) sent inside the stream, when there is one. */
   error: unknown;
+  /** The tier the chunk says served the answer, as sent. */
+  serviceTier: string | undefined;
 }
 
 /** Absent, `null`, or passes `check`: how OpenAI-compatible servers send optional fields. */
@@ -30,13 +32,20 @@ const detailCount = (details: unknown, name: string): number | undefined => {
 export function readUsage(value: unknown): ReportedUsage | null | undefined | false {
   if (value === undefined || value === null) return value;
   if (!isJsonObject(value) || !isNumber(value['prompt_tokens']) || !isNumber(value['completion_tokens'])) return false;
-  const usage: ReportedUsage = { promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number };
+  const usage = withAudioTokens({ promptTokens: value['prompt_tokens'] as number, completionTokens: value['completion_tokens'] as number }, value);
   const details = value['prompt_tokens_details'];
   if (details === undefined || details === null) return usage;
   const cacheRead = detailCount(details, 'cached_tokens');
   const cacheWrite = detailCount(details, 'cache_write_tokens');
   if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  return usage;
+}
+
+/** `completion_tokens_details.audio_tokens` added to a read usage: an audio answer's tokens, priced apart. */
+function withAudioTokens(usage: ReportedUsage, value: Record<string, unknown>): ReportedUsage {
+  const audio = detailCount(value['completion_tokens_details'], 'audio_tokens');
+  if (audio !== undefined) usage.audioOutputTokens = Math.min(audio, usage.completionTokens);
   return usage;
 }
 
@@ -82,5 +91,6 @@ export function readOpenAiChunk(json: unknown, deliver: (text: string) => void):
     if (choice['finish_reason']) finished = true;
     if (!readDelta(choice['delta'], deliver)) return undefined;
   }
-  return { choiceCount: choices?.length ?? 0, finished, usage, error };
+  const tier = json['service_tier'];
+  return { choiceCount: choices?.length ?? 0, finished, usage, error, serviceTier: typeof tier === 'string' ? tier : undefined };
 }

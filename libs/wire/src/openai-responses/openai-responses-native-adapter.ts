@@ -6,9 +6,8 @@ import { isJsonObject, type JsonObject } from '../json/json-checks';
 import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
+import { tallyResponsesRun } from './tally-responses-run';
 import { withPublicModel } from './rewrite-response-model';
-
-
 
 export interface OpenaiResponsesProxyArgs {
   channel: UpstreamTarget;
@@ -61,7 +60,14 @@ export const openaiResponsesNativeAdapter: NativeAdapter = {
       return { ok: false, error: upstreamError('The upstream provider sent a malformed response.', 'bad_response') };
     }
     const answer = withPublicModel(response, text, publicModel);
-    return { ok: true, body: answer.body, text: answer.text, usage: readResponsesUsage(response['usage']), deliveredChars: text.length };
+    return {
+      ok: true,
+      body: answer.body,
+      text: answer.text,
+      usage: readResponsesUsage(response['usage']),
+      deliveredChars: text.length,
+      ran: tallyResponsesRun(response),
+    };
   },
 
   createStreamTransformer: (options) => new ResponsesPassthroughStream(options),

@@ -3,7 +3,9 @@ import { redactUpstreamError } from '../errors/redact-upstream-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
 import { mapOpenAiStreamError } from '../openai-chat/openai-error';
+import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 import { readResponsesUsage } from './read-responses-usage';
+import { ResponsesRunTally } from './tally-responses-run';
 
 /** The lifecycle events: each carries the whole Response object, `model` included. */
 const RESPONSE_EVENTS = new Set([
@@ -28,6 +30,9 @@ const DELTA_EVENTS = new Set([
   'response.reasoning_text.delta',
 ]);
 
+/** The events that carry one whole output item: what the provider ran is read from them. */
+const ITEM_EVENTS = new Set(['response.output_item.added', 'response.output_item.done']);
+
 const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
 
 /**
@@ -47,6 +52,7 @@ export class ResponsesPassthroughStream implements StreamTransformer {
   private sequence: number | undefined;
   private readonly deltas: string[] = [];
   private deliveredLength = 0;
+  private readonly tally = new ResponsesRunTally();
 
   /** `onResponseId` is told the response's id as soon as an event carries it, before that event is relayed. */
   constructor(
@@ -69,6 +75,11 @@ export class ResponsesPassthroughStream implements StreamTransformer {
   /** The text, refusals, tool input and reasoning delivered, joined only when asked. */
   get deliveredText(): string {
     return this.deltas.join('');
+  }
+
+  /** Hosted calls seen so far (a cut stream's too), the tier and the items created. */
+  get ran(): PassthroughRun {
+    return this.tally.run;
   }
 
   /** The id of the response being streamed, once an event has carried it: what the caller will retrieve it by. */
@@ -96,6 +107,7 @@ export class ResponsesPassthroughStream implements StreamTransformer {
     if (type === 'error') return this.stop({ kind: 'error', error: this.streamError(head) });
     const name = sse.event ?? type ?? 'message';
     if (type !== undefined && RESPONSE_EVENTS.has(type)) return this.lifecycle(type, head, name, sse.data);
+    if (type !== undefined && ITEM_EVENTS.has(type)) this.tally.item(head['item']);
     if (type !== undefined && DELTA_EVENTS.has(type)) {
       const delta = head['delta'];
       if (isString(delta)) {
@@ -134,6 +146,7 @@ export class ResponsesPassthroughStream implements StreamTransformer {
       this.terminal = true;
       this.ended = true;
       this.finalUsage = readResponsesUsage(response['usage']);
+      this.tally.response(response);
     }
     if (!('model' in response) || response['model'] === this.options.publicModel) return this.relay(head, { kind: 'chunk', event: name, json: data });
     response['model'] = this.options.publicModel;

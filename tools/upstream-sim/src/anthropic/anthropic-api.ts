@@ -180,10 +180,21 @@ export type AnthropicPrompt = CountTokensRequest;
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
 
+/** A search result as Anthropic answers it (`web_search_tool_result.content[]`). */
+export interface WebSearchResult {
+  type: 'web_search_result';
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age: string | null;
+}
+
 export type ResponseContentBlock =
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'server_tool_use'; id: string; name: 'web_search'; input: { query: string } }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: WebSearchResult[] };
 
 /** The prompt side of usage: what was read from the cache, written to it, and the rest. */
 export interface AnthropicInputUsage {
@@ -196,6 +207,8 @@ export interface AnthropicInputUsage {
 
 export interface AnthropicUsage extends AnthropicInputUsage {
   output_tokens: number;
+  /** Server tools Anthropic ran (present when the request offered one). */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
 }
 
 export interface AnthropicMessageResponse {
@@ -217,7 +230,9 @@ export type AnthropicStreamEvent =
       content_block:
         | { type: 'thinking'; thinking: ''; signature: '' }
         | { type: 'text'; text: '' }
-        | { type: 'tool_use'; id: string; name: string; input: Record<string, never> };
+        | { type: 'tool_use'; id: string; name: string; input: Record<string, never> }
+        | { type: 'server_tool_use'; id: string; name: 'web_search'; input: Record<string, never> }
+        | Extract<ResponseContentBlock, { type: 'web_search_tool_result' }>;
     }
   | { type: 'ping' }
   | {

@@ -86,7 +86,6 @@ describe('anthropic-beta', () => {
 
 describe('server tools', () => {
   it.each([
-    { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
     { type: 'bash_20250124', name: 'bash' },
     { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
   ])('accepts $type without input_schema and does not call it', async (tool) => {
@@ -94,6 +93,21 @@ describe('server tools', () => {
     const message = (await response.json()) as AnthropicMessageResponse;
     expect(response.status).toBe(200);
     expect(message.content).toEqual([{ type: 'text', text: 'You said: hello' }]);
+  });
+
+  it('runs web_search_20250305 once before the answer, as Anthropic does: server_tool_use, its result, and usage.server_tool_use', async () => {
+    const response = await postAnthropic(sim, { ...hello, tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] });
+    const message = (await response.json()) as AnthropicMessageResponse;
+    expect(response.status).toBe(200);
+    expect(message.content.map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(message.content[0]).toMatchObject({ name: 'web_search', input: { query: 'hello' } });
+    expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+  });
+
+  it('refuses a web search tool not named web_search, as Anthropic does', async () => {
+    const response = await postAnthropic(sim, { ...hello, tools: [{ type: 'web_search_20250305', name: 'search' }] });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("tools.0.name: Input should be 'web_search'");
   });
 
   it('accepts server tool blocks in the history', async () => {

@@ -114,7 +114,7 @@ describe('prompt caching', () => {
 
   it('streams the cache fields in message_start and the cumulative usage in message_delta', async () => {
     const body = ask({ system: cachedSystem, messages: [user('Hi there')], stream: true });
-    const usages = async (): Promise<[AnthropicUsage, Record<string, number>]> => {
+    const usages = async (): Promise<[AnthropicUsage, Omit<AnthropicUsage, 'cache_creation'>]> => {
       const events = parseSse((await readAll(await postAnthropic(sim, body))).text).map(
         (event) => JSON.parse(event.data) as AnthropicStreamEvent,
       );

@@ -17,6 +17,8 @@ export interface AnthropicMeta {
   model: string;
   /** The prompt side of usage, cache reads and writes included (prompt-cache.ts). */
   inputUsage: AnthropicInputUsage;
+  /** The blocks of the server tools that ran (server-tools.ts); present when the request offered one. */
+  serverBlocks?: ResponseContentBlock[];
 }
 
 type ToolUseBlock = Extract<ResponseContentBlock, { type: 'tool_use' }>;
@@ -51,9 +53,14 @@ function textOfPlan(plan: AnswerContent): string | undefined {
 }
 
 function usageOf(meta: AnthropicMeta, outputTokens: number): AnthropicUsage {
-  // In the API's key order: the input side, then output_tokens.
+  // In the API's key order: the input side, then output_tokens, then the server tools that ran.
   const { cache_creation, ...counts } = meta.inputUsage;
-  return { ...counts, cache_creation: { ...cache_creation }, output_tokens: outputTokens };
+  const usage: AnthropicUsage = { ...counts, cache_creation: { ...cache_creation }, output_tokens: outputTokens };
+  if (meta.serverBlocks) {
+    const searches = meta.serverBlocks.filter((block) => block.type === 'server_tool_use').length;
+    usage.server_tool_use = { web_search_requests: searches, web_fetch_requests: 0 };
+  }
+  return usage;
 }
 
 /**
@@ -71,6 +78,7 @@ export function buildAnthropicMessage(answer: AnthropicAnswer, meta: AnthropicMe
     model: meta.model,
     content: [
       ...(thinking ? [{ type: 'thinking' as const, ...thinking }] : []),
+      ...(meta.serverBlocks ?? []),
       ...(text ? [{ type: 'text' as const, text }] : []),
       ...toolUses,
     ],
@@ -123,8 +131,26 @@ function toolUseBlockEvents(toolUse: ToolUseBlock, index: number): AnthropicStre
   ];
 }
 
+/** A server tool's call streams like a tool use; its result comes whole in its start event. */
+function serverBlockEvents(block: Extract<ResponseContentBlock, { type: 'server_tool_use' | 'web_search_tool_result' }>, index: number): AnthropicStreamEvent[] {
+  if (block.type === 'web_search_tool_result') {
+    return [
+      { type: 'content_block_start', index, content_block: block },
+      { type: 'content_block_stop', index },
+    ];
+  }
+  return [
+    { type: 'content_block_start', index, content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} } },
+    { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } },
+    { type: 'content_block_stop', index },
+  ];
+}
+
 function blockEvents(block: ResponseContentBlock, index: number): AnthropicStreamEvent[] {
   switch (block.type) {
+    case 'server_tool_use':
+    case 'web_search_tool_result':
+      return serverBlockEvents(block, index);
     case 'thinking':
       return thinkingBlockEvents(block, index);
     case 'text':
@@ -145,7 +171,7 @@ function blockEvents(block: ResponseContentBlock, index: number): AnthropicStrea
  */
 export function buildAnthropicEvents(answer: AnthropicAnswer, meta: AnthropicMeta): AnthropicStreamEvent[] {
   const message = buildAnthropicMessage(answer, meta);
-  const events = message.content.flatMap(blockEvents);
+  const events = message.content.flatMap((block, index) => blockEvents(block, index));
   const { cache_creation: _breakdown, ...finalUsage } = message.usage;
   return [
     {

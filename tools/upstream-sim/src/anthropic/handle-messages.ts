@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { requestDigest } from '../decide-answer';
+import { lastUserText } from '../message-text';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import { addThinking } from './add-thinking';
@@ -8,6 +9,7 @@ import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthr
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
 import { buildAnthropicEvents, buildAnthropicMessage } from './build-anthropic-message';
 import { checkAnthropicPrompt, parseAnthropicBody } from './check-anthropic-request';
+import { refuseServerTools, webSearchBlocks } from './server-tools';
 import type { PromptCache } from './prompt-cache';
 import { anthropicToInternalRequest } from './to-internal-request';
 import { writeAnthropicStream } from './write-anthropic-stream';
@@ -31,6 +33,8 @@ export async function handleAnthropicMessages(
   const request = parsed.value;
   const checked = checkAnthropicPrompt(request, request.max_tokens);
   if (!checked.ok) return invalidRequest(res, checked.message);
+  const serverRefusal = refuseServerTools(request.tools);
+  if (serverRefusal) return invalidRequest(res, serverRefusal);
 
   const internal = anthropicToInternalRequest(request);
   const answer = planProviderAnswer(internal, context);
@@ -45,7 +49,14 @@ export async function handleAnthropicMessages(
 
   // Only a request that is answered writes to the prompt cache.
   const inputUsage = context.promptCache.account(request.model, checked.segments, { write: true });
-  const meta = { id: `msg_sim${requestDigest(internal).slice(0, 24)}`, model: request.model, inputUsage };
+  const offersServerTools = (request.tools ?? []).some((tool) => typeof tool.type === 'string' && tool.type.startsWith('web_search_'));
+  const query = lastUserText(internal.messages);
+  const meta = {
+    id: `msg_sim${requestDigest(internal).slice(0, 24)}`,
+    model: request.model,
+    inputUsage,
+    ...(offersServerTools ? { serverBlocks: webSearchBlocks(request.tools, request.tool_choice, query) } : {}),
+  };
   const full = addThinking(plan, internal, request);
   if (request.stream !== true) {
     if (fault?.kind === 'stream-error') {

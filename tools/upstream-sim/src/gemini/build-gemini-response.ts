@@ -1,7 +1,7 @@
 import type { FunctionToolCall } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
 import { countTokens, splitIntoStreamTokens } from '../tokens';
-import type { GeminiFinishReason, GenerateContentResponse, ResponsePart, UsageMetadata } from './gemini-api';
+import type { GeminiFinishReason, GenerateContentResponse, GroundingMetadata, ResponsePart, UsageMetadata } from './gemini-api';
 
 export interface GeminiMeta {
   model: string;
@@ -10,6 +10,8 @@ export interface GeminiMeta {
   thoughtSignature: string;
   /** Set when the request asked for thinking (`thinkingConfig.thinkingBudget` > 0). */
   thoughtsTokenCount: number | undefined;
+  /** Set when the request offered Google Search: the finished candidate says what it searched. */
+  grounding?: GroundingMetadata;
 }
 
 /** Word tokens per streamed text event: Gemini sends text in a few larger pieces. */
@@ -64,8 +66,10 @@ function responseOf(
   usage: UsageMetadata,
   meta: GeminiMeta,
 ): GenerateContentResponse {
+  // Grounding is said once, with the finished candidate, as Google does.
+  const grounding = finishReason && meta.grounding ? { groundingMetadata: meta.grounding } : {};
   return {
-    candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+    candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), ...grounding, index: 0 }],
     usageMetadata: usage,
     modelVersion: meta.model,
     responseId: meta.responseId,

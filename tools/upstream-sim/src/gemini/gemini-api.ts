@@ -149,10 +149,18 @@ export interface UsageMetadata {
   candidatesTokensDetails?: ModalityTokenCount[];
 }
 
+/** How an answer grounded on Google Search says so (`candidates[].groundingMetadata`). */
+export interface GroundingMetadata {
+  webSearchQueries: string[];
+  searchEntryPoint: { renderedContent: string };
+  groundingChunks: { web: { uri: string; title: string } }[];
+}
+
 export interface GenerateContentResponse {
   candidates: {
     content: { role: 'model'; parts: ResponsePart[] };
     finishReason?: GeminiFinishReason;
+    groundingMetadata?: GroundingMetadata;
     index: 0;
   }[];
   usageMetadata: UsageMetadata;

@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { requestDigest } from '../decide-answer';
+import { lastUserText } from '../message-text';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import { firstIssue, protoPath } from '../zod-issues';
 import { buildGenerateContentEvents, buildGenerateContentResponse } from './build-gemini-response';
 import { checkGeminiRequest } from './check-gemini-request';
-import { GenerateContentRequestSchema, type GenerateContentRequest } from './gemini-api';
+import { GenerateContentRequestSchema, type GenerateContentRequest, type GroundingMetadata } from './gemini-api';
 import { checkGeminiKey } from './check-gemini-key';
 import { geminiImageAnswer, wantsImage } from './gemini-image-answer';
 import { geminiErrorForStatus, geminiOverloaded, invalidArgument, sendGeminiError } from './gemini-error';
@@ -54,6 +55,15 @@ function thoughtsTokenCount(request: GenerateContentRequest): number | undefined
   return budget !== undefined && budget > 0 ? budget : undefined;
 }
 
+/** Google Search offered (`googleSearch`, or its proto name): one query of the user's words, one source. */
+function groundingFor(request: { tools?: unknown }, query: string): { grounding?: GroundingMetadata } {
+  const tools = Array.isArray(request.tools) ? (request.tools as unknown[]) : [];
+  const searches = tools.some((tool) => typeof tool === 'object' && tool !== null && ('googleSearch' in tool || 'google_search' in tool));
+  if (!searches) return {};
+  const uri = `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${Buffer.from(query).toString('base64url').slice(0, 16)}`;
+  return { grounding: { webSearchQueries: [query], searchEntryPoint: { renderedContent: '<div></div>' }, groundingChunks: [{ web: { uri, title: 'example.com' } }] } };
+}
+
 /** POST /v1beta/models/{model}:generateContent and :streamGenerateContent?alt=sse */
 export async function handleGenerateContent(
   call: GenerateContentCall,
@@ -87,6 +97,7 @@ export async function handleGenerateContent(
     responseId: `sim${requestDigest(internal).slice(0, 20)}`,
     thoughtSignature: thoughtSignatureFor(internal),
     thoughtsTokenCount: thoughtsTokenCount(request),
+    ...groundingFor(request, lastUserText(internal.messages)),
   };
   // An image model asked for an image answers with one instead of the brain's text or calls.
   const image = wantsImage(request) ? geminiImageAnswer(request, internal, plan, meta) : undefined;

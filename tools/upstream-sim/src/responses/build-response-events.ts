@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { argumentsPieceLength } from '../build-chat-completion';
 import { splitIntoPieces, splitIntoStreamTokens } from '../tokens';
+import { hostedCallEvents } from './hosted-tools';
 import type { FunctionCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStreamEvent } from './responses-wire';
 
 /**
@@ -53,7 +54,8 @@ function callEvents(item: FunctionCallItem, outputIndex: number, withObfuscation
  * `response.in_progress` with an empty output; per message item `output_item.added`,
  * `content_part.added`, one `output_text.delta` per word token, `output_text.done`,
  * `content_part.done`, `output_item.done`; per call `output_item.added`, argument deltas,
- * `function_call_arguments.done`, `output_item.done`; then `response.completed` — or
+ * `function_call_arguments.done`, `output_item.done`; per hosted call `output_item.added`, its
+ * progress events (`response.web_search_call.searching` …), `output_item.done`; then `response.completed` — or
  * `response.incomplete` when `max_output_tokens` cut the answer. No `[DONE]`.
  */
 export function buildResponseEvents(
@@ -61,9 +63,11 @@ export function buildResponseEvents(
   finished: ResponseBody,
   withObfuscation: boolean,
 ): ResponseStreamEvent[] {
-  const itemEvents = finished.output.flatMap((item: OutputItem, index) =>
-    item.type === 'message' ? messageEvents(item, index, withObfuscation) : callEvents(item, index, withObfuscation),
-  );
+  const itemEvents = finished.output.flatMap((item: OutputItem, index) => {
+    if (item.type === 'message') return messageEvents(item, index, withObfuscation);
+    if (item.type === 'function_call') return callEvents(item, index, withObfuscation);
+    return hostedCallEvents(item, index);
+  });
   const terminal = finished.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
   return [
     { type: 'response.created', response: started },

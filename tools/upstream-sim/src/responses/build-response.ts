@@ -1,7 +1,8 @@
 import type { ResponsesRequest } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
+import { servedTier } from './hosted-tools';
 import { newId } from './input-items';
-import type { FunctionCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStatus, ResponseUsageBody } from './responses-wire';
+import type { FunctionCallItem, HostedCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStatus, ResponseUsageBody } from './responses-wire';
 
 /** What one response is: its id and clock, and the request whose settings it echoes. */
 export interface ResponseMeta {
@@ -60,7 +61,7 @@ export function responseShell(meta: ResponseMeta, status: ResponseStatus): Respo
     prompt_cache_key: request.prompt_cache_key ?? null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     safety_identifier: typeof request['safety_identifier'] === 'string' ? request['safety_identifier'] : null,
-    service_tier: 'default',
+    service_tier: servedTier(request),
     store: request.store ?? true,
     temperature: request.temperature ?? 1,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
@@ -95,8 +96,8 @@ export function isCut(plan: AnswerContent): boolean {
   return plan.kind === 'text' && plan.finishReason === 'length';
 }
 
-/** The finished output items: a message (text or tool preamble), then one item per call. */
-export function outputItemsOf(plan: AnswerContent): OutputItem[] {
+/** The finished output items: the hosted calls OpenAI ran, a message (text or tool preamble), then one item per call. */
+export function outputItemsOf(plan: AnswerContent, hosted: readonly HostedCallItem[] = []): OutputItem[] {
   const text = answerText(plan);
   const message: OutputMessageItem[] =
     text === undefined
@@ -121,7 +122,7 @@ export function outputItemsOf(plan: AnswerContent): OutputItem[] {
           name: call.function.name,
         }))
       : [];
-  return [...message, ...calls];
+  return [...hosted, ...message, ...calls];
 }
 
 /** The finished Response: `completed`, or `incomplete` with its reason when the answer was cut. */

@@ -9,7 +9,8 @@ import { sendJsonAnswer } from '../send-json-answer';
 import type { SimFault } from '../sim-types';
 import { buildResponseEvents } from './build-response-events';
 import { failedResponse, finishedResponse, outputItemsOf, responseShell, type ResponseMeta } from './build-response';
-import { listedInputItems, newId, resolveReferences } from './input-items';
+import { hostedCallItems, refuseHostedTools } from './hosted-tools';
+import { listedInputItems, newId, resolveReferences, textOfParts } from './input-items';
 import type { ResponseStore, StoredResponse } from './response-store';
 import type { ListedItem, ResponseBody } from './responses-wire';
 import { responsesToInternalRequest } from './to-internal-request';
@@ -52,6 +53,12 @@ function conversationOf(
   const resolved = resolveReferences(listedInputItems(request.input), (id) => store.findItem(id));
   if (resolved.kind === 'missing') return invalid(res, 404, `Item with id '${resolved.id}' not found.`, 'input');
   return { history, inputItems: resolved.items };
+}
+
+/** The words of the last user message among the items: what a hosted search looks for. */
+function lastUserText(items: readonly ListedItem[]): string {
+  const user = [...items].reverse().find((item) => item.type === 'message' && item['role'] === 'user');
+  return user ? textOfParts(user['content']) : '';
 }
 
 /**
@@ -116,6 +123,8 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
   if (request.background === true && request.store === false) {
     return invalid(res, 400, 'Background responses must be stored: set store to true (the default).', 'store');
   }
+  const refused = refuseHostedTools(request);
+  if (refused) return invalid(res, 400, refused.message, refused.param, refused.code);
   const conversation = conversationOf(res, request, store);
   if (!conversation) return;
   const internal = responsesToInternalRequest(request, [...conversation.history, ...conversation.inputItems]);
@@ -132,7 +141,7 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
 
   const now = Math.floor(Date.now() / 1000);
   const meta: ResponseMeta = { id: newId('resp'), createdAt: now, request };
-  const output = outputItemsOf(plan);
+  const output = outputItemsOf(plan, hostedCallItems(request, lastUserText(conversation.inputItems)));
   const finished = finishedResponse(meta, plan, output, now);
   const complete: StoredResponse = {
     // A stream that errs leaves a failed response behind; the other faults break only the transport.

@@ -30,7 +30,14 @@ export type FunctionCallItem = {
   name: string;
 };
 
-export type OutputItem = OutputMessageItem | FunctionCallItem;
+/** A call OpenAI ran itself (hosted-tools.ts). */
+export type HostedCallItem =
+  | { id: string; type: 'web_search_call'; status: ItemStatus; action: { type: 'search'; query: string } }
+  | { id: string; type: 'file_search_call'; status: ItemStatus; queries: string[]; results: null }
+  | { id: string; type: 'code_interpreter_call'; status: ItemStatus; container_id: string; code: string; outputs: null }
+  | { id: string; type: 'image_generation_call'; status: ItemStatus; result: string };
+
+export type OutputItem = OutputMessageItem | FunctionCallItem | HostedCallItem;
 
 /** An input item as stored and listed back by `input_items`: an item of whatever type, with an id. */
 export type ListedItem = Record<string, unknown> & { id: string; type: string };

@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL_ENDPOINTS, ENDPOINTS, type Channel, type ChannelResponsesApi, type ChannelType, type Endpoint } from '@chat-relay/contract';
+import { DEFAULT_CHANNEL_ENDPOINTS, ENDPOINTS, HOSTED_TOOL_KINDS, type Channel, type ChannelResponsesApi, type ChannelType, type Endpoint, type HostedToolKind } from '@chat-relay/contract';
 import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextArea, TextField } from '../../components/field';
@@ -41,6 +41,8 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
   };
 
   const shownEndpoints: readonly Endpoint[] = values.useDefaultEndpoints ? DEFAULT_CHANNEL_ENDPOINTS[values.type] : values.endpoints;
+  const toggleTool = (kind: HostedToolKind, on: boolean) =>
+    set('hostedTools', on ? HOSTED_TOOL_KINDS.filter((known) => known === kind || values.hostedTools.includes(known)) : values.hostedTools.filter((known) => known !== kind));
   const toggleEndpoint = (endpoint: Endpoint, on: boolean) =>
     set('endpoints', on ? ENDPOINTS.filter((known) => known === endpoint || values.endpoints.includes(known)) : values.endpoints.filter((known) => known !== endpoint));
 
@@ -127,6 +129,25 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
             onChange={(event) => toggleEndpoint(endpoint, event.target.checked)}
           />
         ))}
+      </fieldset>
+      <fieldset className="endpoint-choice">
+        <legend>Passthrough</legend>
+        <p className="hint">What a request passed through in its own dialect may carry beyond tokens; a per-call tool or a tier also needs its price.</p>
+        {HOSTED_TOOL_KINDS.map((kind) => (
+          <CheckboxField key={kind} label={kind} checked={values.hostedTools.includes(kind)} onChange={(event) => toggleTool(kind, event.target.checked)} />
+        ))}
+        <TextField
+          label="Service tiers"
+          value={values.serviceTiers}
+          onChange={(event) => set('serviceTiers', event.target.value)}
+          hint="Comma separated: priority, flex, scale, fast."
+        />
+        <CheckboxField label="Audio answers" checked={values.audioOutput} onChange={(event) => set('audioOutput', event.target.checked)} />
+        <CheckboxField
+          label="Upstream object ids (single tenant only)"
+          checked={values.upstreamObjects}
+          onChange={(event) => set('upstreamObjects', event.target.checked)}
+        />
       </fieldset>
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(event) => set('enabled', event.target.checked)} />
     </EditorForm>

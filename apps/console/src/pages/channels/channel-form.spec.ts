@@ -114,3 +114,24 @@ describe('channel types and what they can serve (issue 17)', () => {
     expect(search.ok && search.body).toMatchObject({ type: 'searxng', endpoints: null });
   });
 });
+
+describe('channel form: what passes through (issue 26)', () => {
+  it('sends nothing beyond tokens by default, and what is ticked or typed otherwise', () => {
+    const plain = toChannelCreate(filled());
+    expect(plain.ok && plain.body.passthrough).toEqual({ hosted_tools: [], service_tiers: [], audio_output: false, upstream_objects: false });
+    const chosen = toChannelCreate({ ...filled(), hostedTools: ['web_search', 'code_execution'], serviceTiers: 'priority, flex', audioOutput: true });
+    expect(chosen.ok && chosen.body.passthrough).toEqual({ hosted_tools: ['web_search', 'code_execution'], service_tiers: ['priority', 'flex'], audio_output: true, upstream_objects: false });
+  });
+
+  it('an edit shows the channel’s setting and sends it only when changed; a bad tier name is an error naming the field', () => {
+    const channel = channelFixture({ passthrough: { hosted_tools: ['mcp', 'web_search'], service_tiers: ['priority'], audio_output: false, upstream_objects: true } });
+    const form = channelFormFrom(channel);
+    expect(form).toMatchObject({ hostedTools: ['web_search', 'mcp'], serviceTiers: 'priority', upstreamObjects: true });
+    expect(toChannelUpdate({ ...form, name: 'renamed' }, channel)).toEqual({ ok: true, body: { name: 'renamed' } });
+    const opened = toChannelUpdate({ ...form, upstreamObjects: false }, channel);
+    expect(opened.ok && opened.body.passthrough).toEqual({ hosted_tools: ['web_search', 'mcp'], service_tiers: ['priority'], audio_output: false, upstream_objects: false });
+    const bad = toChannelUpdate({ ...form, serviceTiers: 'Priority!' }, channel);
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.errors.join(' ')).toContain('Passthrough');
+  });
+});

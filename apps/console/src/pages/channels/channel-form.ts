@@ -4,12 +4,14 @@ import {
   ChannelUpdateSchema,
   DEFAULT_CHANNEL_ENDPOINTS,
   ENDPOINTS,
+  HOSTED_TOOL_KINDS,
   type Channel,
   type ChannelCreate,
   type ChannelResponsesApi,
   type ChannelType,
   type ChannelUpdate,
   type Endpoint,
+  type HostedToolKind,
 } from '@chat-relay/contract';
 import { formIssues, parseWholeNumber, type FormOutcome } from '../../api/form-issues';
 
@@ -29,6 +31,11 @@ export interface ChannelFormValues {
   useDefaultEndpoints: boolean;
   endpoints: Endpoint[];
   enabled: boolean;
+  /** What passes through beyond plain tokens (issue 26): hosted tool kinds, tiers (comma separated), audio, upstream objects. */
+  hostedTools: HostedToolKind[];
+  serviceTiers: string;
+  audioOutput: boolean;
+  upstreamObjects: boolean;
 }
 
 export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
@@ -43,6 +50,7 @@ export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
   responses_api: 'Responses API',
   endpoints: 'Endpoints',
   enabled: 'Enabled',
+  passthrough: 'Passthrough',
 };
 
 export const emptyChannelForm = (): ChannelFormValues => ({
@@ -58,6 +66,10 @@ export const emptyChannelForm = (): ChannelFormValues => ({
   useDefaultEndpoints: true,
   endpoints: [...DEFAULT_CHANNEL_ENDPOINTS.openai],
   enabled: true,
+  hostedTools: [],
+  serviceTiers: '',
+  audioOutput: false,
+  upstreamObjects: false,
 });
 
 /** The edit form of a channel: everything but its keys, which the API never shows. */
@@ -76,6 +88,10 @@ export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
   useDefaultEndpoints: channel.endpoints_default,
   endpoints: [...channel.endpoints],
   enabled: channel.enabled,
+  hostedTools: HOSTED_TOOL_KINDS.filter((kind) => channel.passthrough.hosted_tools.includes(kind)),
+  serviceTiers: channel.passthrough.service_tiers.join(', '),
+  audioOutput: channel.passthrough.audio_output,
+  upstreamObjects: channel.passthrough.upstream_objects,
 });
 
 /** Each type in the form's Type field, with what to know when choosing it. */
@@ -148,6 +164,12 @@ function readFields(values: ChannelFormValues): { fields: Omit<ChannelCreate, 'k
     enabled: values.enabled,
     responses_api: values.responsesApi,
     endpoints: values.useDefaultEndpoints ? null : values.endpoints,
+    passthrough: {
+      hosted_tools: values.hostedTools,
+      service_tiers: splitList(values.serviceTiers),
+      audio_output: values.audioOutput,
+      upstream_objects: values.upstreamObjects,
+    },
   };
   return { fields, errors };
 }
@@ -181,6 +203,7 @@ export function toChannelUpdate(values: ChannelFormValues, original: Channel): F
     enabled: original.enabled,
     responses_api: original.responses_api,
     endpoints: original.endpoints_default ? null : original.endpoints,
+    passthrough: { ...original.passthrough, hosted_tools: HOSTED_TOOL_KINDS.filter((kind) => original.passthrough.hosted_tools.includes(kind)) },
   };
   const changed = Object.fromEntries(Object.entries(fields).filter(([field, value]) => !sameJson(value, before[field])));
   const keys = splitKeys(values.keys);

@@ -66,3 +66,20 @@ describe('samePrices', () => {
     expect(samePrices(stored, { data: [{ model: 'a', input: 1, output: 3 }] })).toBe(false);
   });
 });
+
+describe('what the table does not edit (issue 26)', () => {
+  it('keeps per-call hosted tool prices, tier multipliers and per-size video prices through an edit; audio output is a column', () => {
+    const entry = {
+      model: 'gpt-4.1',
+      input: 2_000_000,
+      output: 8_000_000,
+      tool_calls: { web_search: 10_000 },
+      service_tiers: { priority: 1.75 },
+      video_second_variants: { '1280x720': 100_000 },
+      audio_output: 80_000_000,
+    };
+    const [edited] = rowsFromTable({ data: [entry] });
+    expect(edited?.amounts.audio_output).toBe('80');
+    expect(toPriceTable([{ ...edited!, amounts: { ...edited!.amounts, input: '2.5' } }])).toEqual({ ok: true, table: { data: [{ ...entry, input: 2_500_000 }] } });
+  });
+});

@@ -1,8 +1,12 @@
 import { PriceTableSchema, type Price, type PriceTable } from '@chat-relay/contract';
 import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 
+/** Fields of an entry the table does not edit: kept as they were and sent back with the row. */
+const KEPT_FIELDS = ['video_second_variants', 'tool_calls', 'service_tiers'] as const;
+type KeptField = (typeof KEPT_FIELDS)[number];
+
 /** A price field the table edits as dollars (the API keeps micro-USD). */
-type AmountField = Exclude<keyof Price, 'model' | 'image_variants' | 'video_second_variants'>;
+type AmountField = Exclude<keyof Price, 'model' | 'image_variants' | KeptField>;
 
 export interface PriceColumn {
   field: AmountField;
@@ -24,6 +28,7 @@ export const PRICE_COLUMNS: readonly PriceColumn[] = [
   { field: 'video_second', label: 'Video second', unit: 'USD / second', required: false },
   { field: 'song', label: 'Song', unit: 'USD / song', required: false },
   { field: 'search_query', label: 'Web search', unit: 'USD / query', required: false },
+  { field: 'audio_output', label: 'Audio output', unit: 'USD / 1M tokens', required: false },
 ];
 
 /** One row as typed: dollars as text; `imageVariants` as `variant=dollars` pairs separated by commas. */
@@ -33,20 +38,23 @@ export interface PriceRow {
   model: string;
   amounts: Record<AmountField, string>;
   imageVariants: string;
+  /** What the table does not edit (per-size video prices, per-call hosted tool prices, tier multipliers): sent back unchanged. */
+  kept: Partial<Pick<Price, KeptField>>;
 }
 
 let nextKey = 1;
 const emptyAmounts = (): Record<AmountField, string> =>
   Object.fromEntries(PRICE_COLUMNS.map((column) => [column.field, ''])) as Record<AmountField, string>;
 
-export const emptyPriceRow = (): PriceRow => ({ key: nextKey++, model: '', amounts: emptyAmounts(), imageVariants: '' });
+export const emptyPriceRow = (): PriceRow => ({ key: nextKey++, model: '', amounts: emptyAmounts(), imageVariants: '', kept: {} });
 
 export function rowsFromTable(table: PriceTable): PriceRow[] {
   return table.data.map((price) => {
     const amounts = emptyAmounts();
     for (const column of PRICE_COLUMNS) amounts[column.field] = microToUsdInput(price[column.field]);
     const variants = Object.entries(price.image_variants ?? {}).map(([variant, micro]) => `${variant}=${microToUsdInput(micro)}`);
-    return { key: nextKey++, model: price.model, amounts, imageVariants: variants.join(', ') };
+    const kept = Object.fromEntries(KEPT_FIELDS.flatMap((field) => (price[field] != null ? [[field, price[field]]] : [])));
+    return { key: nextKey++, model: price.model, amounts, imageVariants: variants.join(', '), kept };
   });
 }
 
@@ -55,7 +63,7 @@ const rowName = (row: PriceRow, index: number): string => `Row ${index + 1}${row
 /** One row → the API's price, or what could not be read in it. */
 function readRow(row: PriceRow, index: number): { price: Record<string, unknown>; errors: string[] } {
   const errors: string[] = [];
-  const price: Record<string, unknown> = { model: row.model.trim() };
+  const price: Record<string, unknown> = { model: row.model.trim(), ...row.kept };
   for (const column of PRICE_COLUMNS) {
     const text = row.amounts[column.field];
     if (text.trim() === '') {

@@ -20,6 +20,7 @@ export const COPIED_TABLES = [
   'usage_log',
   'usage_rollup',
   'stored_responses',
+  'upstream_objects',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 

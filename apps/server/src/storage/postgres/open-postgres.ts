@@ -12,6 +12,7 @@ import { PgTokenStore } from './pg-token-store';
 import { createPgPool, underAdvisoryLock, type PostgresConnection } from './pg-pool';
 import { PgQuotaStore } from './pg-quota-store';
 import { PgResponseStore } from './pg-response-store';
+import { PgUpstreamObjectStore } from './pg-upstream-object-store';
 import { PgTaskStore } from './pg-task-store';
 import { PgUsageLogStore } from './pg-usage-log-store';
 
@@ -26,6 +27,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage,
     prices: new PgPriceStore(pool),
     usageLog: new PgUsageLogStore(pool),
     responses: new PgResponseStore(pool),
+    upstreamObjects: new PgUpstreamObjectStore(pool),
     tasks: new PgTaskStore(pool, instanceId),
   };
 }

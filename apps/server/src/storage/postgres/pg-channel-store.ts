@@ -3,6 +3,7 @@ import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewCha
 import { inTransaction } from './pg-pool';
 import { idParam, jsonParam, pageOf, Params } from './pg-rows';
 import { alignedStates } from '../key-states';
+import { passthroughColumn, passthroughFromColumn } from '../passthrough-column';
 
 interface ChannelRow {
   id: number;
@@ -21,12 +22,13 @@ interface ChannelRow {
   endpoints: ChannelRecord['endpoints'];
   synced_models: SyncedModel[] | null;
   models_synced_at: string | null;
+  passthrough: unknown;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-  responses_api, endpoints, synced_models, models_synced_at, created_at, updated_at`;
+  responses_api, endpoints, synced_models, models_synced_at, passthrough, created_at, updated_at`;
 
 
 const toRecord = (row: ChannelRow): ChannelRecord => ({
@@ -46,6 +48,7 @@ const toRecord = (row: ChannelRow): ChannelRecord => ({
   endpoints: row.endpoints,
   syncedModels: row.synced_models,
   modelsSyncedAt: row.models_synced_at,
+  passthrough: passthroughFromColumn(row.passthrough),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -55,8 +58,8 @@ const toRecord = (row: ChannelRow): ChannelRecord => ({
  * keep the admin's order (the model list and the channel test read them in order).
  */
 const WRITTEN =
-  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints';
-const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb';
+  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints, passthrough';
+const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb, $14::json';
 const toValues = (channel: NewChannel): unknown[] => [
   channel.name,
   channel.type,
@@ -71,6 +74,7 @@ const toValues = (channel: NewChannel): unknown[] => [
   JSON.stringify(channel.timeouts),
   channel.responsesApi ?? 'auto',
   jsonParam(channel.endpoints),
+  passthroughColumn(channel.passthrough),
 ];
 
 /** Channels in PostgreSQL, behaving as SqliteChannelStore does. */
@@ -85,7 +89,7 @@ export class PgChannelStore implements ChannelStore {
   async create(input: NewChannel): Promise<ChannelRecord> {
     const now = new Date().toISOString();
     const created = await this.one(
-      `INSERT INTO channels (${WRITTEN}, created_at, updated_at) VALUES (${WRITTEN_VALUES}, $14, $14) RETURNING ${COLUMNS}`,
+      `INSERT INTO channels (${WRITTEN}, created_at, updated_at) VALUES (${WRITTEN_VALUES}, $15, $15) RETURNING ${COLUMNS}`,
       [...toValues(input), now],
     );
     if (!created) throw new Error('INSERT … RETURNING gave no row');
@@ -114,7 +118,7 @@ export class PgChannelStore implements ChannelStore {
       const keyStates = patch.keyStates ?? (patch.keys ? undefined : record.keyStates);
       const merged: NewChannel = { ...record, ...patch, keyStates };
       const { rows } = await client.query<ChannelRow>(
-        `UPDATE channels SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $14) WHERE id = $15 RETURNING ${COLUMNS}`,
+        `UPDATE channels SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $15) WHERE id = $16 RETURNING ${COLUMNS}`,
         [...toValues(merged), new Date().toISOString(), id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;

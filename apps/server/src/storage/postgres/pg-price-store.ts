@@ -18,10 +18,14 @@ interface PriceRow {
   video_second_variants: Record<string, number> | null;
   song: number | null;
   search_query: number | null;
+  tool_calls: PriceRecord['toolCalls'] | null;
+  service_tiers: Record<string, number> | null;
+  audio_output: number | null;
 }
 
 const COLUMNS =
-  'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute, video_second, video_second_variants, song, search_query';
+  'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute, video_second, video_second_variants, song, search_query, ' +
+  'tool_calls, service_tiers, audio_output';
 
 /** The units of other endpoints appear only where the price sets them. */
 const toRecord = (row: PriceRow): PriceRecord => ({
@@ -39,6 +43,9 @@ const toRecord = (row: PriceRow): PriceRecord => ({
   ...(row.video_second_variants !== null ? { videoSecondVariants: row.video_second_variants } : {}),
   ...(row.song !== null ? { song: row.song } : {}),
   ...(row.search_query !== null ? { searchQuery: row.search_query } : {}),
+  ...(row.tool_calls !== null ? { toolCalls: row.tool_calls } : {}),
+  ...(row.service_tiers !== null ? { serviceTiers: row.service_tiers } : {}),
+  ...(row.audio_output !== null ? { audioOutput: row.audio_output } : {}),
 });
 
 /** The price table in PostgreSQL, behaving as SqlitePriceStore does. */
@@ -61,7 +68,8 @@ export class PgPriceStore implements PriceStore {
       await client.query(
         `INSERT INTO prices (position, ${COLUMNS})
          SELECT * FROM unnest($1::integer[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
-           $8::json[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::json[], $14::bigint[], $15::bigint[])`,
+           $8::json[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::json[], $14::bigint[], $15::bigint[],
+           $16::json[], $17::json[], $18::bigint[])`,
         [
           prices.map((_, index) => index + 1),
           prices.map((price) => price.model),
@@ -78,6 +86,9 @@ export class PgPriceStore implements PriceStore {
           prices.map((price) => jsonParam(price.videoSecondVariants)),
           prices.map((price) => price.song ?? null),
           prices.map((price) => price.searchQuery ?? null),
+          prices.map((price) => jsonParam(price.toolCalls)),
+          prices.map((price) => jsonParam(price.serviceTiers)),
+          prices.map((price) => price.audioOutput ?? null),
         ],
       );
     });

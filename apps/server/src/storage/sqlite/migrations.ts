@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 
 export interface Migration {
@@ -328,6 +329,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   ...TASK_MIGRATIONS,
+  ...PASSTHROUGH_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -12,6 +12,7 @@ import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteQuotaStore } from './sqlite-quota-store';
 import { SqliteResponseStore } from './sqlite-response-store';
+import { SqliteUpstreamObjectStore } from './sqlite-upstream-object-store';
 import { SqliteTaskStore } from './sqlite-task-store';
 import { SqliteTokenStore } from './sqlite-token-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
@@ -67,6 +68,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     prices: new SqlitePriceStore(db),
     usageLog: new SqliteUsageLogStore(db),
     responses: new SqliteResponseStore(db),
+    upstreamObjects: new SqliteUpstreamObjectStore(db),
     tasks: new SqliteTaskStore(db, instanceId),
     ping: async () => {
       db.prepare('SELECT 1').get();

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
 import { alignedStates } from '../key-states';
+import { passthroughColumn, passthroughFromColumn } from '../passthrough-column';
 
 interface ChannelRow {
   id: number;
@@ -19,6 +20,7 @@ interface ChannelRow {
   endpoints: string | null;
   synced_models: string | null;
   models_synced_at: string | null;
+  passthrough: string;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +45,7 @@ const toRecord = (row: ChannelRow): ChannelRecord => {
     endpoints: row.endpoints === null ? null : (JSON.parse(row.endpoints) as ChannelRecord['endpoints']),
     syncedModels: row.synced_models === null ? null : (JSON.parse(row.synced_models) as SyncedModel[]),
     modelsSyncedAt: row.models_synced_at,
+    passthrough: passthroughFromColumn(row.passthrough),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -62,6 +65,7 @@ const toColumns = (channel: NewChannel) => ({
   timeouts: JSON.stringify(channel.timeouts),
   responses_api: channel.responsesApi ?? 'auto',
   endpoints: channel.endpoints ? JSON.stringify(channel.endpoints) : null,
+  passthrough: passthroughColumn(channel.passthrough),
 });
 
 export class SqliteChannelStore implements ChannelStore {
@@ -72,9 +76,9 @@ export class SqliteChannelStore implements ChannelStore {
     const row = this.db
       .prepare(
         `INSERT INTO channels (name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-           responses_api, endpoints, created_at, updated_at)
+           responses_api, endpoints, passthrough, created_at, updated_at)
          VALUES (:name, :type, :base_url, :keys, :key_states, :models, :model_mapping, :priority, :weight, :enabled, :timeouts,
-           :responses_api, :endpoints, :now, :now)
+           :responses_api, :endpoints, :passthrough, :now, :now)
          RETURNING *`,
       )
       .get({ ...toColumns(input), now }) as ChannelRow;
@@ -111,7 +115,7 @@ export class SqliteChannelStore implements ChannelStore {
           `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, key_states = :key_states,
              models = :models,
              model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
-             timeouts = :timeouts, responses_api = :responses_api, endpoints = :endpoints, updated_at = :now
+             timeouts = :timeouts, responses_api = :responses_api, endpoints = :endpoints, passthrough = :passthrough, updated_at = :now
            WHERE id = :id RETURNING *`,
         )
         .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as ChannelRow;

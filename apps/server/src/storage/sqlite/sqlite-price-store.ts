@@ -16,6 +16,9 @@ interface PriceRow {
   video_second_variants: string | null;
   song: number | null;
   search_query: number | null;
+  tool_calls: string | null;
+  service_tiers: string | null;
+  audio_output: number | null;
 }
 
 /** The units of other endpoints appear only where the price sets them. */
@@ -34,6 +37,9 @@ const toRecord = (row: PriceRow): PriceRecord => ({
   ...(row.video_second_variants !== null ? { videoSecondVariants: JSON.parse(row.video_second_variants) as Record<string, number> } : {}),
   ...(row.song !== null ? { song: row.song } : {}),
   ...(row.search_query !== null ? { searchQuery: row.search_query } : {}),
+  ...(row.tool_calls !== null ? { toolCalls: JSON.parse(row.tool_calls) as PriceRecord['toolCalls'] } : {}),
+  ...(row.service_tiers !== null ? { serviceTiers: JSON.parse(row.service_tiers) as Record<string, number> } : {}),
+  ...(row.audio_output !== null ? { audioOutput: row.audio_output } : {}),
 });
 
 export class SqlitePriceStore implements PriceStore {
@@ -46,8 +52,8 @@ export class SqlitePriceStore implements PriceStore {
   async replace(prices: readonly PriceRecord[]): Promise<void> {
     const insert = this.db.prepare(
       `INSERT INTO prices (position, model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute,
-         video_second, video_second_variants, song, search_query)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         video_second, video_second_variants, song, search_query, tool_calls, service_tiers, audio_output)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM prices').run();
@@ -68,6 +74,9 @@ export class SqlitePriceStore implements PriceStore {
           price.videoSecondVariants ? JSON.stringify(price.videoSecondVariants) : null,
           price.song ?? null,
           price.searchQuery ?? null,
+          price.toolCalls ? JSON.stringify(price.toolCalls) : null,
+          price.serviceTiers ? JSON.stringify(price.serviceTiers) : null,
+          price.audioOutput ?? null,
         ),
       );
     })();

@@ -1,5 +1,5 @@
 import type { StoreBackend } from '../testing/store-backends';
-import type { ChannelRecord, NewChannel } from '../types';
+import { NOTHING_PASSES, type ChannelRecord, type NewChannel } from '../types';
 import { storageForEachTest, storageWithSqlForEachTest } from './open-with-sql';
 
 const channel = (overrides: Partial<NewChannel> = {}): NewChannel => ({
@@ -38,6 +38,7 @@ export function describeChannelStore(backend: StoreBackend): void {
         endpoints: null,
         syncedModels: null,
         modelsSyncedAt: null,
+        passthrough: NOTHING_PASSES,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
       });
@@ -58,6 +59,18 @@ export function describeChannelStore(backend: StoreBackend): void {
       expect(await storage().channels.get(created.id)).toEqual(created);
       const none = await storage().channels.create(channel({ endpoints: [], modelMapping: {} }));
       expect(await storage().channels.get(none.id)).toMatchObject({ endpoints: [], modelMapping: {} });
+    });
+
+    it('keeps what passes through as given, and an update of it changes nothing else', async () => {
+      const passthrough = { hostedTools: ['web_search' as const, 'code_execution' as const], serviceTiers: ['priority'], audioOutput: true, upstreamObjects: false };
+      const created = await storage().channels.create(channel({ passthrough }));
+      expect(created.passthrough).toEqual(passthrough);
+      expect(await storage().channels.get(created.id)).toEqual(created);
+      const opened = await storage().channels.update(created.id, { passthrough: { ...passthrough, upstreamObjects: true, hostedTools: [] } });
+      expect(opened).toEqual({ ...created, passthrough: { ...passthrough, upstreamObjects: true, hostedTools: [] }, updatedAt: opened?.updatedAt });
+      // Other writes keep it.
+      expect((await storage().channels.update(created.id, { name: 'renamed' }))?.passthrough).toEqual(opened?.passthrough);
+      expect((await storage().channels.setResponsesApi(created.id, 'bridged'))?.passthrough).toEqual(opened?.passthrough);
     });
 
     it.each([424242, 2 ** 40, 2 ** 70, 1e300])('answers undefined or false for a channel that does not exist (%d)', async (id) => {

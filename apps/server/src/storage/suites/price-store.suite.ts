@@ -75,6 +75,17 @@ const TABLE: PriceRecord[] = [
   },
   { model: 'suno-v4', input: 0, output: 0, cacheRead: null, cacheWrite: null, song: 40_000 },
   { model: 'web-search', input: 0, output: 0, cacheRead: null, cacheWrite: null, searchQuery: 8_000 },
+  {
+    model: 'gpt-5*',
+    input: 1_250_000,
+    output: 10_000_000,
+    cacheRead: null,
+    cacheWrite: null,
+    // Not in any sorted order: the admin's order comes back.
+    toolCalls: { web_search: 10_000, code_execution: 30_000, file_search: 2_500 },
+    serviceTiers: { priority: 2, flex: 0.5, scale: 1.125 },
+    audioOutput: 80_000_000,
+  },
   { model: 'aa-first-alphabetically', input: Number.MAX_SAFE_INTEGER, output: Number.MAX_SAFE_INTEGER, cacheRead: 0, cacheWrite: 0 },
 ];
 
@@ -93,6 +104,9 @@ export function describePriceStore(backend: StoreBackend): void {
     expect(listed).toStrictEqual(TABLE);
     expect(Object.keys(listed[1]?.imageVariants ?? {})).toEqual(['hd/1792x1024', '256x256', 'hd']);
     expect(Object.keys(listed.find((price) => price.model === 'sora-*')?.videoSecondVariants ?? {})).toEqual(['1792x1024', '1024x1792', '1280x720']);
+    const passthrough = listed.find((price) => price.model === 'gpt-5*');
+    expect(Object.keys(passthrough?.toolCalls ?? {})).toEqual(['web_search', 'code_execution', 'file_search']);
+    expect(Object.keys(passthrough?.serviceTiers ?? {})).toEqual(['priority', 'flex', 'scale']);
     await storage().prices.replace([...TABLE].reverse());
     expect(await storage().prices.list()).toStrictEqual([...TABLE].reverse());
   });
@@ -114,14 +128,19 @@ export function describePriceStore(backend: StoreBackend): void {
         videoSecondVariants: null,
         song: null,
         searchQuery: null,
+        toolCalls: null,
+        serviceTiers: null,
+        audioOutput: null,
       },
       { model: 'n', input: 1, output: 1, cacheRead: null, cacheWrite: null, image: 0, imageVariants: {} },
       { model: 'o', input: 1, output: 1, cacheRead: null, cacheWrite: null, videoSecond: 0, videoSecondVariants: {}, song: 0, searchQuery: 0 },
+      { model: 'p', input: 1, output: 1, cacheRead: null, cacheWrite: null, toolCalls: {}, serviceTiers: {}, audioOutput: 0 },
     ]);
     expect(await storage().prices.list()).toStrictEqual([
       { model: 'm', input: 1, output: 1, cacheRead: null, cacheWrite: null },
       { model: 'n', input: 1, output: 1, cacheRead: null, cacheWrite: null, image: 0, imageVariants: {} },
       { model: 'o', input: 1, output: 1, cacheRead: null, cacheWrite: null, videoSecond: 0, videoSecondVariants: {}, song: 0, searchQuery: 0 },
+      { model: 'p', input: 1, output: 1, cacheRead: null, cacheWrite: null, toolCalls: {}, serviceTiers: {}, audioOutput: 0 },
     ]);
   });
 

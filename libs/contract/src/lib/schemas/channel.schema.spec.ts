@@ -73,6 +73,19 @@ describe('ChannelCreateSchema', () => {
   });
 });
 
+describe('passthrough', () => {
+  it('takes part of the setting on create and update (the rest is the default or as it was), and refuses what it does not know', () => {
+    expect(ChannelCreateSchema.parse({ ...channel, passthrough: { hosted_tools: ['web_search', 'code_execution'] } }).passthrough).toEqual({
+      hosted_tools: ['web_search', 'code_execution'],
+    });
+    expect(ChannelUpdateSchema.parse({ passthrough: { upstream_objects: true } })).toEqual({ passthrough: { upstream_objects: true } });
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, passthrough: { hosted_tools: ['teleport'] } }))).toEqual([['passthrough', 'hosted_tools', 0]]);
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, passthrough: { hosted_tools: ['mcp', 'mcp'] } }))).toEqual([['passthrough', 'hosted_tools']]);
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, passthrough: { service_tiers: ['Priority!'] } }))).toEqual([['passthrough', 'service_tiers', 0]]);
+    expect(issuePaths(ChannelCreateSchema.safeParse({ ...channel, passthrough: { audio: true } }))).toEqual([['passthrough']]);
+  });
+});
+
 describe('ChannelUpdateSchema', () => {
   it('rejects {}: an update must change something', () => {
     const result = ChannelUpdateSchema.safeParse({});
@@ -152,6 +165,7 @@ describe('ChannelSchema', () => {
     responses_api: 'native',
     endpoints: ['chat', 'completions'],
     endpoints_default: false,
+    passthrough: { hosted_tools: ['web_search'], service_tiers: [], audio_output: false, upstream_objects: false },
     synced_models_count: 3,
     models_synced_at: '2026-01-02T00:00:00.000Z',
     models_sync_error: null,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
 import { ErrorBodySchema } from './error.schema';
 import { CHANNEL_TYPE_ENDPOINTS, EndpointSchema, type Endpoint } from './endpoint.schema';
+import { ChannelPassthroughInputSchema, ChannelPassthroughSchema } from './passthrough.schema';
 
 /**
  * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `suno`: a
@@ -61,6 +62,8 @@ const channelFields = {
     .max(EndpointSchema.options.length)
     .refine((list) => new Set(list).size === list.length, 'each endpoint may appear once')
     .nullable(),
+  /** What passes through to the channel beyond plain tokens (see ChannelPassthroughSchema); fields left out keep their value. */
+  passthrough: ChannelPassthroughInputSchema,
 };
 
 /** `an openai channel`, `a tavily channel`: how messages name a channel by its type. */
@@ -97,6 +100,8 @@ export const ChannelCreateSchema = z
     responses_api: channelFields.responses_api.optional(),
     /** Left out or null: the type's defaults. */
     endpoints: channelFields.endpoints.optional(),
+    /** Left out: nothing beyond plain tokens (DEFAULT_CHANNEL_PASSTHROUGH). */
+    passthrough: channelFields.passthrough.optional(),
   })
   .strict()
   .superRefine(checkEndpointsFitType);
@@ -203,6 +208,8 @@ export const ChannelSchema = z.object({
   endpoints: z.array(EndpointSchema),
   /** Whether `endpoints` are the type's defaults (the admin set none). */
   endpoints_default: z.boolean(),
+  /** What passes through to the channel beyond plain tokens. */
+  passthrough: ChannelPassthroughSchema,
   /** Models in the upstream's list as last synced; `null`: never synced. */
   synced_models_count: z.number().int().nullable(),
   models_synced_at: TimestampSchema.nullable(),

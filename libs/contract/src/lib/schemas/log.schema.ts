@@ -27,7 +27,8 @@ export const LogEntrySchema = z.object({
   endpoint: EndpointSchema,
   /**
    * The endpoint's own unit besides tokens: images, rerank search units, speech input characters,
-   * seconds of audio transcribed; 0 for chat.
+   * seconds of audio transcribed; for chat, the hosted tool calls a passthrough answer ran (web
+   * searches, code runs …), each charged at its price per call.
    */
   units: z.number().nonnegative(),
   usage_estimated: z.boolean(),

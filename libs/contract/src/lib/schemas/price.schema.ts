@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { HostedToolKindSchema, ServiceTierNameSchema } from './passthrough.schema';
 
 const perMillionTokens = z.number().int().nonnegative().max(1_000_000_000_000);
 /** Micro-USD per one of an endpoint's units (an image, a search unit, a minute of audio). */
 const perUnit = z.number().int().nonnegative().max(1_000_000_000_000);
+/** A service tier's multiple of the standard token price: `2`, `1.75`, `0.5`. */
+const tierMultiplier = z.number().positive().max(100).multipleOf(0.001);
 /** `1024x1024`, `hd`, `hd/1024x1792`, `high/1536x1024`: an image's quality, size, or both. */
 const imageVariant = z.string().regex(/^(?:[a-z]+\/)?(?:\d{2,5}x\d{2,5}|[a-z]+)$/, 'a size (1024x1024), a quality (hd), or quality/size (hd/1024x1792)');
 
@@ -18,6 +21,12 @@ const imageVariant = z.string().regex(/^(?:[a-z]+\/)?(?:\d{2,5}x\d{2,5}|[a-z]+)$
  * transcription and translation per minute of audio, videos per second (`video_second`, or
  * `video_second_variants` by size), songs per song, web searches per query. Absent, a unit costs
  * nothing.
+ *
+ * What a passthrough call carries (see ChannelPassthroughSchema) has prices of its own: each
+ * hosted tool call the upstream ran, by kind (`tool_calls`, micro-USD per call); a premium service
+ * tier as a multiplier of the token cost (`service_tiers`, e.g. `priority: 2`, `flex: 0.5`); audio
+ * output tokens per million (`audio_output`, in place of `output` for those tokens). A per-call
+ * kind or a tier without its price here is refused before any upstream call.
  */
 export const PriceSchema = z
   .object({
@@ -44,6 +53,12 @@ export const PriceSchema = z
     song: perUnit.nullable().optional(),
     /** Micro-USD per web search query. */
     search_query: perUnit.nullable().optional(),
+    /** Micro-USD per hosted tool call the upstream ran, by kind (web_search, code_execution …). */
+    tool_calls: z.record(HostedToolKindSchema, perUnit).nullable().optional(),
+    /** The token cost's multiplier per premium service tier (`priority: 2`), at most 3 decimals. */
+    service_tiers: z.record(ServiceTierNameSchema, tierMultiplier).nullable().optional(),
+    /** Micro-USD per million audio output tokens (those are not charged at `output`). */
+    audio_output: perMillionTokens.nullable().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;

@@ -1,0 +1,81 @@
+import { ResponsesRequestSchema } from '@chat-relay/contract';
+import { inspectResponsesRequest } from './inspect-responses-request';
+
+/** Requests in the shapes of OpenAI's API reference (test-fixtures/spec/openai-openapi.yaml: Tool, InputItem). */
+const request = (fields: Record<string, unknown>) => ResponsesRequestSchema.parse({ model: 'gpt-4o-mini', input: 'hi', ...fields });
+
+describe('inspectResponsesRequest', () => {
+  it('carries nothing for a plain request with function and custom tools', () => {
+    const carriage = inspectResponsesRequest(
+      request({
+        tools: [
+          { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} } },
+          { type: 'custom', name: 'grammar' },
+        ],
+        service_tier: 'auto',
+        previous_response_id: 'resp_1',
+      }),
+    );
+    expect(carriage).toEqual({ tools: [], objects: [] });
+  });
+
+  it('names each hosted tool by kind and place, image_generation with the model it calls (gpt-image-1 when none)', () => {
+    const carriage = inspectResponsesRequest(
+      request({
+        tools: [
+          { type: 'web_search_preview', search_context_size: 'low' },
+          { type: 'image_generation', quality: 'high' },
+          { type: 'image_generation', model: 'gpt-image-1-mini' },
+          { type: 'computer_use_preview', display_width: 1024, display_height: 768, environment: 'browser' },
+          { type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp' },
+          { type: 'local_shell' },
+          { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'f' }] },
+        ],
+      }),
+    );
+    expect(carriage.tools).toEqual([
+      { kind: 'web_search', name: 'web_search_preview', param: 'tools[0]' },
+      { kind: 'image_generation', name: 'image_generation', param: 'tools[1]', model: 'gpt-image-1' },
+      { kind: 'image_generation', name: 'image_generation', param: 'tools[2]', model: 'gpt-image-1-mini' },
+      { kind: 'computer_use', name: 'computer_use_preview', param: 'tools[3]' },
+      { kind: 'mcp', name: 'mcp', param: 'tools[4]' },
+      { kind: 'shell', name: 'local_shell', param: 'tools[5]' },
+    ]);
+  });
+
+  it('names every upstream object id by kind and field', () => {
+    const carriage = inspectResponsesRequest(
+      request({
+        tools: [
+          { type: 'file_search', vector_store_ids: ['vs_a', 'vs_b'] },
+          { type: 'code_interpreter', container: 'cntr_1' },
+          { type: 'code_interpreter', container: { type: 'auto', file_ids: ['file-1'] } },
+        ],
+        conversation: { id: 'conv_1' },
+        prompt: { id: 'pmpt_1', version: '2' },
+        input: [
+          { type: 'item_reference', id: 'msg_1' },
+          { role: 'user', content: [{ type: 'input_file', file_id: 'file-2' }, { type: 'input_image', file_id: 'file-3', detail: 'auto' }, { type: 'input_text', text: 'hi' }] },
+        ],
+      }),
+    );
+    expect(carriage.objects).toEqual([
+      { kind: 'vector_store', id: 'vs_a', param: 'tools[0].vector_store_ids[0]' },
+      { kind: 'vector_store', id: 'vs_b', param: 'tools[0].vector_store_ids[1]' },
+      { kind: 'container', id: 'cntr_1', param: 'tools[1].container' },
+      { kind: 'file', id: 'file-1', param: 'tools[2].container.file_ids[0]' },
+      { kind: 'conversation', id: 'conv_1', param: 'conversation' },
+      { kind: 'prompt', id: 'pmpt_1', param: 'prompt.id' },
+      { kind: 'item', id: 'msg_1', param: 'input[0].id' },
+      { kind: 'file', id: 'file-2', param: 'input[1].content[0].file_id' },
+      { kind: 'file', id: 'file-3', param: 'input[1].content[1].file_id' },
+    ]);
+    expect(inspectResponsesRequest(request({ conversation: 'conv_2' })).objects).toEqual([{ kind: 'conversation', id: 'conv_2', param: 'conversation' }]);
+  });
+
+  it('a premium service_tier, lower case; a tool type it does not know is named, never passed as harmless', () => {
+    expect(inspectResponsesRequest(request({ service_tier: 'priority' })).serviceTier).toEqual({ tier: 'priority', param: 'service_tier' });
+    expect(inspectResponsesRequest(request({ service_tier: 'default' })).serviceTier).toBeUndefined();
+    expect(inspectResponsesRequest(request({ tools: [{ type: 'hologram_2027' }] })).unknownTools).toEqual([{ name: 'hologram_2027', param: 'tools[0]' }]);
+  });
+});
