@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { invalidRequest, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
-import { enforceCallerPolicy } from '../policy/enforce-token-policy';
+import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
@@ -57,9 +57,9 @@ export function traceOf(res: Response): RelayTrace {
 }
 
 /**
- * The one path every dialect's request takes after authentication (SPEC §4–§8): the caller's
- * policy (IP and model allow-lists, rate limits), the model resolved (a custom assistant
- * applied), the quota reserved, then routing with retries and the answer relayed. A dialect's
+ * The one path every dialect's request takes after authentication and the token's policy
+ * (SPEC §4–§8, middleware/admit-token.ts): the model allow-list re-checked on the parsed
+ * request, the model resolved (a custom assistant applied), the quota reserved, then routing with retries and the answer relayed. A dialect's
  * route only converts its request to the hub's form and writes the result.
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
@@ -101,8 +101,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
 
 /**
  * What every relayed request goes through first, whatever it then does: the trace told the
- * model and the caller's address, the caller's policy (IP and model allow-lists, rate limits,
- * concurrency), the dialect's own checks, and the model resolved (a custom assistant applied).
+ * model and the caller's address, the model allow-list re-checked on the parsed request, the
+ * dialect's own checks, and the model resolved (a custom assistant applied).
  */
 export async function admitRequest(
   deps: PipelineDeps,
@@ -119,8 +119,11 @@ export async function admitRequest(
 }
 
 /**
- * The caller's policy for a request of `model` (IP and model allow-lists, rate limits,
- * concurrency), the trace told what it needs first: the same for every dialect and endpoint.
+ * The trace told the model, the stream flag and the caller's address, and the model the parsed
+ * request names checked once more against the token's allow-list: the rest of the token's policy
+ * (address, rate limits, concurrency) was decided before the body was parsed, by the admission
+ * middleware (middleware/admit-token.ts), on the model its scan found — JSON.parse has the last
+ * word on which model that is (duplicate keys and the like).
  */
 export async function admitCaller(
   deps: PipelineDeps,
@@ -135,9 +138,8 @@ export async function admitCaller(
   trace.requestedModel = model;
   trace.stream = stream;
   const caller = res.locals.caller;
-  const clientIp = req.ip;
-  trace.clientIp = clientIp ?? null;
-  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model, slot: trace }));
+  trace.clientIp = req.ip ?? null;
+  if (caller?.kind === 'token') assertModelAllowed(caller.token, model);
   return { trace, caller };
 }
 
