@@ -7,6 +7,22 @@ export interface JsonChild {
   keyEnd: number;
   valueStart: number;
   valueEnd: number;
+  /**
+   * Several neighbouring children at once (see `groupBytes`): from the first one's key (or value)
+   * to the last one's value — the members or elements of a container, without its brackets.
+   */
+  group?: true;
+}
+
+/** How a scanner reports the children of its container. */
+export interface ScanOptions {
+  /** Levels of nesting above the container (0: it is the whole text). */
+  depth?: number;
+  /** Neighbours smaller than `splitBytes` are reported together, about this many bytes a group; 0: one by one. */
+  groupBytes?: number;
+  /** A child container larger than this is reported on its own (to be split again). */
+  splitBytes?: number;
+  maxDepth?: number;
 }
 
 /** Why the text is not JSON, found without parsing it; JSON.parse of the pieces has the last word. */
@@ -71,13 +87,22 @@ export class JsonContainerScanner {
   /** Absolute offset of the next byte fed. */
   private offset: number;
 
-  /** `start`: the absolute offset of the first byte fed; `depth`: levels above the container (0 at the top). */
-  constructor(
-    start = 0,
-    private readonly depth = 0,
-    private readonly maxDepth = MAX_JSON_DEPTH,
-  ) {
+  private readonly depth: number;
+  private readonly groupBytes: number;
+  private readonly splitBytes: number;
+  private readonly maxDepth: number;
+  /** The group being gathered: from its first child's start to its last one's end. */
+  private groupStart = -1;
+  private groupEnd = -1;
+  private valueIsContainer = false;
+
+  /** `start`: the absolute offset of the first byte fed. */
+  constructor(start = 0, options: ScanOptions = {}) {
     this.offset = start;
+    this.depth = options.depth ?? 0;
+    this.groupBytes = options.groupBytes ?? 0;
+    this.splitBytes = options.splitBytes ?? Number.POSITIVE_INFINITY;
+    this.maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   }
 
   get done(): boolean {
@@ -159,6 +184,7 @@ export class JsonContainerScanner {
 
   private startValue(byte: number, at: number, i: number): number {
     this.valueStart = at;
+    this.valueIsContainer = byte === OPEN_BRACE || byte === OPEN_BRACKET;
     if (this.opener === OPEN_BRACKET) this.keyStart = this.keyEnd = -1;
     if (byte === QUOTE) {
       this.carried = 0;
@@ -247,11 +273,28 @@ export class JsonContainerScanner {
   }
 
   private endValue(end: number): void {
-    this.children.push({ keyStart: this.keyStart, keyEnd: this.keyEnd, valueStart: this.valueStart, valueEnd: end });
     this.expect = Expect.CommaOrClose;
+    const child: JsonChild = { keyStart: this.keyStart, keyEnd: this.keyEnd, valueStart: this.valueStart, valueEnd: end };
+    if (this.groupBytes === 0) {
+      this.children.push(child);
+    } else if (this.valueIsContainer && end - this.valueStart > this.splitBytes) {
+      this.flushGroup();
+      this.children.push(child);
+    } else {
+      if (this.groupStart < 0) this.groupStart = this.keyStart >= 0 ? this.keyStart : this.valueStart;
+      this.groupEnd = end;
+      if (this.groupEnd - this.groupStart >= this.groupBytes) this.flushGroup();
+    }
+  }
+
+  private flushGroup(): void {
+    if (this.groupStart < 0) return;
+    this.children.push({ keyStart: -1, keyEnd: -1, valueStart: this.groupStart, valueEnd: this.groupEnd, group: true });
+    this.groupStart = this.groupEnd = -1;
   }
 
   private close(i: number): number {
+    this.flushGroup();
     this.expect = Expect.Done;
     return i;
   }

@@ -50,6 +50,13 @@ describe('scanning a JSON body and parsing it in slices', () => {
     expect(await parseInSlices(text, 1000)).toEqual(JSON.parse(text));
   });
 
+  it('a large array of tiny values (token ids) is parsed in groups, not value by value', async () => {
+    const text = JSON.stringify({ model: 'text-embedding-3-small', input: Array.from({ length: 64 }, (_, i) => Array.from({ length: 8000 }, (_, j) => (i * j) % 100_000)) });
+    const scanner = scan(text, 65_536);
+    const parsed = await parseScannedBody(scannedBody(Buffer.from(text), scanner));
+    expect(parsed).toEqual(JSON.parse(text));
+  });
+
   it('reads the top-level model as JSON.parse does: the last one, escapes decoded', () => {
     const text = '{"model":"gpt-4o-mini","messages":[{"model":"nested"}],"mod\\u0065l":"gpt-4o"}';
     expect(scannedBody(Buffer.from(text), scan(text)).model).toBe('gpt-4o');

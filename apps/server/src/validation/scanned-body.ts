@@ -20,8 +20,8 @@ const OPEN_BRACKET = 0x5b;
 const MODEL_BYTES = 4096;
 /** A child container larger than this is split again rather than parsed at once. */
 const SPLIT_BYTES = 256 * 1024;
-/** Small neighbours are parsed together, up to this many bytes a JSON.parse. */
-const BATCH_BYTES = 64 * 1024;
+/** Small neighbours are parsed together, about this many bytes a JSON.parse. */
+const GROUP_BYTES = 64 * 1024;
 /** Bytes a re-scan takes between turns of the event loop. */
 const SCAN_WINDOW = 512 * 1024;
 /** Longest run on the event loop before other requests get a turn. */
@@ -62,8 +62,8 @@ class Slices {
 
 /**
  * The value JSON.parse makes of the scanned body, built in slices of a few milliseconds with the
- * event loop's other work in between: each child is parsed on its own (small neighbours
- * together), a large child container split again the same way. Rejects with JSON.parse's
+ * event loop's other work in between: each top-level member is parsed on its own, a large
+ * container split again — its small children parsed in groups of about 64 KiB. Rejects with JSON.parse's
  * SyntaxError when a piece is not JSON.
  */
 export async function parseScannedBody(scan: JsonBodyScan): Promise<unknown> {
@@ -80,34 +80,28 @@ async function assemble(source: Buffer, opener: number, children: readonly JsonC
   const isObject = opener === OPEN_BRACE;
   const object: Record<string, unknown> = {};
   const array: unknown[] = [];
-  const add = (key: string | undefined, value: unknown) => (isObject ? define(object, key as string, value) : array.push(value));
-  for (let index = 0; index < children.length; ) {
-    const child = children[index] as JsonChild;
-    if (isContainer(source, child) && child.valueEnd - child.valueStart > SPLIT_BYTES) {
-      const key = isObject ? (JSON.parse(text(source, child.keyStart, child.keyEnd)) as string) : undefined;
-      add(key, await splitAgain(source, child, depth, slices));
-      index += 1;
-    } else {
-      // Neighbours parsed together: `{"a":1,"b":2}` or `[1,2]` cut straight from the body.
-      const first = index;
-      const start = isObject ? child.keyStart : child.valueStart;
-      while (index < children.length && !isLarge(source, children[index] as JsonChild) && (children[index] as JsonChild).valueEnd - start <= BATCH_BYTES) index += 1;
-      if (index === first) index += 1;
-      const end = (children[index - 1] as JsonChild).valueEnd;
-      const batch = JSON.parse(isObject ? `{${text(source, start, end)}}` : `[${text(source, start, end)}]`) as Record<string, unknown> | unknown[];
+  for (const child of children) {
+    if (child.group) {
+      // Neighbours cut straight from the body: `"a":1,"b":2` → `{"a":1,"b":2}`, `1,2` → `[1,2]`.
+      const members = text(source, child.valueStart, child.valueEnd);
+      const batch = JSON.parse(isObject ? `{${members}}` : `[${members}]`) as Record<string, unknown> | unknown[];
       if (Array.isArray(batch)) for (const value of batch) array.push(value);
       else for (const key of Object.keys(batch)) define(object, key, batch[key]);
+    } else {
+      const value = isLarge(source, child) ? await splitAgain(source, child, depth, slices) : JSON.parse(text(source, child.valueStart, child.valueEnd));
+      if (isObject) define(object, JSON.parse(text(source, child.keyStart, child.keyEnd)) as string, value);
+      else array.push(value);
     }
     await slices.pause();
   }
   return isObject ? object : array;
 }
 
-const isContainer = (source: Buffer, child: JsonChild): boolean => source[child.valueStart] === OPEN_BRACE || source[child.valueStart] === OPEN_BRACKET;
-const isLarge = (source: Buffer, child: JsonChild): boolean => isContainer(source, child) && child.valueEnd - child.valueStart > SPLIT_BYTES;
+const isLarge = (source: Buffer, child: JsonChild): boolean =>
+  (source[child.valueStart] === OPEN_BRACE || source[child.valueStart] === OPEN_BRACKET) && child.valueEnd - child.valueStart > SPLIT_BYTES;
 
 async function splitAgain(source: Buffer, child: JsonChild, depth: number, slices: Slices): Promise<unknown> {
-  const scanner = new JsonContainerScanner(child.valueStart, depth + 1);
+  const scanner = new JsonContainerScanner(child.valueStart, { depth: depth + 1, groupBytes: GROUP_BYTES, splitBytes: SPLIT_BYTES });
   for (let at = child.valueStart; at < child.valueEnd && !scanner.failure; at += SCAN_WINDOW) {
     scanner.feed(source, at, Math.min(at + SCAN_WINDOW, child.valueEnd));
     await slices.pause();
