@@ -130,6 +130,8 @@ function readPlainJson(req: Request, limitBytes: number, done: (error: RelayErro
   }
   // Scanned while it arrives — a few µs a chunk — when it may be large: parsing it comes later.
   let scan = declared === undefined || declared >= LARGE_JSON_BYTES ? new JsonContainerScanner() : undefined;
+  // A large body of known length is copied into place as it comes: no 20 MB copy at its end.
+  const whole = declared !== undefined && declared >= LARGE_JSON_BYTES ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let received = 0;
   let finished = false;
@@ -143,9 +145,11 @@ function readPlainJson(req: Request, limitBytes: number, done: (error: RelayErro
   const onData = (chunk: Buffer) => {
     // A body starting with a byte-order mark is parsed whole, as before (it is rare).
     if (received === 0 && chunk[0] === 0xef) scan = undefined;
+    if (received + chunk.length > limitBytes) return finish(requestTooLarge(limitBytes));
+    if (whole && received + chunk.length > whole.length) return finish(incomplete());
+    if (whole) chunk.copy(whole, received);
+    else chunks.push(chunk);
     received += chunk.length;
-    if (received > limitBytes) return finish(requestTooLarge(limitBytes));
-    chunks.push(chunk);
     if (scan) {
       scan.feed(chunk);
       // A string or number at the top is JSON too, only nothing to split: parsed whole, as a small body.
@@ -156,7 +160,7 @@ function readPlainJson(req: Request, limitBytes: number, done: (error: RelayErro
   };
   const onEnd = () => {
     if (declared !== undefined && received !== declared) return finish(incomplete());
-    finish(undefined, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
+    finish(undefined, whole ?? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received)));
   };
   const onAbort = () => finish(incomplete());
   req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { takeTurn } from '../relay/take-turn';
 import { unparsable } from '../validation/json-body-errors';
 import { memberBytes, parseScannedBody } from '../validation/scanned-body';
 import { countTools, DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, TOOL_MEMBERS, tooManyTools, toolsTooLarge, type ToolLimits } from '../validation/tool-limits';
@@ -21,9 +22,12 @@ export function parseJsonBody(limits: ToolLimits = DEFAULT_LIMITS): RequestHandl
     if (toolsBytes > limits.maxToolsBytes) return next(toolsTooLarge(toolsBytes, limits));
     res.locals.jsonScan = undefined;
     parseScannedBody(scan).then(
-      (body) => {
+      async (body) => {
         req.body = body;
-        next(toolsRefusal(body, 0, limits));
+        const refusal = toolsRefusal(body, 0, limits);
+        // Validation walks the whole body at once: on a turn of its own (see take-turn.ts).
+        if (!refusal) await takeTurn();
+        next(refusal);
       },
       () => next(unparsable()),
     );

@@ -3,6 +3,7 @@ import { invalidRequest, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
+import { LARGE_JSON_BYTES } from '../middleware/json-body';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
@@ -10,6 +11,7 @@ import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type Nat
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
+import { takeTurn } from './take-turn';
 
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps {
   assistants: AssistantStore;
@@ -77,6 +79,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   }
 
   const native = input.native && nativeFor(input.native, resolved);
+  // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
+  if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
   return relayChatCompletion(
     deps,
     {
