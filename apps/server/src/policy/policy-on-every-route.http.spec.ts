@@ -107,6 +107,19 @@ describe('the token policy on every route an API token may call', () => {
     );
   });
 
+  it.each([
+    ['/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }],
+    ['/v1/messages', { model: 'gpt-4o', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }],
+    ['/v1/responses', { model: 'gpt-4o', input: 'Hi' }],
+    ['/v1beta/models/gpt-4o:generateContent', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }],
+  ])('%s relayed to the upstream: its rpm and concurrency slot are taken once, by the admission alone', async (path, body) => {
+    const { key } = await tokenWith({ rate_limit: { rpm: 1, concurrency: 1 } });
+    const answered = await request(relay.app).post(path).set(bearer(key)).send(body);
+    expect(answered.status).toBe(200);
+    expect(answered.headers['x-ratelimit-remaining-requests']).toBe('0');
+    expect((await request(relay.app).post(path).set(bearer(key)).send(body)).status).toBe(429);
+  });
+
   it.each(ROUTE_NAMES)('%s: a token locked to another address is refused 403 ip_not_allowed in the route dialect', async (_name, route) => {
     const { key } = await tokenWith({ allowed_ips: ['10.0.0.1'] });
     const response = await call(relay.app, route, key);
