@@ -1,4 +1,5 @@
 import { JsonContainerScanner } from './json-container-scanner';
+import { exceedsJsonDepth } from './json-depth';
 import { parseScannedBody, scannedBody } from './scanned-body';
 
 /** Scans `text` fed in pieces of `piece` bytes (every boundary a piece can fall on), as a body arrives. */
@@ -86,6 +87,14 @@ describe('scanning a JSON body and parsing it in slices', () => {
     expect(scan(deep, 5).failure).toMatchObject({ kind: 'too_deep' });
     const fine = `{"a":"${'['.repeat(300)}","b":${'['.repeat(100)}${']'.repeat(100)}}`;
     expect(scan(fine, 5).failure).toBeUndefined();
+  });
+
+  it('draws the depth line where json-depth.ts draws it: 128 levels pass, 129 do not', () => {
+    for (const levels of [127, 128, 129]) {
+      const text = `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+      expect(scan(text, 3).failure?.kind === 'too_deep').toBe(exceedsJsonDepth(Buffer.from(text)));
+      expect(exceedsJsonDepth(Buffer.from(text))).toBe(levels > 128);
+    }
   });
 
   it('a string, number or literal at the top is no container: left for JSON.parse', () => {
