@@ -5,9 +5,11 @@ import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
-import { jsonBody } from './middleware/json-body';
+import { admitToken } from './middleware/admit-token';
+import { bodyReader, readBody } from './middleware/json-body';
 import { multipartBody } from './middleware/multipart-body';
 import { refuseNulInManagementBodies } from './middleware/nul-strings';
+import { parseJsonBody } from './middleware/parse-json-body';
 import { requestId } from './middleware/request-id';
 import { requestValidationErrorHandler } from './middleware/request-validation-error';
 import { usageLog } from './middleware/usage-log';
@@ -30,6 +32,7 @@ import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
+import type { ToolLimits } from './validation/tool-limits';
 
 export interface AppDeps {
   storage: Storage;
@@ -39,6 +42,8 @@ export interface AppDeps {
   /** Multipart audio uploads (RELAY_MAX_UPLOAD_BYTES); `maxBodyBytes` when not given. */
   maxUploadBytes?: number;
   maxRetries: number;
+  /** RELAY_MAX_TOOLS, RELAY_MAX_TOOLS_BYTES; the defaults of validation/tool-limits.ts when not given. */
+  toolLimits?: ToolLimits;
   version: string;
   startedAt?: number;
   /** Express `trust proxy` (RELAY_TRUST_PROXY): whose X-Forwarded-For sets `req.ip`. */
@@ -83,6 +88,10 @@ export function createApp(deps: AppDeps): Express {
     failures: services.authFailures,
     metricsTokenDigest: deps.metricsToken === undefined ? undefined : digestKey(deps.metricsToken),
   };
+  const bodies = bodyReader(
+    deps.maxBodyBytes,
+    multipartBody({ bodyBytes: (req) => (/^\/v1\/(?:audio\/|videos\/?$)/.test(req.path) ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
+  );
   const s = initServer();
   const router = s.router(serverContract, {
     chat: chatRouter(pipeline),
@@ -125,14 +134,14 @@ export function createApp(deps: AppDeps): Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
-    // Order matters: the usage row is opened first, the key is checked before any body is read.
+    // Order matters: the usage row is opened first, the key is checked before any body is read,
+    // an API token's policy and its model's admission are decided before any body is parsed.
     globalMiddleware: [
       usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
       bearerAuth(auth),
-      jsonBody(
-        deps.maxBodyBytes,
-        multipartBody({ bodyBytes: (req) => (/^\/v1\/(?:audio\/|videos\/?$)/.test(req.path) ? (deps.maxUploadBytes ?? deps.maxBodyBytes) : deps.maxBodyBytes) }),
-      ),
+      admitToken({ rateLimiter: services.rateLimiter, registry: services.registry, accounts: storage.accounts, readBody: bodies }),
+      readBody(bodies),
+      parseJsonBody(deps.toolLimits),
       refuseNulInManagementBodies,
     ],
     requestValidationErrorHandler,

@@ -68,9 +68,16 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'localhost:6379'],
     ['RELAY_REDIS_FAILURE_MODE', 'maybe'],
     ['RELAY_LOG_RETENTION_DAYS', '-3'],
+    ['RELAY_MAX_TOOLS', '0'],
+    ['RELAY_MAX_TOOLS_BYTES', 'lots'],
   ])('a bad %s stops start-up with a message naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
+  });
+
+  it('tool limits: 2048 tools and 8 MiB of definitions unless set', () => {
+    expect(loadConfig({}).toolLimits).toEqual({ maxTools: 2048, maxToolsBytes: 8 * 1024 * 1024 });
+    expect(loadConfig({ RELAY_MAX_TOOLS: '300', RELAY_MAX_TOOLS_BYTES: '1048576' }).toolLimits).toEqual({ maxTools: 300, maxToolsBytes: 1024 * 1024 });
   });
 
   it('reads PostgreSQL and Redis settings; without them the relay is one process on SQLite', () => {

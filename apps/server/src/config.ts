@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './middleware/cors';
 import { TrustProxyEnvSchema } from './policy/trust-proxy';
 import { USAGE_FLUSH_INTERVAL_MS } from './relay/usage-recorder';
+import { DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, type ToolLimits } from './validation/tool-limits';
 
 const MIB = 1024 * 1024;
 
@@ -108,6 +109,9 @@ const EnvSchema = z.object({
   // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
   RELAY_MAX_UPLOAD_BYTES: intFromEnv(25 * MIB, 1024, 4096 * MIB),
   RELAY_MAX_RETRIES: intFromEnv(2, 0, 10),
+  // Tools one request may define, and bytes their definitions may take (validation/tool-limits.ts).
+  RELAY_MAX_TOOLS: intFromEnv(DEFAULT_MAX_TOOLS, 1, 1_000_000),
+  RELAY_MAX_TOOLS_BYTES: intFromEnv(DEFAULT_MAX_TOOLS_BYTES, 1024, 1024 * MIB),
   RELAY_TRUST_PROXY: TrustProxyEnvSchema,
   RELAY_CORS_ORIGINS: corsOriginsFromEnv('*'),
   RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
@@ -163,6 +167,8 @@ export interface Config {
   /** Multipart audio uploads: a larger limit than JSON bodies (RELAY_MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
   maxRetries: number;
+  /** Tools a request may define and bytes their definitions may take (RELAY_MAX_TOOLS, RELAY_MAX_TOOLS_BYTES). */
+  toolLimits: ToolLimits;
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; undefined = none. */
   trustProxy: string[] | undefined;
   /** Origins browsers may call `/v1/*` and `/api/*` from. */
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
     maxUploadBytes: values.RELAY_MAX_UPLOAD_BYTES,
     maxRetries: values.RELAY_MAX_RETRIES,
+    toolLimits: { maxTools: values.RELAY_MAX_TOOLS, maxToolsBytes: values.RELAY_MAX_TOOLS_BYTES },
     trustProxy: values.RELAY_TRUST_PROXY,
     cors: { v1: values.RELAY_CORS_ORIGINS, api: values.RELAY_CORS_API_ORIGINS },
     envChannels: envChannels(values),

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     maxBodyBytes: config.maxBodyBytes,
     maxUploadBytes: config.maxUploadBytes,
     maxRetries: config.maxRetries,
+    toolLimits: config.toolLimits,
     trustProxy: config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,

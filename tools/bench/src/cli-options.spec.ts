@@ -40,3 +40,12 @@ describe('parseBenchOptions: --shared-stores', () => {
     expect(() => parseBenchOptions(['--soak', '--shared-stores'])).toThrow('--shared-stores applies to the table, not to --soak');
   });
 });
+
+describe('parseBenchOptions: --large-bodies', () => {
+  it('runs with the table by default; only it, or without it, when asked', () => {
+    expect(parseBenchOptions([]).largeBodies).toBe('with');
+    expect(parseBenchOptions(['--large-bodies=only']).largeBodies).toBe('only');
+    expect(parseBenchOptions(['--large-bodies=skip']).largeBodies).toBe('skip');
+    expect(() => parseBenchOptions(['--large-bodies'])).toThrow('--large-bodies=only or --large-bodies=skip');
+  });
+});

@@ -22,6 +22,8 @@ export interface BenchOptions {
   soakConnections: number;
   /** Also measure the relay on PostgreSQL + Redis (a schema and key prefix of its own), beside the SQLite one. */
   sharedStores: boolean;
+  /** The large-bodies check (~18 MB bodies relayed and refused, /healthz meanwhile): 'with' the table, 'only' it, or 'skip'. */
+  largeBodies: 'with' | 'only' | 'skip';
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -45,7 +47,9 @@ export const usage = `usage: npm run bench -- [options]
   --shared-stores      also run the relay on PostgreSQL + Redis, as several instances do, and report it as
                        "relay (PostgreSQL + Redis)" beside the SQLite relay in every block; needs
                        BENCH_DATABASE_URL or DATABASE_URL, and BENCH_REDIS_URL or REDIS_URL (a fresh schema
-                       and key prefix are created and removed)`;
+                       and key prefix are created and removed)
+  --large-bodies=only  only the large-bodies check (~18 MB bodies relayed bridged and refused by a fresh relay,
+                       /healthz latency and the relay's event-loop delay meanwhile); --large-bodies=skip leaves it out`;
 
 function positiveNumber(name: string, raw: string, allowZero: boolean): number {
   const value = Number(raw);
@@ -73,6 +77,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     soakIdleSeconds: quick ? 5 : 15,
     soakConnections: 16,
     sharedStores: false,
+    largeBodies: 'with',
   };
   for (const arg of args) {
     const [name = '', value] = arg.split(/=(.*)/s, 2);
@@ -113,6 +118,10 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       case '--shared-stores':
         if (value !== undefined) throw new Error(`${arg}: --shared-stores takes no value (the stores come from the environment)`);
         options.sharedStores = true;
+        break;
+      case '--large-bodies':
+        if (value !== 'only' && value !== 'skip') throw new Error(`${arg}: expected --large-bodies=only or --large-bodies=skip`);
+        options.largeBodies = value;
         break;
       default:
         throw new Error(`unknown argument ${arg}`);

@@ -67,7 +67,7 @@ async function run(options: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
   const stack = await startStack(root, options, log, sharedStores);
   tempDirs.push(...stack.tempDirs);
-  const results = await runBench(stack, options, log);
+  const results = await runBench(root, stack, options, log);
   const notes = [...results.notes];
   const [oneMinuteLoad = 0] = os.loadavg();
   const busy = machineAtStart.busyBeforeRun;
@@ -88,6 +88,7 @@ async function run(options: BenchOptions): Promise<BenchReport> {
     rows: buildReportRows(results.measurements, results.ttfbs),
     ttfb: results.ttfbs,
     slowStreams: results.slowStreams,
+    largeBodies: results.largeBodies,
     profile: undefined,
     notes,
   };

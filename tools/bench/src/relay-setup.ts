@@ -11,9 +11,12 @@ export interface StartedRelay {
   dataDir: string;
   /** The API token the load uses, its policy switched on. */
   tokenKey: string;
+  tokenId: number;
+  /** For checks that add channels or tokens of their own. */
+  adminKey: string;
 }
 
-async function adminCall(origin: string, adminKey: string, method: string, route: string, body: unknown): Promise<unknown> {
+export async function adminCall(origin: string, adminKey: string, method: string, route: string, body: unknown): Promise<unknown> {
   const response = await fetch(`${origin}${route}`, {
     method,
     headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
@@ -72,5 +75,5 @@ export async function startRelay(
     // The contract's ceiling; about 16,700 requests a second, never reached here.
     rate_limit: { rpm: 1_000_000, tpm: null },
   });
-  return { child, origin, dataDir, tokenKey: key };
+  return { child, origin, dataDir, tokenKey: key, tokenId: id, adminKey };
 }

@@ -60,6 +60,34 @@ export interface SlowStreamsResult {
   firstFailure: string | undefined;
 }
 
+/** Latencies of the health check while large bodies were in flight (a probe in a process of its own). */
+export interface HealthzLatency {
+  samples: number;
+  p50Ms: number | undefined;
+  p99Ms: number | undefined;
+  maxMs: number | undefined;
+  /** Checks that took longer than 100 ms. */
+  over100Ms: number;
+}
+
+/** One load of large bodies through a fresh relay: what they got back, and how the relay's event loop fared. */
+export interface LargeBodyRow {
+  name: string;
+  bodyBytes: number;
+  /** Callers at once, each sending `perCaller` requests one after the other. */
+  callers: number;
+  perCaller: number;
+  /** Answers by status, e.g. `{ "200": 8 }`, and `error` for requests that got none. */
+  statuses: Record<string, number>;
+  requestP50Ms: number | undefined;
+  requestMaxMs: number | undefined;
+  /** From the first request sent to the last answer. */
+  seconds: number;
+  healthz: HealthzLatency;
+  /** The relay's own event-loop delay, most seen during the load (`nodejs_eventloop_lag_max_seconds`). */
+  loopLagMaxMs: number | undefined;
+}
+
 export interface BenchReport {
   machine: {
     cpus: number;
@@ -74,6 +102,8 @@ export interface BenchReport {
   rows: ReportRow[];
   ttfb: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;
+  /** The relay with ~18 MB bodies in flight (relayed bridged, and refused); empty when not run. */
+  largeBodies: LargeBodyRow[];
   /** The relay's CPU profile, summarised, with --cpu-prof. */
   profile: ProfileReport | undefined;
   notes: string[];

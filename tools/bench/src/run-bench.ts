@@ -1,10 +1,11 @@
 import type { BenchOptions } from './cli-options';
 import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
-import type { LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
+import { runLargeBodies } from './large-bodies';
+import type { LargeBodyRow, LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
 import { SHARED_RELAY_TARGET } from './shared-stores';
 import { runSlowStreams } from './slow-streams';
-import type { Stack } from './stack';
+import { bundles, type Stack } from './stack';
 import { formatNumber, formatSlowStreams } from './table';
 import { probeTimeToFirstByte } from './ttfb-probe';
 import {
@@ -37,6 +38,7 @@ export interface BenchResults {
   measurements: LoadMeasurement[];
   ttfbs: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;
+  largeBodies: LargeBodyRow[];
   notes: string[];
 }
 
@@ -142,8 +144,19 @@ function describeLoad({ mode, connections, target }: LoadRun, measurement: LoadM
   );
 }
 
-export async function runBench(stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
+/** Last, on a relay of its own: the large bodies' heap and garbage would weigh on every row measured after them. */
+async function largeBodiesCheck(root: string, stack: Stack, notes: string[], log: (line: string) => void): Promise<LargeBodyRow[]> {
+  try {
+    return await runLargeBodies(root, bundles, stack.simulatorBaseUrl, log);
+  } catch (error) {
+    notes.push(`large bodies: could not run: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
+}
+
+export async function runBench(root: string, stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
   const notes = [...stack.notes];
+  if (options.largeBodies === 'only') return { measurements: [], ttfbs: [], slowStreams: undefined, largeBodies: await largeBodiesCheck(root, stack, notes, log), notes };
   const targets = await checkTargets(stack.targets, notes, log);
   const workloads = buildWorkloads();
   log(`64k body: ${workloads['64k'].body.length} bytes`);
@@ -194,5 +207,6 @@ export async function runBench(stack: Stack, options: BenchOptions, log: (line: 
         'for their headers (queued in the relay or its upstream pool), so RSS per stream counts waiting requests too',
     );
   }
-  return { measurements, ttfbs, slowStreams, notes };
+  const largeBodies = options.largeBodies === 'skip' ? [] : await largeBodiesCheck(root, stack, notes, log);
+  return { measurements, ttfbs, slowStreams, largeBodies, notes };
 }

@@ -14,6 +14,8 @@ export const bundles = {
   relay: 'dist/apps/server/main.js',
   floor: 'dist/tools/bench/floor-proxy.js',
   express: 'dist/tools/bench/express-proxy.js',
+  /** The large-bodies check's health-check probe. */
+  probe: 'dist/tools/bench/healthz-probe.js',
 };
 
 export interface FreshRelay {
@@ -33,6 +35,8 @@ export interface Stack {
   /** Directories to remove at the end. */
   tempDirs: string[];
   notes: string[];
+  /** The simulator's OpenAI-style base URL (`…/v1`), for relays a check starts itself. */
+  simulatorBaseUrl: string;
 }
 
 const chatPath = '/v1/chat/completions';
@@ -157,5 +161,5 @@ export async function startStack(root: string, options: BenchOptions, log: (line
       },
     };
   };
-  return { targets, startFreshRelay, tempDirs, notes };
+  return { targets, startFreshRelay, tempDirs, notes, simulatorBaseUrl };
 }

@@ -1,4 +1,5 @@
-import type { BenchReport, ReportRow } from './report';
+import { formatLargeBodies } from './large-bodies-table';
+import type { BenchReport, LargeBodyRow, ReportRow } from './report';
 import { formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams } from './table';
 
 const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow> = {}): ReportRow => ({
@@ -59,6 +60,30 @@ describe('formatRows with --shared-stores', () => {
   });
 });
 
+const largeBody: LargeBodyRow = {
+  name: 'relayed, bridged chat → anthropic',
+  bodyBytes: 18_040_000,
+  callers: 4,
+  perCaller: 2,
+  statuses: { '200': 8 },
+  requestP50Ms: 2140.4,
+  requestMaxMs: 3020,
+  seconds: 6.53,
+  healthz: { samples: 900, p50Ms: 1.24, p99Ms: 61.9, maxMs: 104.2, over100Ms: 1 },
+  loopLagMaxMs: 98.6,
+};
+
+describe('formatLargeBodies', () => {
+  it('one line a load: what came back, how long, and the health check and event loop meanwhile', () => {
+    expect(formatLargeBodies([largeBody])).toEqual([
+      'large bodies (a fresh relay; /healthz every 5 ms from a process of its own; goal: p99 ≤ 100 ms)',
+      '- relayed, bridged chat → anthropic: 4 × 2 of 18.0 MB → 8 × 200 in 6.5 s (request p50 2,140 ms, max 3,020 ms); ' +
+        '/healthz p50 1.2 ms, p99 61.9 ms, max 104.2 ms (1 of 900 over 100 ms); event-loop delay max 99 ms',
+    ]);
+    expect(formatLargeBodies([])).toEqual([]);
+  });
+});
+
 describe('formatReport', () => {
   it('groups rows by mode (embeddings after the chat modes), then by connections, and ends with the slow streams', () => {
     const report: BenchReport = {
@@ -72,6 +97,7 @@ describe('formatReport', () => {
       ],
       ttfb: [],
       slowStreams: undefined,
+      largeBodies: [largeBody],
       profile: undefined,
       notes: ['a note'],
     };
@@ -82,6 +108,7 @@ describe('formatReport', () => {
       '64k · 1 connection',
       'embeddings · 32 connections',
       'slow streams: not run',
+      'large bodies',
       '- a note',
     ];
     const positions = order.map((heading) => text.indexOf(heading));

@@ -1,3 +1,4 @@
+import { formatLargeBodies } from './large-bodies-table';
 import type { BenchReport, Mode, ReportRow, SlowStreamsResult } from './report';
 
 const dash = '—';
@@ -95,7 +96,9 @@ export function formatReport(report: BenchReport): string {
     const rows = report.rows.filter((row) => `${row.mode}|${row.connections}` === block);
     lines.push('', `${mode} · ${connections} connection${connections === '1' ? '' : 's'}`, ...formatRows(rows));
   }
-  lines.push('', formatSlowStreams(report.slowStreams));
+  if (report.rows.length > 0 || report.slowStreams) lines.push('', formatSlowStreams(report.slowStreams));
+  const largeBodies = formatLargeBodies(report.largeBodies);
+  if (largeBodies.length > 0) lines.push('', ...largeBodies);
   if (report.notes.length > 0) lines.push('', 'notes:', ...report.notes.map((note) => `- ${note}`));
   return lines.join('\n');
 }

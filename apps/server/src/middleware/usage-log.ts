@@ -103,8 +103,6 @@ export function usageLog(
     // the row is written once the answer (streamed or not) has settled.
     res.once('close', () => {
       if (!res.writableFinished) trace.callerGone?.abort();
-      trace.releaseSlot?.();
-      trace.releaseSlot = null;
       const row = write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
       inFlight.closed(res, row);
     });

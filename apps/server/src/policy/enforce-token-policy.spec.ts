@@ -1,6 +1,5 @@
 import { RelayError } from '@chat-relay/wire';
-import type { AccountRecord } from '../storage/types';
-import { enforceCallerPolicy, enforceTokenPolicy, recordTokenUsage, type PolicyToken } from './enforce-token-policy';
+import { assertIpAllowed, assertModelAllowed, enforceRateLimits, enforceTokenPolicy, recordTokenUsage, type InFlightSlot, type PolicyToken } from './enforce-token-policy';
 import { InMemoryRateLimiter } from './rate-limiter';
 
 const token = (policy: Partial<PolicyToken> = {}): PolicyToken => ({
@@ -109,11 +108,15 @@ describe('enforceTokenPolicy', () => {
     expect(limiter.trackedTokens).toBe(0);
   });
 
-  it('management keys carry no token policy', async () => {
-    const account = { id: 1, role: 'admin' } as AccountRecord;
-    await expect(enforceCallerPolicy(limiter, { kind: 'admin', account }, { clientIp: undefined, model: 'x' })).resolves.toEqual({});
-    await expect(
-      enforceCallerPolicy(limiter, { kind: 'token', token: token({ allowedIps: ['10.0.0.1'] }) as never }, { clientIp: '10.0.0.2' }),
-    ).rejects.toMatchObject({ code: 'ip_not_allowed' });
+  it('the pieces the admission middleware calls in turn: address, model, then rate limits', async () => {
+    expect(() => assertIpAllowed(token({ allowedIps: ['10.0.0.1'] }), '10.0.0.2')).toThrow(expect.objectContaining({ code: 'ip_not_allowed' }));
+    expect(() => assertModelAllowed(token({ models: ['gpt-4o-mini'] }), 'gpt-4o')).toThrow(expect.objectContaining({ code: 'model_not_allowed' }));
+    const limited = token({ rateLimit: { rpm: null, tpm: null, concurrency: 1 } });
+    const slot: InFlightSlot = { releaseSlot: null };
+    await enforceRateLimits(limiter, limited, slot);
+    // The slot is held until given back: a second request is refused, and after the release admitted.
+    expect((await rejection(enforceRateLimits(limiter, limited, { releaseSlot: null }))).code).toBe('concurrency_limit_exceeded');
+    slot.releaseSlot?.();
+    await expect(enforceRateLimits(limiter, limited, { releaseSlot: null })).resolves.toEqual({});
   });
 });

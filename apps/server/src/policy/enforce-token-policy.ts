@@ -14,8 +14,8 @@ export interface TokenPolicyRequest {
   /** The model name the caller sent; omitted on routes that name no model (`GET /v1/models`). */
   model?: string;
   /**
-   * Given by relayed requests only: holds a `concurrency` slot for the request's lifetime, and
-   * receives the function that gives it back (the usage log calls it when the response closes).
+   * Holds a `concurrency` slot for the request's lifetime, and receives the function that gives
+   * it back (the admission middleware calls it when the response closes).
    */
   slot?: InFlightSlot;
 }
@@ -24,30 +24,47 @@ export interface InFlightSlot {
   releaseSlot: (() => void) | null;
 }
 
-/**
- * The per-token policy every `/v1` request passes (SPEC §4, errors per §9), after the key's
- * status and expiry (checked by `bearer-auth`): client IP, then model, then rate limits — last,
- * so that requests refused by the allow-lists do not use up the token's rpm. Returns the
- * `x-ratelimit-*` headers for the successful response.
- */
-export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPolicyRequest): Promise<RateLimitHeaders> {
-  const { token, clientIp, model } = request;
+/** 403 ip_not_allowed unless the token's address allow-list admits `clientIp`. */
+export function assertIpAllowed(token: PolicyToken, clientIp: string | undefined): void {
   if (!isIpAllowed(token.allowedIps, clientIp)) {
     throw permissionError('ip_not_allowed', `Requests from ${clientIp ?? 'an unknown address'} are not allowed for this API key.`);
   }
-  if (model !== undefined && !isModelAllowed(token.models, model)) {
-    throw new RelayError({
-      status: 403,
-      type: 'permission_error',
-      code: 'model_not_allowed',
-      message: `This API key is not allowed to use the model '${model}'.`,
-      param: 'model',
-    });
-  }
+}
+
+/** 403 model_not_allowed unless the token's model allow-list admits `model`. */
+export function assertModelAllowed(token: PolicyToken, model: string): void {
+  if (isModelAllowed(token.models, model)) return;
+  throw new RelayError({
+    status: 403,
+    type: 'permission_error',
+    code: 'model_not_allowed',
+    message: `This API key is not allowed to use the model '${model}'.`,
+    param: 'model',
+  });
+}
+
+/**
+ * The per-token policy every request of an API token passes (SPEC §4, errors per §9), after
+ * the key's status and expiry (checked by `bearer-auth`): client IP, then model, then rate
+ * limits — last, so that requests refused by the allow-lists do not use up the token's rpm.
+ * Returns the `x-ratelimit-*` headers for the successful response.
+ */
+export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPolicyRequest): Promise<RateLimitHeaders> {
+  const { token, clientIp, model } = request;
+  assertIpAllowed(token, clientIp);
+  if (model !== undefined) assertModelAllowed(token, model);
+  return enforceRateLimits(limiter, token, request.slot);
+}
+
+/**
+ * The token's `concurrency` (a slot held until `slot.releaseSlot` is called, when a slot is
+ * given), then its `rpm` and `tpm`. Returns the `x-ratelimit-*` headers.
+ */
+export async function enforceRateLimits(limiter: RateLimiter, token: PolicyToken, slot?: InFlightSlot): Promise<RateLimitHeaders> {
   const limits = token.rateLimit;
   if (!limits) return {};
   // A slot first (cheap to give back), so a request refused for concurrency does not use up rpm.
-  const concurrency = request.slot ? limits.concurrency : null;
+  const concurrency = slot ? limits.concurrency : null;
   if (concurrency !== null && !(await limiter.acquireSlot(token.id, concurrency))) throw concurrencyExceeded(concurrency);
   const release = concurrency === null ? null : () => void limiter.releaseSlot(token.id);
   let decision: RateLimitDecision;
@@ -61,18 +78,8 @@ export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPol
     release?.();
     throw rateLimitExceeded(token, decision);
   }
-  if (release && request.slot) request.slot.releaseSlot = release;
+  if (release && slot) slot.releaseSlot = release;
   return decision.headers;
-}
-
-/** The policy for whoever `bearer-auth` let in: API tokens have one, management keys none. */
-export function enforceCallerPolicy(
-  limiter: RateLimiter,
-  caller: Caller | undefined,
-  request: Omit<TokenPolicyRequest, 'token'>,
-): Promise<RateLimitHeaders> {
-  if (caller?.kind !== 'token') return Promise.resolve({});
-  return enforceTokenPolicy(limiter, { ...request, token: caller.token });
 }
 
 /** Counts a completed request's tokens towards `tpm`, for tokens that have one. */

@@ -60,8 +60,6 @@ export interface RelayTrace {
   clientIp: string | null;
   /** The request only counted tokens (count_tokens): its tokens are not charged nor held against the token's tpm. */
   countOnly: boolean;
-  /** Gives back the token's `concurrency` slot; the usage log calls it once, when the response closes. */
-  releaseSlot: (() => void) | null;
   /**
    * The request submitted a long-running task: its usage row is the task's, written (and its
    * reservation settled) when the task ends, not when this response closes.
@@ -98,7 +96,6 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   callerGone: null,
   clientIp: null,
   countOnly: false,
-  releaseSlot: null,
   deferredToTask: false,
 });
 

@@ -1,8 +1,9 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { invalidRequest, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
-import { enforceCallerPolicy } from '../policy/enforce-token-policy';
+import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
+import { LARGE_JSON_BYTES } from '../middleware/json-body';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
@@ -11,6 +12,7 @@ import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type Nat
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
+import { takeTurn } from './take-turn';
 
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps {
   assistants: AssistantStore;
@@ -60,10 +62,10 @@ export function traceOf(res: Response): RelayTrace {
 }
 
 /**
- * The one path every dialect's request takes after authentication (SPEC §4–§8): the caller's
- * policy (IP and model allow-lists, rate limits), the model resolved (a custom assistant
- * applied), the quota reserved, then routing with retries and the answer relayed. A dialect's
- * route only converts its request to the hub's form and writes the result.
+ * The one path every dialect's request takes after authentication and the token's policy
+ * (SPEC §4–§8, middleware/admit-token.ts): the model allow-list re-checked on the parsed
+ * request, the model resolved (a custom assistant applied), what a passthrough carries policed,
+ * the quota reserved, then routing with retries and the answer relayed. A dialect's route only converts its request to the hub's form and writes the result.
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
   const { request } = input;
@@ -88,6 +90,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
   }
 
+  // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
+  if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
   return relayChatCompletion(
     deps,
     {
@@ -113,8 +117,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
 
 /**
  * What every relayed request goes through first, whatever it then does: the trace told the
- * model and the caller's address, the caller's policy (IP and model allow-lists, rate limits,
- * concurrency), the dialect's own checks, and the model resolved (a custom assistant applied).
+ * model and the caller's address, the model allow-list re-checked on the parsed request, the
+ * dialect's own checks, and the model resolved (a custom assistant applied).
  */
 export async function admitRequest(
   deps: PipelineDeps,
@@ -131,8 +135,11 @@ export async function admitRequest(
 }
 
 /**
- * The caller's policy for a request of `model` (IP and model allow-lists, rate limits,
- * concurrency), the trace told what it needs first: the same for every dialect and endpoint.
+ * The trace told the model, the stream flag and the caller's address, and the model the parsed
+ * request names checked once more against the token's allow-list: the rest of the token's policy
+ * (address, rate limits, concurrency) was decided before the body was parsed, by the admission
+ * middleware (middleware/admit-token.ts), on the model its scan found — JSON.parse has the last
+ * word on which model that is (duplicate keys and the like).
  */
 export async function admitCaller(
   deps: PipelineDeps,
@@ -147,9 +154,8 @@ export async function admitCaller(
   trace.requestedModel = model;
   trace.stream = stream;
   const caller = res.locals.caller;
-  const clientIp = req.ip;
-  trace.clientIp = clientIp ?? null;
-  res.set(await enforceCallerPolicy(deps.rateLimiter, caller, { clientIp, model, slot: trace }));
+  trace.clientIp = req.ip ?? null;
+  if (caller?.kind === 'token') assertModelAllowed(caller.token, model);
   return { trace, caller };
 }
 

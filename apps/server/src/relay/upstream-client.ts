@@ -1,7 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Agent, errors, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../storage/types';
 import type { AbortLike } from './caller-gone';
+import { encodeInSlices, LARGE_TEXT_UNITS } from './encode-in-slices';
 import { UpstreamBody } from './upstream-body';
 
 export interface UpstreamCall {
@@ -58,6 +59,13 @@ export class UpstreamClient {
   private readonly agents = new Map<number, { agent: Agent; version: string }>();
 
   post(call: UpstreamCall): Promise<UpstreamResponse> {
+    // undici would encode a large text body in one go (~2 ms a MB): done here a slice per turn, and sent as its pieces.
+    if (typeof call.body === 'string' && call.body.length >= LARGE_TEXT_UNITS) {
+      return encodeInSlices(call.body).then((pieces) => {
+        const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+        return this.post({ ...call, headers: { ...call.headers, 'content-length': String(length) }, body: Readable.from(pieces) });
+      });
+    }
     const { channel, signal } = call;
     const { origin, path } = targetOf(call.url);
     return new Promise((resolve, reject) => {

@@ -2,7 +2,6 @@ import type { ChatCompletion } from '@chat-relay/contract';
 import { AnthropicModelListQuerySchema, chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
-import { enforceCallerPolicy } from '../policy/enforce-token-policy';
 import { isModelAllowed } from '../policy/model-allow-list';
 import { chatCompletionsDialect } from '../relay/caller-dialect';
 import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../relay/anthropic-model-list';
@@ -32,7 +31,6 @@ export function chatRouter(deps: ChatRouteDeps) {
     },
 
     listModels: async ({ req, res }) => {
-      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip }));
       const assistants = await deps.assistants.listUsableBy(callerAccountId(res.locals.caller));
       const caller = res.locals.caller;
       const allowList = caller?.kind === 'token' ? caller.token.models : null;
@@ -47,8 +45,10 @@ export function chatRouter(deps: ChatRouteDeps) {
     },
 
     retrieveModel: async ({ params, req, res }) => {
-      res.set(await enforceCallerPolicy(deps.rateLimiter, res.locals.caller, { clientIp: req.ip }));
       const model = params.model;
+      // A model the list hides is one the key cannot see: 404, as OpenAI answers for models it does not have.
+      const caller = res.locals.caller;
+      if (caller?.kind === 'token' && !isModelAllowed(caller.token.models, model)) throw modelNotFound(model);
       const gizmo = parseGizmoModel(model);
       if (gizmo) {
         const assistant = await deps.assistants.resolveFor(callerAccountId(res.locals.caller), gizmo.assistantId);

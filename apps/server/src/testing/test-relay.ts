@@ -83,6 +83,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     maxBodyBytes: options.maxBodyBytes ?? config.maxBodyBytes,
     maxUploadBytes: options.maxUploadBytes ?? config.maxUploadBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
+    toolLimits: config.toolLimits,
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
