@@ -102,12 +102,18 @@ export function usageLog(
       // Its tokens count towards the caller's tpm once the answer has ended (SPEC §4); a count consumed none.
       if (!trace.countOnly) await recordCallerTokens(rateLimiter, caller, trace);
     };
-    // One listener does it all: a caller gone before the end aborts the upstream call, and
+    const releaseSlot = () => {
+      trace.releaseSlot?.();
+      trace.releaseSlot = null;
+    };
+    // The concurrency slot goes back as the answer's last bytes are handed over (they leave on the
+    // next tick): the caller cannot see the end and send its next request before it is given back.
+    res.once('prefinish', releaseSlot);
+    // One listener does the rest: a caller gone before the end aborts the upstream call, and
     // the row is written once the answer (streamed or not) has settled.
     res.once('close', () => {
       if (!res.writableFinished) trace.callerGone?.abort();
-      trace.releaseSlot?.();
-      trace.releaseSlot = null;
+      releaseSlot();
       const row = write().catch((error: unknown) => logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
       inFlight.closed(res, row);
     });
