@@ -15,6 +15,8 @@ const STREAMED = { stream: true, latencyMsPerToken: 20 };
 function expectBothAlive(cluster: TwoInstances): void {
   for (const name of ['a', 'b'] as const) {
     const relay = cluster.relay(name);
+    // What it said last, when it did not survive: the spec's failure shows why.
+    if (relay.child.exitCode !== null || relay.child.signalCode !== null) console.error(`relay ${name} exited:\n${relay.output().slice(-4_000)}`);
     expect({ name, exitCode: relay.child.exitCode, signal: relay.child.signalCode }).toEqual({ name, exitCode: null, signal: null });
     expect(relay.output()).not.toMatch(/Unhandled 'error' event|uncaughtException|unhandled promise rejection/);
   }

@@ -80,10 +80,8 @@ export interface Session {
  * rather than handed to the next caller.
  */
 export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient, session: Session) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, connectionError, stopListening } = await checkOut(pool);
   let broken: Error | undefined;
-  const onError = (error: Error) => (broken ??= error);
-  client.on('error', onError);
   const session: Session = { discard: () => (broken ??= new Error('session discarded')) };
   try {
     return await work(client, session);
@@ -91,9 +89,36 @@ export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient,
     if (connectionFailed(error)) broken ??= error instanceof Error ? error : new Error('connection failed');
     throw error;
   } finally {
-    client.off('error', onError);
-    client.release(broken);
+    stopListening();
+    client.release(connectionError() ?? broken);
   }
+}
+
+interface CheckedOut {
+  client: pg.PoolClient;
+  /** The first 'error' the connection emitted while checked out. */
+  connectionError(): Error | undefined;
+  stopListening(): void;
+}
+
+/**
+ * `pool.connect`, with the client's 'error' listener attached in the very callback that hands it
+ * over: the same read that brings a new connection's ReadyForQuery may bring a FATAL right after
+ * it (the session terminated), before an `await` could resume and attach one.
+ */
+function checkOut(pool: pg.Pool): Promise<CheckedOut> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (error || !client) {
+        reject(error ?? new Error('no client'));
+        return;
+      }
+      let first: Error | undefined;
+      const listener = (failure: Error) => (first ??= failure);
+      client.on('error', listener);
+      resolve({ client, connectionError: () => first, stopListening: () => client.off('error', listener) });
+    });
+  });
 }
 
 type TransactionEnd<T> = { committed: true; result: T } | { committed: false; doubt: TransactionDoubt; error: unknown; result: T };
