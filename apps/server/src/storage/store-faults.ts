@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { CommitInDoubt, connectionFailed } from './postgres/pg-doubt';
 import type { Storage } from './types';
@@ -33,7 +32,8 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|NO
 /** The one classifier of store failures, for both backends. */
 export function isStoreFault(error: unknown): boolean {
   if (error instanceof StoreUnavailableError || error instanceof CommitInDoubt) return true;
-  if (error instanceof Database.SqliteError) return SQLITE_UNAVAILABLE.test(error.code);
+  const sqliteCode = sqliteCodeOf(error);
+  if (sqliteCode !== undefined) return SQLITE_UNAVAILABLE.test(sqliteCode);
   if (error instanceof pg.DatabaseError) {
     const code = error.code ?? '';
     return PG_UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || PG_UNAVAILABLE_CODES.has(code);
@@ -41,6 +41,15 @@ export function isStoreFault(error: unknown): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   if (typeof message === 'string' && PG_POOL_UNAVAILABLE.test(message)) return true;
   return connectionFailed(error);
+}
+
+/**
+ * The result code of a better-sqlite3 error, read by shape: the native addon keeps the error class
+ * of the first copy of the module loaded in the process (a test runner loads several).
+ */
+function sqliteCodeOf(error: unknown): string | undefined {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === 'SqliteError' && typeof code === 'string' ? code : undefined;
 }
 
 /** `error` as callers should see it: a StoreUnavailableError when the store could not answer, else itself. */
