@@ -1,7 +1,7 @@
-import { TEST_REDIS_URL } from './two-instances';
 import { chat, countBy, errorOf, sleep, type ChatOptions, type ChatOutcome } from './relay-calls';
 import { openRedisFault, type RedisFault } from './redis-fault';
-import { describeTwoInstances, useTwoInstances, type TwoInstances } from './two-instances';
+import { readLedger } from './steady-load';
+import { describeTwoInstances, TEST_REDIS_URL, useTwoInstances, type TwoInstances } from './two-instances';
 
 /**
  * `workers` callers of one token, each sending its next request as soon as its last one was
@@ -86,5 +86,27 @@ describeTwoInstances('two relays, concurrency slots in Redis: a caller below or 
     expect(refusedForConcurrency(sixth)).toBe(true);
     expect((await Promise.all(slow)).map((outcome) => outcome.status)).toEqual([200, 200, 200, 200, 200]);
     expect((await chat(instances.relay('a'), token.key)).status).toBe(200);
+  }, 30_000);
+
+  it('Redis connections reset three times under streamed load (a Redis failover): no 429 below the limit, both alive, each 200 one row, quota_used = Σ costs', async () => {
+    const instances = cluster();
+    const token = await instances.createToken({ rate_limit: { concurrency: 5 }, quota_limit: 1_000_000_000 });
+    const load = callersAtOnce(instances, token.key, 4, { stream: true, latencyMsPerToken: 20 });
+    await sleep(400);
+    for (let round = 0; round < 3; round += 1) {
+      fault!.reset();
+      await sleep(500);
+    }
+    await sleep(500);
+    const outcomes = await load.stop();
+    const ledger = await readLedger(instances.db, token.id, outcomes);
+    console.info(`redis reset ×3: ${outcomes.length} requests (${tally(outcomes)}); ${ledger.rows} rows, quota_used ${ledger.quotaUsed} = Σ costs ${ledger.sumOfCosts}`);
+    expect(outcomes.filter(refusedForConcurrency)).toEqual([]);
+    expect(outcomes.every((outcome) => outcome.status === 200)).toBe(true);
+    for (const name of ['a', 'b'] as const) expect(instances.relay(name).child.exitCode).toBeNull();
+    expect(ledger.okWithoutOneRow).toEqual([]);
+    expect(ledger.duplicated).toEqual([]);
+    expect(ledger.openReservations).toBe(0);
+    expect(ledger.quotaUsed).toBe(ledger.sumOfCosts);
   }, 30_000);
 });

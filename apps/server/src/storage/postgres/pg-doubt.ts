@@ -57,6 +57,7 @@ export function backendPidOf(client: pg.ClientBase): number | undefined {
 }
 
 const FENCE_POLL_MS = 50;
+const INSUFFICIENT_PRIVILEGE = '42501';
 const FENCE_WITHIN_MS = 5_000;
 
 /**
@@ -66,11 +67,16 @@ const FENCE_WITHIN_MS = 5_000;
  * the server cannot be asked, or the session outlives the wait.
  */
 export async function fenceSession(pool: pg.Pool, backendPid: number): Promise<void> {
-  await pool.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-     WHERE pid = $1 AND pid <> pg_backend_pid() AND usename = current_user AND application_name = $2`,
-    [backendPid, (pool.options as { application_name?: string }).application_name ?? ''],
-  );
+  try {
+    await pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE pid = $1 AND pid <> pg_backend_pid() AND usename = current_user AND application_name = $2`,
+      [backendPid, (pool.options as { application_name?: string }).application_name ?? ''],
+    );
+  } catch (error) {
+    // A role not allowed to end its own sessions: the session ends by itself once its closed connection is noticed.
+    if (!(error instanceof pg.DatabaseError && error.code === INSUFFICIENT_PRIVILEGE)) throw error;
+  }
   const deadline = Date.now() + FENCE_WITHIN_MS;
   for (;;) {
     const { rowCount } = await pool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [backendPid]);
