@@ -125,6 +125,7 @@ export function createApp(deps: AppDeps): Express {
       storage,
       cluster: services.cluster,
       draining: () => services.inFlight.isDraining,
+      usageBacklogFull: () => services.recorder.backlogFull,
       version: deps.version,
       startedAt: deps.startedAt ?? Date.now(),
       metrics: services.metrics,

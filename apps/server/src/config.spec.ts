@@ -70,6 +70,10 @@ describe('loadConfig', () => {
     ['RELAY_LOG_RETENTION_DAYS', '-3'],
     ['RELAY_MAX_TOOLS', '0'],
     ['RELAY_MAX_TOOLS_BYTES', 'lots'],
+    ['RELAY_DB_STATEMENT_TIMEOUT_MS', '-1'],
+    ['RELAY_DB_QUERY_TIMEOUT_MS', 'soon'],
+    ['RELAY_DB_CONNECT_TIMEOUT_MS', '10'],
+    ['RELAY_USAGE_BACKLOG_MAX', '5'],
   ])('a bad %s stops start-up with a message naming it', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
@@ -95,6 +99,22 @@ describe('loadConfig', () => {
       redis: { url: 'rediss://cache:6380/2', keyPrefix: 'chat-relay:', failureMode: 'closed' },
       logRetentionDays: 90,
     });
+  });
+
+  it('bounds every database call (statement, query and connect timeouts) and the usage backlog, with defaults', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/relay' })).toMatchObject({
+      database: { statementTimeoutMs: 10_000, queryTimeoutMs: 12_000, connectTimeoutMs: 5_000 },
+      usageBacklogMax: 50_000,
+    });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://db/relay',
+        RELAY_DB_STATEMENT_TIMEOUT_MS: '0',
+        RELAY_DB_QUERY_TIMEOUT_MS: '3000',
+        RELAY_DB_CONNECT_TIMEOUT_MS: '800',
+        RELAY_USAGE_BACKLOG_MAX: '1000',
+      }),
+    ).toMatchObject({ database: { statementTimeoutMs: 0, queryTimeoutMs: 3_000, connectTimeoutMs: 800 }, usageBacklogMax: 1_000 });
   });
 
   it('makes a channel of each provider whose key is set, with its default base URL', () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './middleware/cors';
 import { TrustProxyEnvSchema } from './policy/trust-proxy';
-import { USAGE_FLUSH_INTERVAL_MS } from './relay/usage-recorder';
+import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from './relay/usage-recorder';
 import { DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, type ToolLimits } from './validation/tool-limits';
 
 const MIB = 1024 * 1024;
@@ -87,6 +87,11 @@ const EnvSchema = z.object({
     .default('public')
     .refine((value) => /^[a-z_][a-z0-9_]{0,62}$/.test(value), { message: 'must be a plain lower-case schema name such as public or relay' }),
   DATABASE_POOL_MAX: intFromEnv(10, 1, 1000),
+  // Every database call is bounded: the server cancels a statement past the first, the relay gives
+  // up on a query unanswered past the second (a partition), and on a connection past the third; 0 = none.
+  RELAY_DB_STATEMENT_TIMEOUT_MS: intFromEnv(10_000, 0, 3_600_000),
+  RELAY_DB_QUERY_TIMEOUT_MS: intFromEnv(12_000, 0, 3_600_000),
+  RELAY_DB_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100, 600_000),
   REDIS_URL: optionalText.refine((value) => value === undefined || /^rediss?:\/\/./.test(value), {
     message: 'must be a Redis URL such as redis://cache.internal:6379 or rediss://… (unset: limits and caches in this process only)',
   }),
@@ -117,6 +122,8 @@ const EnvSchema = z.object({
   RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
   RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
+  // Usage rows kept in memory while the database cannot take them; past it, new requests get 503.
+  RELAY_USAGE_BACKLOG_MAX: intFromEnv(USAGE_BACKLOG_MAX, 100, 10_000_000),
   RELAY_RESPONSES_STORE: booleanFromEnv(true),
   // At most 100 years: expiry is stored as an ISO date compared as text, which past year 9999 ('+010000-…') sorts before today.
   RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000, 36_500 * DAY_MS),
@@ -183,8 +190,15 @@ export interface Config {
   quotaDefaultCompletionTokens: number;
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
   usageFlushMs: number;
-  /** Shared PostgreSQL (DATABASE_URL) instead of SQLite in `dataDir`; undefined = SQLite. */
-  database: { url: string; schema: string; maxConnections: number } | undefined;
+  /** Usage rows held while the database cannot take them, at most (RELAY_USAGE_BACKLOG_MAX): past it, requests get 503. */
+  usageBacklogMax: number;
+  /**
+   * Shared PostgreSQL (DATABASE_URL) instead of SQLite in `dataDir`; undefined = SQLite. Every
+   * call bounded: RELAY_DB_STATEMENT_TIMEOUT_MS, RELAY_DB_QUERY_TIMEOUT_MS, RELAY_DB_CONNECT_TIMEOUT_MS.
+   */
+  database:
+    | { url: string; schema: string; maxConnections: number; statementTimeoutMs: number; queryTimeoutMs: number; connectTimeoutMs: number }
+    | undefined;
   /** Shared Redis (REDIS_URL) for limits, circuits and change messages; undefined = this process only. */
   redis: { url: string; keyPrefix: string; failureMode: 'open' | 'closed' } | undefined;
   /** How often every cache is reloaded without a change message (RELAY_REFRESH_MS). */
@@ -232,9 +246,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
+    usageBacklogMax: values.RELAY_USAGE_BACKLOG_MAX,
     responses: { store: values.RELAY_RESPONSES_STORE, ttlMs: values.RELAY_RESPONSES_TTL },
     database: values.DATABASE_URL
-      ? { url: values.DATABASE_URL, schema: values.DATABASE_SCHEMA, maxConnections: values.DATABASE_POOL_MAX }
+      ? {
+          url: values.DATABASE_URL,
+          schema: values.DATABASE_SCHEMA,
+          maxConnections: values.DATABASE_POOL_MAX,
+          statementTimeoutMs: values.RELAY_DB_STATEMENT_TIMEOUT_MS,
+          queryTimeoutMs: values.RELAY_DB_QUERY_TIMEOUT_MS,
+          connectTimeoutMs: values.RELAY_DB_CONNECT_TIMEOUT_MS,
+        }
       : undefined,
     redis: values.REDIS_URL ? { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX, failureMode: values.RELAY_REDIS_FAILURE_MODE } : undefined,
     refreshMs: values.RELAY_REFRESH_MS,

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const storage = await openStorage(config, logger, { instanceId, changes: cluster.changes });
   await bootstrapStorage(storage, config, logger);
   const services = createServices(storage, logger, {
-    usage: { flushIntervalMs: config.usageFlushMs },
+    usage: { flushIntervalMs: config.usageFlushMs, maxBacklog: config.usageBacklogMax },
     responses: config.responses,
     cluster,
     storageJobs: { logRetentionDays: config.logRetentionDays },

@@ -76,10 +76,22 @@ function watchClose(res: Response): { closed: boolean } {
   return state;
 }
 
-/** Gives a concurrency slot back when the response closes — at once if it already has (the caller left during the checks). */
+/**
+ * Gives a concurrency slot back once: as the answer's last bytes are handed over ('prefinish'; they
+ * leave on the next tick, so the caller cannot see the end and send its next request before the
+ * slot is back), or when the response closes without finishing — at once if it already has (the
+ * caller left during the checks).
+ */
 function releaseOnClose(res: Response, state: { closed: boolean }, slot: InFlightSlot): void {
   const release = slot.releaseSlot;
   if (!release) return;
-  if (state.closed) release();
-  else res.once('close', release);
+  if (state.closed) return release();
+  let released = false;
+  const once = () => {
+    if (released) return;
+    released = true;
+    release();
+  };
+  res.once('prefinish', once);
+  res.once('close', once);
 }

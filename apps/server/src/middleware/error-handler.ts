@@ -4,7 +4,9 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { internalError, invalidRequest, notFound, RelayError, toAnthropicError, toGeminiError } from '@chat-relay/wire';
 import { errorDialectOf, type ErrorDialect } from './error-dialect';
+import { throttledWarn } from '../cluster/redis/throttled-log';
 import type { Logger } from '../logger';
+import { isStoreFault } from '../storage/store-faults';
 
 /** A path that does not decode is a 400 before anything else is said about it (auth, 404). */
 export const undecodablePath: RequestHandler = (req, _res, next) => {
@@ -30,13 +32,32 @@ function decodable(path: string): boolean {
   }
 }
 
+/** How long a caller is asked to wait when the database cannot answer. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
+/** SPEC §9: the database (or Redis) cannot answer; nothing was half-written. */
+export function storeUnavailable(): RelayError {
+  return new RelayError({
+    status: 503,
+    type: 'service_unavailable',
+    code: 'store_unavailable',
+    message: 'The relay cannot reach its database right now. Please retry shortly.',
+    headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /** The one place that writes error responses (SPEC §9). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
+  // An outage fails every request alike: one line per interval with a count, not a stack each.
+  const warnStoreFault = throttledWarn(logger);
   return (thrown: unknown, req, res, _next) => {
     // Express's own decoding of path parameters fails with a URIError: the caller's mistake.
     const error = thrown instanceof URIError ? badPercentEncoding() : thrown;
-    const relayError = error instanceof RelayError ? error : internalError();
-    if (!(error instanceof RelayError)) {
+    const storeFault = !(error instanceof RelayError) && isStoreFault(error);
+    const relayError = error instanceof RelayError ? error : storeFault ? storeUnavailable() : internalError();
+    if (storeFault) {
+      warnStoreFault('store', error, 'database unavailable: requests answered 503 store_unavailable');
+    } else if (!(error instanceof RelayError)) {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
     }
     // Already answered by someone else (a 503 on shutdown): nothing more to say.

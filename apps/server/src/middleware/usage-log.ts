@@ -8,6 +8,7 @@ import type { InFlightRequests } from '../relay/in-flight-requests';
 import { newTrace, type Caller, type RelayTrace } from '../relay/request-context';
 import type { UsageLogEntry } from '../storage/types';
 import type { UsageRecorder } from '../relay/usage-recorder';
+import { storeUnavailable } from './error-handler';
 import { matchedRoute, metadataOf } from './route-metadata';
 
 /** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
@@ -77,6 +78,8 @@ export function usageLog(
     const route = matchedRoute(req);
     const metadata = metadataOf(route);
     if (!metadata?.streaming) return next();
+    // The database has been away so long that its rows fill the backlog: serve nothing it could not account for.
+    if (recorder.backlogFull) return next(storeUnavailable());
     const trace = newTrace(res.locals.requestId, performance.now(), metadata.endpoint);
     res.locals.trace = trace;
     const write = async () => {

@@ -137,20 +137,20 @@ describe('the token policy on every route an API token may call', () => {
     expect(errorCodeIn(route, third.body)).toBe(metadataOf(route).dialect === 'gemini' ? 'RESOURCE_EXHAUSTED' : metadataOf(route).dialect === 'anthropic' ? 'rate_limit_error' : 'rate_limit_exceeded');
   });
 
-  it.each(ROUTE_NAMES)('%s: a concurrency-1 token holds its slot until its response has been written, and gives it back after', async (_name, route) => {
+  it.each(ROUTE_NAMES)('%s: a concurrency-1 token holds its slot until its answer’s last bytes are handed over, and gives it back then', async (_name, route) => {
     const { id, key } = await tokenWith({ rate_limit: { concurrency: 1 } });
-    // Outside the relay: when the response has been handed to the socket, is the token's one slot taken?
+    // Outside the relay, listening first: as the answer's last bytes are handed over, is the token's one slot taken?
     const heldAtFinish: Array<Promise<boolean>> = [];
     const outer = express();
     outer.use((_req, res, next) => {
-      res.once('finish', () => heldAtFinish.push(limiter.acquireSlot(id, 1).then((free) => (free ? (void limiter.releaseSlot(id), false) : true))));
+      res.once('prefinish', () => heldAtFinish.push(limiter.acquireSlot(id, 1).then((free) => (free ? (void limiter.releaseSlot(id), false) : true))));
       next();
     });
     outer.use(relay.app);
     const first = await call(outer, route, key);
     expect(first.status).not.toBe(429);
     expect(await Promise.all(heldAtFinish)).toEqual([true]);
-    // Given back once the response closed: the next request is admitted.
+    // Given back as it ended: the next request is admitted.
     await new Promise((resolve) => setImmediate(resolve));
     expect((await call(relay.app, route, key)).status).not.toBe(429);
   });

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { createLogger } from '../logger';
 import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
 import { UsageRecorder } from './usage-recorder';
@@ -140,5 +141,51 @@ describe('UsageRecorder', () => {
     recorder.record(entry('c', null));
     await recorder.close();
     expect(stores.touched).toEqual([new Map([[7, '2026-01-01T00:00:02.000Z']])]);
+  });
+
+  it('rows written whose last-used touch then fails are not written again (issue 26: a row written twice)', async () => {
+    const stores = fakeStores();
+    let touchFailures = 1;
+    const touch = stores.tokens.touchLastUsed.bind(stores.tokens);
+    stores.tokens.touchLastUsed = async (map) => {
+      if (touchFailures-- > 0) throw new Error('connection lost');
+      return touch(map);
+    };
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000 });
+    recorder.record(entry('once', 7));
+    await recorder.flush();
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['once']);
+  });
+
+  it('an outage: rows kept and retried, the backlog full at maxBacklog and free again once written, one log line per interval', async () => {
+    const stores = fakeStores();
+    let down = true;
+    const insert = stores.usageLog.insertBatch.bind(stores.usageLog);
+    stores.usageLog.insertBatch = async (entries) => {
+      if (down) throw new Error('the database does not answer');
+      return insert(entries);
+    };
+    const lines: string[] = [];
+    const sink = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, createLogger('info', sink), { flushIntervalMs: 5, maxBacklog: 3 });
+    for (const id of ['a', 'b']) recorder.record(entry(id));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(recorder.backlogFull).toBe(false);
+    recorder.record(entry('c'));
+    expect(recorder.backlogFull).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const failures = lines.filter((line) => line.includes('usage log write failed'));
+    expect(failures).toHaveLength(1);
+    down = false;
+    await recorder.close();
+    expect(recorder.backlogFull).toBe(false);
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b', 'c']);
+    expect(lines.filter((line) => line.includes('usage log writes resumed'))).toHaveLength(1);
   });
 });

@@ -9,6 +9,8 @@ export interface SystemRouteDeps {
   cluster: Pick<Cluster, 'ping' | 'kind' | 'failureMode'>;
   /** Whether the instance is shutting down (no longer ready for new requests). */
   draining: () => boolean;
+  /** Whether usage rows waiting for the database fill the backlog (RELAY_USAGE_BACKLOG_MAX): new requests are refused. */
+  usageBacklogFull?: () => boolean;
   version: string;
   startedAt: number;
   metrics: Pick<RelayMetrics, 'scrape'>;
@@ -51,6 +53,7 @@ function notReadyBecause(health: Health, deps: SystemRouteDeps): string[] {
   const reasons: string[] = [];
   if (deps.draining()) reasons.push('shutting down');
   if (health.database.status !== 'ok') reasons.push('the database does not answer');
+  if (deps.usageBacklogFull?.()) reasons.push('usage rows waiting for the database fill RELAY_USAGE_BACKLOG_MAX');
   if (health.redis.status === 'unavailable' && health.redis.failure_mode === 'closed') {
     reasons.push('Redis does not answer and limits fail closed (RELAY_REDIS_FAILURE_MODE=closed)');
   }

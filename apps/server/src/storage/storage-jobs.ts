@@ -1,5 +1,7 @@
+import { throttledWarn } from '../cluster/redis/throttled-log';
 import type { Logger } from '../logger';
 import { HEARTBEAT_EVERY_MS, INSTANCE_STALE_MS } from './instance-liveness';
+import { isStoreFault } from './store-faults';
 import type { Storage } from './types';
 
 const HOUR_MS = 3_600_000;
@@ -32,9 +34,14 @@ export interface StorageJobs {
 export function startStorageJobs(storage: Storage, logger: Logger, options: StorageJobOptions): StorageJobs {
   const timers: NodeJS.Timeout[] = [];
   let running: Promise<unknown> = Promise.resolve();
+  const warn = throttledWarn(logger);
   /** One pass at a time: a slow database never stacks passes up. */
   const serially = (work: () => Promise<unknown>) => {
-    running = running.then(work).catch((error: unknown) => logger.error({ err: error }, 'storage job failed; tried again at its next tick'));
+    running = running.then(work).catch((error: unknown) =>
+      isStoreFault(error)
+        ? warn('job', error, 'storage job failed: the database does not answer; tried again at its next tick')
+        : logger.error({ err: error }, 'storage job failed; tried again at its next tick'),
+    );
     return running;
   };
 

@@ -1,5 +1,6 @@
 import { invalidRequest, notFound, redactUpstreamError, type TaskCall, type TaskFailure, type TaskProvider, type TaskSnapshot } from '@chat-relay/wire';
 import { Readable } from 'node:stream';
+import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
 import type { Logger } from '../logger';
 import { CallerGone, type AbortLike } from '../relay/caller-gone';
 import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
@@ -7,6 +8,7 @@ import { mapBounded } from '../relay/map-bounded';
 import { costOf, type PriceBook } from '../relay/price-book';
 import { transportFailure } from '../relay/transport-failure';
 import type { UpstreamClient, UpstreamResponse } from '../relay/upstream-client';
+import { isStoreFault } from '../storage/store-faults';
 import type { TaskRecord, TaskSettlement, TaskStore, UsageLogEntry } from '../storage/types';
 import { taskProviderFor } from './task-kinds';
 
@@ -81,11 +83,15 @@ export class TaskEngine {
   private sweeping: Promise<void> | undefined;
   /** Aborts upstream calls under way at shutdown. */
   private readonly stopped = new CallerGone();
+  /** A database outage fails every sweep alike: one line per interval with a count. */
+  private readonly warnStoreFault: ThrottledWarn;
 
   constructor(
     private readonly deps: TaskEngineDeps,
     readonly options: TaskEngineOptions = DEFAULT_TASK_ENGINE,
-  ) {}
+  ) {
+    this.warnStoreFault = throttledWarn(deps.logger);
+  }
 
   start(): void {
     if (this.options.sweepMs <= 0 || this.timer) return;
@@ -169,7 +175,9 @@ export class TaskEngine {
     if (this.sweeping) return;
     this.sweeping = this.sweep()
       .then(() => undefined)
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'task sweep failed'))
+      .catch((error: unknown) =>
+        isStoreFault(error) ? this.warnStoreFault('sweep', error, 'task sweep failed: the database does not answer') : this.deps.logger.error({ err: error }, 'task sweep failed'),
+      )
       .finally(() => (this.sweeping = undefined));
   }
 

@@ -77,4 +77,18 @@ describe('startTcpProxy', () => {
     await until(() => again.state.received === 'back', 'the echo after restore');
     again.socket.destroy();
   });
+
+  it('reset: open connections are reset, new ones accepted at once; targetPorts names the connections to the target', async () => {
+    const { state } = await connectTo(proxy.port);
+    await until(() => proxy.targetPorts().length === 1, 'the target connection');
+    const [targetPort] = proxy.targetPorts();
+    expect(targetPort).toBeGreaterThan(0);
+    proxy.reset();
+    await until(() => state.closed, 'the open connection closed');
+    const again = await connectTo(proxy.port);
+    again.socket.write('still here');
+    await until(() => again.state.received === 'still here', 'the echo right after the reset');
+    expect(proxy.targetPorts()).not.toContain(targetPort);
+    again.socket.destroy();
+  });
 });

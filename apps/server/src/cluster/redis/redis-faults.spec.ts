@@ -63,7 +63,7 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
         expect(ms).toBeLessThan(DECIDED_WITHIN_MS);
         const error = rejection(result);
         expect(error).toBeInstanceOf(RelayError);
-        expect(error).toMatchObject({ status: 503, type: 'service_unavailable', code: 'rate_limit_unavailable' });
+        expect(error).toMatchObject({ status: 503, type: 'service_unavailable', code: 'store_unavailable' });
         expect((error as RelayError).message).toMatch(/rate limits cannot be checked/);
       }
       // Tokens without limits do not need Redis: still admitted.
@@ -123,6 +123,24 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     }
     expect(freed).toBe(true);
     expect(cluster.rateLimiter.slotsHeldBy(1)).toBe(0);
+  });
+
+  it('a slot given back while Redis was cut is removed by the first acquire after it is back, not at the next heartbeat (issue 26: 429s for seconds after a blip)', async () => {
+    // The default lease: the next heartbeat is 10 s away.
+    const cluster = await fixture.open('a', { proxy, failureMode: 'closed' });
+    expect(await cluster.rateLimiter.acquireSlot(1, 1)).toBe(true);
+    proxy.cut();
+    await cluster.rateLimiter.releaseSlot(1);
+    proxy.restore();
+    await eventually(() => proxy.connections === 2, 5_000, 'connections');
+    const back = Date.now();
+    let taken = false;
+    while (!taken && Date.now() - back < 3_000) {
+      taken = await cluster.rateLimiter.acquireSlot(1, 1).catch(() => false);
+      if (!taken) await sleep(20);
+    }
+    expect(taken).toBe(true);
+    expect(Date.now() - back).toBeLessThan(1_000);
   });
 
   it('a failing Redis is logged, throttled, and the URL with its password never is', async () => {

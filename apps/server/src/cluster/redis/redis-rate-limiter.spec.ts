@@ -172,6 +172,32 @@ describeWithRedis('RedisRateLimiter', (url) => {
       expect(await b.acquireSlot(2, 1)).toBe(true);
     });
 
+    it('at the limit, a slot given back a moment later by another instance is taken, not refused (issue 26: spurious 429 at the limit)', async () => {
+      const [a, b] = [limiter(await connect(), 'a'), limiter(await connect(), 'b')];
+      expect(await a.acquireSlot(11, 1)).toBe(true);
+      // B's caller sends its next request as A's answer ends; A's release reaches Redis 5 ms later.
+      const next = b.acquireSlot(11, 1);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await a.releaseSlot(11);
+      expect(await next).toBe(true);
+      // Truly over the limit: refused, after looking again for at most some 50 ms.
+      const started = Date.now();
+      expect(await a.acquireSlot(11, 1)).toBe(false);
+      expect(Date.now() - started).toBeLessThan(500);
+    });
+
+    it('a slot whose holder lost track of it counts only until its lease ends, not for the holder\'s life', async () => {
+      const a = limiter(await connect(), 'a', { slotLeaseMs: 300 });
+      const b = limiter(await connect(), 'b', { slotLeaseMs: 300 });
+      // A slot in Redis no request holds (what a lost answer leaves): no one renews it.
+      const raw = await connect();
+      await raw.zadd(`${prefix}slot-leases:12`, Date.now() + 300, 'a/999');
+      expect(await b.acquireSlot(12, 1)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await b.acquireSlot(12, 1)).toBe(true);
+      expect(a.slotsHeldBy(12)).toBe(0);
+    });
+
     it('closing an instance lets its slots go at once', async () => {
       const a = limiter(await connect(), 'a');
       const b = limiter(await connect(), 'b');

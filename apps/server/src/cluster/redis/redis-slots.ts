@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import { limitsUnavailable, neverSent, type FailureMode } from './limits-unavailable';
-import { ACQUIRE_SLOT, HEARTBEAT } from './slot-scripts';
+import { ACQUIRE_SLOT, RENEW_SLOTS } from './slot-scripts';
 import type { ThrottledWarn } from './throttled-log';
 
 export interface RedisSlotsOptions {
@@ -9,51 +9,75 @@ export interface RedisSlotsOptions {
   instanceId: string;
   failureMode: FailureMode;
   warn: ThrottledWarn;
-  /** How long after its last heartbeat a silent instance's slots stop counting (default 30 s). */
+  /** How long a slot counts after its last renewal: the most a dead holder can keep it (default 30 s). */
   leaseMs?: number;
 }
 
 export const DEFAULT_SLOT_LEASE_MS = 30_000;
 /** A token's slot set outlives any request; it goes when empty, or this long after its last acquire. */
 const SLOT_KEY_TTL_MS = 24 * 3_600_000;
-/** Instances silent this long leave the heartbeat set. */
-const FORGET_INSTANCE_AFTER_MS = 24 * 3_600_000;
-/** Slot ids whose acquire may have run but whose answer was lost, kept to be removed; at most. */
-const MAX_ORPHANS = 10_000;
+/** Slot ids known dead (kept to be removed), at most; past it the leases end them. */
+const MAX_DEAD = 10_000;
+/** Tokens renewed per script call. */
+const RENEW_BATCH = 500;
+/** A full token is looked at now, and again after these waits, before the caller is refused. */
+const FULL_LOOKS_AGAIN_AFTER_MS = [0, 10, 40];
 
 /**
  * Concurrency slots in Redis (see slot-scripts.ts), with this instance's bookkeeping: the slot ids
- * it holds per token, the requests it admitted without a slot (fail-open), and slot ids to remove
- * because their acquire timed out — it may have run, so it is undone by id, exactly.
+ * it holds per token (renewed every third of a lease), the requests it admitted without a slot
+ * (fail-open), and slot ids that may be in Redis without a request — an acquire that timed out
+ * (it may have run) or a release that failed. Those are removed by id, exactly, by the token's
+ * next acquire in the same script, or as soon as Redis is back: a blip holds no caller out.
  */
 export class RedisSlots {
   private readonly held = new Map<number, string[]>();
   private readonly unbacked = new Map<number, number>();
-  private readonly orphans = new Map<string, string>();
+  private readonly dead = new Map<number, Set<string>>();
+  private deadCount = 0;
   private readonly leaseMs: number;
   private readonly heartbeatTimer: NodeJS.Timeout;
+  private readonly onReady = () => void this.heartbeat();
   private sequence = 0;
 
   constructor(private readonly options: RedisSlotsOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_SLOT_LEASE_MS;
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3)));
     this.heartbeatTimer.unref();
+    options.redis.on('ready', this.onReady);
   }
 
+  /**
+   * Takes a slot of `tokenId` if fewer than `limit` are held. At the limit it looks again twice
+   * (after 10 ms, then 40 ms) before refusing: a caller sends its next request the moment it has
+   * read an answer, and that answer's slot — given back by another instance as the answer ended —
+   * may reach Redis a moment after the new request does. A caller truly over its limit waits
+   * those 50 ms for its 429.
+   */
   async acquire(tokenId: number, limit: number): Promise<boolean> {
     if (limit <= 0) return false;
-    const { redis, instanceId } = this.options;
+    for (const wait of FULL_LOOKS_AGAIN_AFTER_MS) {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const taken = await this.tryAcquire(tokenId, limit);
+      if (taken) return true;
+    }
+    return false;
+  }
+
+  private async tryAcquire(tokenId: number, limit: number): Promise<boolean> {
     const key = this.keyOf(tokenId);
-    const slotId = `${instanceId}/${++this.sequence}`;
+    const slotId = `${this.options.instanceId}/${++this.sequence}`;
+    const dead = [...(this.dead.get(tokenId) ?? [])];
     try {
-      const taken = await ACQUIRE_SLOT.run(redis, [key, this.instancesKey], [limit, slotId, instanceId, this.leaseMs, SLOT_KEY_TTL_MS]);
+      const taken = await ACQUIRE_SLOT.run(this.options.redis, [key], [limit, slotId, this.leaseMs, SLOT_KEY_TTL_MS, ...dead]);
+      this.forgetDead(tokenId, dead);
       if (taken !== 1) return false;
       const slots = this.held.get(tokenId);
       if (slots) slots.push(slotId);
       else this.held.set(tokenId, [slotId]);
       return true;
     } catch (error) {
-      if (!neverSent(error)) this.forget(key, slotId);
+      if (!neverSent(error)) this.markDead(tokenId, slotId);
       this.options.warn('acquire', error, `concurrency slot of token ${tokenId} not checked (redis); failure mode ${this.options.failureMode}`);
       if (this.options.failureMode === 'closed') throw limitsUnavailable();
       this.unbacked.set(tokenId, (this.unbacked.get(tokenId) ?? 0) + 1);
@@ -73,12 +97,11 @@ export class RedisSlots {
     const slotId = slots?.pop();
     if (!slots || slotId === undefined) return;
     if (slots.length === 0) this.held.delete(tokenId);
-    const key = this.keyOf(tokenId);
     try {
-      await this.options.redis.srem(key, slotId);
+      await this.options.redis.zrem(this.keyOf(tokenId), slotId);
     } catch (error) {
-      this.forget(key, slotId);
-      this.options.warn('release', error, `concurrency slot of token ${tokenId} not given back yet (redis); retried`);
+      this.markDead(tokenId, slotId);
+      this.options.warn('release', error, `concurrency slot of token ${tokenId} not given back yet (redis); removed once Redis answers`);
     }
   }
 
@@ -87,39 +110,53 @@ export class RedisSlots {
     return this.held.get(tokenId)?.length ?? 0;
   }
 
-  /** Tells the others this instance is alive, and removes what earlier failures left behind. */
+  /** Renews the leases of the slots held, and removes the slot ids known dead. */
   async heartbeat(): Promise<void> {
-    const { redis, instanceId } = this.options;
+    const { redis } = this.options;
     try {
-      await HEARTBEAT.run(redis, [this.instancesKey], [instanceId, FORGET_INSTANCE_AFTER_MS]);
-      for (const [slotId, key] of this.orphans) {
-        await redis.srem(key, slotId);
-        this.orphans.delete(slotId);
+      const tokens = [...this.held];
+      for (let start = 0; start < tokens.length; start += RENEW_BATCH) {
+        const batch = tokens.slice(start, start + RENEW_BATCH);
+        const args = batch.flatMap(([, slots]) => [slots.length, ...slots]);
+        await RENEW_SLOTS.run(redis, batch.map(([tokenId]) => this.keyOf(tokenId)), [this.leaseMs, ...args]);
+      }
+      for (const [tokenId, ids] of [...this.dead]) {
+        const dead = [...ids];
+        await redis.zrem(this.keyOf(tokenId), ...dead);
+        this.forgetDead(tokenId, dead);
       }
     } catch (error) {
-      this.options.warn('heartbeat', error, 'concurrency slots heartbeat failed (redis)');
+      this.options.warn('heartbeat', error, 'concurrency slots not renewed (redis)');
     }
   }
 
-  /**
-   * Stops the heartbeat and leaves the set of live instances, so whatever slots this instance
-   * still holds stop counting at once instead of after the lease.
-   */
+  /** Stops renewing and gives back whatever this instance still holds, so it stops counting at once. */
   async close(): Promise<void> {
     clearInterval(this.heartbeatTimer);
-    await this.options.redis.zrem(this.instancesKey, this.options.instanceId).catch(() => undefined);
+    this.options.redis.off('ready', this.onReady);
+    const { redis } = this.options;
+    const leftover = new Map<number, string[]>(this.held);
+    for (const [tokenId, ids] of this.dead) leftover.set(tokenId, [...(leftover.get(tokenId) ?? []), ...ids]);
+    this.held.clear();
+    await Promise.all([...leftover].map(([tokenId, ids]) => redis.zrem(this.keyOf(tokenId), ...ids).catch(() => undefined)));
   }
 
-  private forget(key: string, slotId: string): void {
-    if (this.orphans.size >= MAX_ORPHANS) return;
-    this.orphans.set(slotId, key);
+  private markDead(tokenId: number, slotId: string): void {
+    if (this.deadCount >= MAX_DEAD) return;
+    const ids = this.dead.get(tokenId);
+    if (ids) ids.add(slotId);
+    else this.dead.set(tokenId, new Set([slotId]));
+    this.deadCount += 1;
+  }
+
+  private forgetDead(tokenId: number, removed: readonly string[]): void {
+    const ids = this.dead.get(tokenId);
+    if (!ids) return;
+    for (const id of removed) if (ids.delete(id)) this.deadCount -= 1;
+    if (ids.size === 0) this.dead.delete(tokenId);
   }
 
   private keyOf(tokenId: number): string {
-    return `${this.options.keyPrefix}slots:${tokenId}`;
-  }
-
-  private get instancesKey(): string {
-    return `${this.options.keyPrefix}instances`;
+    return `${this.options.keyPrefix}slot-leases:${tokenId}`;
   }
 }

@@ -1,12 +1,13 @@
 import { LuaScript } from './lua-script';
 
 /*
- * Concurrency slots shared by the instances. A token's slots are a set of slot ids
- * "<instanceId>/<n>"; an instance is alive while its heartbeat (a score in the instances sorted
- * set, Redis' own clock) is younger than the lease. Slots of an instance that stopped beating —
- * it crashed, or lost Redis — stop counting `leaseMs` after its last beat, so a dead instance
- * cannot hold a token's slots for longer than that. They are only looked at when the token is at
- * its limit: the usual acquire is O(1).
+ * Concurrency slots shared by the instances. A token's slots are a sorted set: each member a
+ * slot id "<instanceId>/<n>", its score the end of its lease on Redis' own clock. The instance
+ * holding a slot renews its lease while the request runs (RENEW_SLOTS, every third of a lease);
+ * a slot whose holder died, or lost track of it, stops counting when its lease ends — never a
+ * counter left too high. An instance that knows a slot id is dead (its acquire timed out, its
+ * release failed) has it removed by the next acquire of that token, in the same script, so a
+ * Redis blip leaves nothing to wait out.
  */
 const REDIS_NOW = `
 local t = redis.call('TIME')
@@ -14,45 +15,36 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /**
- * KEYS: the token's slot set, the instances' heartbeats. ARGV: limit, slotId, instanceId,
- * leaseMs, keyTtlMs. Returns 1 when the slot was taken, 0 when all `limit` are held.
+ * KEYS: the token's slots. ARGV: limit, slotId, leaseMs, keyTtlMs, then slot ids known dead.
+ * Removes the dead and the expired, then takes a slot if fewer than `limit` are held.
+ * Returns 1 when the slot was taken, 0 when all `limit` are held.
  */
 export const ACQUIRE_SLOT = new LuaScript(`${REDIS_NOW}
-local limit = tonumber(ARGV[1])
-local lease = tonumber(ARGV[4])
-redis.call('ZADD', KEYS[2], now, ARGV[3])
-local held = redis.call('SCARD', KEYS[1])
-if held >= limit then
-  local alive = {}
-  for _, slot in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-    local instance = string.match(slot, '^(.*)/[^/]*$')
-    local ok = false
-    if instance then
-      ok = alive[instance]
-      if ok == nil then
-        local beat = redis.call('ZSCORE', KEYS[2], instance)
-        ok = beat ~= false and tonumber(beat) + lease > now
-        alive[instance] = ok
-      end
-    end
-    if not ok then
-      redis.call('SREM', KEYS[1], slot)
-      held = held - 1
-    end
-  end
-  if held >= limit then return 0 end
+for i = 5, #ARGV do
+  redis.call('ZREM', KEYS[1], ARGV[i])
 end
-redis.call('SADD', KEYS[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))
 return 1
 `);
 
 /**
- * KEYS: the instances' heartbeats. ARGV: instanceId, forgetAfterMs. This instance is alive;
- * instances silent for `forgetAfterMs` are dropped from the set (their slots were dead long ago).
+ * KEYS: slot sets. ARGV: leaseMs, then for each key in order the number of its slot ids and the
+ * ids. Extends the lease of each slot still there (XX: one that expired or was removed is not
+ * brought back). Returns the number of slots renewed.
  */
-export const HEARTBEAT = new LuaScript(`${REDIS_NOW}
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-return 1
+export const RENEW_SLOTS = new LuaScript(`${REDIS_NOW}
+local until_ = now + tonumber(ARGV[1])
+local at = 2
+local renewed = 0
+for k = 1, #KEYS do
+  local count = tonumber(ARGV[at])
+  for i = 1, count do
+    renewed = renewed + redis.call('ZADD', KEYS[k], 'XX', 'CH', until_, ARGV[at + i])
+  end
+  at = at + count + 1
+end
+return renewed
 `);

@@ -9,6 +9,8 @@ export interface RedisFault {
   url: string;
   /** Connections reset, new ones refused: Redis gone (process down, connection refused). */
   cut(): void;
+  /** Connections reset, new ones accepted at once: a failover, or a proxy's idle cut. */
+  reset(): void;
   /** Connections accepted and kept, nothing forwarded either way: Redis unreachable (a partition). */
   blackhole(): void;
   /** Forwarding again; what a blackhole held back flows on, as after a healed partition. */
@@ -23,6 +25,7 @@ export async function openRedisFault(redisUrl: string): Promise<RedisFault> {
   return {
     url: `redis://127.0.0.1:${proxy.port}`,
     cut: () => proxy.cut(),
+    reset: () => proxy.reset(),
     blackhole: () => proxy.blackhole(),
     restore: () => proxy.restore(),
     close: () => proxy.close(),

@@ -14,6 +14,8 @@ export interface ChatOutcome {
   ms: number;
   /** Which relay answered (its URL). */
   url: string;
+  /** The Retry-After header, when the answer had one. */
+  retryAfter?: string;
   /** The transport error when no answer came. */
   error?: string;
 }
@@ -55,7 +57,8 @@ export async function chat(relay: Pick<SpawnedRelay, 'url'>, key: string, option
     } catch {
       // A stream, or not JSON: kept as text.
     }
-    return { status: response.status, requestId, body: parsed, ms: performance.now() - started, url: relay.url };
+    const retryAfter = response.headers.get('retry-after') ?? undefined;
+    return { status: response.status, requestId, body: parsed, ms: performance.now() - started, url: relay.url, ...(retryAfter ? { retryAfter } : {}) };
   } catch (error) {
     return { status: 0, requestId, body: undefined, ms: performance.now() - started, url: relay.url, error: String((error as Error).cause ?? error) };
   }

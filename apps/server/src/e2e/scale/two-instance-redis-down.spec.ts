@@ -54,7 +54,7 @@ describeTwoInstances('two relays while Redis is away: A fails open, B fails clos
           `A /healthz ${healthA.status} ${String(healthA.body['status'])} in ${Math.round(healthA.ms)} ms, A /readyz ${readyA.status}, B /readyz ${readyB.status}`,
       );
       expect(open.map((outcome) => outcome.status)).toEqual(Array(5).fill(200));
-      expect(closed.map((outcome) => ({ status: outcome.status, code: errorOf(outcome)?.code }))).toEqual(Array(5).fill({ status: 503, code: 'rate_limit_unavailable' }));
+      expect(closed.map((outcome) => ({ status: outcome.status, code: errorOf(outcome)?.code }))).toEqual(Array(5).fill({ status: 503, code: 'store_unavailable' }));
       expect(unlimitedOnB.map((outcome) => outcome.status)).toEqual(Array(5).fill(200));
       expect(slowest([...open, ...closed, ...unlimitedOnB])).toBeLessThan(LATENCY_BOUND_MS);
       expect(healthA.status).toBe(200);

@@ -1,34 +1,9 @@
-import { chat, countBy, openReservations, pollUntil, quotaOf, sleep, usageRowsOf, usageRowsOfToken, type ChatOutcome } from './relay-calls';
-import { describeTwoInstances, useTwoInstances, type InstanceName, type TwoInstances } from './two-instances';
+import { chat, countBy, openReservations, pollUntil, quotaOf, sleep, usageRowsOf, usageRowsOfToken } from './relay-calls';
+import { steadyLoad } from './steady-load';
+import { describeTwoInstances, useTwoInstances } from './two-instances';
 
 /** Large enough never to refuse, so every request takes and settles a reservation. */
 const QUOTA = 1_000_000_000;
-
-/**
- * `loops` callers, each sending one request after another until `stop()`, alternating A and B
- * (the relay under that name at the time of sending: a restarted A gets its share once up).
- */
-function steadyLoad(cluster: TwoInstances, key: string, loops: number) {
-  const outcomes: ChatOutcome[] = [];
-  let stopped = false;
-  const runs = Array.from({ length: loops }, async (_, loop) => {
-    for (let i = 0; !stopped; i += 1) {
-      const name: InstanceName = (loop + i) % 2 === 0 ? 'a' : 'b';
-      const outcome = await chat(cluster.relay(name), key, { latencyMsPerToken: 20, requestId: `load-${loop}-${i}-${Date.now()}` });
-      outcomes.push(outcome);
-      // An instance that is down refuses at once: do not spin on it.
-      if (outcome.status === 0) await sleep(20);
-    }
-  });
-  return {
-    outcomes,
-    stop: async () => {
-      stopped = true;
-      await Promise.all(runs);
-      return outcomes;
-    },
-  };
-}
 
 describeTwoInstances('two relays, a rolling restart under load — LiteLLM: "spend reseed inflates spend N× across pods"', () => {
   const cluster = useTwoInstances();

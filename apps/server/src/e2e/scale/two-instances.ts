@@ -44,6 +44,8 @@ export interface ClusterOptions {
   envOf?: Partial<Record<InstanceName, Record<string, string>>>;
   /** What the relays dial for Redis (a proxy in front of REDIS_URL); REDIS_URL otherwise. */
   redisUrl?: string;
+  /** What the relays dial for PostgreSQL (a proxy in front of DATABASE_URL); DATABASE_URL otherwise. */
+  databaseUrl?: string;
   /** Simulators to start (each gets a channel when `channels` is true). Default 1. */
   sims?: number;
   /** Create one `gpt-4o` channel per simulator through A's admin API. Default true. */
@@ -68,9 +70,9 @@ export interface TwoInstances {
   close(): Promise<void>;
 }
 
-function relayEnv(schema: string, keyPrefix: string, redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+function relayEnv(schema: string, keyPrefix: string, databaseUrl: string, redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    DATABASE_URL: TEST_DATABASE_URL ?? '',
+    DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: schema,
     DATABASE_POOL_MAX: '4',
     REDIS_URL: redisUrl,
@@ -130,6 +132,7 @@ export async function startTwoInstances(options: ClusterOptions = {}): Promise<T
   const schema = uniqueSchemaName('two');
   const keyPrefix = `t2i:${schema}:`;
   const redisUrl = options.redisUrl ?? realRedis;
+  const relayDatabaseUrl = options.databaseUrl ?? databaseUrl;
   const sims = await Promise.all(Array.from({ length: options.sims ?? 1 }, () => startUpstreamSim({ acceptedKeys: [SIM_KEY] })));
   const relays: Partial<Record<InstanceName, SpawnedRelay>> = {};
   const db = createPgPool({ url: databaseUrl, schema, maxConnections: 3 });
@@ -137,7 +140,7 @@ export async function startTwoInstances(options: ClusterOptions = {}): Promise<T
   const start = async (name: InstanceName, env: Record<string, string> = {}) => {
     // The process it replaces has exited (or is killed now); its data directory goes.
     await relays[name]?.close();
-    const relay = await spawnRelay({ env: relayEnv(schema, keyPrefix, redisUrl, { ...options.env, ...options.envOf?.[name], ...env }), startTimeoutMs: 20_000 });
+    const relay = await spawnRelay({ env: relayEnv(schema, keyPrefix, relayDatabaseUrl, redisUrl, { ...options.env, ...options.envOf?.[name], ...env }), startTimeoutMs: 20_000 });
     relays[name] = relay;
     return relay;
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
+import { guardStores } from '../store-faults';
 import { withTokenKeyCache } from '../token-key-cache';
 import type { Storage } from '../types';
 import { migratePostgres } from './migrations';
@@ -35,7 +36,8 @@ export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage,
 /**
  * Opens the relay's tables in PostgreSQL (DATABASE_URL, in DATABASE_SCHEMA), bringing the schema
  * up to date under an advisory lock first. Token lookups by key are served from memory, emptied
- * by the change feed when any instance changes a token.
+ * by the change feed when any instance changes a token. What the database cannot answer is
+ * raised as StoreUnavailableError.
  */
 export async function openPostgresStorage(
   connection: PostgresConnection,
@@ -49,17 +51,14 @@ export async function openPostgresStorage(
     throw error;
   }
   const instanceId = options.instanceId ?? randomUUID();
-  return withTokenKeyCache(
-    {
-      kind: 'postgres',
-      ...postgresStores(pool, instanceId),
-      ping: async () => {
-        await pool.query('SELECT 1');
-      },
-      exclusive: (name, work) => underAdvisoryLock(pool, `chat-relay ${name} ${connection.schema}`, () => work()),
-      close: () => pool.end(),
+  const storage: Storage = {
+    kind: 'postgres',
+    ...postgresStores(pool, instanceId),
+    ping: async () => {
+      await pool.query('SELECT 1');
     },
-    options.keyCache,
-    options.changes,
-  );
+    exclusive: (name, work) => underAdvisoryLock(pool, `chat-relay ${name} ${connection.schema}`, () => work()),
+    close: () => pool.end(),
+  };
+  return guardStores(withTokenKeyCache(storage, options.keyCache, options.changes));
 }

@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { QuotaReservation, QuotaStore, ReleasedReservations, ReserveOutcome } from '../types';
-import { addDelta, addToQuotaUsed } from './pg-quota-used';
-import { inTransaction } from './pg-pool';
+import { backendPidOf, outcomeUnknown } from './pg-doubt';
+import { giveBack } from './pg-quota-used';
+import { inTransaction, withClient } from './pg-pool';
+import { DoubtfulReservations } from './pg-reservation-doubts';
 
 /**
  * Quota on a database several instances share. A reservation is one round trip to
@@ -9,19 +11,40 @@ import { inTransaction } from './pg-pool';
  * make instances reserving at once take turns, so together they never pass a limit. Each
  * reservation is recorded with this instance's id; what a dead instance held is given back by
  * the others once its heartbeat is stale — except what a task holds (`TaskStore.create`), which
- * waits for the task to settle, whichever instance settles it.
+ * waits for the task to settle, whichever instance settles it. A reservation whose answer was
+ * lost with its connection is undone once the server answers again (DoubtfulReservations).
  */
 export class PgQuotaStore implements QuotaStore {
+  private readonly doubts: DoubtfulReservations;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly instanceId: string,
-  ) {}
+  ) {
+    this.doubts = new DoubtfulReservations(pool, instanceId);
+  }
 
   async reserve(reservation: QuotaReservation): Promise<ReserveOutcome> {
-    const { rows } = await this.pool.query<{ outcome: string }>(
-      'SELECT relay_reserve($1, $2::integer, $3::integer, $4::bigint, $5, $6::timestamptz) AS outcome',
-      [reservation.requestId, reservation.tokenId, reservation.accountId, reservation.amount, this.instanceId, new Date().toISOString()],
-    );
+    const at = new Date().toISOString();
+    let backendPid: number | undefined;
+    let rows: Array<{ outcome: string }>;
+    try {
+      ({ rows } = await withClient(this.pool, (client) => {
+        backendPid = backendPidOf(client);
+        return client.query<{ outcome: string }>('SELECT relay_reserve($1, $2::integer, $3::integer, $4::bigint, $5, $6::timestamptz) AS outcome', [
+          reservation.requestId,
+          reservation.tokenId,
+          reservation.accountId,
+          reservation.amount,
+          this.instanceId,
+          at,
+        ]);
+      }));
+    } catch (error) {
+      // Sent, but unanswered: it may have been taken. The caller is refused (503) and settles nothing.
+      if (backendPid !== undefined && outcomeUnknown(error)) this.doubts.add({ backendPid, reservation, at });
+      throw error;
+    }
     const outcome = rows[0]?.outcome;
     if (outcome === 'ok') return { ok: true };
     if (outcome === 'token' || outcome === 'account') return { ok: false, exhausted: outcome };
@@ -53,37 +76,12 @@ export class PgQuotaStore implements QuotaStore {
   }
 
   async retire(): Promise<ReleasedReservations> {
+    // Whatever this instance holds goes back whole, doubtful reservations that were taken included.
+    this.doubts.stop();
     return inTransaction(this.pool, async (client) => {
       const released = await giveBack(client, 'r.instance_id = $1', [this.instanceId]);
       await client.query('DELETE FROM relay_instances WHERE instance_id = $1', [this.instanceId]);
       return released;
     });
   }
-}
-
-/**
- * Gives back the reservations matching `which` (over `r`) to their tokens and accounts, never
- * below 0, and forgets them — inside the caller's transaction. The rows are deleted under lock:
- * one settled meanwhile by its usage row (or given back by another instance) is gone and skipped,
- * so each reservation is settled or given back, once. A task's reservation is never among them:
- * it outlives the instance that took it and is settled by the task alone (`TaskStore.settle`).
- */
-async function giveBack(client: pg.ClientBase, which: string, values: unknown[]): Promise<ReleasedReservations> {
-  const { rows } = await client.query<{ token_id: number; account_id: number; amount: number }>(
-    `DELETE FROM quota_reservations WHERE id IN
-       (SELECT r.id FROM quota_reservations r WHERE r.task_id IS NULL AND (${which}) ORDER BY r.id FOR UPDATE)
-     RETURNING token_id, account_id, amount`,
-    values,
-  );
-  const tokens = new Map<number, number>();
-  const accounts = new Map<number, number>();
-  let amount = 0;
-  for (const row of rows) {
-    addDelta(tokens, row.token_id, -row.amount);
-    addDelta(accounts, row.account_id, -row.amount);
-    amount += row.amount;
-  }
-  await addToQuotaUsed(client, 'tokens', tokens);
-  await addToQuotaUsed(client, 'accounts', accounts);
-  return { count: rows.length, amount };
 }

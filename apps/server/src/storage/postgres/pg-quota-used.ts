@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ReleasedReservations } from '../types';
 
 /**
  * Adds each delta (micro-USD, either sign) to the `quota_used` of the token or account with its
@@ -21,4 +22,31 @@ export async function addToQuotaUsed(client: pg.ClientBase, table: 'tokens' | 'a
 /** `deltas` with `amount` added at `id`. */
 export function addDelta(deltas: Map<number, number>, id: number, amount: number): void {
   deltas.set(id, (deltas.get(id) ?? 0) + amount);
+}
+
+/**
+ * Gives back the reservations matching `which` (over `r`) to their tokens and accounts, never
+ * below 0, and forgets them — inside the caller's transaction. The rows are deleted under lock:
+ * one settled meanwhile by its usage row (or given back by another instance) is gone and skipped,
+ * so each reservation is settled or given back, once. A task's reservation is never among them:
+ * it outlives the instance that took it and is settled by the task alone (`TaskStore.settle`).
+ */
+export async function giveBack(client: pg.ClientBase, which: string, values: unknown[]): Promise<ReleasedReservations> {
+  const { rows } = await client.query<{ token_id: number; account_id: number; amount: number }>(
+    `DELETE FROM quota_reservations WHERE id IN
+       (SELECT r.id FROM quota_reservations r WHERE r.task_id IS NULL AND (${which}) ORDER BY r.id FOR UPDATE)
+     RETURNING token_id, account_id, amount`,
+    values,
+  );
+  const tokens = new Map<number, number>();
+  const accounts = new Map<number, number>();
+  let amount = 0;
+  for (const row of rows) {
+    addDelta(tokens, row.token_id, -row.amount);
+    addDelta(accounts, row.account_id, -row.amount);
+    amount += row.amount;
+  }
+  await addToQuotaUsed(client, 'tokens', tokens);
+  await addToQuotaUsed(client, 'accounts', accounts);
+  return { count: rows.length, amount };
 }

@@ -231,14 +231,19 @@ export class PgTokenStore implements TokenStore {
     return (rowCount ?? 0) > 0;
   }
 
-  /** One statement for the whole batch; a time never moves backwards. */
+  /**
+   * One statement for the whole batch; a time never moves backwards. The rows are locked in id
+   * order first, as every other writer of tokens locks them (addToQuotaUsed): in the order of the
+   * batch, it deadlocked with another instance's usage flush.
+   */
   async touchLastUsed(lastUsed: ReadonlyMap<number, string>): Promise<void> {
     const touched = [...lastUsed].filter(([id]) => idParam(id) !== null);
     if (touched.length === 0) return;
     await this.pool.query(
       `UPDATE tokens t SET last_used_at = v.at
-       FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at)
-       WHERE t.id = v.id AND (t.last_used_at IS NULL OR t.last_used_at < v.at)`,
+       FROM (SELECT id FROM tokens WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) AS locked,
+         unnest($1::bigint[], $2::timestamptz[]) AS v(id, at)
+       WHERE t.id = locked.id AND v.id = locked.id AND (t.last_used_at IS NULL OR t.last_used_at < v.at)`,
       [touched.map(([id]) => id), touched.map(([, at]) => at)],
     );
   }

@@ -13,6 +13,7 @@ import type {
   UsageSeriesPoint,
   UsageTotals,
 } from '../types';
+import { CommitInDoubt, commitOutcome, type TransactionDoubt } from './pg-doubt';
 import { inTransaction } from './pg-pool';
 import { pgKeysetSql, pgListingSql } from './pg-usage-queries';
 import { pgSeriesSql } from './pg-usage-series';
@@ -20,13 +21,42 @@ import { writeUsage } from './pg-usage-writer';
 import { aggregateFromSeries } from '../usage-aggregate';
 import { usageEntryOf, type UsageRow } from '../usage-row';
 
-/** The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. */
+/**
+ * The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. A
+ * batch whose COMMIT went unanswered is remembered by its rows: when they come again (the
+ * recorder retries what failed), the server is asked first whether that COMMIT landed, so a row
+ * is never written — nor its cost charged — twice.
+ */
 export class PgUsageLogStore implements UsageLogStore {
+  private readonly inDoubt = new WeakMap<UsageLogEntry, TransactionDoubt>();
+
   constructor(private readonly pool: pg.Pool) {}
 
   async insertBatch(entries: readonly UsageLogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await inTransaction(this.pool, (client) => writeUsage(client, entries));
+    const unwritten = await this.withoutCommitted(entries);
+    if (unwritten.length === 0) return;
+    try {
+      await inTransaction(this.pool, (client) => writeUsage(client, unwritten));
+    } catch (error) {
+      if (error instanceof CommitInDoubt) for (const entry of unwritten) this.inDoubt.set(entry, error.doubt);
+      throw error;
+    }
+  }
+
+  /** `entries` less those an earlier batch did write after all; throws while that cannot be known. */
+  private async withoutCommitted(entries: readonly UsageLogEntry[]): Promise<readonly UsageLogEntry[]> {
+    const doubts = new Set(entries.flatMap((entry) => this.inDoubt.get(entry) ?? []));
+    if (doubts.size === 0) return entries;
+    const committed = new Set<TransactionDoubt>();
+    for (const doubt of doubts) {
+      if ((await commitOutcome(this.pool, doubt)) === 'committed') committed.add(doubt);
+    }
+    const unwritten = entries.filter((entry) => {
+      const doubt = this.inDoubt.get(entry);
+      return doubt === undefined || !committed.has(doubt);
+    });
+    for (const entry of entries) this.inDoubt.delete(entry);
+    return unwritten;
   }
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {

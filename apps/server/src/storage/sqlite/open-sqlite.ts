@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ChangeFeed } from '../../cluster/change-feed';
+import { guardStores } from '../store-faults';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage, StorageOptions } from '../types';
 import { migrate } from './migrations';
@@ -42,11 +43,14 @@ export interface OpenStorageOptions extends Partial<StorageOptions> {
   keyCache?: TokenKeyCacheOptions;
   /** Where token changes are published and heard (a shared feed when several instances run). */
   changes?: ChangeFeed;
+  /** SQLite: how long a write waits for another connection's lock before SQLITE_BUSY (default 5 s). */
+  busyTimeoutMs?: number;
 }
 
 /**
  * Opens (creating when needed) `<dataDir>/relay.db` in WAL mode and brings its schema up to date.
- * Token lookups by key are served from memory (token-key-cache.ts).
+ * Token lookups by key are served from memory (token-key-cache.ts). A busy, full or failing file
+ * is raised as StoreUnavailableError.
  */
 export function openSqliteStorage(dataDir: string, options: OpenStorageOptions = {}): Storage {
   const instanceId = options.instanceId ?? randomUUID();
@@ -56,9 +60,9 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   migrate(db);
-  return withTokenKeyCache({
+  const storage: Storage = {
     kind: 'sqlite',
     accounts: new SqliteAccountStore(db),
     tokens: new SqliteTokenStore(db),
@@ -77,5 +81,6 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     close: async () => {
       db.close();
     },
-  }, options.keyCache, options.changes);
+  };
+  return guardStores(withTokenKeyCache(storage, options.keyCache, options.changes));
 }

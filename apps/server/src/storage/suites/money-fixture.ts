@@ -83,6 +83,20 @@ async function openSqliteMoneyDb(instanceId: string): Promise<MoneyDb> {
   };
 }
 
+/** RawSql over a PostgreSQL pool: each `?` becomes `$1`, `$2`, … */
+export function pgRawSql(pool: pg.Pool): RawSql {
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  return {
+    all: async <T>(sql: string, params: readonly unknown[] = []) => (await pool.query(numbered(sql), [...params])).rows as T[],
+    run: async (sql, params = []) => {
+      await pool.query(numbered(sql), [...params]);
+    },
+  };
+}
+
 async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
   const url = TEST_DATABASE_URL;
   if (!url) throw new Error('PostgreSQL money specs need DATABASE_URL');
@@ -91,21 +105,12 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
   let storage = await openPostgresStorage(connection, { instanceId });
   const pool: pg.Pool = createPgPool({ ...connection, maxConnections: 2 });
   const others: Storage[] = [];
-  const numbered = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
   return {
     backend: 'PostgreSQL',
     get storage() {
       return storage;
     },
-    sql: {
-      all: async <T>(sql: string, params: readonly unknown[] = []) => (await pool.query(numbered(sql), [...params])).rows as T[],
-      run: async (sql, params = []) => {
-        await pool.query(numbered(sql), [...params]);
-      },
-    },
+    sql: pgRawSql(pool),
     explain: async (sql, params) => {
       const client = await pool.connect();
       try {
