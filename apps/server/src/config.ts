@@ -116,6 +116,9 @@ const EnvSchema = z.object({
   RELAY_RESPONSES_STORE: booleanFromEnv(true),
   // At most 100 years: expiry is stored as an ISO date compared as text, which past year 9999 ('+010000-…') sorts before today.
   RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000, 36_500 * DAY_MS),
+  // What one account keeps of the Responses API at most; storing past it removes that account's oldest first.
+  RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: intFromEnv(100 * MIB, 64 * 1024, Number.MAX_SAFE_INTEGER),
+  RELAY_RESPONSES_MAX_PER_ACCOUNT: intFromEnv(10_000, 1, 100_000_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -187,9 +190,10 @@ export interface Config {
   logRetentionDays: number;
   /**
    * Responses API state (SPEC §8): whether `store` requests keep the response and its input
-   * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
+   * items on bridged channels (RELAY_RESPONSES_STORE), for how long (RELAY_RESPONSES_TTL), and
+   * how much per account (RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT, RELAY_RESPONSES_MAX_PER_ACCOUNT).
    */
-  responses: { store: boolean; ttlMs: number };
+  responses: { store: boolean; ttlMs: number; maxBytesPerAccount: number; maxPerAccount: number };
   /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
   channelCheckMs: number;
   /** Long-running tasks: RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS. */
@@ -225,7 +229,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
-    responses: { store: values.RELAY_RESPONSES_STORE, ttlMs: values.RELAY_RESPONSES_TTL },
+    responses: {
+      store: values.RELAY_RESPONSES_STORE,
+      ttlMs: values.RELAY_RESPONSES_TTL,
+      maxBytesPerAccount: values.RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT,
+      maxPerAccount: values.RELAY_RESPONSES_MAX_PER_ACCOUNT,
+    },
     database: values.DATABASE_URL
       ? { url: values.DATABASE_URL, schema: values.DATABASE_SCHEMA, maxConnections: values.DATABASE_POOL_MAX }
       : undefined,

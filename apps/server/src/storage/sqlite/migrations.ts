@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 
 export interface Migration {
@@ -328,6 +329,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   ...TASK_MIGRATIONS,
+  ...RESPONSE_BOUND_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
