@@ -232,6 +232,14 @@ export interface AssistantRecord {
 }
 export type NewAssistant = Omit<AssistantRecord, 'createdAt' | 'updatedAt'>;
 export type AssistantPatch = Partial<Omit<NewAssistant, 'id' | 'accountId'>>;
+/**
+ * `takePublicId` (the admin publishing, issue 26): when the written assistant is public and a
+ * public one of another account holds the id, that one is made private to its owner first, in
+ * the same transaction — so a squatted id is taken back in one step.
+ */
+export interface AssistantWriteOptions {
+  takePublicId?: boolean;
+}
 export interface AssistantUsageTotals {
   requests: number;
   promptTokens: number;
@@ -249,7 +257,7 @@ export interface AssistantStore {
    * Fails with `AlreadyExistsError` when the owner has the id already, or a public assistant
    * has it (public ones are visible to all, so saying so reveals nothing).
    */
-  create(input: NewAssistant): Promise<AssistantRecord>;
+  create(input: NewAssistant, options?: AssistantWriteOptions): Promise<AssistantRecord>;
   /** The account's own assistant with this id. */
   getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined>;
   /** Every assistant with this id, one per owner (the admin's view). */
@@ -260,8 +268,8 @@ export interface AssistantStore {
   list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>>;
   /** Every assistant an account may use: its own, and the public ones its own do not shadow. */
   listUsableBy(accountId: number): Promise<AssistantRecord[]>;
-  /** Fails with `AlreadyExistsError` when made public while another public one has the id. */
-  update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
+  /** Fails with `AlreadyExistsError` when made public while another public one has the id (unless `takePublicId`). */
+  update(accountId: number, id: string, patch: AssistantPatch, options?: AssistantWriteOptions): Promise<AssistantRecord | undefined>;
   delete(accountId: number, id: string): Promise<boolean>;
   /** Requests made with this assistant: its owner's, and others' while it resolved to this one. */
   usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals>;
