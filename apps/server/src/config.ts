@@ -103,6 +103,15 @@ const EnvSchema = z.object({
   RELAY_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'must be at least 16 characters',
   }),
+  // Seals channel keys at rest (AES-256-GCM); unset: RELAY_SECRET_KEY_FILE, else <RELAY_DATA_DIR>/secret.key (made when missing).
+  RELAY_SECRET_KEY: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'must be at least 32 characters (e.g. openssl rand -base64 32)',
+  }),
+  RELAY_SECRET_KEY_FILE: optionalText,
+  // The secret being rotated away from: what it sealed is read, and sealed again under RELAY_SECRET_KEY at start.
+  RELAY_SECRET_KEY_PREVIOUS: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
@@ -159,6 +168,12 @@ export interface Config {
   host: string;
   dataDir: string;
   adminKey: string | undefined;
+  /**
+   * What seals channel keys at rest (security/secret-key-source.ts): RELAY_SECRET_KEY, else the
+   * file RELAY_SECRET_KEY_FILE, else `<dataDir>/secret.key`; RELAY_SECRET_KEY_PREVIOUS while
+   * rotating. Never logged.
+   */
+  secrets: { secretKey: string | undefined; secretKeyFile: string | undefined; previousSecretKey: string | undefined };
   /** Also admits `GET /metrics` besides the admin key (RELAY_METRICS_TOKEN); never logged. */
   metricsToken: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
@@ -215,6 +230,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST,
     dataDir: path.resolve(values.RELAY_DATA_DIR),
     adminKey: values.RELAY_ADMIN_KEY,
+    secrets: {
+      secretKey: values.RELAY_SECRET_KEY,
+      secretKeyFile: values.RELAY_SECRET_KEY_FILE === undefined ? undefined : path.resolve(values.RELAY_SECRET_KEY_FILE),
+      previousSecretKey: values.RELAY_SECRET_KEY_PREVIOUS,
+    },
     metricsToken: values.RELAY_METRICS_TOKEN,
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,

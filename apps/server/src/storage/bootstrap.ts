@@ -22,6 +22,10 @@ export async function bootstrapStorage(storage: Storage, config: Config, logger:
 }
 
 async function createFirstRecords(storage: Storage, config: Config, logger: Logger): Promise<void> {
+  // Keys an earlier version kept in the clear, or under RELAY_SECRET_KEY_PREVIOUS, sealed anew;
+  // a key this instance cannot open stops the start rather than serving without it.
+  const resealed = await storage.channels.resealKeys();
+  if (resealed > 0) logger.info({ channels: resealed }, 'channel keys sealed with the current secret key');
   const admin = await storage.accounts.findAdmin();
   if (admin && config.adminKey) {
     // RELAY_ADMIN_KEY set on a later start replaces the admin key: the operator's word wins.

@@ -212,6 +212,31 @@ export interface ChannelStore {
    * channel no longer exists.
    */
   setSyncedModels(id: number, models: readonly SyncedModel[], at: string): Promise<ChannelRecord | undefined>;
+  /**
+   * Start-up work (bootstrap): seals again, under the current RELAY_SECRET_KEY, every key stored in
+   * the clear (by an earlier version) or under RELAY_SECRET_KEY_PREVIOUS; returns how many channels
+   * changed. Fails naming the channel when a key was sealed under a secret this instance lacks.
+   */
+  resealKeys(): Promise<number>;
+}
+
+/** One channel's stored keys replaced by `next`, only while they are still `expected` (compare-and-set). */
+export interface ChannelKeysRewrite {
+  id: number;
+  expected: readonly string[];
+  next: readonly string[];
+}
+/**
+ * The channels table as a backend keeps it (sealed-channel-keys.ts wraps it into the ChannelStore
+ * the server uses): `keys` hold the stored values — sealed — written and compared as given.
+ */
+export interface StoredChannelStore extends Omit<ChannelStore, 'resealKeys'> {
+  /**
+   * Only `keys` (not `updatedAt`: they mean what they meant) of each channel whose keys are still
+   * `expected`; returns how many changed. Where the backend can, no copy of the old values stays
+   * in the database's files (SQLite: the file rebuilt by VACUUM when anything changed).
+   */
+  rewriteKeys(rewrites: readonly ChannelKeysRewrite[]): Promise<number>;
 }
 
 export interface AssistantRecord {

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ChangeFeed } from '../../cluster/change-feed';
+import { loadSecretKey } from '../../security/secret-key-source';
+import type { SecretKeyring } from '../../security/secret-keyring';
+import { sealedChannelKeys } from '../sealed-channel-keys';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage, StorageOptions } from '../types';
 import { migrate } from './migrations';
@@ -41,6 +44,11 @@ export interface OpenStorageOptions extends Partial<StorageOptions> {
   keyCache?: TokenKeyCacheOptions;
   /** Where token changes are published and heard (a shared feed when several instances run). */
   changes?: ChangeFeed;
+  /**
+   * What seals channel keys at rest (config: RELAY_SECRET_KEY…). SQLite without it: the data
+   * directory's `secret.key`, made when missing — what a relay started with no setting uses.
+   */
+  secrets?: SecretKeyring;
 }
 
 /**
@@ -51,6 +59,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
   const instanceId = options.instanceId ?? randomUUID();
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   ownerOnly(dataDir, file);
+  const secrets = options.secrets ?? loadSecretKey({ dataDir }).keyring;
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -61,7 +70,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     kind: 'sqlite',
     accounts: new SqliteAccountStore(db),
     tokens: new SqliteTokenStore(db),
-    channels: new SqliteChannelStore(db),
+    channels: sealedChannelKeys(new SqliteChannelStore(db), secrets),
     assistants: new SqliteAssistantStore(db),
     quota: new SqliteQuotaStore(db, instanceId),
     prices: new SqlitePriceStore(db),

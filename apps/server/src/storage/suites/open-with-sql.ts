@@ -7,7 +7,7 @@ import { openPostgresStorage } from '../postgres/open-postgres';
 import { quoteSchema } from '../postgres/pg-pool';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../sqlite/open-sqlite';
 import type { Storage } from '../types';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName, type OpenedStorage, type StoreBackend } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName, type OpenedStorage, type StoreBackend } from '../testing/store-backends';
 
 /**
  * A storage with a second connection of its own to the same tables: what a test uses to write
@@ -47,7 +47,7 @@ async function openSqlite(): Promise<StorageWithSql> {
 
 async function openPostgres(url: string): Promise<StorageWithSql> {
   const schema = uniqueSchemaName();
-  const storage = await openPostgresStorage({ url, schema, maxConnections: 4 });
+  const storage = await openPostgresStorage({ url, schema, maxConnections: 4 }, { secrets: TEST_SECRETS });
   const client = new pg.Client({ connectionString: url, options: `-c search_path=${quoteSchema(schema)}` });
   await client.connect();
   return {
