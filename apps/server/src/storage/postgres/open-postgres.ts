@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { SecretKeyring } from '../../security/secret-keyring';
+import { withAdminKeyCheck } from '../admin-key-check';
 import { sealedChannelKeys } from '../sealed-channel-keys';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
 import { withTokenKeyCache } from '../token-key-cache';
@@ -19,9 +20,10 @@ import { PgUsageLogStore } from './pg-usage-log-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
 export function postgresStores(pool: pg.Pool, instanceId: string, secrets: SecretKeyring): Omit<Storage, 'ping' | 'close' | 'kind' | 'exclusive'> {
+  const tokens = new PgTokenStore(pool);
   return {
-    accounts: new PgAccountStore(pool),
-    tokens: new PgTokenStore(pool),
+    accounts: withAdminKeyCheck(new PgAccountStore(pool), async (digest) => (await tokens.findByKeyDigest(digest)) !== undefined),
+    tokens,
     channels: sealedChannelKeys(new PgChannelStore(pool), secrets),
     assistants: new PgAssistantStore(pool),
     quota: new PgQuotaStore(pool, instanceId),

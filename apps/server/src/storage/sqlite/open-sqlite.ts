@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChangeFeed } from '../../cluster/change-feed';
 import { loadSecretKey } from '../../security/secret-key-source';
 import type { SecretKeyring } from '../../security/secret-keyring';
+import { withAdminKeyCheck } from '../admin-key-check';
 import { sealedChannelKeys } from '../sealed-channel-keys';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage, StorageOptions } from '../types';
@@ -66,10 +67,11 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  const tokens = new SqliteTokenStore(db);
   return withTokenKeyCache({
     kind: 'sqlite',
-    accounts: new SqliteAccountStore(db),
-    tokens: new SqliteTokenStore(db),
+    accounts: withAdminKeyCheck(new SqliteAccountStore(db), async (digest) => (await tokens.findByKeyDigest(digest)) !== undefined),
+    tokens,
     channels: sealedChannelKeys(new SqliteChannelStore(db), secrets),
     assistants: new SqliteAssistantStore(db),
     quota: new SqliteQuotaStore(db, instanceId),

@@ -19,6 +19,8 @@ export interface StorageWithSql extends OpenedStorage {
   sql(text: string, values?: readonly unknown[]): Promise<void>;
   /** How many rows of `table` match `where`. */
   count(table: string, where?: string, values?: readonly unknown[]): Promise<number>;
+  /** The first column of the first row `text` answers; undefined when none. */
+  value(text: string, values?: readonly unknown[]): Promise<unknown>;
 }
 
 /** `$3` → `?3`: SQLite's numbered parameters, which better-sqlite3 binds by name (`{ 3: … }`). */
@@ -37,6 +39,10 @@ async function openSqlite(): Promise<StorageWithSql> {
     },
     count: async (table, where = 'TRUE', values = []) =>
       (db.prepare(sqliteText(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`)).get(sqliteValues(values)) as { n: number }).n,
+    value: async (text, values = []) => {
+      const row = db.prepare(sqliteText(text)).raw(true).get(sqliteValues(values)) as unknown[] | undefined;
+      return row?.[0];
+    },
     close: async () => {
       db.close();
       await storage.close();
@@ -57,6 +63,7 @@ async function openPostgres(url: string): Promise<StorageWithSql> {
     },
     count: async (table, where = 'TRUE', values = []) =>
       Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, [...values])).rows[0]?.n),
+    value: async (text, values = []) => (await client.query({ text, values: [...values], rowMode: 'array' })).rows[0]?.[0],
     close: async () => {
       await client.end();
       await storage.close();
