@@ -39,20 +39,20 @@ const toColumns = (record: StoredResponseRecord): StoredResponseRow & { size_byt
   const response = toJsonColumn(record.response);
   const inputItems = toJsonColumn(record.inputItems);
   return {
-  id: record.id,
-  account_id: record.accountId,
-  token_id: record.tokenId,
-  origin: record.origin,
-  channel_id: record.channelId,
-  key_digest: record.keyDigest,
-  model: record.model,
-  previous_response_id: record.previousResponseId,
-  status: record.status,
-  response,
-  input_items: inputItems,
-  created_at: record.createdAt,
-  expires_at: record.expiresAt,
-  size_bytes: jsonColumnBytes(response) + jsonColumnBytes(inputItems),
+    id: record.id,
+    account_id: record.accountId,
+    token_id: record.tokenId,
+    origin: record.origin,
+    channel_id: record.channelId,
+    key_digest: record.keyDigest,
+    model: record.model,
+    previous_response_id: record.previousResponseId,
+    status: record.status,
+    response,
+    input_items: inputItems,
+    created_at: record.createdAt,
+    expires_at: record.expiresAt,
+    size_bytes: jsonColumnBytes(response) + jsonColumnBytes(inputItems),
   };
 };
 
