@@ -119,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
       prices: storage.prices,
       priceBook: services.prices,
       registry: services.registry,
+      storedResponses: services.responses,
       logger,
     }),
     system: systemRouter({

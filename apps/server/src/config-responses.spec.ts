@@ -15,9 +15,9 @@ function configErrorOf(env: Record<string, string>): string | undefined {
 
 describe('loadConfig: the Responses API state (RELAY_RESPONSES_STORE, RELAY_RESPONSES_TTL)', () => {
   it('stores responses for 30 days when neither is set, or both are empty', () => {
-    expect(loadConfig({}).responses).toEqual({ store: true, ttlMs: 30 * DAY_MS });
-    expect(loadConfig({ RELAY_RESPONSES_STORE: '', RELAY_RESPONSES_TTL: '' }).responses).toEqual({ store: true, ttlMs: 2_592_000_000 });
-    expect(loadConfig({ RELAY_RESPONSES_STORE: '  ', RELAY_RESPONSES_TTL: '  ' }).responses).toEqual({ store: true, ttlMs: 2_592_000_000 });
+    expect(loadConfig({}).responses).toMatchObject({ store: true, ttlMs: 30 * DAY_MS });
+    expect(loadConfig({ RELAY_RESPONSES_STORE: '', RELAY_RESPONSES_TTL: '' }).responses).toMatchObject({ store: true, ttlMs: 2_592_000_000 });
+    expect(loadConfig({ RELAY_RESPONSES_STORE: '  ', RELAY_RESPONSES_TTL: '  ' }).responses).toMatchObject({ store: true, ttlMs: 2_592_000_000 });
   });
 
   it.each([
@@ -77,6 +77,25 @@ describe('loadConfig: the Responses API state (RELAY_RESPONSES_STORE, RELAY_RESP
     const message = configErrorOf({ RELAY_RESPONSES_STORE: 'perhaps', RELAY_RESPONSES_TTL: '5s' }) ?? '';
     expect(message).toContain('RELAY_RESPONSES_STORE');
     expect(message).toContain('RELAY_RESPONSES_TTL');
-    expect(loadConfig({ RELAY_RESPONSES_STORE: 'off', RELAY_RESPONSES_TTL: '7d' }).responses).toEqual({ store: false, ttlMs: 7 * DAY_MS });
+    expect(loadConfig({ RELAY_RESPONSES_STORE: 'off', RELAY_RESPONSES_TTL: '7d' }).responses).toMatchObject({ store: false, ttlMs: 7 * DAY_MS });
+  });
+});
+
+describe('loadConfig: what one account keeps (RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT, RELAY_RESPONSES_MAX_PER_ACCOUNT)', () => {
+  it('keeps at most 100 MiB and 10,000 responses per account when neither is set', () => {
+    expect(loadConfig({}).responses).toMatchObject({ maxBytesPerAccount: 100 * 1024 * 1024, maxPerAccount: 10_000 });
+    expect(loadConfig({ RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: '1048576', RELAY_RESPONSES_MAX_PER_ACCOUNT: '50' }).responses).toMatchObject({
+      maxBytesPerAccount: 1_048_576,
+      maxPerAccount: 50,
+    });
+  });
+
+  it.each([
+    ['RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT', '1000', /RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: .*65536/],
+    ['RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT', '10MB', /RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: must be a number/],
+    ['RELAY_RESPONSES_MAX_PER_ACCOUNT', '0', /RELAY_RESPONSES_MAX_PER_ACCOUNT: .*1/],
+    ['RELAY_RESPONSES_MAX_PER_ACCOUNT', '2.5', /RELAY_RESPONSES_MAX_PER_ACCOUNT: must be a whole number/],
+  ])('refuses %s=%j, naming it', (name, value, message) => {
+    expect(configErrorOf({ [name]: value })).toMatch(message);
   });
 });

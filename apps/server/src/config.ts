@@ -109,6 +109,15 @@ const EnvSchema = z.object({
   RELAY_METRICS_TOKEN: optionalText.refine((value) => value === undefined || value.length >= 16, {
     message: 'must be at least 16 characters',
   }),
+  // Seals channel keys at rest (AES-256-GCM); unset: RELAY_SECRET_KEY_FILE, else <RELAY_DATA_DIR>/secret.key (made when missing).
+  RELAY_SECRET_KEY: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'must be at least 32 characters (e.g. openssl rand -base64 32)',
+  }),
+  RELAY_SECRET_KEY_FILE: optionalText,
+  // The secret being rotated away from: what it sealed is read, and sealed again under RELAY_SECRET_KEY at start.
+  RELAY_SECRET_KEY_PREVIOUS: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
   RELAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RELAY_MAX_BODY_BYTES: intFromEnv(20 * MIB, 1024, 1024 * MIB),
   // Audio uploads (transcriptions, translations): OpenAI takes files up to 25 MB.
@@ -127,6 +136,9 @@ const EnvSchema = z.object({
   RELAY_RESPONSES_STORE: booleanFromEnv(true),
   // At most 100 years: expiry is stored as an ISO date compared as text, which past year 9999 ('+010000-…') sorts before today.
   RELAY_RESPONSES_TTL: durationFromEnv('30d', 60_000, 36_500 * DAY_MS),
+  // What one account keeps of the Responses API at most; storing past it removes that account's oldest first.
+  RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: intFromEnv(100 * MIB, 64 * 1024, Number.MAX_SAFE_INTEGER),
+  RELAY_RESPONSES_MAX_PER_ACCOUNT: intFromEnv(10_000, 1, 100_000_000),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -167,6 +179,12 @@ export interface Config {
   host: string;
   dataDir: string;
   adminKey: string | undefined;
+  /**
+   * What seals channel keys at rest (security/secret-key-source.ts): RELAY_SECRET_KEY, else the
+   * file RELAY_SECRET_KEY_FILE, else `<dataDir>/secret.key`; RELAY_SECRET_KEY_PREVIOUS while
+   * rotating. Never logged.
+   */
+  secrets: { secretKey: string | undefined; secretKeyFile: string | undefined; previousSecretKey: string | undefined };
   /** Also admits `GET /metrics` besides the admin key (RELAY_METRICS_TOKEN); never logged. */
   metricsToken: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['RELAY_LOG_LEVEL'];
@@ -207,9 +225,10 @@ export interface Config {
   logRetentionDays: number;
   /**
    * Responses API state (SPEC §8): whether `store` requests keep the response and its input
-   * items on bridged channels (RELAY_RESPONSES_STORE), and for how long (RELAY_RESPONSES_TTL).
+   * items on bridged channels (RELAY_RESPONSES_STORE), for how long (RELAY_RESPONSES_TTL), and
+   * how much per account (RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT, RELAY_RESPONSES_MAX_PER_ACCOUNT).
    */
-  responses: { store: boolean; ttlMs: number };
+  responses: { store: boolean; ttlMs: number; maxBytesPerAccount: number; maxPerAccount: number };
   /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
   channelCheckMs: number;
   /** Long-running tasks: RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS. */
@@ -231,6 +250,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST,
     dataDir: path.resolve(values.RELAY_DATA_DIR),
     adminKey: values.RELAY_ADMIN_KEY,
+    secrets: {
+      secretKey: values.RELAY_SECRET_KEY,
+      secretKeyFile: values.RELAY_SECRET_KEY_FILE === undefined ? undefined : path.resolve(values.RELAY_SECRET_KEY_FILE),
+      previousSecretKey: values.RELAY_SECRET_KEY_PREVIOUS,
+    },
     metricsToken: values.RELAY_METRICS_TOKEN,
     logLevel: values.RELAY_LOG_LEVEL,
     maxBodyBytes: values.RELAY_MAX_BODY_BYTES,
@@ -247,7 +271,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
     usageBacklogMax: values.RELAY_USAGE_BACKLOG_MAX,
-    responses: { store: values.RELAY_RESPONSES_STORE, ttlMs: values.RELAY_RESPONSES_TTL },
+    responses: {
+      store: values.RELAY_RESPONSES_STORE,
+      ttlMs: values.RELAY_RESPONSES_TTL,
+      maxBytesPerAccount: values.RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT,
+      maxPerAccount: values.RELAY_RESPONSES_MAX_PER_ACCOUNT,
+    },
     database: values.DATABASE_URL
       ? {
           url: values.DATABASE_URL,

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './logger';
+import { startProcessMetrics } from './metrics/process-metrics';
 import { createServices } from './services';
 import { taskEngineOptions } from './tasks/task-engine';
 import { bootstrapStorage } from './storage/bootstrap';
@@ -18,6 +19,8 @@ const SHUTDOWN_OVERRUN_MS = 30_000;
 
 /** config → storage → createApp(deps) → listen; and a clean drain on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // CPU, event-loop lag and GC are measured from here, not from the first scrape.
+  startProcessMetrics();
   let config;
   try {
     config = loadConfig();

@@ -35,3 +35,16 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const formatPercent = (ratio: number): string => `${(ratio * 100).toFixed(ratio > 0 && ratio < 0.01 ? 2 : 1)}%`;
+
+const byteUnits = ['B', 'KB', 'MB', 'GB'] as const;
+
+/** Bytes as a person reads them: `512 B`, `1.5 KB`, `5.0 MB`. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < byteUnits.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${byteUnits[unit]}`;
+}

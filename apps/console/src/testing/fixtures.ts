@@ -98,6 +98,7 @@ export const accountFixture = (overrides: Partial<Account> = {}): Account => ({
   quota_limit_usd: null,
   quota_used_usd: '0.000000',
   key_hint: 'ak-…abcd',
+  stored_responses: { count: 0, bytes: 0, max_count: 10_000, max_bytes: 100 * 1024 * 1024 },
   created_at: AT,
   ...overrides,
 });

@@ -67,23 +67,31 @@ describe('issue 10 defect 13: a private assistant id of another account is indis
       body: JSON.stringify({ model: 'gpt-4o-gizmo-g-secret', messages: [{ role: 'user', content: 'Hi' }] }),
     });
     expect(unknown.status).toBe(404);
-    // Making its own public reveals nothing of the other's private one; each still gets its own.
-    expect((await call(bob.accountKey, 'PATCH', '/api/assistants/g-secret', { visibility: 'public' })).status).toBe(200);
+    // Making Bob's public (the admin publishes: issue 26) reveals nothing of the other's private one; each still gets its own.
+    expect((await call(e2e.relay.adminKey, 'PATCH', `/api/assistants/g-secret?account_id=${bob.id}`, { visibility: 'public' })).status).toBe(200);
     expect(await instructionsSeen(alice, 'g-secret')).toBe('Alice speaking.');
     expect(await instructionsSeen(carol, 'g-secret')).toBe('Bob speaking.');
   });
 
-  it('a public id is unique among public ones and against what its owner sees', async () => {
-    expect((await call(bob.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'P', visibility: 'public' })).status).toBe(201);
-    expect((await call(alice.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'X', visibility: 'public' })).status).toBe(409);
+  it('a public id is unique among public ones and against what its owner sees; the admin publishing takes it', async () => {
+    const admin = e2e.relay.adminKey;
+    const publish = (owner: Tenant, id: string) => call(admin, 'PATCH', `/api/assistants/${id}?account_id=${owner.id}`, { visibility: 'public' });
+    expect((await call(bob.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'P' })).status).toBe(201);
+    expect((await publish(bob, 'g-pub')).status).toBe(200);
+    // Accounts publish nothing (issue 26), and a private id under a public one is refused as before.
+    expect((await call(alice.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'X', visibility: 'public' })).status).toBe(403);
     expect((await call(alice.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'X' })).status).toBe(409);
     expect((await call(bob.accountKey, 'POST', '/api/assistants', { id: 'g-pub', name: 'again' })).status).toBe(409);
 
-    expect((await call(alice.accountKey, 'POST', '/api/assistants', { id: 'g-two', name: 'A2' })).status).toBe(201);
-    expect((await call(carol.accountKey, 'POST', '/api/assistants', { id: 'g-two', name: 'C2' })).status).toBe(201);
-    expect((await call(alice.accountKey, 'PATCH', '/api/assistants/g-two', { visibility: 'public' })).status).toBe(200);
-    const second = await call(carol.accountKey, 'PATCH', '/api/assistants/g-two', { visibility: 'public' });
-    expect(second.status).toBe(409);
+    expect((await call(alice.accountKey, 'POST', '/api/assistants', { id: 'g-two', name: 'A2', instructions: 'Alice two.' })).status).toBe(201);
+    expect((await call(carol.accountKey, 'POST', '/api/assistants', { id: 'g-two', name: 'C2', instructions: 'Carol two.' })).status).toBe(201);
+    expect((await publish(alice, 'g-two')).status).toBe(200);
+    expect(await instructionsSeen(bob, 'g-two')).toBe('Alice two.');
+    // The admin publishing Carol's takes the id: Alice's becomes hers alone again.
+    expect((await publish(carol, 'g-two')).status).toBe(200);
+    expect((await call(alice.accountKey, 'GET', '/api/assistants/g-two')).body).toMatchObject({ visibility: 'private' });
+    expect(await instructionsSeen(bob, 'g-two')).toBe('Carol two.');
+    expect(await instructionsSeen(alice, 'g-two')).toBe('Alice two.');
   });
 
   it('the admin names the owner with ?account_id= when several accounts hold the id', async () => {

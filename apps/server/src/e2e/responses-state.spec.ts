@@ -8,6 +8,7 @@ import { startE2eRelay, type E2eRelay } from './e2e-relay';
 import { createAssistant } from './gizmo-assistants';
 import { expectSpecValid } from './openai-spec';
 import { RESPONSES_MODEL, responsesChannelKinds, startResponsesRelay, type ResponsesChannelKind, type ResponsesE2e } from './responses-e2e';
+import { ROOMY } from '../storage/testing/roomy-limits';
 
 /**
  * The Responses API's state and edges through the relay (issue 13): the memory of channels
@@ -309,7 +310,7 @@ describe('what is kept', () => {
 
     // The same row, expired a minute ago.
     const past = new Date(Date.now() - 60_000).toISOString();
-    await e2e.relay.storage.responses.put({ ...stored, expiresAt: past });
+    await e2e.relay.storage.responses.put({ ...stored, expiresAt: past }, ROOMY);
     expect(await relayError(e2e, 'GET', `/responses/${kept.id}`)).toMatchObject({ status: 404, error: { code: 'response_not_found' } });
     expect(await relayError(e2e, 'POST', '/responses', { model: RESPONSES_MODEL, input: 'x', previous_response_id: kept.id })).toMatchObject({
       status: 404,

@@ -1,16 +1,84 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 let shared: Registry | undefined;
 
+const NS_PER_SECOND = 1e9;
+const US_PER_SECOND = 1e6;
+/** How often the event-loop monitor samples (prom-client's default precision). */
+const LAG_RESOLUTION_MS = 10;
+
+/** prom-client's CPU counters count from the moment they are made; these are the process's totals. */
+const CPU_COUNTERS = ['process_cpu_user_seconds_total', 'process_cpu_system_seconds_total', 'process_cpu_seconds_total'] as const;
+/** prom-client's lag gauges reset at every scrape, and show a sentinel (9.2e9 s) when no sample came in between. */
+const LAG_GAUGES = {
+  nodejs_eventloop_lag_min_seconds: ['The shortest event-loop delay recorded since start.', (histogram: IntervalHistogram) => histogram.min],
+  nodejs_eventloop_lag_max_seconds: ['The longest event-loop delay recorded since start.', (histogram: IntervalHistogram) => histogram.max],
+  nodejs_eventloop_lag_mean_seconds: ['The mean event-loop delay since start.', (histogram: IntervalHistogram) => histogram.mean],
+  nodejs_eventloop_lag_stddev_seconds: ['The standard deviation of the event-loop delays since start.', (histogram: IntervalHistogram) => histogram.stddev],
+  nodejs_eventloop_lag_p50_seconds: ['The median event-loop delay since start.', (histogram: IntervalHistogram) => histogram.percentile(50)],
+  nodejs_eventloop_lag_p90_seconds: ['The 90th percentile of the event-loop delays since start.', (histogram: IntervalHistogram) => histogram.percentile(90)],
+  nodejs_eventloop_lag_p99_seconds: ['The 99th percentile of the event-loop delays since start.', (histogram: IntervalHistogram) => histogram.percentile(99)],
+} as const;
+
 /**
- * The process's own metrics (CPU, heap, event-loop lag, GC, handles): one registry for every app
- * in the process, since each `collectDefaultMetrics` call starts an event-loop monitor and a GC
- * observer that are never stopped — tests create hundreds of apps in one process.
+ * Starts the process's own metrics (CPU, heap, event-loop lag, GC, handles) — `main` calls it
+ * first thing, so they count from start-up rather than from the first scrape — and answers their
+ * registry. One registry for every app in the process, since each `collectDefaultMetrics` call
+ * starts a monitor and a GC observer that are never stopped (tests create hundreds of apps).
  */
-export function processRegistry(): Registry {
-  if (!shared) {
-    shared = new Registry();
-    collectDefaultMetrics({ register: shared });
+export function startProcessMetrics(): Registry {
+  if (shared) return shared;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: LAG_RESOLUTION_MS });
+  for (const name of [...CPU_COUNTERS, ...Object.keys(LAG_GAUGES)]) registry.removeSingleMetric(name);
+  registerCpuTotals(registry);
+  registerLagSinceStart(registry);
+  shared = registry;
+  return registry;
+}
+
+/**
+ * The process's CPU time since it started (`process.cpuUsage()` is cumulative), read at each
+ * scrape by the first counter for all three, so they agree; the registry collects in the order
+ * metrics were registered, so the other two are set before they are read.
+ */
+function registerCpuTotals(registry: Registry): void {
+  const [userName, systemName, totalName] = CPU_COUNTERS;
+  const counters: Array<[Counter, (usage: NodeJS.CpuUsage) => number]> = [];
+  const user = new Counter({
+    name: userName,
+    help: 'Total user CPU time spent in seconds.',
+    registers: [registry],
+    collect() {
+      const usage = process.cpuUsage();
+      for (const [counter, micros] of counters) {
+        counter.reset();
+        counter.inc(micros(usage) / US_PER_SECOND);
+      }
+    },
+  });
+  const system = new Counter({ name: systemName, help: 'Total system CPU time spent in seconds.', registers: [registry] });
+  const total = new Counter({ name: totalName, help: 'Total user and system CPU time spent in seconds.', registers: [registry] });
+  counters.push([user, (usage) => usage.user], [system, (usage) => usage.system], [total, (usage) => usage.user + usage.system]);
+}
+
+/**
+ * Event-loop delay since start-up, from a monitor enabled now and never reset, so two scrapes in
+ * quick succession agree. Before the monitor's first sample every gauge reads NaN (Prometheus's
+ * "no observation"), never the monitor's empty sentinel.
+ */
+function registerLagSinceStart(registry: Registry): void {
+  const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  histogram.enable();
+  for (const [name, [help, read]] of Object.entries(LAG_GAUGES)) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(histogram.count === 0 ? Number.NaN : read(histogram) / NS_PER_SECOND);
+      },
+    });
   }
-  return shared;
 }

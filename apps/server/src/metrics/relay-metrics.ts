@@ -5,7 +5,7 @@ import type { UsageLogEntry } from '../storage/types';
 import { ATTEMPT_OUTCOMES, attemptOutcomeLabel, type AttemptOutcomeLabel } from './attempt-outcome';
 import { defineMetrics, type MetricSources, type RelayMetricSet } from './metric-definitions';
 import { ModelLabels } from './model-labels';
-import { processRegistry } from './process-metrics';
+import { startProcessMetrics } from './process-metrics';
 
 /** The route label of a request no contract route matched (unknown paths, `HEAD /`). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -75,9 +75,12 @@ export class RelayMetrics implements AttemptObserver {
   private readonly attempts = new Map<number, Map<AttemptOutcomeLabel, CounterChild>>();
   private readonly retries = new Map<number, Map<AttemptOutcomeLabel, CounterChild>>();
   private readonly rejections = new Map<string, CounterChild>();
+  private readonly processRegistry: Registry;
 
   constructor(sources: MetricSources, options: RelayMetricsOptions = {}) {
     this.metrics = defineMetrics(this.registry, sources);
+    // Already running when `main` started them at boot; a test's app starts them here.
+    this.processRegistry = startProcessMetrics();
     this.models = new ModelLabels(options.maxModels);
     for (const reason of KNOWN_REJECTIONS) this.rejections.set(reason, zeroed(this.metrics.authRejected.labels(reason)));
   }
@@ -89,7 +92,7 @@ export class RelayMetrics implements AttemptObserver {
 
   /** This instance's metrics and the process's, in the text format. */
   async scrape(): Promise<string> {
-    const [own, process] = await Promise.all([this.registry.metrics(), processRegistry().metrics()]);
+    const [own, process] = await Promise.all([this.registry.metrics(), this.processRegistry.metrics()]);
     return `${own}\n${process}`;
   }
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import pino from 'pino';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
 import type { ResponseStore, Storage, StoredResponseRecord } from '../storage/types';
-import { MAX_RESPONSE_CHAIN, StoredResponses } from './stored-responses';
+import { ROOMY } from '../storage/response-store.suite';
+import { DEFAULT_STORED_RESPONSES, MAX_RESPONSE_CHAIN, StoredResponses } from './stored-responses';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -27,6 +28,7 @@ function gate() {
 function delegating(real: ResponseStore, overrides: Partial<ResponseStore>): ResponseStore {
   return {
     put: (...args) => real.put(...args),
+    usage: (...args) => real.usage(...args),
     get: (...args) => real.get(...args),
     chain: (...args) => real.chain(...args),
     findItems: (...args) => real.findItems(...args),
@@ -88,9 +90,9 @@ describe('StoredResponses over the SQLite store', () => {
     const real = storage.responses;
     const held = gate();
     const store = delegating(real, {
-      put: async (stored) => {
+      put: async (stored, limits) => {
         await held.opened;
-        return real.put(stored);
+        return real.put(stored, limits);
       },
     });
     return { store, release: held.release };
@@ -110,10 +112,10 @@ describe('StoredResponses over the SQLite store', () => {
   });
 
   it('on a shared database, a miss is asked again: a response another instance is still writing is found', async () => {
-    const options = { store: true, ttlMs: DAY_MS, otherWritersMs: 1_000 };
+    const options = { ...DEFAULT_STORED_RESPONSES, ttlMs: DAY_MS, otherWritersMs: 1_000 };
     const here = new StoredResponses(storage.responses, memoryLogger().logger, options);
     // The other instance's write lands 120 ms after this one first asks.
-    const elsewhere = new Promise<void>((resolve) => setTimeout(() => void storage.responses.put(record('resp_elsewhere')).then(resolve), 120));
+    const elsewhere = new Promise<void>((resolve) => setTimeout(() => void storage.responses.put(record('resp_elsewhere'), ROOMY).then(() => resolve()), 120));
     const started = Date.now();
     expect(await here.find('resp_elsewhere', accountId)).toMatchObject({ id: 'resp_elsewhere' });
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -121,7 +123,7 @@ describe('StoredResponses over the SQLite store', () => {
   });
 
   it('on a shared database, an id nobody wrote is answered missing after otherWritersMs, not sooner and not much later', async () => {
-    const here = new StoredResponses(storage.responses, memoryLogger().logger, { store: true, ttlMs: DAY_MS, otherWritersMs: 300 });
+    const here = new StoredResponses(storage.responses, memoryLogger().logger, { ...DEFAULT_STORED_RESPONSES, ttlMs: DAY_MS, otherWritersMs: 300 });
     const started = Date.now();
     expect(await here.find('resp_nobody', accountId)).toBeUndefined();
     const waited = Date.now() - started;
@@ -139,7 +141,7 @@ describe('StoredResponses over the SQLite store', () => {
   it('chain and delete of an id wait for its write too; other ids do not', async () => {
     const { store, release } = heldStore();
     const responses = new StoredResponses(store, memoryLogger().logger);
-    await storage.responses.put(record('resp_1'));
+    await storage.responses.put(record('resp_1'), ROOMY);
     void responses.remember(record('resp_2', { previousResponseId: 'resp_1' }));
     const chain = responses.chain('resp_2', accountId);
     const other = responses.find('resp_1', accountId);
@@ -157,9 +159,9 @@ describe('StoredResponses over the SQLite store', () => {
     const held = gate();
     // Only the second write (the completed response) is held back.
     const store = delegating(real, {
-      put: async (stored) => {
+      put: async (stored, limits) => {
         if (stored.status === 'completed') await held.opened;
-        return real.put(stored);
+        return real.put(stored, limits);
       },
     });
     const responses = new StoredResponses(store, memoryLogger().logger);
@@ -195,12 +197,12 @@ describe('StoredResponses over the SQLite store', () => {
     const created = Date.parse('2026-03-01T12:00:00.000Z');
     const { logger } = memoryLogger();
     expect(new StoredResponses(storage.responses, logger).expiresAt(created)).toBe('2026-03-31T12:00:00.000Z');
-    expect(new StoredResponses(storage.responses, logger, { store: true, ttlMs: 90 * 60_000 }).expiresAt(created)).toBe('2026-03-01T13:30:00.000Z');
-    expect(new StoredResponses(storage.responses, logger).options).toEqual({ store: true, ttlMs: 30 * DAY_MS });
+    expect(new StoredResponses(storage.responses, logger, { ...DEFAULT_STORED_RESPONSES, ttlMs: 90 * 60_000 }).expiresAt(created)).toBe('2026-03-01T13:30:00.000Z');
+    expect(new StoredResponses(storage.responses, logger).options).toEqual({ store: true, ttlMs: 30 * DAY_MS, maxBytesPerAccount: 100 * 1024 * 1024, maxPerAccount: 10_000 });
   });
 
   it('reads a response whose expiry is past year 9999 as expired (why RELAY_RESPONSES_TTL stops at 100 years)', async () => {
-    const responses = new StoredResponses(storage.responses, memoryLogger().logger, { store: true, ttlMs: 3_000_000 * DAY_MS });
+    const responses = new StoredResponses(storage.responses, memoryLogger().logger, { ...DEFAULT_STORED_RESPONSES, ttlMs: 3_000_000 * DAY_MS });
     const expiresAt = responses.expiresAt(Date.now());
     expect(expiresAt).toMatch(/^\+0\d{5}-/);
     await responses.remember(record('resp_far', { expiresAt }));
@@ -272,5 +274,32 @@ describe('StoredResponses over the SQLite store', () => {
     expect(chain).toHaveLength(MAX_RESPONSE_CHAIN);
     expect(chain[0]?.id).toBe('resp_5');
     expect(chain[chain.length - 1]?.id).toBe(`resp_${length - 1}`);
+  });
+
+  it('issue 26: keeps each account within RELAY_RESPONSES_MAX_PER_ACCOUNT, its oldest going first, and shows what it keeps', async () => {
+    const responses = new StoredResponses(storage.responses, memoryLogger().logger, { ...DEFAULT_STORED_RESPONSES, maxPerAccount: 3 });
+    const created = (minute: number) => new Date(Date.now() - (10 - minute) * 60_000).toISOString();
+    for (let index = 0; index < 5; index++) await responses.remember(record(`resp_${index}`, { createdAt: created(index) }));
+    await responses.remember(record('resp_theirs', { accountId: otherAccountId }));
+    const found = await Promise.all([0, 1, 2, 3, 4].map((index) => responses.find(`resp_${index}`, accountId)));
+    expect(found.map((stored) => stored?.id ?? null)).toEqual([null, null, 'resp_2', 'resp_3', 'resp_4']);
+    const usage = await responses.usage([accountId, otherAccountId]);
+    expect(usage.get(accountId)?.count).toBe(3);
+    expect(usage.get(otherAccountId)?.count).toBe(1);
+    expect(usage.get(accountId)?.bytes).toBeGreaterThan(3 * 50);
+  });
+
+  it('issue 26: answers a response larger than RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT without keeping it, and says so once in the log', async () => {
+    const { logger, lines } = memoryLogger();
+    const responses = new StoredResponses(storage.responses, logger, { ...DEFAULT_STORED_RESPONSES, maxBytesPerAccount: 1_000 });
+    await responses.remember(record('resp_small'));
+    const big = record('resp_big', { inputItems: [{ id: 'msg_big', type: 'message', role: 'user', content: 'x'.repeat(2_000) }] });
+    await expect(responses.remember(big)).resolves.toBeUndefined();
+    expect(await responses.find('resp_big', accountId)).toBeUndefined();
+    expect(await responses.find('resp_small', accountId)).toBeDefined();
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, msg: 'response not stored: larger than RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT', responseId: 'resp_big', accountId, maxBytes: 1_000 }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('xxxx');
   });
 });

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import type { ResponseStore, StoredResponseRecord } from '../storage/types';
+import type { ResponseStore, StoredResponseRecord, StoredResponseUsage } from '../storage/types';
 
 /** The longest `previous_response_id` chain replayed to a bridged channel. */
 export const MAX_RESPONSE_CHAIN = 1000;
@@ -14,14 +14,22 @@ export interface StoredResponsesOptions {
   /** RELAY_RESPONSES_TTL, in milliseconds. */
   ttlMs: number;
   /**
+   * RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT and RELAY_RESPONSES_MAX_PER_ACCOUNT: what one account
+   * keeps at most. Storing past either removes that account's oldest responses first.
+   */
+  maxBytesPerAccount: number;
+  maxPerAccount: number;
+  /**
    * A shared database (several instances): how long a lookup of an id not found yet keeps asking,
    * since the instance that answered it may still be writing it. 0 (one instance) asks once.
    */
   otherWritersMs?: number;
 }
 
-/** Without RELAY_RESPONSES_STORE and RELAY_RESPONSES_TTL: stored, for 30 days. */
-export const DEFAULT_STORED_RESPONSES: StoredResponsesOptions = { store: true, ttlMs: 30 * DAY_MS };
+const MIB = 1024 * 1024;
+
+/** Without RELAY_RESPONSES_*: stored for 30 days, at most 100 MiB and 10,000 responses per account. */
+export const DEFAULT_STORED_RESPONSES: StoredResponsesOptions = { store: true, ttlMs: 30 * DAY_MS, maxBytesPerAccount: 100 * MIB, maxPerAccount: 10_000 };
 
 /** Waits between asking again for a response another instance may still be writing. */
 const ASK_AGAIN_AFTER_MS = [25, 50, 100, 200, 300, 400];
@@ -59,11 +67,23 @@ export class StoredResponses {
     return new Date(createdAtMs + this.options.ttlMs).toISOString();
   }
 
-  /** Keeps `record`; the write is awaited by readers of the same id. Never rejects. */
+  /**
+   * Keeps `record`, making room by removing the account's oldest responses (the answer was given
+   * already: a full store never refuses it); the write is awaited by readers of the same id. A
+   * response larger than the account's whole byte bound is not kept. Never rejects.
+   */
   remember(record: StoredResponseRecord): Promise<void> {
-    const write = this.store.put(record).catch((error: unknown) => {
-      this.logger.error({ err: error, responseId: record.id }, 'could not store a response');
-    });
+    const limits = { now: new Date().toISOString(), maxBytes: this.options.maxBytesPerAccount, maxCount: this.options.maxPerAccount };
+    const write = this.store.put(record, limits).then(
+      (outcome) => {
+        const where = { responseId: record.id, accountId: record.accountId };
+        if (!outcome.stored) this.logger.warn({ ...where, maxBytes: limits.maxBytes }, 'response not stored: larger than RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT');
+        else if (outcome.evicted > 0) this.logger.debug({ ...where, evicted: outcome.evicted }, "the account's oldest stored responses removed to make room");
+      },
+      (error: unknown) => {
+        this.logger.error({ err: error, responseId: record.id }, 'could not store a response');
+      },
+    );
     const tracked = write.finally(() => {
       if (this.pending.get(record.id) === tracked) this.pending.delete(record.id);
     });
@@ -102,6 +122,11 @@ export class StoredResponses {
     if (itemIds.length === 0) return [];
     await Promise.all(this.pending.values());
     return this.store.findItems(accountId, itemIds, new Date().toISOString(), REFERABLE_RESPONSES);
+  }
+
+  /** What each account keeps now (count and bytes), for the account views. */
+  async usage(accountIds: readonly number[]): Promise<Map<number, StoredResponseUsage>> {
+    return this.store.usage(accountIds, new Date().toISOString());
   }
 
   async delete(id: string, accountId: number): Promise<boolean> {

@@ -120,7 +120,9 @@ describe('assistant scoping', () => {
     alice = await createAccount(relay, { name: 'alice' });
     bob = await createAccount(relay, { name: 'bob' });
     await create(alice.access_key, { id: 'g-alice', name: 'A' });
-    await create(bob.access_key, { id: 'g-bob', name: 'B', visibility: 'public' });
+    await create(bob.access_key, { id: 'g-bob', name: 'B' });
+    // Published by the admin (only the admin publishes: issue 26).
+    await request(relay.app).patch(`/api/assistants/g-bob?account_id=${bob.id}`).set(bearer(relay.adminKey)).send({ visibility: 'public' }).expect(200);
   });
   afterEach(() => relay.close());
 

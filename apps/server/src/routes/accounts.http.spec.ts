@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { AccountPageSchema, AccountSchema, ErrorResponseSchema, PriceTableSchema } from '@chat-relay/contract';
 import { digestKey } from '../security/keys';
+import { storedResponseBytes } from '../storage/stored-response-size';
 import { bearer, createAccount, createToken } from '../testing/system-api';
 import { createTestRelay, type TestRelay } from '../testing/test-relay';
 
@@ -33,6 +34,47 @@ describe('account admin API', () => {
     expect(fetched.body.access_key).toBeUndefined();
     expect(AccountSchema.parse(fetched.body)).toEqual(AccountSchema.parse(account));
     await request(relay.app).get('/api/tokens').set(bearer(account.access_key)).expect(200);
+  });
+
+  it('issue 26: shows what an account keeps of the Responses API, and the bounds, to the admin and to the account itself', async () => {
+    const account = await createAccount(relay, { name: 'keeper' });
+    const token = await createToken(relay, { name: 't' }, account.access_key);
+    const created = new Date().toISOString();
+    const record = (id: string, accountId: number) => ({
+      id,
+      accountId,
+      tokenId: null,
+      origin: 'bridged' as const,
+      channelId: null,
+      keyDigest: null,
+      model: 'gpt-4o',
+      previousResponseId: null,
+      status: 'completed',
+      response: { id, output: [] },
+      inputItems: [{ id: `msg_${id}`, content: 'hello' }],
+      createdAt: created,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await relay.services.responses.remember(record('resp_a', account.id));
+    await relay.services.responses.remember(record('resp_b', account.id));
+    const bytes = 2 * storedResponseBytes(record('resp_a', account.id));
+    const bounds = { max_count: 10_000, max_bytes: 100 * 1024 * 1024 };
+    const expected = { count: 2, bytes, ...bounds };
+
+    const listed = AccountPageSchema.parse((await request(relay.app).get('/api/accounts').set(admin()).expect(200)).body);
+    expect(listed.data.map((row) => [row.name, row.stored_responses])).toEqual([
+      ['admin', { count: 0, bytes: 0, ...bounds }],
+      ['keeper', expected],
+    ]);
+    const one = AccountSchema.parse((await request(relay.app).get(`/api/accounts/${account.id}`).set(admin()).expect(200)).body);
+    expect(one.stored_responses).toEqual(expected);
+    for (const key of [account.access_key, token.key]) {
+      const own = await request(relay.app).get('/api/account').set(bearer(key)).expect(200);
+      expect(own.body.account.stored_responses).toEqual(expected);
+    }
+    const patched = await request(relay.app).patch(`/api/accounts/${account.id}`).set(admin()).send({ name: 'renamed' }).expect(200);
+    expect(patched.body.stored_responses).toEqual(expected);
+    expect((await createAccount(relay, { name: 'new' })).stored_responses).toEqual({ count: 0, bytes: 0, ...bounds });
   });
 
   it('an account created with role admin holds an admin key', async () => {

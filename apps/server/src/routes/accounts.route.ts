@@ -3,12 +3,13 @@ import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { PriceBook } from '../relay/price-book';
 import { digestKey, keyHint, randomBase62 } from '../security/keys';
-import type { AccountPatch, AccountStore, PriceRecord, PriceStore } from '../storage/types';
+import type { AccountPatch, AccountRecord, AccountStore, PriceRecord, PriceStore } from '../storage/types';
 import { callerAccountId } from './caller-scope';
 import { logHandlers, type LogRouteDeps } from './logs.route';
 import { assertPageInRange } from './paging';
 import { selfServiceHandlers, type SelfServiceDeps } from './self-service.route';
 import { usageSeriesHandlers, type UsageSeriesDeps } from './usage-series.route';
+import { storedResponsesOf } from './stored-responses-view';
 import { accountView } from './views';
 
 export interface AccountsRouteDeps extends LogRouteDeps, UsageSeriesDeps, SelfServiceDeps {
@@ -81,11 +82,14 @@ const priceView = (price: PriceRecord): Price => ({
  */
 export function accountsRouter(deps: AccountsRouteDeps) {
   const s = initServer();
+  const viewOf = async (account: AccountRecord) => accountView(account, (await storedResponsesOf(deps.storedResponses, [account.id]))(account.id));
   return s.router(accountsContract, {
     listAccounts: async ({ query }) => {
       const { rows, total } = await deps.accounts.list({ page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);
-      return { status: 200, body: { data: rows.map(accountView), total, page: query.page, per_page: query.per_page } };
+      const stored = await storedResponsesOf(deps.storedResponses, rows.map((account) => account.id));
+      const data = rows.map((account) => accountView(account, stored(account.id)));
+      return { status: 200, body: { data, total, page: query.page, per_page: query.per_page } };
     },
 
     createAccount: async ({ body }) => {
@@ -98,13 +102,13 @@ export function accountsRouter(deps: AccountsRouteDeps) {
         keyDigest: digestKey(accessKey),
         keyHint: keyHint(accessKey),
       });
-      return { status: 201, body: { ...accountView(account), access_key: accessKey } };
+      return { status: 201, body: { ...(await viewOf(account)), access_key: accessKey } };
     },
 
     getAccount: async ({ params }) => {
       const account = await deps.accounts.get(params.id);
       if (!account) throw accountNotFound(params.id);
-      return { status: 200, body: accountView(account) };
+      return { status: 200, body: await viewOf(account) };
     },
 
     updateAccount: async ({ params, body, res }) => {
@@ -115,7 +119,7 @@ export function accountsRouter(deps: AccountsRouteDeps) {
       }
       const account = await deps.accounts.update(params.id, patchFrom(body));
       if (!account) throw accountNotFound(params.id);
-      return { status: 200, body: accountView(account) };
+      return { status: 200, body: await viewOf(account) };
     },
 
     deleteAccount: async ({ params, res }) => {

@@ -3,7 +3,7 @@ import { initServer } from '@ts-rest/express';
 import { notFound, RelayError } from '@chat-relay/wire';
 import type { Caller } from '../relay/request-context';
 import { randomBase62 } from '../security/keys';
-import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore } from '../storage/types';
+import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore, type NewAssistant } from '../storage/types';
 import { assertMayNameAccount, callerAccountId, managedAccountId } from './caller-scope';
 import { assertPageInRange } from './paging';
 
@@ -53,11 +53,34 @@ const assistantExists = (id: string) =>
     message: `A custom assistant with id '${id}' already exists.`,
   });
 
+const publishingNeedsAdmin = (message: string) =>
+  new RelayError({ status: 403, type: 'permission_error', code: 'public_assistant_needs_admin', param: 'visibility', message });
+
+/**
+ * Publishing is the admin's (issue 26): a public assistant runs its instructions and tools in
+ * every account's requests. An account key keeps private ones; a public one it published before
+ * keeps serving, but its owner may only unpublish (or delete) it, not change it while public.
+ */
+function assertMayWriteVisibility(caller: Caller | undefined, current: AssistantRecord | undefined, visibility: AssistantRecord['visibility'] | undefined): void {
+  if (caller?.kind === 'admin') return;
+  if (visibility === 'public') {
+    throw publishingNeedsAdmin(
+      "Only the admin key can publish an assistant (visibility 'public'): a public assistant runs its instructions and tools in every account's requests. Keep it private, or ask the admin to publish it.",
+    );
+  }
+  if (current?.visibility === 'public' && visibility !== 'private') {
+    throw publishingNeedsAdmin(
+      `Custom assistant '${current.id}' is public: only the admin key can change it. Send visibility 'private' with the change to make it yours alone again.`,
+    );
+  }
+}
+
 /**
  * Custom assistant administration (SPEC §5). An account's access key reaches only its own
  * assistants (another's answers 404, as an id nobody holds does) and creates them owned by
- * itself. Private ids are per account: the admin names the owner with `?account_id=` when
- * several accounts hold the same id.
+ * itself, private. Private ids are per account: the admin names the owner with `?account_id=`
+ * when several accounts hold the same id. The admin publishes; its public write of an id another
+ * account's public assistant holds takes the id back (that one becomes private to its owner).
  */
 export function assistantsRouter(deps: { assistants: AssistantStore }) {
   const s = initServer();
@@ -96,10 +119,12 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
     },
     createAssistant: async ({ body, res }) => {
       const id = body.id ?? `g-${randomBase62(10)}`;
+      const caller = res.locals.caller;
+      assertMayWriteVisibility(caller, undefined, body.visibility);
       try {
-        const assistant = await deps.assistants.create({
+        const input: NewAssistant = {
           id,
-          accountId: callerAccountId(res.locals.caller),
+          accountId: callerAccountId(caller),
           name: body.name,
           description: body.description ?? '',
           instructions: body.instructions ?? '',
@@ -110,7 +135,8 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
           responseFormat: body.response_format ?? null,
           models: body.models ?? null,
           visibility: body.visibility ?? 'private',
-        });
+        };
+        const assistant = await deps.assistants.create(input, { takePublicId: caller?.kind === 'admin' });
         return { status: 201, body: assistantView(assistant) };
       } catch (error) {
         if (!(error instanceof AlreadyExistsError)) throw error;
@@ -135,9 +161,11 @@ export function assistantsRouter(deps: { assistants: AssistantStore }) {
       };
     },
     updateAssistant: async ({ params, query, body, res }) => {
-      const current = await reachableAssistant(res.locals.caller, params.id, query.account_id);
+      const caller = res.locals.caller;
+      const current = await reachableAssistant(caller, params.id, query.account_id);
+      assertMayWriteVisibility(caller, current, body.visibility);
       try {
-        const assistant = await deps.assistants.update(current.accountId, params.id, patchFrom(body));
+        const assistant = await deps.assistants.update(current.accountId, params.id, patchFrom(body), { takePublicId: caller?.kind === 'admin' });
         if (!assistant) throw assistantNotFound(params.id);
         return { status: 200, body: assistantView(assistant) };
       } catch (error) {

@@ -80,7 +80,9 @@ describe('GET /api/models', () => {
     alice = await createAccount(relay, { name: 'alice' });
     const bob = await createAccount(relay, { name: 'bob' });
     const assistant = (key: string, body: object) => request(relay.app).post('/api/assistants').set(bearer(key)).send(body).expect(201);
-    await assistant(bob.access_key, { id: 'g-pub', name: 'public', visibility: 'public', models: ['gpt-4o'] });
+    // Bob's, published by the admin (only the admin publishes: issue 26).
+    await assistant(bob.access_key, { id: 'g-pub', name: 'public', models: ['gpt-4o'] });
+    await request(relay.app).patch(`/api/assistants/g-pub?account_id=${bob.id}`).set(admin).send({ visibility: 'public' }).expect(200);
     await assistant(bob.access_key, { id: 'g-secret', name: 'private to bob' });
     await assistant(alice.access_key, { id: 'g-mine', name: 'private to alice', models: ['gpt-4o-mini'] });
   });

@@ -6,6 +6,7 @@ import { listModels, servedEndpoints } from '../relay/list-models';
 import { isGlob, matchesModelPattern } from '../relay/model-pattern';
 import type { Caller } from '../relay/request-context';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
+import { storedResponsesOf, type StoredResponsesSource } from './stored-responses-view';
 import { accountView, tokenView } from './views';
 
 export interface SelfServiceDeps {
@@ -14,6 +15,8 @@ export interface SelfServiceDeps {
   assistants: AssistantStore;
   registry: ChannelRegistry;
   usageLog: UsageLogStore;
+  /** What each account keeps of the Responses API, shown on the account. */
+  storedResponses: StoredResponsesSource;
 }
 
 /** What chat UIs are shown as the limit when neither the token nor its account has one. */
@@ -83,10 +86,11 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
       const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const accountLeft = left(account.quotaLimit, account.quotaUsed);
       const quotaRemaining = token ? smallest([left(token.quotaLimit, token.quotaUsed), accountLeft]) : accountLeft;
+      const stored = await storedResponsesOf(deps.storedResponses, [account.id]);
       return {
         status: 200,
         body: {
-          account: accountView(account),
+          account: accountView(account, stored(account.id)),
           token: token ? tokenView(token, new Date().toISOString()) : null,
           quota_remaining: quotaRemaining,
         },

@@ -1,4 +1,4 @@
-import { microUsdToUsd, type Account, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
+import { microUsdToUsd, type Account, type StoredResponsesUsage, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../relay/channel-health';
 import { channelEndpoints } from '../relay/channel-registry';
 import { keyHint } from '../security/keys';
@@ -85,7 +85,8 @@ export const tokenView = (token: TokenRecord, nowIso: string): Token => ({
   last_used_at: token.lastUsedAt,
 });
 
-export const accountView = (account: AccountRecord): Account => ({
+/** `storedResponses`: what the account keeps of the Responses API (storedResponsesOf). */
+export const accountView = (account: AccountRecord, storedResponses: StoredResponsesUsage): Account => ({
   id: account.id,
   name: account.name,
   role: account.role,
@@ -95,5 +96,6 @@ export const accountView = (account: AccountRecord): Account => ({
   quota_limit_usd: account.quotaLimit === null ? null : microUsdToUsd(account.quotaLimit),
   quota_used_usd: microUsdToUsd(account.quotaUsed),
   key_hint: account.keyHint,
+  stored_responses: storedResponses,
   created_at: account.createdAt,
 });

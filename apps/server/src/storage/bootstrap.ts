@@ -22,19 +22,22 @@ export async function bootstrapStorage(storage: Storage, config: Config, logger:
 }
 
 async function createFirstRecords(storage: Storage, config: Config, logger: Logger): Promise<void> {
+  // Keys an earlier version kept in the clear, or under RELAY_SECRET_KEY_PREVIOUS, sealed anew;
+  // a key this instance cannot open stops the start rather than serving without it.
+  const resealed = await storage.channels.resealKeys();
+  if (resealed > 0) logger.info({ channels: resealed }, 'channel keys sealed with the current secret key');
   const admin = await storage.accounts.findAdmin();
-  if (admin && config.adminKey) {
-    // RELAY_ADMIN_KEY set on a later start replaces the admin key: the operator's word wins.
-    await storage.accounts.setKeyDigest(admin.id, digestKey(config.adminKey));
-  } else if (!admin && config.adminKey) {
-    await storage.accounts.createAdmin(digestKey(config.adminKey));
-    logger.info('admin account created with the key from RELAY_ADMIN_KEY');
+  if (config.adminKey) {
+    // RELAY_ADMIN_KEY replaces the admin key at every start: the operator's word wins. Stored as a
+    // salted scrypt hash, which also upgrades an earlier version's SHA-256 digest.
+    await storage.accounts.setAdminKey(digestKey(config.adminKey));
+    if (!admin) logger.info('admin account created with the key from RELAY_ADMIN_KEY');
   } else if (!admin) {
     const key = generateAdminKey();
     const keyFile = path.join(config.dataDir, ADMIN_KEY_FILE);
     fs.writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
     fs.chmodSync(keyFile, 0o600);
-    await storage.accounts.createAdmin(digestKey(key));
+    await storage.accounts.setAdminKey(digestKey(key));
     logger.info({ keyFile }, `admin account created; its key is in ${keyFile}`);
   }
 

@@ -87,6 +87,9 @@ function accountsInvalidating(accounts: AccountStore, changes: ChangeFeed): Acco
     findAdmin: () => accounts.findAdmin(),
     createAdmin: (digest) => accounts.createAdmin(digest),
     setKeyDigest: invalidating(changes, (accountId, digest) => accounts.setKeyDigest(accountId, digest)),
+    findAdminKeyHash: () => accounts.findAdminKeyHash(),
+    replaceKeyHash: invalidating(changes, (accountId, expected, next) => accounts.replaceKeyHash(accountId, expected, next)),
+    setAdminKey: invalidating(changes, (digest) => accounts.setAdminKey(digest)),
   };
 }
 

@@ -44,7 +44,13 @@ export interface NewAccount {
   keyHint: string;
 }
 export type AccountPatch = Partial<Pick<AccountRecord, 'name' | 'role' | 'status' | 'quotaLimit' | 'quotaUsed'>>;
-export interface AccountStore {
+/**
+ * The accounts table as a backend keeps it (admin-key-check.ts wraps it into the AccountStore the
+ * server uses). `keyDigest` is what is stored of an access key: the SHA-256 digest of an account's
+ * key; for the first admin a salted scrypt hash (security/admin-key-hash.ts), or, from an earlier
+ * version, its SHA-256 digest until upgraded.
+ */
+export interface StoredAccountStore {
   /** A plain user account without an access key (tests use this). */
   createUser(name: string): Promise<AccountRecord>;
   create(input: NewAccount): Promise<AccountRecord>;
@@ -60,6 +66,18 @@ export interface AccountStore {
   findAdmin(): Promise<AccountRecord | undefined>;
   createAdmin(keyDigest: string): Promise<AccountRecord>;
   setKeyDigest(accountId: number, keyDigest: string): Promise<void>;
+  /** The first admin and what is stored of its key. */
+  findAdminKeyHash(): Promise<{ account: AccountRecord; keyHash: string } | undefined>;
+  /** Stores `next` as the account's key only while `expected` is stored (compare-and-set); whether it did. */
+  replaceKeyHash(accountId: number, expected: string, next: string): Promise<boolean>;
+}
+export interface AccountStore extends StoredAccountStore {
+  /**
+   * Makes the key whose SHA-256 digest is `digest` the first admin's (created when there is none),
+   * stored as a salted scrypt hash; a key it holds already keeps its hash. `findByKeyDigest` then
+   * finds the admin by that digest — verified once, then from memory.
+   */
+  setAdminKey(digest: string): Promise<AccountRecord>;
 }
 
 /** Stored token status; `expired` is derived from `expiresAt` when read. */
@@ -217,6 +235,31 @@ export interface ChannelStore {
    * channel no longer exists.
    */
   setSyncedModels(id: number, models: readonly SyncedModel[], at: string): Promise<ChannelRecord | undefined>;
+  /**
+   * Start-up work (bootstrap): seals again, under the current RELAY_SECRET_KEY, every key stored in
+   * the clear (by an earlier version) or under RELAY_SECRET_KEY_PREVIOUS; returns how many channels
+   * changed. Fails naming the channel when a key was sealed under a secret this instance lacks.
+   */
+  resealKeys(): Promise<number>;
+}
+
+/** One channel's stored keys replaced by `next`, only while they are still `expected` (compare-and-set). */
+export interface ChannelKeysRewrite {
+  id: number;
+  expected: readonly string[];
+  next: readonly string[];
+}
+/**
+ * The channels table as a backend keeps it (sealed-channel-keys.ts wraps it into the ChannelStore
+ * the server uses): `keys` hold the stored values — sealed — written and compared as given.
+ */
+export interface StoredChannelStore extends Omit<ChannelStore, 'resealKeys'> {
+  /**
+   * Only `keys` (not `updatedAt`: they mean what they meant) of each channel whose keys are still
+   * `expected`; returns how many changed. Where the backend can, no copy of the old values stays
+   * in the database's files (SQLite: the file rebuilt by VACUUM when anything changed).
+   */
+  rewriteKeys(rewrites: readonly ChannelKeysRewrite[]): Promise<number>;
 }
 
 export interface AssistantRecord {
@@ -237,6 +280,14 @@ export interface AssistantRecord {
 }
 export type NewAssistant = Omit<AssistantRecord, 'createdAt' | 'updatedAt'>;
 export type AssistantPatch = Partial<Omit<NewAssistant, 'id' | 'accountId'>>;
+/**
+ * `takePublicId` (the admin publishing, issue 26): when the written assistant is public and a
+ * public one of another account holds the id, that one is made private to its owner first, in
+ * the same transaction — so a squatted id is taken back in one step.
+ */
+export interface AssistantWriteOptions {
+  takePublicId?: boolean;
+}
 export interface AssistantUsageTotals {
   requests: number;
   promptTokens: number;
@@ -254,7 +305,7 @@ export interface AssistantStore {
    * Fails with `AlreadyExistsError` when the owner has the id already, or a public assistant
    * has it (public ones are visible to all, so saying so reveals nothing).
    */
-  create(input: NewAssistant): Promise<AssistantRecord>;
+  create(input: NewAssistant, options?: AssistantWriteOptions): Promise<AssistantRecord>;
   /** The account's own assistant with this id. */
   getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined>;
   /** Every assistant with this id, one per owner (the admin's view). */
@@ -265,8 +316,8 @@ export interface AssistantStore {
   list(request: PageRequest & { accountId?: number }): Promise<Page<AssistantRecord>>;
   /** Every assistant an account may use: its own, and the public ones its own do not shadow. */
   listUsableBy(accountId: number): Promise<AssistantRecord[]>;
-  /** Fails with `AlreadyExistsError` when made public while another public one has the id. */
-  update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined>;
+  /** Fails with `AlreadyExistsError` when made public while another public one has the id (unless `takePublicId`). */
+  update(accountId: number, id: string, patch: AssistantPatch, options?: AssistantWriteOptions): Promise<AssistantRecord | undefined>;
   delete(accountId: number, id: string): Promise<boolean>;
   /** Requests made with this assistant: its owner's, and others' while it resolved to this one. */
   usageSince(assistant: AssistantRecord, sinceIso: string): Promise<AssistantUsageTotals>;

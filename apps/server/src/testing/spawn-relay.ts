@@ -41,6 +41,9 @@ export interface SpawnedRelay {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/** The secret every spawned relay seals channel keys with: instances sharing a database must share it. */
+export const TEST_SECRET_KEY = 'test-secret-key-of-the-spawned-relays-0123456789';
+
 export interface SpawnRelayOptions {
   /** Reuse a data directory (a restart); a new temporary one otherwise. */
   dataDir?: string;
@@ -63,6 +66,7 @@ export async function spawnRelay(options: SpawnRelayOptions = {}): Promise<Spawn
       PORT: '0',
       RELAY_DATA_DIR: dataDir,
       RELAY_ADMIN_KEY: TEST_ADMIN_KEY,
+      RELAY_SECRET_KEY: TEST_SECRET_KEY,
       RELAY_LOG_LEVEL: 'info',
       ...options.env,
     },

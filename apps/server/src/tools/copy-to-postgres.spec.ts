@@ -21,6 +21,10 @@ describe('copy-to-postgres options', () => {
       args: { from: 'relay.db', to: 'postgresql://db/relay', schema: 'public' },
     });
     expect(parseCopyArgs(['--from', 'x.db', '--help'])).toEqual({ kind: 'help' });
+    expect(parseCopyArgs(['--from', 'a.db', '--to', 'postgres://db/x', '--secret-key-file', '/run/secrets/relay'])).toEqual({
+      kind: 'copy',
+      args: { from: 'a.db', to: 'postgres://db/x', schema: 'public', 'secret-key-file': '/run/secrets/relay' },
+    });
   });
 
   it.each([
@@ -33,6 +37,7 @@ describe('copy-to-postgres options', () => {
     [['--from', '--to', 'postgres://db/x'], '--from needs a value'],
     [['--from', 'a.db', '--to'], '--to needs a value'],
     [['relay.db'], 'unexpected argument "relay.db"'],
+    [['--from', 'a.db', '--to', 'postgres://db/x', '--secret-key-file'], '--secret-key-file needs a value'],
   ])('refuses %j: %s', (argv, message) => {
     expect(parseCopyArgs(argv)).toEqual({ kind: 'invalid', message });
   });
@@ -106,6 +111,7 @@ describe('the built copy-to-postgres.js', () => {
       expect(done.stdout).toMatch(/ tokens +1 rows\n/);
       expect(done.stdout).toMatch(/ usage_log +0 rows\n/);
       expect(done.stdout).toContain(`Start the instances with DATABASE_URL and DATABASE_SCHEMA=${schema}.`);
+      expect(done.stdout).toContain(`Give every instance the secret the channel keys are sealed with (${path.join(dataDir, 'secret.key')}) as RELAY_SECRET_KEY.`);
       expect(done.stdout + done.stderr).not.toContain('cli-secret-77');
       // A second run finds the data there and refuses, changing nothing.
       const again = run(['--from', path.join(dataDir, SQLITE_FILE_NAME), '--to', url.toString(), `--schema=${schema}`]);

@@ -12,7 +12,7 @@ import {
 import { PageQuerySchema } from './schemas/common.schema';
 
 const c = initContract();
-// The admin key reaches every assistant; an account's access key only its own.
+// The admin key reaches every assistant and alone publishes; an account's access key only its own, private.
 const admin = meta({ auth: 'management' });
 const AssistantIdParamSchema = z.object({ id: AssistantIdSchema });
 /** Private ids are per account: the admin names the owner when several accounts hold the id. */

@@ -27,6 +27,13 @@ const rowOf = async (name: string) => (await screen.findByText(name)).closest('t
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
 describe('Accounts page', () => {
+  it('shows what each account keeps of the Responses API against its bound (issue 26)', async () => {
+    const keeper = accountFixture({ id: 3, name: 'Keeper', role: 'user', stored_responses: { count: 1_234, bytes: 5 * 1024 * 1024, max_count: 10_000, max_bytes: 100 * 1024 * 1024 } });
+    relayWith([me, keeper]);
+    const row = await rowOf('Keeper');
+    expect(within(row).getByText(/5\.0 MB of 100\.0 MB/).textContent).toMatch(/1,234 · 5\.0 MB of 100\.0 MB/);
+  });
+
   it('shows a new account’s access key once, copyable, and forgets it on Done', async () => {
     const writeText = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

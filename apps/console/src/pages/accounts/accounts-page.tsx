@@ -1,6 +1,6 @@
 import type { Account } from '@chat-relay/contract';
 import { useState } from 'react';
-import { formatMicroUsd, formatTime } from '../../api/format';
+import { formatBytes, formatCount, formatMicroUsd, formatTime } from '../../api/format';
 import { unwrap } from '@chat-relay/client';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, type Column } from '../../components/data-table';
@@ -63,6 +63,17 @@ export function AccountsPage() {
       numeric: true,
       sortValue: (account) => account.quota_limit,
       cell: (account) => (account.quota_limit === null ? 'no limit' : formatMicroUsd(account.quota_limit)),
+    },
+    {
+      id: 'stored',
+      header: 'Stored responses',
+      numeric: true,
+      sortValue: (account) => account.stored_responses.bytes,
+      cell: ({ stored_responses: stored }) => (
+        <span title={`at most ${formatCount(stored.max_count)} responses and ${formatBytes(stored.max_bytes)}; the oldest go first`}>
+          {formatCount(stored.count)} · {formatBytes(stored.bytes)} of {formatBytes(stored.max_bytes)}
+        </span>
+      ),
     },
     { id: 'created', header: 'Created', sortValue: (account) => account.created_at, cell: (account) => formatTime(account.created_at) },
     {

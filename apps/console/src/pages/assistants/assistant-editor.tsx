@@ -6,14 +6,15 @@ import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
 import { assistantFormFrom, emptyAssistantForm, toAssistantCreate, toAssistantUpdate, type AssistantFormValues } from './assistant-form';
 
-const VISIBILITY_OPTIONS = [
-  { value: 'private', label: 'private (this account’s tokens only)' },
-  { value: 'public', label: 'public (every caller)' },
-];
+const PRIVATE_OPTION = { value: 'private', label: 'private (this account’s tokens only)' };
+const PUBLIC_OPTION = { value: 'public', label: 'public (every caller)' };
+
+/** Only the admin publishes (issue 26); an account sees `public` only on one published before, to make it private. */
+const visibilityOptions = (isAdmin: boolean, current: AssistantVisibility) => (isAdmin || current === 'public' ? [PRIVATE_OPTION, PUBLIC_OPTION] : [PRIVATE_OPTION]);
 
 /** `New assistant` / `Edit`: the system prompt, sampling settings, tools and allowed model families. */
 export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assistant: Assistant) => void; onCancel: () => void }) {
-  const { client } = useSession();
+  const { client, isAdmin } = useSession();
   const { assistant } = props;
   const editor = useEditor<AssistantFormValues>(() => (assistant ? assistantFormFrom(assistant) : emptyAssistantForm()));
   const { values, set } = editor;
@@ -47,7 +48,17 @@ export function AssistantEditor(props: { assistant?: Assistant; onSaved: (assist
           onChange={(event) => set('id', event.target.value)}
           hint={assistant ? 'The id cannot change: callers name it.' : 'Optional: g- and letters or digits (g-support). Empty: one is made up.'}
         />
-        <SelectField label="Visibility" value={values.visibility} options={VISIBILITY_OPTIONS} onChange={(event) => set('visibility', event.target.value as AssistantVisibility)} />
+        <SelectField
+          label="Visibility"
+          value={values.visibility}
+          options={visibilityOptions(isAdmin, assistant?.visibility ?? 'private')}
+          onChange={(event) => set('visibility', event.target.value as AssistantVisibility)}
+          hint={
+            isAdmin
+              ? 'Public: every account may use it. Publishing an id another account’s public assistant holds takes it back (theirs becomes private).'
+              : 'Only the admin publishes assistants; a public one can only be made private here.'
+          }
+        />
         <TextField label="Temperature" inputMode="decimal" value={values.temperature} onChange={(event) => set('temperature', event.target.value)} hint="0–2; empty: the caller’s or the model’s." />
         <TextField label="Top P" inputMode="decimal" value={values.topP} onChange={(event) => set('topP', event.target.value)} hint="0–1; empty: not set." />
         <TextField label="Max tokens" inputMode="numeric" value={values.maxTokens} onChange={(event) => set('maxTokens', event.target.value)} hint="Empty: no limit of its own." />

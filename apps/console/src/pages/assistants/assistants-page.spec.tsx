@@ -84,4 +84,18 @@ describe('Assistants page', () => {
     const row = await rowOf('Support bot');
     expect(within(row).queryByText(/account #/)).toBeNull();
   });
+
+  it('offers publishing to the admin only; an account may make one published before private (issue 26)', async () => {
+    const optionsOf = () => within(screen.getByLabelText('Visibility')).getAllByRole('option').map((option) => (option as HTMLOptionElement).value);
+    relayWith([assistantFixture({ id: 'g-old', name: 'Old public', account_id: 4, visibility: 'public' }), assistantFixture({ id: 'g-own', name: 'Own', account_id: 4 })], {}, accountFixture({ id: 4, role: 'user' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'New assistant' }));
+    expect(optionsOf()).toEqual(['private']);
+    expect(screen.getByText(/Only the admin publishes assistants/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(await rowOf('Own')).getByRole('button', { name: 'Edit' }));
+    expect(optionsOf()).toEqual(['private']);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(await rowOf('Old public')).getByRole('button', { name: 'Edit' }));
+    expect(optionsOf()).toEqual(['private', 'public']);
+  });
 });

@@ -2,7 +2,8 @@ import type { RelayClient } from '@chat-relay/client';
 import type { LogExportQuery } from '@chat-relay/contract';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
-import { collectCsv, formatBytes, isAbort, saveBlob } from './csv-export';
+import { formatBytes } from '../../api/format';
+import { collectCsv, isAbort, saveBlob } from './csv-export';
 
 type ExportState =
   | { phase: 'idle' }

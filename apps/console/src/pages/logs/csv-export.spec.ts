@@ -1,4 +1,5 @@
-import { collectCsv, formatBytes, isAbort } from './csv-export';
+import { formatBytes } from '../../api/format';
+import { collectCsv, isAbort } from './csv-export';
 
 async function* chunksOf(...texts: string[]): AsyncIterable<Uint8Array> {
   for (const text of texts) yield new TextEncoder().encode(text);

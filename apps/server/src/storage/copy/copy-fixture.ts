@@ -3,6 +3,7 @@ import { usageEntry } from '../../testing/system-api';
 import { sampleRows } from '../suites/usage-sample';
 import type { AssistantRecord, NewTask, Storage, StoredResponseRecord, TokenRecord } from '../types';
 import { newAssistant } from '../../testing/assistant-record';
+import { ROOMY } from '../testing/roomy-limits';
 
 /** What the copy specs fill a database with, and the handles they ask the stores about. */
 export interface CopyFixture {
@@ -139,7 +140,7 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
   expect(await storage.quota.reserve({ requestId: 'req-pending', tokenId: token.id, accountId: alice.id, amount: pendingAmount })).toEqual({ ok: true });
 
   const responses = storedResponses(alice.id, token.id, openai.id);
-  for (const record of responses) await storage.responses.put(record);
+  for (const record of responses) await storage.responses.put(record, ROOMY);
 
   const taskIds = await fillTasks(storage, alice.id, token.id, bob.id, openai.id);
 

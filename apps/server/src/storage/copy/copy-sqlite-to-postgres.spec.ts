@@ -5,6 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { digestKey as digest } from '../../security/keys';
+import { loadSecretKey } from '../../security/secret-key-source';
+import { SecretKeyring } from '../../security/secret-keyring';
 import { bearer, usageEntry } from '../../testing/system-api';
 import { createTestRelay, type TestRelay } from '../../testing/test-relay';
 import { openPostgresStorage } from '../postgres/open-postgres';
@@ -87,6 +89,8 @@ if (!TEST_DATABASE_URL) {
 const describePostgres = TEST_DATABASE_URL ? describe : describe.skip;
 /** Never reached: these refusals come before any connection. */
 const UNREACHABLE_URL = 'postgres://nobody:secret@127.0.0.1:1/none';
+/** The secret of databases without channels: nothing to open with it. */
+const NOT_USED_SECRET = new SecretKeyring('a-secret-no-key-of-these-files-uses-0123');
 
 describe('copySqliteToPostgres refuses before it touches PostgreSQL', () => {
   let dir: string;
@@ -96,13 +100,13 @@ describe('copySqliteToPostgres refuses before it touches PostgreSQL', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('a file that is not there, or not a relay database', async () => {
-    expect(await failureOf(copySqliteToPostgres({ sqliteFile: path.join(dir, 'nope.db'), url: UNREACHABLE_URL, schema: 'x' }))).toMatch(/no such file/);
+    expect(await failureOf(copySqliteToPostgres({ sqliteFile: path.join(dir, 'nope.db'), url: UNREACHABLE_URL, schema: 'x', secrets: () => NOT_USED_SECRET }))).toMatch(/no such file/);
     const other = path.join(dir, 'other.db');
     new Database(other).exec('CREATE TABLE notes (text TEXT)').close();
-    expect(await failureOf(copySqliteToPostgres({ sqliteFile: other, url: UNREACHABLE_URL, schema: 'x' }))).toMatch(/not a chat-relay database/);
+    expect(await failureOf(copySqliteToPostgres({ sqliteFile: other, url: UNREACHABLE_URL, schema: 'x', secrets: () => NOT_USED_SECRET }))).toMatch(/not a chat-relay database/);
     const garbage = path.join(dir, 'garbage.db');
     fs.writeFileSync(garbage, 'this is no database at all, just text long enough to have a header');
-    expect(await failureOf(copySqliteToPostgres({ sqliteFile: garbage, url: UNREACHABLE_URL, schema: 'x' }))).toMatch(/garbage\.db/);
+    expect(await failureOf(copySqliteToPostgres({ sqliteFile: garbage, url: UNREACHABLE_URL, schema: 'x', secrets: () => NOT_USED_SECRET }))).toMatch(/garbage\.db/);
   });
 
   it('a relay database behind the current version, left as it was, with the way to bring it up to date', async () => {
@@ -115,14 +119,14 @@ describe('copySqliteToPostgres refuses before it touches PostgreSQL', () => {
     }
     // The version before the latest (versions need not be consecutive in a branch).
     const previous = Math.max(...migrations.filter((m) => m.version < LATEST_SQLITE_VERSION).map((m) => m.version));
-    const message = await failureOf(copySqliteToPostgres({ sqliteFile: file, url: UNREACHABLE_URL, schema: 'x' }));
+    const message = await failureOf(copySqliteToPostgres({ sqliteFile: file, url: UNREACHABLE_URL, schema: 'x', secrets: () => NOT_USED_SECRET }));
     expect(message).toContain(`at schema version ${previous}, this tool copies version ${LATEST_SQLITE_VERSION}`);
     expect(message).toContain('start the current relay on it once');
     expect((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(previous);
     // Brought up to date (as the relay does at start), the same file is accepted: it fails only at the unreachable server.
     migrate(db);
     db.close();
-    expect(await failureOf(copySqliteToPostgres({ sqliteFile: file, url: UNREACHABLE_URL, schema: 'x' }))).toMatch(/ECONNREFUSED|connect/);
+    expect(await failureOf(copySqliteToPostgres({ sqliteFile: file, url: UNREACHABLE_URL, schema: 'x', secrets: () => NOT_USED_SECRET }))).toMatch(/ECONNREFUSED|connect/);
   });
 });
 
@@ -135,9 +139,11 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
   const opened: Storage[] = [];
   const relays: TestRelay[] = [];
 
-  const copy = () => copySqliteToPostgres({ sqliteFile: path.join(dataDir, SQLITE_FILE_NAME), url, schema });
+  /** The secret the SQLite relay sealed its channel keys with: its data directory's secret.key. */
+  const relaySecret = () => loadSecretKey({ dataDir }).keyring;
+  const copy = (secrets = relaySecret) => copySqliteToPostgres({ sqliteFile: path.join(dataDir, SQLITE_FILE_NAME), url, schema, secrets });
   const openCopy = async (): Promise<Storage> => {
-    const storage = await openPostgresStorage({ url, schema, maxConnections: 3 });
+    const storage = await openPostgresStorage({ url, schema, maxConnections: 3 }, { secrets: relaySecret() });
     opened.push(storage);
     return storage;
   };
@@ -227,7 +233,7 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
 
   it('copies into a schema the relay migrated (seeded prices replaced), then refuses it as holding data and changes nothing', async () => {
     // As a relay leaves it at its first start: migrated, prices seeded, nothing else.
-    const migrated = await openPostgresStorage({ url, schema, maxConnections: 1 });
+    const migrated = await openPostgresStorage({ url, schema, maxConnections: 1 }, { secrets: relaySecret() });
     expect((await migrated.prices.list()).map((price) => price.model)).toContain('o3*');
     await migrated.close();
     await copy();
@@ -250,7 +256,7 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
         return { storage, close: () => storage.close() };
       },
     });
-    const onCopy = await createTestRelay({ backend: backend(() => openPostgresStorage({ url, schema, maxConnections: 3 })) });
+    const onCopy = await createTestRelay({ backend: backend(() => openPostgresStorage({ url, schema, maxConnections: 3 }, { secrets: relaySecret() })) });
     relays.push(onCopy);
     const onSqlite = await createTestRelay({ backend: backend(async () => openSqliteStorage(dataDir)) });
     relays.push(onSqlite);
@@ -304,5 +310,48 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
     ]);
     // The stored response's prompt with U+0000 is in a json column: kept exactly.
     expect(await copied.responses.get('resp_first', fixture.aliceId, FIXTURE_NOW)).toEqual(await sqlite.responses.get('resp_first', fixture.aliceId, FIXTURE_NOW));
+  });
+
+  describe('issue 26: channel keys sealed at rest', () => {
+    const storedKeys = async (): Promise<string[]> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query<{ keys: string[] }>(`SELECT keys FROM ${quoteSchema(schema)}.channels ORDER BY id`)).rows.flatMap((row) => row.keys);
+      } finally {
+        await client.end();
+      }
+    };
+
+    it('carries them sealed: no key in the clear in PostgreSQL, and the instances with the same secret read them', async () => {
+      await copy();
+      const stored = await storedKeys();
+      expect(stored.length).toBeGreaterThan(1);
+      for (const value of stored) expect(value).toMatch(new RegExp(`^enc:v1:${relaySecret().keyId}:`));
+      expect((await (await openCopy()).channels.listAll()).map((channel) => channel.keys)).toEqual((await sqlite.channels.listAll()).map((channel) => channel.keys));
+    });
+
+    it('refuses a secret that does not open them, before PostgreSQL holds anything, naming the channel and how to give the right one', async () => {
+      const message = await failureOf(copy(() => new SecretKeyring('not-the-relays-secret-0123456789-abcdef')));
+      expect(message).toMatch(new RegExp(`^channel ${fixture.channelIds[0]}: a key sealed with secret key ${relaySecret().keyId}`));
+      expect(message).toContain('--secret-key-file');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount).toBe(0);
+      } finally {
+        await client.end();
+      }
+    });
+
+    it('seals keys an earlier version kept in the clear, and says so', async () => {
+      const raw = new Database(path.join(dataDir, SQLITE_FILE_NAME));
+      raw.prepare('UPDATE channels SET keys = ? WHERE id = ?').run(JSON.stringify(['sk-clear-0001', 'sk-clear-0002']), fixture.channelIds[0]);
+      raw.close();
+      const { notes } = await copy();
+      expect(notes).toEqual(['channels.keys: 2 key(s) stored in the clear (or under RELAY_SECRET_KEY_PREVIOUS) sealed with the secret key']);
+      expect((await storedKeys()).join(' ')).not.toContain('sk-clear');
+      expect((await (await openCopy()).channels.get(fixture.channelIds[0] ?? 0))?.keys).toEqual(['sk-clear-0001', 'sk-clear-0002']);
+    });
   });
 });

@@ -1,6 +1,8 @@
 import type pg from 'pg';
+import type { SecretKeyring } from '../../security/secret-keyring';
 import { migratePostgres } from '../postgres/migrations';
 import { createPgPool, inTransaction, quoteSchema } from '../postgres/pg-pool';
+import { checkChannelKeys, type ChannelKeysCopy } from './channel-keys-copy';
 import { converter, pgColumns, type ColumnChanges, type PgColumn, type PgValue } from './pg-values';
 import { COPIED_TABLES, CopyRefusedError, openSqliteSource, type CopiedTable, type SqliteSource } from './sqlite-source';
 
@@ -13,6 +15,12 @@ export interface CopyOptions {
   url: string;
   /** Where the relay's tables go (DATABASE_SCHEMA); created and migrated when needed. */
   schema: string;
+  /**
+   * The secret the relay sealed channel keys with (its `secret.key`, or RELAY_SECRET_KEY), read
+   * once the database is open: every key must open with it — the PostgreSQL instances are started
+   * with the same one — and a key stored in the clear is sealed with it.
+   */
+  secrets: () => SecretKeyring;
   /** Called after each table with the rows copied so far; `done` once the table is whole. */
   onProgress?: (progress: { table: CopiedTable; rows: number; done: boolean }) => void;
 }
@@ -49,10 +57,12 @@ const ident = (name: string): string => {
 export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyResult> {
   const source = openSqliteSource(options.sqliteFile);
   try {
+    // Refused before PostgreSQL is touched when a key does not open with the secret given.
+    const channelKeys = checkChannelKeys(source, options.secrets());
     const pool = createPgPool({ url: options.url, schema: options.schema, maxConnections: 1 });
     try {
       await migratePostgres(pool, options.schema);
-      return await inTransaction(pool, (client) => copyAll(client, source, options));
+      return await inTransaction(pool, (client) => copyAll(client, source, options, channelKeys));
     } finally {
       await pool.end();
     }
@@ -61,7 +71,7 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
   }
 }
 
-async function copyAll(client: pg.PoolClient, source: SqliteSource, options: CopyOptions): Promise<CopyResult> {
+async function copyAll(client: pg.PoolClient, source: SqliteSource, options: CopyOptions, channelKeys: ChannelKeysCopy): Promise<CopyResult> {
   const schema = quoteSchema(options.schema);
   const qualified = (table: string) => `${schema}.${table}`;
   // Nothing else writes (a relay started meanwhile waits) or reads a half-copied table.
@@ -76,12 +86,15 @@ async function copyAll(client: pg.PoolClient, source: SqliteSource, options: Cop
     const changes = new Map(columns.map((column) => [column.name, { nulReplaced: 0, timesReshaped: 0 }]));
     let rows: number;
     try {
-      rows = await copyTable(client, source, qualified(table), table, columns, changes, options.onProgress);
+      rows = await copyTable(client, source, qualified(table), table, columns, changes, options.onProgress, channelKeys);
     } catch (error) {
       throw new Error(`copying ${table}: ${(error as Error).message}`);
     }
     tables.push({ table, rows });
     notes.push(...describeChanges(table, changes));
+    if (table === 'channels' && channelKeys.sealed > 0) {
+      notes.push(`channels.keys: ${channelKeys.sealed} key(s) stored in the clear (or under RELAY_SECRET_KEY_PREVIOUS) sealed with the secret key`);
+    }
     await moveSequences(client, source, options.schema, table, columns);
   }
   return { tables, notes };
@@ -119,10 +132,13 @@ async function copyTable(
   columns: readonly PgColumn[],
   changes: Map<string, ColumnChanges>,
   onProgress: CopyOptions['onProgress'],
+  channelKeys: ChannelKeysCopy,
 ): Promise<number> {
   const convert = columns.map((column) => {
     const one = converter(column, changes.get(column.name) ?? { nulReplaced: 0, timesReshaped: 0 });
+    const sealing = table === 'channels' && column.name === 'keys';
     return (value: Parameters<typeof one>[0]) => {
+      if (sealing) value = channelKeys.rewrite(value);
       try {
         return one(value);
       } catch (error) {

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config';
 import { createLogger } from '../../logger';
 import { digestKey } from '../../security/keys';
 import { bootstrapStorage } from '../bootstrap';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
 import type { Storage } from '../types';
 import { openPostgresStorage } from './open-postgres';
 
@@ -35,7 +35,7 @@ describePostgres('first start of several instances on one new PostgreSQL schema'
     const adminKey = 'sk-admin-started-together-0123456789';
     const config = loadConfig({ RELAY_DATA_DIR: dataDir, RELAY_ADMIN_KEY: adminKey, OPENAI_API_KEY: 'sk-upstream-key' });
     const logger = createLogger('silent');
-    const instances = await Promise.all([0, 1, 2, 3].map(() => openPostgresStorage({ url, schema, maxConnections: 3 })));
+    const instances = await Promise.all([0, 1, 2, 3].map(() => openPostgresStorage({ url, schema, maxConnections: 3 }, { secrets: TEST_SECRETS })));
     opened.push(...instances);
 
     await Promise.all(instances.map((storage) => bootstrapStorage(storage, config, logger)));

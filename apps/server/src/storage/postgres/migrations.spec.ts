@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
 import { migratePostgres, postgresMigrations, type PostgresMigration } from './migrations';
 import { openPostgresStorage } from './open-postgres';
 import { createPgPool, quoteSchema } from './pg-pool';
@@ -73,7 +73,7 @@ describePostgres('PostgreSQL migrations', () => {
 
   it('lets four instances start on one new schema at once: each works, each version applied once', async () => {
     const storages = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => openPostgresStorage({ url, schema, maxConnections: 2 }, { instanceId: `instance-${index}` })),
+      Array.from({ length: 4 }, (_, index) => openPostgresStorage({ url, schema, maxConnections: 2 }, { instanceId: `instance-${index}`, secrets: TEST_SECRETS })),
     );
     try {
       for (const storage of storages) {

@@ -4,6 +4,7 @@ import { SCHEMA_V1 } from './schema-v1';
 import { SCHEMA_V2 } from './schema-v2';
 import { SCHEMA_V3 } from './schema-v3';
 import { SCHEMA_V4 } from './schema-v4';
+import { SCHEMA_V5 } from './schema-v5';
 import { SCHEMA_V6 } from './schema-v6';
 
 export interface PostgresMigration {
@@ -22,6 +23,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 2, name: 'instances sharing the database, an hourly usage rollup, an index for every log filter', sql: SCHEMA_V2 },
   { version: 3, name: 'prices per second of video, per song, per web search query', sql: SCHEMA_V3 },
   { version: 4, name: 'long-running tasks, and the quota reservations they hold', sql: SCHEMA_V4 },
+  { version: 5, name: 'the bytes each stored response holds, for the per-account bound', sql: SCHEMA_V5 },
   { version: 6, name: 'what passes through to a channel, its prices, and the upstream objects each account created', sql: SCHEMA_V6 },
 ];
 

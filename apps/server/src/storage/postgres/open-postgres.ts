@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { SecretKeyring } from '../../security/secret-keyring';
+import { withAdminKeyCheck } from '../admin-key-check';
+import { sealedChannelKeys } from '../sealed-channel-keys';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
 import { guardStores } from '../store-faults';
 import { withTokenKeyCache } from '../token-key-cache';
@@ -18,11 +21,12 @@ import { PgTaskStore } from './pg-task-store';
 import { PgUsageLogStore } from './pg-usage-log-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
-export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage, 'ping' | 'close' | 'kind' | 'exclusive'> {
+export function postgresStores(pool: pg.Pool, instanceId: string, secrets: SecretKeyring): Omit<Storage, 'ping' | 'close' | 'kind' | 'exclusive'> {
+  const tokens = new PgTokenStore(pool);
   return {
-    accounts: new PgAccountStore(pool),
-    tokens: new PgTokenStore(pool),
-    channels: new PgChannelStore(pool),
+    accounts: withAdminKeyCheck(new PgAccountStore(pool), async (digest) => (await tokens.findByKeyDigest(digest)) !== undefined),
+    tokens,
+    channels: sealedChannelKeys(new PgChannelStore(pool), secrets),
     assistants: new PgAssistantStore(pool),
     quota: new PgQuotaStore(pool, instanceId),
     prices: new PgPriceStore(pool),
@@ -37,11 +41,12 @@ export function postgresStores(pool: pg.Pool, instanceId: string): Omit<Storage,
  * Opens the relay's tables in PostgreSQL (DATABASE_URL, in DATABASE_SCHEMA), bringing the schema
  * up to date under an advisory lock first. Token lookups by key are served from memory, emptied
  * by the change feed when any instance changes a token. What the database cannot answer is
- * raised as StoreUnavailableError.
+ * raised as StoreUnavailableError. `secrets` is required: every instance sharing the database
+ * must seal and open channel keys with the same RELAY_SECRET_KEY.
  */
 export async function openPostgresStorage(
   connection: PostgresConnection,
-  options: OpenStorageOptions & { onPoolError?: (error: Error) => void } = {},
+  options: OpenStorageOptions & { secrets: SecretKeyring; onPoolError?: (error: Error) => void },
 ): Promise<Storage> {
   const pool = createPgPool(connection, options.onPoolError);
   try {
@@ -53,7 +58,7 @@ export async function openPostgresStorage(
   const instanceId = options.instanceId ?? randomUUID();
   const storage: Storage = {
     kind: 'postgres',
-    ...postgresStores(pool, instanceId),
+    ...postgresStores(pool, instanceId, options.secrets),
     ping: async () => {
       await pool.query('SELECT 1');
     },

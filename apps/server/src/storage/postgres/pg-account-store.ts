@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AccountPatch, AccountRecord, AccountStore, NewAccount, Page, PageRequest } from '../types';
+import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params } from './pg-rows';
 
@@ -29,7 +29,7 @@ const toRecord = (row: AccountRow): AccountRecord => ({
 });
 
 /** Accounts in PostgreSQL, behaving as SqliteAccountStore does. */
-export class PgAccountStore implements AccountStore {
+export class PgAccountStore implements StoredAccountStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private async one(sql: string, values: unknown[]): Promise<AccountRecord | undefined> {
@@ -103,5 +103,22 @@ export class PgAccountStore implements AccountStore {
 
   async setKeyDigest(accountId: number, keyDigest: string): Promise<void> {
     await this.pool.query('UPDATE accounts SET access_key_digest = $1 WHERE id = $2::bigint', [keyDigest, idParam(accountId)]);
+  }
+
+  async findAdminKeyHash(): Promise<{ account: AccountRecord; keyHash: string } | undefined> {
+    const { rows } = await this.pool.query<AccountRow & { access_key_digest: string | null }>(
+      `SELECT ${COLUMNS}, access_key_digest FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1`,
+    );
+    const row = rows[0];
+    return row && row.access_key_digest !== null ? { account: toRecord(row), keyHash: row.access_key_digest } : undefined;
+  }
+
+  async replaceKeyHash(accountId: number, expected: string, next: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE accounts SET access_key_digest = $1 WHERE id = $2::bigint AND access_key_digest = $3', [
+      next,
+      idParam(accountId),
+      expected,
+    ]);
+    return (rowCount ?? 0) > 0;
   }
 }

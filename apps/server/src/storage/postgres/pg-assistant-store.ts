@@ -5,12 +5,13 @@ import {
   type AssistantRecord,
   type AssistantStore,
   type AssistantUsageTotals,
+  type AssistantWriteOptions,
   type NewAssistant,
   type Page,
   type PageRequest,
 } from '../types';
 import { inTransaction } from './pg-pool';
-import { idParam, isUniqueViolation, jsonParam, pageOf, Params } from './pg-rows';
+import { idParam, isUniqueViolation, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
 
 interface AssistantRow {
   id: string;
@@ -68,6 +69,19 @@ const toValues = (assistant: Omit<NewAssistant, 'id' | 'accountId'>): unknown[] 
   assistant.visibility,
 ];
 
+/** `takePublicId` for a public `visibility`: another account's public assistant of `id` becomes private. */
+async function takePublicId(
+  client: Queryable,
+  options: AssistantWriteOptions | undefined,
+  visibility: AssistantRecord['visibility'],
+  accountId: number,
+  id: string,
+  now: string,
+): Promise<void> {
+  if (!options?.takePublicId || visibility !== 'public') return;
+  await client.query("UPDATE assistants SET visibility = 'private', updated_at = $3 WHERE id = $1 AND visibility = 'public' AND account_id <> $2", [id, accountId, now]);
+}
+
 /** Ids sort byte by byte, as SQLite's BINARY collation does, whatever the database's locale. */
 const BY_ID = 'id COLLATE "C"';
 
@@ -80,18 +94,23 @@ export class PgAssistantStore implements AssistantStore {
     return rows.map(toRecord);
   }
 
-  async create(input: NewAssistant): Promise<AssistantRecord> {
-    const [publicOne] = await this.all(`SELECT ${COLUMNS} FROM assistants WHERE id = $1 AND visibility = 'public'`, [input.id]);
-    if (publicOne && publicOne.accountId !== input.accountId) throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
+  async create(input: NewAssistant, options?: AssistantWriteOptions): Promise<AssistantRecord> {
     const now = new Date().toISOString();
     try {
-      const [created] = await this.all(
-        `INSERT INTO assistants (${WRITTEN}, id, account_id, created_at, updated_at)
-         VALUES (${WRITTEN_VALUES}, $11, $12, $13, $13) RETURNING ${COLUMNS}`,
-        [...toValues(input), input.id, input.accountId, now],
-      );
-      if (!created) throw new Error('INSERT … RETURNING gave no row');
-      return created;
+      // One transaction: a failed insert takes nothing back from anyone.
+      return await inTransaction(this.pool, async (client) => {
+        await takePublicId(client, options, input.visibility, input.accountId, input.id, now);
+        const publicOne = await client.query<{ account_id: number }>(`SELECT account_id FROM assistants WHERE id = $1 AND visibility = 'public'`, [input.id]);
+        const holder = publicOne.rows[0]?.account_id;
+        if (holder !== undefined && holder !== input.accountId) throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
+        const { rows } = await client.query<AssistantRow>(
+          `INSERT INTO assistants (${WRITTEN}, id, account_id, created_at, updated_at)
+           VALUES (${WRITTEN_VALUES}, $11, $12, $13, $13) RETURNING ${COLUMNS}`,
+          [...toValues(input), input.id, input.accountId, now],
+        );
+        if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
+        return toRecord(rows[0]);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AlreadyExistsError(`assistant ${input.id} exists`);
       throw error;
@@ -132,7 +151,7 @@ export class PgAssistantStore implements AssistantStore {
     );
   }
 
-  async update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
+  async update(accountId: number, id: string, patch: AssistantPatch, options?: AssistantWriteOptions): Promise<AssistantRecord | undefined> {
     try {
       return await inTransaction(this.pool, async (client) => {
         const current = await client.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE account_id = $1::bigint AND id = $2 FOR UPDATE`, [
@@ -141,6 +160,7 @@ export class PgAssistantStore implements AssistantStore {
         ]);
         if (!current.rows[0]) return undefined;
         const merged = { ...toRecord(current.rows[0]), ...patch };
+        await takePublicId(client, options, merged.visibility, accountId, id, new Date().toISOString());
         const { rows } = await client.query<AssistantRow>(
           `UPDATE assistants SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $11)
            WHERE account_id = $12 AND id = $13 RETURNING ${COLUMNS}`,

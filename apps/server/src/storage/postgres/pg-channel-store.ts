@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
+import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, NewChannel, Page, PageRequest, StoredChannelStore, SyncedModel } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, jsonParam, pageOf, Params } from './pg-rows';
 import { alignedStates } from '../key-states';
@@ -78,7 +78,7 @@ const toValues = (channel: NewChannel): unknown[] => [
 ];
 
 /** Channels in PostgreSQL, behaving as SqliteChannelStore does. */
-export class PgChannelStore implements ChannelStore {
+export class PgChannelStore implements StoredChannelStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private async one(sql: string, values: unknown[]): Promise<ChannelRecord | undefined> {
@@ -173,5 +173,22 @@ export class PgChannelStore implements ChannelStore {
        WHERE id = $4::bigint RETURNING ${COLUMNS}`,
       [JSON.stringify(models), at, new Date().toISOString(), idParam(id)],
     );
+  }
+
+  async rewriteKeys(rewrites: readonly ChannelKeysRewrite[]): Promise<number> {
+    if (rewrites.length === 0) return 0;
+    // Older row versions stay on disk until VACUUM reclaims them (docs/SCALING.md).
+    return inTransaction(this.pool, async (client) => {
+      let changed = 0;
+      for (const { id, expected, next } of rewrites) {
+        const { rowCount } = await client.query('UPDATE channels SET keys = $1::jsonb WHERE id = $2 AND keys = $3::jsonb', [
+          JSON.stringify(next),
+          id,
+          JSON.stringify(expected),
+        ]);
+        changed += rowCount ?? 0;
+      }
+      return changed;
+    });
   }
 }

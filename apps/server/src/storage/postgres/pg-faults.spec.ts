@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { usageEntry } from '../../testing/system-api';
 import { startTcpProxy, type TcpProxy } from '../../testing/tcp-proxy';
 import { createAccount, createToken, pgRawSql, quotaUsed, reservations, type RawSql } from '../suites/money-fixture';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
 import type { Storage } from '../types';
 import { openPostgresStorage } from './open-postgres';
 import { createPgPool, inTransaction, type PostgresConnection } from './pg-pool';
@@ -29,7 +29,7 @@ async function openFaulted(settings: Partial<PostgresConnection> = {}, instanceI
   const proxied = new URL(url);
   proxied.hostname = '127.0.0.1';
   proxied.port = String(proxy.port);
-  const storage = await openPostgresStorage({ url: proxied.toString(), schema, maxConnections: 4, ...settings }, { instanceId });
+  const storage = await openPostgresStorage({ url: proxied.toString(), schema, maxConnections: 4, ...settings }, { instanceId, secrets: TEST_SECRETS });
   const direct = createPgPool({ url, schema, maxConnections: 3 });
   const sql = pgRawSql(direct);
   const accountId = await createAccount(sql, null);

@@ -1,4 +1,4 @@
-import { describeResponseStore, storedResponse } from '../response-store.suite';
+import { describeResponseStore, ROOMY, storedResponse } from '../response-store.suite';
 import { createAccount, openMoneyDb } from '../suites/money-fixture';
 import { describeOnPostgres } from '../testing/store-backends';
 import type { StoredResponseRecord } from '../types';
@@ -20,8 +20,8 @@ describeOnPostgres('PgResponseStore', (backend) => {
     it("deleting an account deletes its responses and no one else's", async () => {
       const { db, store, accountId, otherAccountId, close } = await openFresh();
       try {
-        await store.put(storedResponse('resp_gone', accountId));
-        await store.put(storedResponse('resp_kept', otherAccountId));
+        await store.put(storedResponse('resp_gone', accountId), ROOMY);
+        await store.put(storedResponse('resp_kept', otherAccountId), ROOMY);
         await db.sql.run('DELETE FROM accounts WHERE id = ?', [accountId]);
         expect(await store.get('resp_gone', accountId, '2026-03-02T00:00:00.000Z')).toBeUndefined();
         expect(await store.get('resp_kept', otherAccountId, '2026-03-02T00:00:00.000Z')).toBeDefined();
@@ -35,9 +35,9 @@ describeOnPostgres('PgResponseStore', (backend) => {
       const { store, accountId, close } = await openFresh();
       try {
         // foreign_key_violation, check_violation
-        await expect(store.put(storedResponse('resp_orphan', 999_999))).rejects.toMatchObject({ code: '23503' });
+        await expect(store.put(storedResponse('resp_orphan', 999_999), ROOMY)).rejects.toMatchObject({ code: '23503' });
         const badOrigin = { ...storedResponse('resp_odd', accountId), origin: 'elsewhere' } as unknown as StoredResponseRecord;
-        await expect(store.put(badOrigin)).rejects.toMatchObject({ code: '23514' });
+        await expect(store.put(badOrigin, ROOMY)).rejects.toMatchObject({ code: '23514' });
       } finally {
         await close();
       }

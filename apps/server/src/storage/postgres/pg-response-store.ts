@@ -1,5 +1,7 @@
 import type pg from 'pg';
-import { AlreadyExistsError, type ResponseStore, type StoredResponseRecord } from '../types';
+import { jsonColumnBytes } from '../stored-response-size';
+import { inTransaction } from './pg-pool';
+import { AlreadyExistsError, type ResponseStore, type StoredResponseLimits, type StoredResponsePut, type StoredResponseRecord, type StoredResponseUsage } from '../types';
 
 interface StoredResponseRow {
   id: string;
@@ -54,31 +56,75 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export class PgResponseStore implements ResponseStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async put(record: StoredResponseRecord): Promise<void> {
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO stored_responses (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11::json, $12, $13)
-       ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id, origin = excluded.origin, channel_id = excluded.channel_id,
-         key_digest = excluded.key_digest, model = excluded.model, previous_response_id = excluded.previous_response_id,
-         status = excluded.status, response = excluded.response, input_items = excluded.input_items,
-         created_at = excluded.created_at, expires_at = excluded.expires_at
-       WHERE stored_responses.account_id = excluded.account_id`,
-      [
-        record.id,
-        record.accountId,
-        record.tokenId,
-        record.origin,
-        record.channelId,
-        record.keyDigest,
-        record.model,
-        record.previousResponseId,
-        record.status,
-        json(record.response),
-        json(record.inputItems),
-        record.createdAt,
-        record.expiresAt,
-      ],
+  async usage(accountIds: readonly number[], now: string): Promise<Map<number, StoredResponseUsage>> {
+    const found = new Map(accountIds.map((id): [number, StoredResponseUsage] => [id, { count: 0, bytes: 0 }]));
+    if (accountIds.length === 0) return found;
+    const { rows } = await this.pool.query<{ account_id: number; count: number; bytes: number }>(
+      `SELECT account_id, COUNT(*) AS count, COALESCE(SUM(size_bytes), 0) AS bytes FROM stored_responses
+       WHERE account_id = ANY($1::integer[]) AND expires_at > $2 GROUP BY account_id`,
+      [accountIds, now],
     );
-    if (rowCount === 0) throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
+    for (const row of rows) found.set(row.account_id, { count: row.count, bytes: row.bytes });
+    return found;
+  }
+
+  /**
+   * One transaction holding the account's advisory lock (per schema): puts of one account from
+   * any instance take turns, so each one's eviction sees every row the others committed.
+   */
+  async put(record: StoredResponseRecord, limits: StoredResponseLimits): Promise<StoredResponsePut> {
+    const response = json(record.response);
+    const inputItems = json(record.inputItems);
+    const sizeBytes = jsonColumnBytes(response) + jsonColumnBytes(inputItems);
+    return inTransaction(this.pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('chat-relay stored_responses ' || current_schema()), $1::integer)`, [record.accountId]);
+      const { rows: owners } = await client.query<{ account_id: number }>('SELECT account_id FROM stored_responses WHERE id = $1', [record.id]);
+      const owner = owners[0]?.account_id;
+      if (owner !== undefined && owner !== record.accountId) throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
+      if (sizeBytes > limits.maxBytes) {
+        await client.query('DELETE FROM stored_responses WHERE id = $1 AND account_id = $2', [record.id, record.accountId]);
+        return { stored: false, evicted: 0 };
+      }
+      const { rowCount } = await client.query(
+        `INSERT INTO stored_responses (${COLUMNS}, size_bytes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11::json, $12, $13, $14)
+         ON CONFLICT (id) DO UPDATE SET token_id = excluded.token_id, origin = excluded.origin, channel_id = excluded.channel_id,
+           key_digest = excluded.key_digest, model = excluded.model, previous_response_id = excluded.previous_response_id,
+           status = excluded.status, response = excluded.response, input_items = excluded.input_items,
+           created_at = excluded.created_at, expires_at = excluded.expires_at, size_bytes = excluded.size_bytes
+         WHERE stored_responses.account_id = excluded.account_id`,
+        [
+          record.id,
+          record.accountId,
+          record.tokenId,
+          record.origin,
+          record.channelId,
+          record.keyDigest,
+          record.model,
+          record.previousResponseId,
+          record.status,
+          response,
+          inputItems,
+          record.createdAt,
+          record.expiresAt,
+          sizeBytes,
+        ],
+      );
+      // The owner was checked under this account's lock; another account's insert of the id since lands here.
+      if (rowCount === 0) throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
+      // Newest first, the one just put ahead of all; ids by bytes, as SQLite orders them.
+      const evicted = await client.query(
+        `DELETE FROM stored_responses WHERE account_id = $1 AND id IN (
+           SELECT id FROM (
+             SELECT id, SUM(size_bytes) OVER newest AS bytes_so_far, ROW_NUMBER() OVER newest AS position
+             FROM stored_responses WHERE account_id = $1 AND expires_at > $2
+             WINDOW newest AS (ORDER BY id = $3 DESC, created_at DESC, id COLLATE "C" DESC ROWS UNBOUNDED PRECEDING)
+           ) AS ranked WHERE bytes_so_far > $4 OR position > $5
+         )`,
+        [record.accountId, limits.now, record.id, limits.maxBytes, limits.maxCount],
+      );
+      return { stored: true, evicted: evicted.rowCount ?? 0 };
+    });
   }
 
   async get(id: string, accountId: number, now: string): Promise<StoredResponseRecord | undefined> {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { migrate, migrations } from './migrations';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqliteResponseStore } from './sqlite-response-store';
+import { ROOMY } from '../testing/roomy-limits';
 
 /** A database as version 6 left it — an account and two channels — then migrated. */
 function migratedFromVersion6(): Database.Database {
@@ -78,7 +79,7 @@ describe('migration 7: stored responses, channels speaking the Responses API', (
       inputItems: null,
       createdAt: '2026-01-02T00:00:00.000Z',
       expiresAt: '2026-02-01T00:00:00.000Z',
-    });
+    }, ROOMY);
     expect(await responses.get('resp_first', 1, '2026-01-03T00:00:00.000Z')).toMatchObject({ origin: 'native', channelId: 1 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM stored_responses').get()).toEqual({ n: 1 });
     db.close();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 
@@ -329,6 +330,7 @@ export const migrations: readonly Migration[] = [
     `,
   },
   ...TASK_MIGRATIONS,
+  ...RESPONSE_BOUND_MIGRATIONS,
   ...PASSTHROUGH_MIGRATIONS,
 ];
 

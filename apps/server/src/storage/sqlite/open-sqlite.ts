@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ChangeFeed } from '../../cluster/change-feed';
+import { loadSecretKey } from '../../security/secret-key-source';
+import type { SecretKeyring } from '../../security/secret-keyring';
+import { withAdminKeyCheck } from '../admin-key-check';
+import { sealedChannelKeys } from '../sealed-channel-keys';
 import { guardStores } from '../store-faults';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage, StorageOptions } from '../types';
@@ -45,6 +49,11 @@ export interface OpenStorageOptions extends Partial<StorageOptions> {
   changes?: ChangeFeed;
   /** SQLite: how long a write waits for another connection's lock before SQLITE_BUSY (default 5 s). */
   busyTimeoutMs?: number;
+  /**
+   * What seals channel keys at rest (config: RELAY_SECRET_KEY…). SQLite without it: the data
+   * directory's `secret.key`, made when missing — what a relay started with no setting uses.
+   */
+  secrets?: SecretKeyring;
 }
 
 /**
@@ -56,17 +65,19 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
   const instanceId = options.instanceId ?? randomUUID();
   const file = path.join(dataDir, SQLITE_FILE_NAME);
   ownerOnly(dataDir, file);
+  const secrets = options.secrets ?? loadSecretKey({ dataDir }).keyring;
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5_000))}`);
   migrate(db);
+  const tokens = new SqliteTokenStore(db);
   const storage: Storage = {
     kind: 'sqlite',
-    accounts: new SqliteAccountStore(db),
-    tokens: new SqliteTokenStore(db),
-    channels: new SqliteChannelStore(db),
+    accounts: withAdminKeyCheck(new SqliteAccountStore(db), async (digest) => (await tokens.findByKeyDigest(digest)) !== undefined),
+    tokens,
+    channels: sealedChannelKeys(new SqliteChannelStore(db), secrets),
     assistants: new SqliteAssistantStore(db),
     quota: new SqliteQuotaStore(db, instanceId),
     prices: new SqlitePriceStore(db),

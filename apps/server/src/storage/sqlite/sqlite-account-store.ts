@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccountPatch, AccountRecord, AccountStore, NewAccount, Page, PageRequest } from '../types';
+import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
 
 interface AccountRow {
   id: number;
@@ -23,7 +23,7 @@ const toRecord = (row: AccountRow): AccountRecord => ({
   createdAt: row.created_at,
 });
 
-export class SqliteAccountStore implements AccountStore {
+export class SqliteAccountStore implements StoredAccountStore {
   private readonly byDigest: Database.Statement<[string], AccountRow>;
 
   constructor(private readonly db: Database.Database) {
@@ -104,5 +104,14 @@ export class SqliteAccountStore implements AccountStore {
 
   async setKeyDigest(accountId: number, keyDigest: string): Promise<void> {
     this.db.prepare('UPDATE accounts SET access_key_digest = ? WHERE id = ?').run(keyDigest, accountId);
+  }
+
+  async findAdminKeyHash(): Promise<{ account: AccountRecord; keyHash: string } | undefined> {
+    const row = this.db.prepare("SELECT * FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1").get() as (AccountRow & { access_key_digest: string | null }) | undefined;
+    return row && row.access_key_digest !== null ? { account: toRecord(row), keyHash: row.access_key_digest } : undefined;
+  }
+
+  async replaceKeyHash(accountId: number, expected: string, next: string): Promise<boolean> {
+    return this.db.prepare('UPDATE accounts SET access_key_digest = ? WHERE id = ? AND access_key_digest = ?').run(next, accountId, expected).changes > 0;
   }
 }

@@ -5,6 +5,7 @@ import {
   type AssistantRecord,
   type AssistantStore,
   type AssistantUsageTotals,
+  type AssistantWriteOptions,
   type NewAssistant,
   type Page,
   type PageRequest,
@@ -67,6 +68,7 @@ export class SqliteAssistantStore implements AssistantStore {
   private readonly owned: Database.Statement<[number, string], AssistantRow>;
   private readonly resolved: Database.Statement<{ account: number; id: string }, AssistantRow>;
   private readonly publicWithId: Database.Statement<[string], AssistantRow>;
+  private readonly makeOthersPrivate: Database.Statement<{ id: string; account: number; now: string }>;
 
   constructor(private readonly db: Database.Database) {
     this.owned = db.prepare('SELECT * FROM assistants WHERE account_id = ? AND id = ?');
@@ -76,29 +78,43 @@ export class SqliteAssistantStore implements AssistantStore {
        ORDER BY account_id = :account DESC LIMIT 1`,
     );
     this.publicWithId = db.prepare("SELECT * FROM assistants WHERE id = ? AND visibility = 'public'");
+    this.makeOthersPrivate = db.prepare(
+      "UPDATE assistants SET visibility = 'private', updated_at = :now WHERE id = :id AND visibility = 'public' AND account_id <> :account",
+    );
   }
 
-  async create(input: NewAssistant): Promise<AssistantRecord> {
+  /** `takePublicId` for a public `visibility`: another account's public assistant of `id` becomes private. */
+  private takePublicId(options: AssistantWriteOptions | undefined, visibility: AssistantRecord['visibility'], accountId: number, id: string): void {
+    if (options?.takePublicId && visibility === 'public') this.makeOthersPrivate.run({ id, account: accountId, now: new Date().toISOString() });
+  }
+
+  async create(input: NewAssistant, options?: AssistantWriteOptions): Promise<AssistantRecord> {
     const now = new Date().toISOString();
     try {
-      const publicOne = this.publicWithId.get(input.id);
-      if (publicOne && publicOne.account_id !== input.accountId) {
-        throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
-      }
-      const row = this.db
-        .prepare(
-          `INSERT INTO assistants (id, account_id, name, description, instructions, tools, temperature, top_p,
-             max_tokens, response_format, models, visibility, created_at, updated_at)
-           VALUES (:id, :account_id, :name, :description, :instructions, :tools, :temperature, :top_p,
-             :max_tokens, :response_format, :models, :visibility, :now, :now)
-           RETURNING *`,
-        )
-        .get({ ...toColumns(input), id: input.id, account_id: input.accountId, now }) as AssistantRow;
-      return toRecord(row);
+      return this.db.transaction(() => this.insert(input, now, options))();
     } catch (error) {
       if (isUniqueViolation(error)) throw new AlreadyExistsError(`assistant ${input.id} exists`);
       throw error;
     }
+  }
+
+  /** In the caller's transaction: a failed insert takes nothing back from anyone. */
+  private insert(input: NewAssistant, now: string, options: AssistantWriteOptions | undefined): AssistantRecord {
+    this.takePublicId(options, input.visibility, input.accountId, input.id);
+    const publicOne = this.publicWithId.get(input.id);
+    if (publicOne && publicOne.account_id !== input.accountId) {
+      throw new AlreadyExistsError(`a public assistant ${input.id} exists`);
+    }
+    const row = this.db
+      .prepare(
+        `INSERT INTO assistants (id, account_id, name, description, instructions, tools, temperature, top_p,
+           max_tokens, response_format, models, visibility, created_at, updated_at)
+         VALUES (:id, :account_id, :name, :description, :instructions, :tools, :temperature, :top_p,
+           :max_tokens, :response_format, :models, :visibility, :now, :now)
+         RETURNING *`,
+      )
+      .get({ ...toColumns(input), id: input.id, account_id: input.accountId, now }) as AssistantRow;
+    return toRecord(row);
   }
 
   async getOwned(accountId: number, id: string): Promise<AssistantRecord | undefined> {
@@ -137,12 +153,13 @@ export class SqliteAssistantStore implements AssistantStore {
     return rows.map(toRecord);
   }
 
-  async update(accountId: number, id: string, patch: AssistantPatch): Promise<AssistantRecord | undefined> {
+  async update(accountId: number, id: string, patch: AssistantPatch, options?: AssistantWriteOptions): Promise<AssistantRecord | undefined> {
     try {
       return this.db.transaction(() => {
         const current = this.owned.get(accountId, id);
         if (!current) return undefined;
         const merged = { ...toRecord(current), ...patch };
+        this.takePublicId(options, merged.visibility, accountId, id);
         const row = this.db
           .prepare(
             `UPDATE assistants SET name = :name, description = :description, instructions = :instructions,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, NewChannel, Page, PageRequest, SyncedModel } from '../types';
+import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, NewChannel, Page, PageRequest, StoredChannelStore, SyncedModel } from '../types';
 import { alignedStates } from '../key-states';
 import { passthroughColumn, passthroughFromColumn } from '../passthrough-column';
 
@@ -68,7 +68,7 @@ const toColumns = (channel: NewChannel) => ({
   passthrough: passthroughColumn(channel.passthrough),
 });
 
-export class SqliteChannelStore implements ChannelStore {
+export class SqliteChannelStore implements StoredChannelStore {
   constructor(private readonly db: Database.Database) {}
 
   async create(input: NewChannel): Promise<ChannelRecord> {
@@ -169,5 +169,20 @@ export class SqliteChannelStore implements ChannelStore {
         .get(JSON.stringify(models), at, updatedAt, id) as ChannelRow;
       return toRecord(row);
     })();
+  }
+
+  async rewriteKeys(rewrites: readonly ChannelKeysRewrite[]): Promise<number> {
+    if (rewrites.length === 0) return 0;
+    let changed = 0;
+    const rewrite = this.db.prepare('UPDATE channels SET keys = ? WHERE id = ? AND json(keys) = json(?)');
+    this.db.transaction(() => {
+      for (const { id, expected, next } of rewrites) changed += rewrite.run(JSON.stringify(next), id, JSON.stringify(expected)).changes;
+    })();
+    if (changed === 0) return 0;
+    // The old values may linger in free space, and in pages the table outgrew when they were
+    // written: only rebuilding the file removes every copy (once, at the upgrade or a rotation).
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return changed;
   }
 }

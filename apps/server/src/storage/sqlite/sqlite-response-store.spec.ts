@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeResponseStore, storedResponse } from '../response-store.suite';
+import { describeResponseStore, ROOMY, storedResponse } from '../response-store.suite';
 import type { Storage, StoredResponseRecord } from '../types';
 import { openSqliteStorage } from './open-sqlite';
 
@@ -32,8 +32,8 @@ describe('SqliteResponseStore with the rest of the database', () => {
   it("deleting an account deletes its responses and no one else's", async () => {
     const { storage, accountId, otherAccountId, close } = await openFresh();
     try {
-      await storage.responses.put(storedResponse('resp_gone', accountId));
-      await storage.responses.put(storedResponse('resp_kept', otherAccountId));
+      await storage.responses.put(storedResponse('resp_gone', accountId), ROOMY);
+      await storage.responses.put(storedResponse('resp_kept', otherAccountId), ROOMY);
       expect(await storage.accounts.delete(accountId)).toBe(true);
       expect(await storage.responses.get('resp_gone', accountId, '2026-03-02T00:00:00.000Z')).toBeUndefined();
       expect(await storage.responses.get('resp_kept', otherAccountId, '2026-03-02T00:00:00.000Z')).toBeDefined();
@@ -47,9 +47,9 @@ describe('SqliteResponseStore with the rest of the database', () => {
   it('refuses a response for an account that does not exist, and an unknown origin', async () => {
     const { storage, accountId, close } = await openFresh();
     try {
-      await expect(storage.responses.put(storedResponse('resp_orphan', 999_999))).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+      await expect(storage.responses.put(storedResponse('resp_orphan', 999_999), ROOMY)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
       const badOrigin = { ...storedResponse('resp_odd', accountId), origin: 'elsewhere' } as unknown as StoredResponseRecord;
-      await expect(storage.responses.put(badOrigin)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_CHECK' });
+      await expect(storage.responses.put(badOrigin, ROOMY)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_CHECK' });
     } finally {
       await close();
     }

@@ -103,6 +103,17 @@ export function describeAccountStore(backend: StoreBackend): void {
       expect(await storage().accounts.findByKeyDigest('admin-digest')).toBeUndefined();
       expect(await storage().accounts.findByKeyDigest('rotated')).toEqual(admin);
     });
+
+    it('gives the first admin with what is stored of its key, and replaces it only while it is what was read', async () => {
+      expect(await storage().accounts.findAdminKeyHash()).toBeUndefined();
+      const admin = await storage().accounts.createAdmin('stored-form-1');
+      await storage().accounts.create(account({ role: 'admin', keyDigest: 'second-admin' }));
+      expect(await storage().accounts.findAdminKeyHash()).toEqual({ account: admin, keyHash: 'stored-form-1' });
+      expect(await storage().accounts.replaceKeyHash(admin.id, 'not-what-is-stored', 'stored-form-2')).toBe(false);
+      expect(await storage().accounts.replaceKeyHash(admin.id, 'stored-form-1', 'stored-form-2')).toBe(true);
+      expect(await storage().accounts.findAdminKeyHash()).toEqual({ account: admin, keyHash: 'stored-form-2' });
+      expect(await storage().accounts.replaceKeyHash(424242, 'stored-form-2', 'x')).toBe(false);
+    });
   });
 
   describe('delete', () => {

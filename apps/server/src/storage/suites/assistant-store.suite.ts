@@ -87,6 +87,21 @@ export function describeAssistantStore(backend: StoreBackend): void {
       expect(ids(await storage().assistants.findById('shared'))).toEqual([`${alice}:shared`]);
     });
 
+    it('issue 26: a create that takes the public id makes the other public one private to its owner, in one step', async () => {
+      const squatted = await create(assistant(bob, 'help', { visibility: 'public', instructions: 'squatter' }));
+      const taken = await storage().assistants.create(assistant(alice, 'help', { visibility: 'public', instructions: 'operator' }), { takePublicId: true });
+      expect(taken).toMatchObject({ accountId: alice, visibility: 'public', instructions: 'operator' });
+      const demoted = await storage().assistants.getOwned(bob, 'help');
+      expect(demoted).toEqual({ ...squatted, visibility: 'private', updatedAt: demoted?.updatedAt });
+      expect(await storage().assistants.resolveFor(carol, 'help')).toEqual(taken);
+      expect(await storage().assistants.resolveFor(bob, 'help')).toEqual(demoted);
+      // Without it, as before: refused, and nothing changes.
+      await expect(create(assistant(carol, 'help', { visibility: 'public' }))).rejects.toBeInstanceOf(AlreadyExistsError);
+      // A private create never takes anything.
+      await expect(storage().assistants.create(assistant(carol, 'help'), { takePublicId: true })).rejects.toBeInstanceOf(AlreadyExistsError);
+      expect(ids(await storage().assistants.findById('help'))).toEqual([`${alice}:help`, `${bob}:help`]);
+    });
+
     it('lets a public id shadow nobody: an owner of a private one keeps it, the others get the public one', async () => {
       const mine = await create(assistant(bob, 'shared', { name: "bob's own" }));
       const shared = await create(assistant(alice, 'shared', { visibility: 'public' }));
@@ -142,6 +157,19 @@ export function describeAssistantStore(backend: StoreBackend): void {
         expect(await storage().assistants.update(bob, 'x', { name: 'hijacked' })).toBeUndefined();
         expect(await storage().assistants.update(alice, 'nothing', { name: 'x' })).toBeUndefined();
         expect((await storage().assistants.getOwned(alice, 'x'))?.name).toBe('renamed');
+      });
+
+      it('issue 26: an update that takes the public id makes the other public one private, in one step', async () => {
+        await create(assistant(alice, 'guide'));
+        await create(assistant(bob, 'guide', { visibility: 'public' }));
+        const published = await storage().assistants.update(alice, 'guide', { visibility: 'public' }, { takePublicId: true });
+        expect(published?.visibility).toBe('public');
+        expect((await storage().assistants.getOwned(bob, 'guide'))?.visibility).toBe('private');
+        expect(await storage().assistants.resolveFor(carol, 'guide')).toEqual(published);
+        // Taking what it holds already changes no one else.
+        expect((await storage().assistants.update(alice, 'guide', { name: 'again' }, { takePublicId: true }))?.name).toBe('again');
+        expect(await storage().assistants.update(carol, 'guide', { visibility: 'public' }, { takePublicId: true })).toBeUndefined();
+        expect((await storage().assistants.getOwned(alice, 'guide'))?.visibility).toBe('public');
       });
 
       it('refuses to make an id public while another public one has it, and changes nothing then', async () => {

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { openPostgresStorage } from '../postgres/open-postgres';
 import { createPgPool } from '../postgres/pg-pool';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../sqlite/open-sqlite';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName, type StoreBackend } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName, type StoreBackend } from '../testing/store-backends';
 import type { Storage } from '../types';
 
 /** Plain SQL on the test database beside the stores, `?` for each parameter on both backends. */
@@ -102,7 +102,7 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
   if (!url) throw new Error('PostgreSQL money specs need DATABASE_URL');
   const schema = uniqueSchemaName();
   const connection = { url, schema, maxConnections: 4 };
-  let storage = await openPostgresStorage(connection, { instanceId });
+  let storage = await openPostgresStorage(connection, { instanceId, secrets: TEST_SECRETS });
   const pool: pg.Pool = createPgPool({ ...connection, maxConnections: 2 });
   const others: Storage[] = [];
   return {
@@ -125,13 +125,13 @@ async function openPostgresMoneyDb(instanceId: string): Promise<MoneyDb> {
       }
     },
     open: async (id) => {
-      const other = await openPostgresStorage(connection, { instanceId: id });
+      const other = await openPostgresStorage(connection, { instanceId: id, secrets: TEST_SECRETS });
       others.push(other);
       return other;
     },
     restart: async (id) => {
       await storage.close();
-      storage = await openPostgresStorage(connection, { instanceId: id });
+      storage = await openPostgresStorage(connection, { instanceId: id, secrets: TEST_SECRETS });
       return storage;
     },
     close: async () => {

@@ -7,7 +7,7 @@ import { openPostgresStorage } from '../postgres/open-postgres';
 import { quoteSchema } from '../postgres/pg-pool';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../sqlite/open-sqlite';
 import type { Storage } from '../types';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName, type OpenedStorage, type StoreBackend } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName, type OpenedStorage, type StoreBackend } from '../testing/store-backends';
 
 /**
  * A storage with a second connection of its own to the same tables: what a test uses to write
@@ -19,6 +19,8 @@ export interface StorageWithSql extends OpenedStorage {
   sql(text: string, values?: readonly unknown[]): Promise<void>;
   /** How many rows of `table` match `where`. */
   count(table: string, where?: string, values?: readonly unknown[]): Promise<number>;
+  /** The first column of the first row `text` answers; undefined when none. */
+  value(text: string, values?: readonly unknown[]): Promise<unknown>;
 }
 
 /** `$3` → `?3`: SQLite's numbered parameters, which better-sqlite3 binds by name (`{ 3: … }`). */
@@ -37,6 +39,10 @@ async function openSqlite(): Promise<StorageWithSql> {
     },
     count: async (table, where = 'TRUE', values = []) =>
       (db.prepare(sqliteText(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`)).get(sqliteValues(values)) as { n: number }).n,
+    value: async (text, values = []) => {
+      const row = db.prepare(sqliteText(text)).raw(true).get(sqliteValues(values)) as unknown[] | undefined;
+      return row?.[0];
+    },
     close: async () => {
       db.close();
       await storage.close();
@@ -47,7 +53,7 @@ async function openSqlite(): Promise<StorageWithSql> {
 
 async function openPostgres(url: string): Promise<StorageWithSql> {
   const schema = uniqueSchemaName();
-  const storage = await openPostgresStorage({ url, schema, maxConnections: 4 });
+  const storage = await openPostgresStorage({ url, schema, maxConnections: 4 }, { secrets: TEST_SECRETS });
   const client = new pg.Client({ connectionString: url, options: `-c search_path=${quoteSchema(schema)}` });
   await client.connect();
   return {
@@ -57,6 +63,7 @@ async function openPostgres(url: string): Promise<StorageWithSql> {
     },
     count: async (table, where = 'TRUE', values = []) =>
       Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, [...values])).rows[0]?.n),
+    value: async (text, values = []) => (await client.query({ text, values: [...values], rowMode: 'array' })).rows[0]?.[0],
     close: async () => {
       await client.end();
       await storage.close();

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresStorage } from '../postgres/open-postgres';
 import { quoteSchema } from '../postgres/pg-pool';
+import { SecretKeyring } from '../../security/secret-keyring';
 import { openSqliteStorage, type OpenStorageOptions } from '../sqlite/open-sqlite';
 import type { Storage } from '../types';
 
@@ -19,6 +20,12 @@ export interface StoreBackend {
   name: 'SQLite' | 'PostgreSQL';
   open(options?: OpenStorageOptions): Promise<OpenedStorage>;
 }
+
+/**
+ * The secret PostgreSQL specs seal channel keys with: one for the whole run, so every storage a
+ * spec opens on a schema reads what another wrote (SQLite ones use their data directory's).
+ */
+export const TEST_SECRETS = new SecretKeyring('test-secret-key-of-the-store-specs-0123456789');
 
 /** `DATABASE_URL` when the environment gives one (CI does): PostgreSQL tests run against it. */
 export const TEST_DATABASE_URL = process.env['DATABASE_URL']?.trim() || undefined;
@@ -58,7 +65,7 @@ const postgres = (url: string): StoreBackend => ({
   name: 'PostgreSQL',
   open: async (options) => {
     const schema = uniqueSchemaName();
-    const storage = await openPostgresStorage({ url, schema, maxConnections: 4 }, options);
+    const storage = await openPostgresStorage({ url, schema, maxConnections: 4 }, { secrets: TEST_SECRETS, ...options });
     return {
       storage,
       close: async () => {

@@ -5,6 +5,19 @@ import { MicroUsdSchema, UsdStringSchema } from './money.schema';
 export const AccountRoleSchema = z.enum(['admin', 'user']);
 export const AccountStatusSchema = z.enum(['active', 'disabled']);
 
+/**
+ * What an account keeps of the Responses API (`store`): its unexpired responses and the bytes of
+ * their JSON, with the bounds the relay keeps it within (RELAY_RESPONSES_MAX_PER_ACCOUNT,
+ * RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT) — storing past either removes its oldest first.
+ */
+export const StoredResponsesUsageSchema = z.object({
+  count: z.number().int(),
+  bytes: z.number().int(),
+  max_count: z.number().int(),
+  max_bytes: z.number().int(),
+});
+export type StoredResponsesUsage = z.infer<typeof StoredResponsesUsageSchema>;
+
 export const AccountSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -17,6 +30,7 @@ export const AccountSchema = z.object({
   quota_used_usd: UsdStringSchema,
   /** Last characters of the account's access key for `/api/*`. */
   key_hint: z.string().nullable(),
+  stored_responses: StoredResponsesUsageSchema,
   created_at: TimestampSchema,
 });
 export type Account = z.infer<typeof AccountSchema>;

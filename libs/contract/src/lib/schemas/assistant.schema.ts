@@ -10,6 +10,11 @@ export const AssistantIdSchema = z
   .max(64)
   .regex(ASSISTANT_ID_PATTERN, "must be 'g-' followed by letters and digits");
 
+/**
+ * `private`: its account's callers only. `public`: every account's — set by the admin key only (an
+ * account key answers 403 `public_assistant_needs_admin`); the admin publishing an id another
+ * account's public assistant holds takes it back, and that one becomes private to its owner.
+ */
 export const AssistantVisibilitySchema = z.enum(['private', 'public']);
 export type AssistantVisibility = z.infer<typeof AssistantVisibilitySchema>;
 
