@@ -1,0 +1,41 @@
+import { guardStores, StoreUnavailableError } from './store-faults';
+import { storeBackends } from './testing/store-backends';
+import type { Storage } from './types';
+
+/** What better-sqlite3 throws when another connection holds the lock past busy_timeout. */
+function busy(): Error {
+  return Object.assign(new Error('database is locked'), { name: 'SqliteError', code: 'SQLITE_BUSY' });
+}
+
+describe('guardStores', () => {
+  it('classifies the faults of every store a real storage opens (upstream objects were once left out)', async () => {
+    const [sqlite] = storeBackends();
+    const opened = await sqlite.open();
+    try {
+      const names = Object.keys(opened.storage).filter((name) => typeof (opened.storage as unknown as Record<string, unknown>)[name] === 'object');
+      expect(names).toContain('upstreamObjects');
+      // Each store replaced by one whose method fails as a locked SQLite file does.
+      const failing = { ...opened.storage } as unknown as Record<string, unknown>;
+      for (const name of names) failing[name] = { probe: () => Promise.reject(busy()) };
+      const guarded = guardStores(failing as unknown as Storage) as unknown as Record<string, { probe(): Promise<void> }>;
+      for (const name of names) {
+        await expect(guarded[name].probe()).rejects.toBeInstanceOf(StoreUnavailableError);
+      }
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('leaves a caller’s own errors as they are', async () => {
+    const mistake = new TypeError('not a store fault');
+    const [sqlite] = storeBackends();
+    const opened = await sqlite.open();
+    try {
+      const failing = { ...opened.storage, tokens: { probe: () => Promise.reject(mistake) } } as unknown as Storage;
+      const guarded = guardStores(failing).tokens as unknown as { probe(): Promise<void> };
+      await expect(guarded.probe()).rejects.toBe(mistake);
+    } finally {
+      await opened.close();
+    }
+  });
+});
