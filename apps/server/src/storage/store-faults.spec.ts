@@ -1,6 +1,13 @@
 import { guardStores, StoreUnavailableError } from './store-faults';
-import { storeBackends } from './testing/store-backends';
+import { storeBackends, type StoreBackend } from './testing/store-backends';
 import type { Storage } from './types';
+
+/** SQLite, always among the backends. */
+function sqlite(): StoreBackend {
+  const backend = storeBackends().find((candidate) => candidate.name === 'SQLite');
+  if (!backend) throw new Error('SQLite is always among the store backends');
+  return backend;
+}
 
 /** What better-sqlite3 throws when another connection holds the lock past busy_timeout. */
 function busy(): Error {
@@ -9,8 +16,7 @@ function busy(): Error {
 
 describe('guardStores', () => {
   it('classifies the faults of every store a real storage opens (upstream objects were once left out)', async () => {
-    const [sqlite] = storeBackends();
-    const opened = await sqlite.open();
+    const opened = await sqlite().open();
     try {
       const names = Object.keys(opened.storage).filter((name) => typeof (opened.storage as unknown as Record<string, unknown>)[name] === 'object');
       expect(names).toContain('upstreamObjects');
@@ -19,7 +25,7 @@ describe('guardStores', () => {
       for (const name of names) failing[name] = { probe: () => Promise.reject(busy()) };
       const guarded = guardStores(failing as unknown as Storage) as unknown as Record<string, { probe(): Promise<void> }>;
       for (const name of names) {
-        await expect(guarded[name].probe()).rejects.toBeInstanceOf(StoreUnavailableError);
+        await expect(guarded[name]?.probe()).rejects.toBeInstanceOf(StoreUnavailableError);
       }
     } finally {
       await opened.close();
@@ -28,8 +34,7 @@ describe('guardStores', () => {
 
   it('leaves a caller’s own errors as they are', async () => {
     const mistake = new TypeError('not a store fault');
-    const [sqlite] = storeBackends();
-    const opened = await sqlite.open();
+    const opened = await sqlite().open();
     try {
       const failing = { ...opened.storage, tokens: { probe: () => Promise.reject(mistake) } } as unknown as Storage;
       const guarded = guardStores(failing).tokens as unknown as { probe(): Promise<void> };
