@@ -83,6 +83,24 @@ describe('e2e: native Responses passthrough is policed by what it carries (issue
     expect(upstreamCalls()).toHaveLength(0);
   });
 
+  it('the tools a caller runs itself pass with nothing allowed, as Codex declares them on every turn', async () => {
+    await start();
+    const codexTools = [
+      { type: 'function', name: 'shell', parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } } }, strict: false },
+      { type: 'local_shell' },
+      { type: 'shell', environment: { type: 'local' } },
+      { type: 'apply_patch' },
+      { type: 'custom', name: 'apply_patch', description: 'Edits files', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } },
+      { type: 'tool_search' },
+      { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents', tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: {} }, strict: false }] },
+    ] as unknown as OpenAI.Responses.Tool[];
+    const answer = await client.responses.create({ model: MODEL, input: 'list the files', tools: codexTools, store: false });
+    expect(answer.status).toBe('completed');
+    expect(upstreamCalls()).toHaveLength(1);
+    const [row] = await e2e.usageRows(1);
+    expect(row).toMatchObject({ status: 200, units: 0 });
+  });
+
   it('a hosted tool the channel allows but the price table does not price is refused', async () => {
     await start({ passthrough: { hosted_tools: ['web_search'] } });
     expect(await refusal({ model: MODEL, input: 'hi', tools: [{ type: 'web_search' }] })).toMatchObject({ status: 400, code: 'hosted_tool_not_priced', param: 'tools[0]' });

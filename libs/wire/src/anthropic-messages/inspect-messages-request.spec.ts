@@ -21,7 +21,7 @@ describe('inspectMessagesRequest', () => {
     expect(carriage).toEqual({ tools: [], objects: [] });
   });
 
-  it('server tools by kind, mcp_servers, fast mode, and an unknown tool type named', () => {
+  it('server tools by kind, mcp_servers, fast mode, and an unknown tool type named; tool search over the request’s own tools is not carried', () => {
     const carriage = inspectMessagesRequest(
       request({
         tools: [
@@ -39,7 +39,6 @@ describe('inspectMessagesRequest', () => {
       { kind: 'web_search', name: 'web_search_20250305', param: 'tools[0]' },
       { kind: 'web_fetch', name: 'web_fetch_20250910', param: 'tools[1]' },
       { kind: 'code_execution', name: 'code_execution_20250825', param: 'tools[2]' },
-      { kind: 'tool_search', name: 'tool_search_tool_regex_20251119', param: 'tools[3]' },
       { kind: 'mcp', name: 'mcp_servers', param: 'mcp_servers' },
     ]);
     expect(carriage.unknownTools).toEqual([{ name: 'teleport_20270101', param: 'tools[4]' }]);

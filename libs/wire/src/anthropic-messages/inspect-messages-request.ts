@@ -7,12 +7,14 @@ const SERVER_TOOL_PREFIXES: readonly (readonly [string, HostedToolKind])[] = [
   ['web_search_', 'web_search'],
   ['web_fetch_', 'web_fetch'],
   ['code_execution_', 'code_execution'],
-  ['tool_search_tool_', 'tool_search'],
   ['mcp_toolset', 'mcp'],
 ];
 
-/** Anthropic-defined tools the caller's own client runs (bash, text editor, computer, memory): tokens only. */
-const CLIENT_TOOL_PREFIXES = ['bash_', 'text_editor_', 'computer_', 'memory_'];
+/**
+ * Anthropic-defined tools the caller's own client runs (bash, text editor, computer, memory), and
+ * tool search over the request's own deferred tools: tokens only.
+ */
+const CLIENT_TOOL_PREFIXES = ['bash_', 'text_editor_', 'computer_', 'memory_', 'tool_search_tool_'];
 
 const serverToolKind = (type: string): HostedToolKind | undefined => SERVER_TOOL_PREFIXES.find(([prefix]) => type.startsWith(prefix))?.[1];
 

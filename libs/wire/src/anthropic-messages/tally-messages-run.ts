@@ -8,7 +8,6 @@ function serverToolKind(name: unknown): HostedToolKind | undefined {
   if (name.startsWith('web_search')) return 'web_search';
   if (name.startsWith('web_fetch')) return 'web_fetch';
   if (name.includes('code_execution')) return 'code_execution';
-  if (name.startsWith('tool_search')) return 'tool_search';
   return undefined;
 }
 

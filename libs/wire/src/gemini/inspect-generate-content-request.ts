@@ -13,9 +13,11 @@ const GOOGLE_TOOLS: Readonly<Record<string, HostedToolKind>> = {
   urlContext: 'web_fetch',
   codeExecution: 'code_execution',
   googleMaps: 'google_maps',
-  computerUse: 'computer_use',
   fileSearch: 'file_search',
 };
+
+/** Tools the caller's own client runs (the model only asks for its actions): tokens only. */
+const CALLERS_OWN_TOOLS = new Set(['functionDeclarations', 'computerUse']);
 
 const camelOf = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -25,7 +27,7 @@ function inspectTools(carriage: PassthroughCarriage, tools: unknown): void {
     if (!isJsonObject(tool)) return;
     for (const [field, value] of Object.entries(tool)) {
       const name = camelOf(field);
-      if (name === 'functionDeclarations' || value === undefined || value === null) continue;
+      if (CALLERS_OWN_TOOLS.has(name) || value === undefined || value === null) continue;
       const param = `tools[${index}].${field}`;
       const kind = GOOGLE_TOOLS[name];
       if (!kind) {

@@ -26,10 +26,9 @@ describe('inspectResponsesRequest', () => {
           { type: 'web_search_preview', search_context_size: 'low' },
           { type: 'image_generation', quality: 'high' },
           { type: 'image_generation', model: 'gpt-image-1-mini' },
-          { type: 'computer_use_preview', display_width: 1024, display_height: 768, environment: 'browser' },
           { type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp' },
-          { type: 'local_shell' },
-          { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'f' }] },
+          { type: 'shell', environment: { type: 'container_auto' } },
+          { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'f' }, { type: 'web_search' }] },
         ],
       }),
     );
@@ -37,10 +36,34 @@ describe('inspectResponsesRequest', () => {
       { kind: 'web_search', name: 'web_search_preview', param: 'tools[0]' },
       { kind: 'image_generation', name: 'image_generation', param: 'tools[1]', model: 'gpt-image-1' },
       { kind: 'image_generation', name: 'image_generation', param: 'tools[2]', model: 'gpt-image-1-mini' },
-      { kind: 'computer_use', name: 'computer_use_preview', param: 'tools[3]' },
-      { kind: 'mcp', name: 'mcp', param: 'tools[4]' },
-      { kind: 'shell', name: 'local_shell', param: 'tools[5]' },
+      { kind: 'mcp', name: 'mcp', param: 'tools[3]' },
+      { kind: 'code_execution', name: 'shell', param: 'tools[4]' },
+      { kind: 'web_search', name: 'web_search', param: 'tools[5].tools[1]' },
     ]);
+  });
+
+  it('carries nothing for the tools the caller runs itself, as Codex declares them on every turn', () => {
+    const carriage = inspectResponsesRequest(
+      request({
+        tools: [
+          { type: 'local_shell' },
+          { type: 'shell' },
+          { type: 'shell', environment: { type: 'local' } },
+          { type: 'apply_patch' },
+          { type: 'computer_use_preview', display_width: 1024, display_height: 768, environment: 'browser' },
+          { type: 'tool_search' },
+          { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
+          { type: 'namespace', name: 'multi_agent_v1', tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: {} } }] },
+        ],
+      }),
+    );
+    expect(carriage).toEqual({ tools: [], objects: [] });
+  });
+
+  it('a shell in a container of the provider’s is code execution, its container an upstream object', () => {
+    const carriage = inspectResponsesRequest(request({ tools: [{ type: 'shell', environment: { type: 'container_reference', container_id: 'cntr_9' } }] }));
+    expect(carriage.tools).toEqual([{ kind: 'code_execution', name: 'shell', param: 'tools[0]' }]);
+    expect(carriage.objects).toEqual([{ kind: 'container', id: 'cntr_9', param: 'tools[0].environment.container_id' }]);
   });
 
   it('names every upstream object id by kind and field', () => {

@@ -5,7 +5,7 @@ import { emptyCarriage, idOf, premiumTier, type PassthroughCarriage, type Upstre
 /** The image model OpenAI's `image_generation` tool uses when it names none. */
 export const DEFAULT_IMAGE_GENERATION_MODEL = 'gpt-image-1';
 
-/** Tool types OpenAI runs or hosts itself, by kind; `function`, `custom` and `namespace` are the caller's own. */
+/** Tool types OpenAI runs or hosts itself, by kind (and `shell` in a hosted container: code execution). */
 const HOSTED_TOOL_TYPES: Readonly<Record<string, HostedToolKind>> = {
   web_search: 'web_search',
   web_search_2025_08_26: 'web_search',
@@ -15,16 +15,19 @@ const HOSTED_TOOL_TYPES: Readonly<Record<string, HostedToolKind>> = {
   code_interpreter: 'code_execution',
   programmatic_tool_calling: 'code_execution',
   image_generation: 'image_generation',
-  computer: 'computer_use',
-  computer_use_preview: 'computer_use',
   mcp: 'mcp',
-  local_shell: 'shell',
-  shell: 'shell',
-  apply_patch: 'apply_patch',
-  tool_search: 'tool_search',
 };
 
-const CALLERS_OWN_TOOLS = new Set(['function', 'custom']);
+/** Tools the caller runs (the provider only asks), and tool search over the request's own tools: never policed. */
+const CALLERS_OWN_TOOLS = new Set(['function', 'custom', 'local_shell', 'apply_patch', 'computer', 'computer_use_preview', 'tool_search']);
+
+/** `shell` runs in a container of the provider's with these environments; in a local one (or none) the caller runs it. */
+const HOSTED_SHELL_ENVIRONMENTS = new Set(['container_auto', 'container_reference']);
+
+const isHostedShell = (tool: JsonObject): boolean => {
+  const environment = tool['environment'];
+  return isJsonObject(environment) && typeof environment['type'] === 'string' && HOSTED_SHELL_ENVIRONMENTS.has(environment['type']);
+};
 
 /** Collects into a carriage; `unknown` are tool types this relay cannot tell the kind of. */
 class Inspection {
@@ -50,7 +53,8 @@ function inspectTool(seen: Inspection, tool: unknown, param: string): void {
     if (Array.isArray(tools)) tools.forEach((inner, index) => inspectTool(seen, inner, `${param}.tools[${index}]`));
     return;
   }
-  const kind = HOSTED_TOOL_TYPES[type];
+  if (type === 'shell' && !isHostedShell(tool)) return;
+  const kind = type === 'shell' ? 'code_execution' : HOSTED_TOOL_TYPES[type];
   if (!kind) {
     seen.carriage.unknownTools = [...(seen.carriage.unknownTools ?? []), { name: type, param }];
     return;

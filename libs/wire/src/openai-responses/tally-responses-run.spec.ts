@@ -29,6 +29,20 @@ describe('tallyResponsesRun', () => {
     ]);
   });
 
+  it('the calls the caller runs are no hosted calls; a shell call in a container of the provider’s is code execution', () => {
+    const local = { id: 'sh_1', type: 'shell_call', call_id: 'call_1', status: 'completed', action: { commands: ['ls'] }, environment: { type: 'local' } };
+    const hosted = { id: 'sh_2', type: 'shell_call', call_id: 'call_2', status: 'completed', action: { commands: ['ls'] }, environment: { type: 'container_reference', container_id: 'cntr_5' } };
+    const others = [
+      { id: 'lsh_1', type: 'local_shell_call', call_id: 'call_3', status: 'completed', action: { type: 'exec', command: ['ls'], env: {} } },
+      { id: 'ap_1', type: 'apply_patch_call', call_id: 'call_4', status: 'completed', operation: { type: 'create_file', path: 'a', diff: '' } },
+      { id: 'cu_1', type: 'computer_call', call_id: 'call_5', status: 'completed', action: { type: 'screenshot' }, pending_safety_checks: [] },
+      { id: 'ts_1', type: 'tool_search_call', status: 'completed' },
+    ];
+    const run = tallyResponsesRun({ output: [local, hosted, ...others] });
+    expect(run.toolCalls).toEqual({ code_execution: 1 });
+    expect(run.created).toContainEqual({ kind: 'container', id: 'cntr_5' });
+  });
+
   it('a standard tier answered is `default`; none said, none', () => {
     expect(tallyResponsesRun({ service_tier: 'auto', output: [] }).serviceTier).toBe('default');
     expect(tallyResponsesRun({ output: [] }).serviceTier).toBeUndefined();

@@ -2,19 +2,20 @@ import type { HostedToolKind } from '@chat-relay/contract';
 import { isJsonObject } from '../json/json-checks';
 import { addCalls, idOf, premiumTier, type CreatedObject, type PassthroughRun } from '../passthrough/passthrough-carriage';
 
-/** Output items that are a call OpenAI ran (or hosted) itself, by kind. */
+/** Output items that are a call OpenAI ran (or hosted) itself, by kind; the caller's own (computer, local shell, apply_patch, tool search) are not. */
 const CALL_ITEM_KINDS: Readonly<Record<string, HostedToolKind>> = {
   web_search_call: 'web_search',
   file_search_call: 'file_search',
   code_interpreter_call: 'code_execution',
   image_generation_call: 'image_generation',
-  computer_call: 'computer_use',
   mcp_call: 'mcp',
-  local_shell_call: 'shell',
-  shell_call: 'shell',
-  apply_patch_call: 'apply_patch',
-  tool_search_call: 'tool_search',
 };
+
+/** A `shell_call` ran in a container of the provider's (code execution) — not in the caller's local environment. */
+function hostedShellCall(item: Record<string, unknown>): boolean {
+  const environment = item['environment'];
+  return item['type'] === 'shell_call' && isJsonObject(environment) && environment['type'] === 'container_reference';
+}
 
 interface SeenItem {
   type: string;
@@ -37,8 +38,9 @@ export class ResponsesRunTally {
   item(item: unknown): void {
     if (!isJsonObject(item) || typeof item['type'] !== 'string') return;
     const id = idOf(item['id']) ?? `#${(this.unnamed += 1)}`;
-    const containerId = idOf(item['container_id']);
-    this.items.set(id, { type: item['type'], status: item['status'], containerId });
+    const environment = item['environment'];
+    const containerId = idOf(item['container_id']) ?? (hostedShellCall(item) && isJsonObject(environment) ? idOf(environment['container_id']) : undefined);
+    this.items.set(id, { type: hostedShellCall(item) ? 'code_interpreter_call' : item['type'], status: item['status'], containerId });
   }
 
   /** A whole Response (the non-streamed answer, or a stream's terminal event): its items and tier. */

@@ -9,11 +9,17 @@ import { z } from 'zod';
  * - `file_search`: OpenAI `file_search`, Gemini `fileSearch`;
  * - `code_execution`: OpenAI `code_interpreter`, Anthropic `code_execution_*`, Gemini `codeExecution`;
  * - `image_generation`: OpenAI `image_generation` (its own `model` is checked against the token's models);
- * - `computer_use`: OpenAI `computer`/`computer_use_preview`, Gemini `computerUse`;
+ * - `code_execution` also: OpenAI `shell` in a hosted container (`container_auto`, `container_reference`);
  * - `mcp`: OpenAI `mcp`, Anthropic `mcp_servers` / `mcp_toolset`;
- * - `shell`: OpenAI `local_shell` and `shell`; `apply_patch`: OpenAI `apply_patch`;
- * - `tool_search`: OpenAI `tool_search`, Anthropic `tool_search_tool_*`;
  * - `google_maps`: Gemini `googleMaps`.
+ *
+ * Not among them, never policed: the caller's own tools, which the provider only asks the caller
+ * to run — functions, custom tools, OpenAI `local_shell`, `shell` in a local environment,
+ * `apply_patch`, `computer`/`computer_use_preview`, Anthropic `bash_*`, `text_editor_*`,
+ * `computer_*`, `memory_*`, Gemini `computerUse` — and tool search (OpenAI `tool_search`,
+ * Anthropic `tool_search_tool_*`), which searches only the request's own deferred tools. They cost
+ * tokens only and reach nothing of the channel's account: Codex and Claude Code send them on every
+ * turn.
  */
 export const HostedToolKindSchema = z.enum([
   'web_search',
@@ -21,11 +27,7 @@ export const HostedToolKindSchema = z.enum([
   'file_search',
   'code_execution',
   'image_generation',
-  'computer_use',
   'mcp',
-  'shell',
-  'apply_patch',
-  'tool_search',
   'google_maps',
 ]);
 export type HostedToolKind = z.infer<typeof HostedToolKindSchema>;
