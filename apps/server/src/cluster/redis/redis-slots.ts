@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { z } from 'zod';
 import { limitsUnavailable, neverSent, type FailureMode } from './limits-unavailable';
 import { ACQUIRE_SLOT, RENEW_SLOTS } from './slot-scripts';
 import type { ThrottledWarn } from './throttled-log';
@@ -22,12 +23,29 @@ const MAX_DEAD = 10_000;
 const RENEW_BATCH = 500;
 /** A full token is looked at now, and again after these waits, before the caller is refused. */
 const FULL_LOOKS_AGAIN_AFTER_MS = [0, 10, 40];
+/** A reading of Redis' clock is replaced by one with a shorter round trip, or by any once this old. */
+const CLOCK_READING_KEPT_MS = 10_000;
+
+/** ACQUIRE_SLOT's answer: taken (1), full (0) or run too late (-1), and Redis' clock then. */
+const acquireReply = z.tuple([z.number(), z.number()]);
+const TAKEN = 1;
+const TOO_LATE = -1;
+/** TIME's answer: seconds and microseconds, as strings. */
+const timeReply = z.tuple([z.coerce.number(), z.coerce.number()]);
+
+/** Redis' clock minus this instance's, read from one round trip (accurate to half of it). */
+interface ClockReading {
+  offsetMs: number;
+  roundTripMs: number;
+  at: number;
+}
 
 /**
  * Concurrency slots in Redis (see slot-scripts.ts), with this instance's bookkeeping: the slot ids
  * it holds per token (renewed every third of a lease), the requests it admitted without a slot
- * (fail-open), and slot ids that may be in Redis without a request — an acquire that timed out
- * (it may have run) or a release that failed. Those are removed by id, exactly, by the token's
+ * (fail-open), the offset of Redis' clock (so an acquire can say when its caller stops waiting,
+ * and a late one takes nothing), and slot ids that may be in Redis without a request — an acquire
+ * that timed out (it may have run in time) or a release that failed. Those are removed by id, exactly, by the token's
  * next acquire in the same script, or as soon as Redis is back: a blip holds no caller out.
  */
 export class RedisSlots {
@@ -35,13 +53,17 @@ export class RedisSlots {
   private readonly unbacked = new Map<number, number>();
   private readonly dead = new Map<number, Set<string>>();
   private deadCount = 0;
+  private clock: ClockReading | undefined;
   private readonly leaseMs: number;
+  /** How long a caller waits for Redis (the connection's command timeout); 0 when it waits on. */
+  private readonly waitsMs: number;
   private readonly heartbeatTimer: NodeJS.Timeout;
   private readonly onReady = () => void this.heartbeat();
   private sequence = 0;
 
   constructor(private readonly options: RedisSlotsOptions) {
     this.leaseMs = options.leaseMs ?? DEFAULT_SLOT_LEASE_MS;
+    this.waitsMs = options.redis.options.commandTimeout ?? 0;
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(100, Math.floor(this.leaseMs / 3)));
     this.heartbeatTimer.unref();
     options.redis.on('ready', this.onReady);
@@ -68,21 +90,44 @@ export class RedisSlots {
     const key = this.keyOf(tokenId);
     const slotId = `${this.options.instanceId}/${++this.sequence}`;
     const dead = [...(this.dead.get(tokenId) ?? [])];
+    const sentAt = Date.now();
+    // On Redis' clock, when this caller stops waiting: a script run later takes nothing.
+    const notAfter = this.clock && this.waitsMs > 0 ? Math.floor(sentAt + this.clock.offsetMs + this.waitsMs) : 0;
+    let outcome: number;
     try {
-      const taken = await ACQUIRE_SLOT.run(this.options.redis, [key], [limit, slotId, this.leaseMs, SLOT_KEY_TTL_MS, ...dead]);
+      const [answer, redisNow] = acquireReply.parse(
+        await ACQUIRE_SLOT.run(this.options.redis, [key], [limit, slotId, this.leaseMs, SLOT_KEY_TTL_MS, notAfter, ...dead]),
+      );
+      this.readClock(sentAt, redisNow);
       this.forgetDead(tokenId, dead);
-      if (taken !== 1) return false;
-      const slots = this.held.get(tokenId);
-      if (slots) slots.push(slotId);
-      else this.held.set(tokenId, [slotId]);
-      return true;
+      outcome = answer;
     } catch (error) {
       if (!neverSent(error)) this.markDead(tokenId, slotId);
-      this.options.warn('acquire', error, `concurrency slot of token ${tokenId} not checked (redis); failure mode ${this.options.failureMode}`);
-      if (this.options.failureMode === 'closed') throw limitsUnavailable();
-      this.unbacked.set(tokenId, (this.unbacked.get(tokenId) ?? 0) + 1);
-      return true;
+      return this.unchecked(tokenId, error);
     }
+    if (outcome === TOO_LATE) return this.unchecked(tokenId, new Error('the acquire reached Redis after its caller stopped waiting'));
+    if (outcome !== TAKEN) return false;
+    const slots = this.held.get(tokenId);
+    if (slots) slots.push(slotId);
+    else this.held.set(tokenId, [slotId]);
+    return true;
+  }
+
+  /** Redis could not decide in time: mode open admits without a slot, mode closed refuses. */
+  private unchecked(tokenId: number, error: unknown): boolean {
+    this.options.warn('acquire', error, `concurrency slot of token ${tokenId} not checked (redis); failure mode ${this.options.failureMode}`);
+    if (this.options.failureMode === 'closed') throw limitsUnavailable();
+    this.unbacked.set(tokenId, (this.unbacked.get(tokenId) ?? 0) + 1);
+    return true;
+  }
+
+  /** Keeps the reading of Redis' clock with the shortest round trip of the last few seconds. */
+  private readClock(sentAt: number, redisNow: number): void {
+    const receivedAt = Date.now();
+    const roundTripMs = receivedAt - sentAt;
+    const kept = this.clock;
+    if (kept && roundTripMs > kept.roundTripMs && receivedAt - kept.at < CLOCK_READING_KEPT_MS) return;
+    this.clock = { offsetMs: redisNow - (sentAt + receivedAt) / 2, roundTripMs, at: receivedAt };
   }
 
   /** Never rejects: it runs after the answer. A request admitted without a slot gives none back. */
@@ -110,10 +155,15 @@ export class RedisSlots {
     return this.held.get(tokenId)?.length ?? 0;
   }
 
-  /** Renews the leases of the slots held, and removes the slot ids known dead. */
+  /** Renews the leases of the slots held, removes the slot ids known dead, reads Redis' clock once. */
   async heartbeat(): Promise<void> {
     const { redis } = this.options;
     try {
+      if (!this.clock) {
+        const sentAt = Date.now();
+        const [seconds, micros] = timeReply.parse(await redis.time());
+        this.readClock(sentAt, seconds * 1000 + Math.floor(micros / 1000));
+      }
       const tokens = [...this.held];
       for (let start = 0; start < tokens.length; start += RENEW_BATCH) {
         const batch = tokens.slice(start, start + RENEW_BATCH);
