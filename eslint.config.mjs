@@ -88,7 +88,7 @@ export default [
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries(productionConstraints) },
   },
   {
-    files: ['**/*.spec.ts', '**/e2e/**', '**/testing/**'],
+    files: ['**/*.spec.ts', '**/e2e/**', '**/testing/**', '**/test/**'],
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries(testConstraints) },
   },
   {
