@@ -1,4 +1,6 @@
 export { startUpstreamSim } from './sim-server';
+// The path prefix of the OpenAI side without the Responses API, for callers that know only the origin.
+export { chatOnlyPrefix } from './handle-request';
 export type { AnthropicHeadersSeen, GeminiModelEntry, RecordedMultipart, RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
 export { decideAnswer, countPromptTokens, trailingToolResults, withToolPreamble, type AnswerPlan } from './decide-answer';
 export { anthropicToInternalRequest } from './anthropic/to-internal-request';

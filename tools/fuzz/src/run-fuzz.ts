@@ -4,8 +4,8 @@ import { chatCaseArb } from './chat-requests';
 import { checkAnswer, describeRequest } from './check-answer';
 import type { FuzzCase, FuzzContext } from './fuzz-context';
 import { messagesCaseArb } from './messages-requests';
-import { mapBounded } from '../relay/map-bounded';
-import { sendRaw } from './raw-http';
+import { mapBounded } from './map-bounded';
+import { rawTargetOf, sendRaw } from './raw-http';
 import { reachedResponsesPipeline, watchResponsesAccounting } from './responses-accounting';
 import { foreignAccessProblem } from './responses-ownership';
 import { responsesCaseArb } from './responses-requests';
@@ -71,8 +71,8 @@ function masked(context: FuzzContext, text: string): string {
     .join('<token>');
 }
 
-/** Sends `options.runs` generated requests to 127.0.0.1:`port` and checks every answer. */
-export async function runFuzz(port: number, context: FuzzContext, options: FuzzOptions): Promise<FuzzResult> {
+/** Sends `options.runs` generated requests to the relay at `url` (`http://host:port`) and checks every answer. */
+export async function runFuzz(url: string, context: FuzzContext, options: FuzzOptions): Promise<FuzzResult> {
   const started = Date.now();
   const byStatus: Record<string, number> = {};
   const byGroup: Record<string, number> = {};
@@ -83,7 +83,8 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
   let sent = 0;
   const slowest: FuzzResult['slowest'] = [];
   // The Responses family's token and account are its own: their rows and quota are counted whole.
-  const accounting = await watchResponsesAccounting(`http://127.0.0.1:${port}`, context);
+  const target = rawTargetOf(url);
+  const accounting = await watchResponsesAccounting(url.replace(/\/+$/, ''), context);
   let reachedResponses = 0;
   for (let first = 0; first < indices.length; ) {
     const batch = Math.floor((indices[first] as number) / BATCH);
@@ -93,7 +94,7 @@ export async function runFuzz(port: number, context: FuzzContext, options: FuzzO
     await mapBounded(inBatch, options.concurrency, async (index) => {
       const fuzzCase = cases[index % BATCH] as FuzzCase;
       const sentAt = Date.now();
-      const outcome = await sendRaw(port, fuzzCase.request, options.timeoutMs);
+      const outcome = await sendRaw(target, fuzzCase.request, options.timeoutMs);
       const ms = Date.now() - sentAt;
       if (slowest.length < 5 || ms > (slowest[slowest.length - 1]?.ms ?? 0)) {
         slowest.push({ index, family: fuzzCase.family, ms });

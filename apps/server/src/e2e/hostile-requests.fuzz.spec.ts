@@ -1,9 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
-import type { FuzzContext } from './fuzz-context';
-import { seedFuzzTargets } from './fuzz-fixtures';
-import { fuzzOptionsFromEnv, plantedNames, prototypeSnapshot } from './fuzz-options';
-import { failureReport, runFuzz, summaryLine } from './run-fuzz';
+import { failureReport, fuzzOptionsFromEnv, plantedNames, prototypeSnapshot, runFuzz, seedFuzzTargets, summaryLine, type FuzzContext } from '@chat-relay/fuzz';
+import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
 
 async function adminGet<T>(url: string, context: FuzzContext, path: string): Promise<T> {
   const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${context.adminKey}` } });
@@ -21,7 +18,8 @@ async function chargedVersusLogged(url: string, context: FuzzContext) {
 
 /**
  * Issue 10's fuzz suite: ≥ 10,000 generated hostile requests over HTTP on /v1 and /api against
- * a real relay (in this process, for speed) with the simulator behind its OpenAI, Anthropic and
+ * a real relay (in this process, for speed: and only here can the prototypes and the crash
+ * handlers be watched) with the simulator behind its OpenAI, Anthropic and
  * Gemini channels. Every answer: status < 500 (unless the case asked the upstream to fail),
  * error bodies and streams in the caller's dialect — OpenAI's, or Anthropic's on the Messages
  * routes; afterwards the relay still serves a normal chat, and no prototype gained a property.
@@ -52,8 +50,7 @@ describe('hostile requests: 10,000 fuzzed requests on /v1 and /api', () => {
     const prototypesBefore = prototypeSnapshot();
     const loopDelay = monitorEventLoopDelay({ resolution: 20 });
     loopDelay.enable();
-    const port = Number(new URL(e2e.url).port);
-    const result = await runFuzz(port, context, options);
+    const result = await runFuzz(e2e.url, context, options);
     loopDelay.disable();
 
     process.stderr.write(`${summaryLine('fuzz (in-process relay)', result, options)} | max event-loop delay ${(loopDelay.max / 1e6).toFixed(0)} ms\n`);

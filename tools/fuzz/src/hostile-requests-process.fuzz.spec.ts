@@ -1,9 +1,10 @@
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
-import { SIM_KEY } from '../e2e/e2e-relay';
-import { spawnRelay, type SpawnedRelay } from '../testing/spawn-relay';
+import { DEFAULT_SIM_KEY as SIM_KEY } from './cli-options';
 import { seedFuzzTargets } from './fuzz-fixtures';
 import { fuzzOptionsFromEnv } from './fuzz-options';
 import { failureReport, runFuzz, summaryLine } from './run-fuzz';
+import { stillServing } from './still-serving';
+import { spawnRelayBundle, type SpawnedRelay } from './testing/spawn-relay-bundle';
 
 /**
  * The same generators against the production bundle in its own process, where a crash is a
@@ -17,7 +18,7 @@ describe('hostile requests against the production bundle in its own process', ()
 
   beforeAll(async () => {
     sim = await startUpstreamSim({ acceptedKeys: [SIM_KEY] });
-    relay = await spawnRelay();
+    relay = await spawnRelayBundle();
   }, 60_000);
 
   afterAll(async () => {
@@ -27,7 +28,7 @@ describe('hostile requests against the production bundle in its own process', ()
 
   it('keeps the process alive, answers in shape, and serves a chat afterwards', async () => {
     const context = await seedFuzzTargets(relay.url, relay.adminKey, { ...sim, key: SIM_KEY });
-    const result = await runFuzz(Number(new URL(relay.url).port), context, options);
+    const result = await runFuzz(relay.url, context, options);
     const alive = relay.child.exitCode === null && relay.child.signalCode === null;
 
     process.stderr.write(`${summaryLine('fuzz (spawned bundle)', result, options)}\n`);
@@ -35,17 +36,9 @@ describe('hostile requests against the production bundle in its own process', ()
     if (!alive) process.stderr.write(`relay exited (${relay.child.exitCode ?? relay.child.signalCode}):\n${relay.output().slice(-4_000)}\n`);
     expect(alive).toBe(true);
 
-    const health = await fetch(`${relay.url}/healthz`);
-    const chat = await fetch(`${relay.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${context.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: context.model, messages: [{ role: 'user', content: 'still there?' }] }),
-    });
-    const answer = (await chat.json()) as { choices?: Array<{ message?: { content?: string } }> };
+    const after = await stillServing(relay.url, context);
     expect({
-      health: health.status,
-      chat: chat.status,
-      content: answer.choices?.[0]?.message?.content,
+      ...after,
       failures: result.failures.map((failure) => `${failure.problem} ← ${failure.family}`).slice(0, 30),
     }).toEqual({ health: 200, chat: 200, content: 'You said: still there?', failures: [] });
   }, 180_000);

@@ -80,10 +80,23 @@ function completeBody(head: Head, body: Buffer, method: string): Buffer | undefi
   return undefined;
 }
 
+/** Where raw requests go: plain HTTP only, since the bytes are written to the socket as generated. */
+export interface RawTarget {
+  host: string;
+  port: number;
+}
+
+/** The host and port of an `http://` URL; throws on any other scheme. */
+export function rawTargetOf(url: string): RawTarget {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:') throw new Error(`${url}: the fuzzer writes raw HTTP/1.1 and needs an http:// URL`);
+  return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: parsed.port ? Number(parsed.port) : 80 };
+}
+
 /** Sends one raw request on a fresh connection and reads one response. */
-export function sendRaw(port: number, request: RawRequest, timeoutMs: number): Promise<RawOutcome> {
+export function sendRaw(target: RawTarget, request: RawRequest, timeoutMs: number): Promise<RawOutcome> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(target.port, target.host);
     let data: Buffer = Buffer.alloc(0);
     let head: Head | undefined;
     let settled = false;
@@ -121,6 +134,6 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs: number): P
     socket.on('close', finish);
     // A reset after a complete answer is fine (the server may close without reading our body).
     socket.on('error', () => undefined);
-    socket.write(encodeRequest(request, `127.0.0.1:${port}`));
+    socket.write(encodeRequest(request, `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`));
   });
 }
