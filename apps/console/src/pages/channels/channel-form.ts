@@ -1,4 +1,5 @@
 import {
+  CHANNEL_TYPE_CATALOGUE,
   CHANNEL_TYPE_ENDPOINTS,
   ChannelCreateSchema,
   ChannelUpdateSchema,
@@ -94,15 +95,8 @@ export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
   upstreamObjects: channel.passthrough.upstream_objects,
 });
 
-/** Each type in the form's Type field, with what to know when choosing it. */
-export const CHANNEL_TYPES: Readonly<Record<ChannelType, { label: string; hint: string }>> = {
-  openai: { label: 'OpenAI-compatible', hint: 'OpenAI or any server speaking its API (Ollama, vLLM …)' },
-  anthropic: { label: 'Anthropic', hint: 'Anthropic Messages, base URL https://api.anthropic.com/v1' },
-  gemini: { label: 'Gemini', hint: 'Google Gemini, base URL https://generativelanguage.googleapis.com/v1beta' },
-  suno: { label: 'Suno', hint: "Suno-style music API (new-api's /suno routes)" },
-  tavily: { label: 'Tavily', hint: 'Tavily search API, base URL https://api.tavily.com' },
-  searxng: { label: 'SearXNG', hint: 'your SearXNG, JSON format enabled' },
-};
+/** Each type in the form's Type field, with what to know when choosing it: the contract's catalogue rows. */
+export const CHANNEL_TYPES: Readonly<Record<ChannelType, { label: string; hint: string }>> = CHANNEL_TYPE_CATALOGUE;
 
 /** The endpoints the form offers for a type: only those it can serve at all, in the usual order. */
 export const endpointsOfType = (type: ChannelType): Endpoint[] => ENDPOINTS.filter((endpoint) => CHANNEL_TYPE_ENDPOINTS[type].includes(endpoint));
