@@ -56,7 +56,7 @@ export * from './hub/chain-transformers';
 export { stripBridgedThinking } from './anthropic-messages/strip-bridged-thinking';
 export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';
-export * from './openai-endpoints';
+export * from './providers';
 export * from './tasks';
 export * from './search';
 export * from './passthrough';

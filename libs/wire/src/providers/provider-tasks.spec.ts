@@ -1,5 +1,5 @@
 import { CHANNEL_TYPE_ENDPOINTS, ChannelTypeSchema } from '@chat-relay/contract';
-import { musicTaskProvider, videoTaskProvider } from './task-providers';
+import { musicTaskProvider, videoTaskProvider } from './index';
 
 const CHANNEL_TYPES = ChannelTypeSchema.options;
 
