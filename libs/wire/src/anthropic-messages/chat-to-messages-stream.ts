@@ -3,6 +3,7 @@ import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
 import type { StreamStep } from '../hub/provider-adapter';
 import { readHubChunk } from '../hub/read-hub-chunk';
+import { ToolCallAssembler, type AssembledToolCall } from '../hub/tool-call-assembler';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
 import { BRIDGED_THINKING_SIGNATURE } from './bridged-thinking-signature';
 import { convertChatUsageToAnthropic, type BridgedUsage } from './convert-chat-usage-to-anthropic';
@@ -19,12 +20,8 @@ export interface ChatToMessagesStreamOptions {
   countOutputTokens?: (text: string) => number;
 }
 
-/** One tool call of the hub stream, by its `index`, on its way to becoming a `tool_use` block. */
-interface ToolCall {
-  id: string;
-  name: string;
-  /** Every argument fragment received, in order. */
-  args: string;
+/** One tool call of the hub stream, on its way to becoming a `tool_use` block. */
+interface ToolCall extends AssembledToolCall {
   state: 'waiting' | 'open' | 'closed';
 }
 
@@ -63,7 +60,7 @@ export class ChatToMessagesStream implements ChunkTransformer {
   private ended = false;
   private nextIndex = 0;
   private open: OpenBlock | undefined;
-  private readonly calls = new Map<number, ToolCall>();
+  private readonly calls = new ToolCallAssembler<ToolCall>(() => ({ id: '', name: '', args: '', state: 'waiting' }));
   private readonly waiting: ToolCall[] = [];
   private toolBlocks = 0;
   private finishReason: string | null = null;
@@ -126,22 +123,8 @@ export class ChatToMessagesStream implements ChunkTransformer {
   }
 
   private toolCallDelta(delta: JsonObject): StreamStep[] {
-    const position = isNumber(delta['index']) ? delta['index'] : 0;
-    const id = nonEmpty(delta['id']);
-    const fn = isJsonObject(delta['function']) ? delta['function'] : {};
-    const name = nonEmpty(fn['name']);
-    const fragment = nonEmpty(fn['arguments']);
-    let call = this.calls.get(position);
-    // A new id at a known index is a new call (servers that number every call 0).
-    if (!call || (id !== '' && call.id !== '' && id !== call.id)) {
-      call = { id, name: '', args: '', state: 'waiting' };
-      this.calls.set(position, call);
-      this.waiting.push(call);
-    }
-    if (call.id === '') call.id = id;
-    // Names come whole; a server that repeats the name on later fragments must not double it.
-    if (call.name === '') call.name = name;
-    call.args += fragment;
+    const { call, fragment, started } = this.calls.add(delta);
+    if (started) this.waiting.push(call);
     const steps: StreamStep[] = [];
     if (call.state === 'open' && fragment !== '') steps.push(this.inputDelta(fragment));
     steps.push(...this.startWaitingCalls());

@@ -3,6 +3,7 @@ import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
 import type { StreamStep } from '../hub/provider-adapter';
 import { readHubChunk } from '../hub/read-hub-chunk';
+import { plainToolCall, ToolCallAssembler, type AssembledToolCall } from '../hub/tool-call-assembler';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
 import { reasoningTextOf } from '../anthropic-messages/reasoning-text-of';
 import { convertChatUsageToGemini, functionArgsOf, geminiResponseIdOf, mapFinishReasonToGemini } from './convert-chat-to-gemini-parts';
@@ -14,17 +15,10 @@ export interface ChatToGeminiStreamOptions {
   includeThoughts: boolean;
 }
 
-/** One tool call of the hub stream, by its `index`, its argument fragments gathered. */
-interface ToolCall {
-  id: string;
-  name: string;
-  args: string;
-}
-
 interface ChoiceState {
   /** Calls not yet sent, in the order they started. */
-  calls: ToolCall[];
-  byPosition: Map<number, ToolCall>;
+  calls: AssembledToolCall[];
+  assembler: ToolCallAssembler<AssembledToolCall>;
   finishReason: string | null;
 }
 
@@ -84,7 +78,7 @@ export class ChatToGeminiStream implements ChunkTransformer {
   private choice(index: number): ChoiceState {
     let state = this.choices.get(index);
     if (!state) {
-      state = { calls: [], byPosition: new Map(), finishReason: null };
+      state = { calls: [], assembler: new ToolCallAssembler(plainToolCall), finishReason: null };
       this.choices.set(index, state);
     }
     return state;
@@ -96,25 +90,14 @@ export class ChatToGeminiStream implements ChunkTransformer {
     if (reasoning !== '') parts.push({ text: reasoning, thought: true });
     for (const piece of [text(delta['content']), text(delta['refusal'])]) if (piece !== '') parts.push({ text: piece });
     const toolCalls = delta['tool_calls'];
-    if (Array.isArray(toolCalls)) for (const call of toolCalls) if (isJsonObject(call)) this.toolCallDelta(state, call);
-    return parts.length > 0 ? [this.response([{ content: { role: 'model', parts }, index }])] : [];
-  }
-
-  private toolCallDelta(state: ChoiceState, delta: JsonObject): void {
-    const position = isNumber(delta['index']) ? delta['index'] : 0;
-    const id = text(delta['id']);
-    const fn = isJsonObject(delta['function']) ? delta['function'] : {};
-    let call = state.byPosition.get(position);
-    // A new id at a known index is a new call (servers that number every call 0).
-    if (!call || (id !== '' && call.id !== '' && id !== call.id)) {
-      call = { id, name: '', args: '' };
-      state.byPosition.set(position, call);
-      state.calls.push(call);
+    if (Array.isArray(toolCalls)) {
+      for (const delta of toolCalls) {
+        if (!isJsonObject(delta)) continue;
+        const { call, started } = state.assembler.add(delta);
+        if (started) state.calls.push(call);
+      }
     }
-    if (call.id === '') call.id = id;
-    // Names come whole; a server that repeats the name on later fragments must not double it.
-    if (call.name === '') call.name = text(fn['name']);
-    call.args += text(fn['arguments']);
+    return parts.length > 0 ? [this.response([{ content: { role: 'model', parts }, index }])] : [];
   }
 
   private takeCalls(state: ChoiceState): GeminiPartParam[] {

@@ -4,6 +4,7 @@ import type { RelayError } from '../errors/relay-error';
 import type { ChunkTransformer } from '../hub/chunk-transformer';
 import type { StreamStep } from '../hub/provider-adapter';
 import { readHubChunk } from '../hub/read-hub-chunk';
+import { ToolCallAssembler, type AssembledToolCall } from '../hub/tool-call-assembler';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-checks';
 import { buildResponseObject, type ResponseIdentity } from './build-response-object';
 import { outputLogprobsOf } from './convert-chat-logprobs';
@@ -29,12 +30,8 @@ export interface ChatToResponsesStreamOptions extends ResponseIdentity {
   hostedCalls?: readonly ResponseWebSearchCall[];
 }
 
-/** One tool call of the hub stream, by its `index`: its fragments wait until its name is known. */
-interface CallSlot {
-  id: string;
-  name: string;
-  /** Fragments received before the item was opened. */
-  args: string;
+/** One tool call of the hub stream: its fragments wait until its name is known (then its item takes them). */
+interface CallSlot extends AssembledToolCall {
   item?: CallState;
 }
 
@@ -65,7 +62,7 @@ export class ChatToResponsesStream implements ChunkTransformer {
   private state: 'streaming' | 'ended' | 'failed' = 'streaming';
   private readonly items: ItemState[] = [];
   private current: ReasoningState | MessageState | undefined;
-  private readonly calls = new Map<number, CallSlot>();
+  private readonly calls = new ToolCallAssembler<CallSlot>(() => ({ id: '', name: '', args: '' }));
   private readonly slots: CallSlot[] = [];
   private finishReason: string | null = null;
   private usage: ResponseUsage | undefined;
@@ -194,27 +191,15 @@ export class ChatToResponsesStream implements ChunkTransformer {
   }
 
   private toolCallDelta(delta: JsonObject): StreamStep[] {
-    const position = isNumber(delta['index']) ? delta['index'] : 0;
-    const id = nonEmpty(delta['id']);
-    const fn = isJsonObject(delta['function']) ? delta['function'] : {};
-    const fragment = nonEmpty(fn['arguments']);
-    let slot = this.calls.get(position);
-    // A new id at a known index is a new call (servers that number every call 0).
-    if (!slot || (id !== '' && slot.id !== '' && id !== slot.id)) {
-      slot = { id, name: '', args: '' };
-      this.calls.set(position, slot);
-      this.slots.push(slot);
-    }
-    if (slot.id === '') slot.id = id;
-    // Names come whole; a server that repeats the name on later fragments must not double it.
-    if (slot.name === '') slot.name = nonEmpty(fn['name']);
+    const { call: slot, fragment, started } = this.calls.add(delta);
+    if (started) this.slots.push(slot);
     const item = slot.item;
     if (item) {
       if (fragment === '') return [];
       item.args += fragment;
       return [this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.outputIndex, delta: fragment })];
     }
-    slot.args += fragment;
+    // Until the item opens, `slot.args` is what it opens with.
     return slot.name === '' ? [] : this.openCall(slot);
   }
 
