@@ -69,19 +69,27 @@ export const CHANNEL_TYPE_CATALOGUE = {
 
 export type ChannelType = keyof typeof CHANNEL_TYPE_CATALOGUE;
 
-/** The types in catalogue order; `Object.keys` keeps the order the rows are written in. */
-const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPE_CATALOGUE) as [ChannelType, ...ChannelType[]];
+/** The enum and the two endpoint tables of a catalogue: the relay's own below; a spec derives them for a catalogue with a row more. */
+export function channelTypeTables<Type extends string>(catalogue: Readonly<Record<Type, ChannelTypeRow>>) {
+  // `Object.keys` keeps the order the rows are written in: the console's order.
+  const names = Object.keys(catalogue) as [Type, ...Type[]];
+  const column = (read: (row: ChannelTypeRow) => readonly Endpoint[]): Readonly<Record<Type, readonly Endpoint[]>> =>
+    Object.fromEntries(names.map((type) => [type, read(catalogue[type])])) as Record<Type, readonly Endpoint[]>;
+  return {
+    schema: z.enum(names),
+    /** The `endpoints` column: what a channel of each type can serve at all. */
+    servable: column((row) => row.endpoints),
+    /** The `defaultEndpoints` column: what a channel of each type serves when it does not say. */
+    defaults: column((row) => row.defaultEndpoints),
+  };
+}
 
-export const ChannelTypeSchema = z.enum(CHANNEL_TYPE_NAMES);
+const tables = channelTypeTables<ChannelType>(CHANNEL_TYPE_CATALOGUE);
 
-/** The catalogue's row of a type, typed as the plain row (no literal tuples). */
-export const channelTypeRow = (type: ChannelType): ChannelTypeRow => CHANNEL_TYPE_CATALOGUE[type];
-
-const columnOf = <T>(read: (row: ChannelTypeRow) => T): Readonly<Record<ChannelType, T>> =>
-  Object.fromEntries(CHANNEL_TYPE_NAMES.map((type) => [type, read(channelTypeRow(type))])) as Record<ChannelType, T>;
+export const ChannelTypeSchema = tables.schema;
 
 /** The catalogue's `defaultEndpoints` column: what a channel of each type serves when it does not say. */
-export const DEFAULT_CHANNEL_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = columnOf((row) => row.defaultEndpoints);
+export const DEFAULT_CHANNEL_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = tables.defaults;
 
 /** The catalogue's `endpoints` column: what a channel of each type can serve at all. */
-export const CHANNEL_TYPE_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = columnOf((row) => row.endpoints);
+export const CHANNEL_TYPE_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = tables.servable;
