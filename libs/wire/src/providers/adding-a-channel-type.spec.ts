@@ -2,7 +2,7 @@
 // the real catalogue and registry untouched: a row and a module are all the lookups need.
 import { CHANNEL_TYPE_CATALOGUE, channelTypeTables, type ChannelTypeRow } from '@chat-relay/contract';
 import { z } from 'zod';
-import { openAiAdapter } from '../openai-chat/openai-adapter';
+import { openAiAdapter } from '../openai-chat/upstream/openai-adapter';
 import { openAiEmbeddingsAdapter } from '../openai-endpoints/openai-passthrough-adapters';
 import { CHANNEL_PROVIDERS, modelListProbe, providerLookups, type ChannelProvider, type ModelList } from './index';
 

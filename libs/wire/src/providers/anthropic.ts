@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { anthropicAdapter, ANTHROPIC_VERSION } from '../anthropic-messages/anthropic-adapter';
-import { anthropicNativeAdapter, buildAnthropicCountTokensRequest } from '../anthropic-messages/anthropic-native-adapter';
+import { anthropicAdapter, ANTHROPIC_VERSION } from '../anthropic-messages/upstream/anthropic-adapter';
+import { anthropicNativeAdapter, buildAnthropicCountTokensRequest } from '../anthropic-messages/native/anthropic-native-adapter';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider, type ModelList } from './channel-provider';
 

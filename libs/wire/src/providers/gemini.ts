@@ -1,9 +1,9 @@
 import { ENDPOINTS, type Endpoint } from '@chat-relay/contract';
 import { z } from 'zod';
-import { geminiAdapter } from '../gemini/gemini-adapter';
-import { geminiEmbeddingsAdapter } from '../gemini/gemini-embeddings-adapter';
-import { geminiImagesAdapter } from '../gemini/gemini-images-adapter';
-import { geminiNativeAdapter } from '../gemini/gemini-native-adapter';
+import { geminiAdapter } from '../gemini/upstream/gemini-adapter';
+import { geminiEmbeddingsAdapter } from '../gemini/upstream/gemini-embeddings-adapter';
+import { geminiImagesAdapter } from '../gemini/upstream/gemini-images-adapter';
+import { geminiNativeAdapter } from '../gemini/native/gemini-native-adapter';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider, type EndpointsNamedBy, type ModelList } from './channel-provider';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { openAiAdapter } from '../openai-chat/openai-adapter';
+import { openAiAdapter } from '../openai-chat/upstream/openai-adapter';
 import { openAiCompletionsAdapter } from '../openai-endpoints/openai-completions-adapter';
 import { openAiImageEditsAdapter, openAiImageGenerationsAdapter } from '../openai-endpoints/openai-images-adapters';
 import { openAiEmbeddingsAdapter, openAiModerationsAdapter, openAiSpeechAdapter } from '../openai-endpoints/openai-passthrough-adapters';
 import { openAiTranscriptionsAdapter } from '../openai-endpoints/openai-transcriptions-adapter';
 import { openAiRerankAdapter } from '../openai-endpoints/rerank-adapter';
-import { openaiResponsesNativeAdapter } from '../openai-responses/openai-responses-native-adapter';
+import { openaiResponsesNativeAdapter } from '../openai-responses/native/openai-responses-native-adapter';
 import { openaiVideosProvider } from '../tasks/openai-videos-provider';
 import { bearerJson, modelListProbe, type ChannelProvider, type ModelList } from './channel-provider';
 

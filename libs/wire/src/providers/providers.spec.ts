@@ -1,10 +1,10 @@
 import { CHANNEL_TYPE_CATALOGUE, ChannelTypeSchema, type ChannelTypeRow } from '@chat-relay/contract';
-import { anthropicAdapter } from '../anthropic-messages/anthropic-adapter';
-import { anthropicNativeAdapter } from '../anthropic-messages/anthropic-native-adapter';
-import { geminiAdapter } from '../gemini/gemini-adapter';
-import { geminiNativeAdapter } from '../gemini/gemini-native-adapter';
-import { openAiAdapter } from '../openai-chat/openai-adapter';
-import { openaiResponsesNativeAdapter } from '../openai-responses/openai-responses-native-adapter';
+import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapter';
+import { anthropicNativeAdapter } from '../anthropic-messages/native/anthropic-native-adapter';
+import { geminiAdapter } from '../gemini/upstream/gemini-adapter';
+import { geminiNativeAdapter } from '../gemini/native/gemini-native-adapter';
+import { openAiAdapter } from '../openai-chat/upstream/openai-adapter';
+import { openaiResponsesNativeAdapter } from '../openai-responses/native/openai-responses-native-adapter';
 import {
   CHANNEL_PROVIDERS,
   chatAdapterOf,
