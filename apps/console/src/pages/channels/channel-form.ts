@@ -2,6 +2,7 @@ import {
   CHANNEL_TYPE_CATALOGUE,
   CHANNEL_TYPE_ENDPOINTS,
   ChannelCreateSchema,
+  ChannelTypeSchema,
   ChannelUpdateSchema,
   DEFAULT_CHANNEL_ENDPOINTS,
   ENDPOINTS,
@@ -54,9 +55,12 @@ export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
   passthrough: 'Passthrough',
 };
 
+/** A new channel starts as the catalogue's first type (the one most upstreams speak). */
+const FIRST_TYPE: ChannelType = ChannelTypeSchema.options[0];
+
 export const emptyChannelForm = (): ChannelFormValues => ({
   name: '',
-  type: 'openai',
+  type: FIRST_TYPE,
   baseUrl: '',
   keys: '',
   models: '',
@@ -65,7 +69,7 @@ export const emptyChannelForm = (): ChannelFormValues => ({
   weight: '1',
   responsesApi: 'auto',
   useDefaultEndpoints: true,
-  endpoints: [...DEFAULT_CHANNEL_ENDPOINTS.openai],
+  endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[FIRST_TYPE]],
   enabled: true,
   hostedTools: [],
   serviceTiers: '',
