@@ -27,6 +27,7 @@ export * from './lib/schemas/model.schema';
 export * from './lib/schemas/common.schema';
 export * from './lib/schemas/channel.schema';
 export * from './lib/schemas/endpoint.schema';
+export * from './lib/schemas/channel-type-catalogue';
 export * from './lib/schemas/token.schema';
 export * from './lib/schemas/assistant.schema';
 export * from './lib/schemas/account.schema';

@@ -1,10 +1,8 @@
-import { CHANNEL_TYPE_ENDPOINTS, type ChannelType, type ErrorBody } from '@chat-relay/contract';
-import { redactUpstreamError, rejectedCredentials, RelayError, upstreamError, type UpstreamFailure } from '@chat-relay/wire';
+import { CHANNEL_TYPE_ENDPOINTS, type ErrorBody } from '@chat-relay/contract';
+import { healthProbeOf, redactUpstreamError, rejectedCredentials, RelayError, upstreamError, type HealthProbe, type UpstreamFailure } from '@chat-relay/wire';
 import { z } from 'zod';
-import { adapterFor } from '../providers/adapter-for';
 import type { ChannelRecord } from '../storage/types';
 import type { LiveChannel } from './channel-registry';
-import { modelListPage } from './fetch-upstream-models';
 
 /** One request that tells whether a channel's base URL and key work. */
 export interface ProbeCall {
@@ -31,74 +29,10 @@ export interface ChannelProbe {
 /**
  * Whether a channel is tested with a minimal chat request: it serves chat and its type has chat at
  * all. Every other channel (embeddings only, a search engine, a Suno-style API) gets its type's
- * free request instead (NO_CHAT_PROBES).
+ * free request instead (its provider module's `probe`).
  */
 export const testsWithChat = (channel: LiveChannel): boolean =>
   channel.endpoints.has('chat') && CHANNEL_TYPE_ENDPOINTS[channel.record.type].includes('chat');
-
-/** How a probe for a type without chat is built: data, one entry per type. */
-interface ProbeSpec {
-  /** The request line without the base URL: the result's `model`. */
-  name: string;
-  method: 'GET' | 'POST';
-  /** Beside the base URL: `/search`, `/suno/fetch`, or the whole URL of a model list. */
-  url(baseUrl: string): string;
-  /** Absent: the request carries no key (a SearXNG has none), so a 401/403 refuses no key. */
-  headers?(key: string): Record<string, string>;
-  body?: unknown;
-  /** Whether a 2xx answer's JSON is what this API answers (else the base URL points elsewhere). */
-  isAnswer(json: unknown): boolean;
-  /** Non-2xx answers of a model provider are read by its own adapter (its error shapes). */
-  readsErrorsAs?: ChannelType;
-  /** What a status means for this upstream, beyond what it said. */
-  hint?(status: number): string | undefined;
-}
-
-const bearer = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
-const json = { 'content-type': 'application/json' };
-const TEST_QUERY = 'chat-relay channel test';
-const SearchAnswerSchema = z.object({ results: z.array(z.unknown()) });
-/** new-api's TaskResponse: `code` "success" is how its Suno adaptor tells a good answer. */
-const SunoAnswerSchema = z.object({ code: z.literal('success') });
-
-/** `GET {base}/models` in the provider's dialect: free, and it needs a key that works. */
-function modelListSpec(type: ChannelType): ProbeSpec {
-  const page = modelListPage(type);
-  if (!page) throw new Error(`a ${type} channel has no model list`);
-  return { name: 'GET /models', method: 'GET', url: page.url, headers: page.headers, isAnswer: page.isList, readsErrorsAs: type };
-}
-
-/** The free test of each type when the channel serves no chat. */
-const NO_CHAT_PROBES: Readonly<Record<ChannelType, ProbeSpec>> = {
-  openai: modelListSpec('openai'),
-  anthropic: modelListSpec('anthropic'),
-  gemini: modelListSpec('gemini'),
-  // One result costs one basic search credit; Tavily has no free call that checks the key.
-  tavily: {
-    name: 'POST /search',
-    method: 'POST',
-    url: (baseUrl) => `${baseUrl}/search`,
-    headers: (key) => ({ ...bearer(key), ...json }),
-    body: { query: TEST_QUERY, max_results: 1 },
-    isAnswer: (answer) => SearchAnswerSchema.safeParse(answer).success,
-  },
-  searxng: {
-    name: 'GET /search',
-    method: 'GET',
-    url: (baseUrl) => `${baseUrl}/search?q=${encodeURIComponent(TEST_QUERY).replace(/%20/g, '+')}&format=json`,
-    isAnswer: (answer) => SearchAnswerSchema.safeParse(answer).success,
-    hint: (status) => (status === 403 ? 'SearXNG answers 403 while its JSON format is off: add json to search.formats in its settings.yml.' : undefined),
-  },
-  // No ids: nothing is fetched or charged, but the key is checked.
-  suno: {
-    name: 'POST /suno/fetch',
-    method: 'POST',
-    url: (baseUrl) => `${baseUrl}/suno/fetch`,
-    headers: (key) => ({ ...bearer(key), ...json }),
-    body: { ids: [] },
-    isAnswer: (answer) => SunoAnswerSchema.safeParse(answer).success,
-  },
-};
 
 const parseJson = (text: string): unknown => {
   try {
@@ -123,7 +57,7 @@ const messageIn = (text: string): string | undefined => {
 };
 
 /** A refusal of an upstream with no adapter: 401/403 says the key (when one was sent), anything else its status. */
-function refusal(spec: ProbeSpec, status: number, text: string): UpstreamFailure {
+function refusal(spec: HealthProbe, status: number, text: string): UpstreamFailure {
   if ((status === 401 || status === 403) && spec.headers) return rejectedCredentials(status, text);
   const said = messageIn(text)?.replace(/\.$/, '');
   const hint = spec.hint?.(status);
@@ -133,7 +67,7 @@ function refusal(spec: ProbeSpec, status: number, text: string): UpstreamFailure
 
 /** The probe of a channel serving no chat: its type's free request. */
 export function noChatProbe(record: ChannelRecord): ChannelProbe {
-  const spec = NO_CHAT_PROBES[record.type];
+  const spec = healthProbeOf(record.type);
   const { name } = spec;
   const secrets = record.keys;
   return {
@@ -146,7 +80,7 @@ export function noChatProbe(record: ChannelRecord): ChannelProbe {
     }),
     read: (status, text) => {
       if (status >= 400) {
-        const failure = spec.readsErrorsAs ? adapterFor(spec.readsErrorsAs).mapErrorResponse(status, text, secrets) : refusal(spec, status, text);
+        const failure = spec.mapErrorResponse ? spec.mapErrorResponse(status, text, secrets) : refusal(spec, status, text);
         return { error: redactUpstreamError(failure.error, secrets).toBody().error, keyRejected: failure.keyRejected === true };
       }
       if (spec.isAnswer(parseJson(text))) return undefined;

@@ -1,5 +1,5 @@
 import { geminiContract, parseGeminiTarget, type ChatCompletionRequest, type GeminiGenerateContentResponse } from '@chat-relay/contract';
-import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest } from '@chat-relay/wire';
+import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest, nativeChannelType } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import { applyAssistantToGemini } from '../relay/apply-assistant-to-gemini';
 import { geminiDialect, unknownGeminiMethod } from '../relay/gemini-dialect';
@@ -36,7 +36,7 @@ export function geminiRouter(deps: PipelineDeps) {
         request: converted.request,
         dialect: geminiDialect({ includeThoughts: converted.includeThoughts, sse: alt === 'sse' }),
         native: {
-          channelType: 'gemini',
+          channelType: nativeChannelType('generate_content'),
           adapter: geminiNativeAdapter,
           body,
           rawBody: res.locals.rawBody,

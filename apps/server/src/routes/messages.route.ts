@@ -1,5 +1,5 @@
 import { messagesContract, type AnthropicCountTokensRequest, type AnthropicMessage, type AnthropicMessagesRequest } from '@chat-relay/contract';
-import { anthropicNativeAdapter, convertMessagesToChat, inspectMessagesRequest, stripBridgedThinking } from '@chat-relay/wire';
+import { anthropicNativeAdapter, convertMessagesToChat, inspectMessagesRequest, nativeChannelType, stripBridgedThinking } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { anthropicMessagesDialect } from '../relay/anthropic-messages-dialect';
@@ -46,7 +46,7 @@ export function messagesRouter(deps: PipelineDeps) {
         request: converted.request,
         dialect: anthropicMessagesDialect,
         native: {
-          channelType: 'anthropic',
+          channelType: nativeChannelType('messages'),
           adapter: anthropicNativeAdapter,
           body: forwarded,
           rawBody: forwarded === body ? res.locals.rawBody : undefined,

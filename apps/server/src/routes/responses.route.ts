@@ -4,6 +4,7 @@ import {
   inspectResponsesRequest,
   invalidRequest,
   isResponsesEndpointMissing,
+  nativeChannelType,
   notFound,
   openaiResponsesNativeAdapter,
   ResponsesPassthroughStream,
@@ -242,14 +243,14 @@ const withQuery = (path: string, search: URLSearchParams): string => (search.siz
  */
 function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, rawBody: Buffer | undefined, onId: (id: string) => void): NativeRequest {
   return {
-    channelType: 'openai',
+    channelType: nativeChannelType('responses'),
     adapter: { ...openaiResponsesNativeAdapter, createStreamTransformer: (options) => new ResponsesPassthroughStream(options, onId) },
     body,
     rawBody,
     headers: {},
     inspect: inspectResponsesRequest,
     applyAssistant: (assistant, family) => applyAssistantToResponses(assistant, body, family),
-    serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+    serves: (channel) => channel.type === nativeChannelType('responses') && channel.responsesApi !== 'bridged',
     // `auto` allows either way: what the channel does not let through is bridged (a hosted web search run by the relay).
     bridgesWhenRefused: (channel) => channel.responsesApi === 'auto',
     endpointMissing: {

@@ -1,8 +1,8 @@
-export { geminiAdapter } from './gemini-adapter';
-export { geminiEmbeddingsAdapter } from './gemini-embeddings-adapter';
-export { geminiImagesAdapter } from './gemini-images-adapter';
-export { convertGenerateContentToChat, type ConvertedGenerateContent, type ConvertGenerateContentArgs } from './convert-generate-content-to-chat';
-export { convertChatToGenerateContent, type ConvertChatToGenerateContentArgs } from './convert-chat-to-generate-content';
-export { ChatToGeminiStream, type ChatToGeminiStreamOptions } from './chat-to-gemini-stream';
-export { geminiNativeAdapter } from './gemini-native-adapter';
-export { toGeminiError, type GeminiErrorAnswer } from './gemini-error-body';
+export { geminiAdapter } from './upstream/gemini-adapter';
+export { geminiEmbeddingsAdapter } from './upstream/gemini-embeddings-adapter';
+export { geminiImagesAdapter } from './upstream/gemini-images-adapter';
+export { convertGenerateContentToChat, type ConvertedGenerateContent, type ConvertGenerateContentArgs } from './caller/convert-generate-content-to-chat';
+export { convertChatToGenerateContent, type ConvertChatToGenerateContentArgs } from './caller/convert-chat-to-generate-content';
+export { ChatToGeminiStream, type ChatToGeminiStreamOptions } from './caller/chat-to-gemini-stream';
+export { geminiNativeAdapter } from './native/gemini-native-adapter';
+export { toGeminiError, type GeminiErrorAnswer } from './caller/gemini-error-body';

@@ -1,6 +1,6 @@
 import { upstreamError, type RelayError } from '../errors/relay-error';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
-import { mapOpenAiStreamError } from '../openai-chat/openai-error';
+import { mapOpenAiStreamError } from '../openai-chat/upstream/openai-error';
 
 /**
  * One hub chunk as a bridge's second stage reads it: the `chat.completion.chunk` object, or the

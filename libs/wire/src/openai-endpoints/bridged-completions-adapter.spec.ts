@@ -1,8 +1,8 @@
 import { CompletionSchema } from '@chat-relay/contract';
 import { readStreamFixture } from '../anthropic-messages/testing/anthropic-fixtures';
 import { expectOpenAiValid } from '../gemini/testing/expect-openai-valid';
-import { anthropicAdapter } from '../anthropic-messages/anthropic-adapter';
-import { geminiAdapter } from '../gemini/gemini-adapter';
+import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapter';
+import { geminiAdapter } from '../gemini/upstream/gemini-adapter';
 import type { EndpointAdapter } from '../hub/endpoint-adapter';
 import { bridgedCompletionsAdapter } from './bridged-completions-adapter';
 import type { JsonRequest } from './endpoint-common';

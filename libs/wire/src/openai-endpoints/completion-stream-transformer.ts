@@ -1,9 +1,9 @@
 import { upstreamError } from '../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
 import { isJsonObject, isNumber, isString } from '../json/json-checks';
-import { editChunkText } from '../openai-chat/edit-chunk-text';
-import { mapOpenAiStreamError } from '../openai-chat/openai-error';
-import { readUsage } from '../openai-chat/read-openai-chunk';
+import { editChunkText } from '../openai-chat/upstream/edit-chunk-text';
+import { mapOpenAiStreamError } from '../openai-chat/upstream/openai-error';
+import { readUsage } from '../openai-chat/upstream/read-openai-chunk';
 
 interface CompletionChunkFacts {
   choiceCount: number;

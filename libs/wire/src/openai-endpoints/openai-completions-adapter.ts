@@ -2,8 +2,8 @@ import type { EndpointAdapter, EndpointBuildArgs } from '../hub/endpoint-adapter
 import { nativeRequestBody } from '../hub/native-request-body';
 import { isJsonObject } from '../json/json-checks';
 import { replaceTopLevelString } from '../json/replace-top-level-string';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
-import { readUsage } from '../openai-chat/read-openai-chunk';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
+import { readUsage } from '../openai-chat/upstream/read-openai-chunk';
 import { CompletionStreamTransformer } from './completion-stream-transformer';
 import {
   malformedAnswer,

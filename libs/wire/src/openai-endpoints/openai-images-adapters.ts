@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EndpointAdapter, EndpointAnswer, EndpointUsage, MultipartRequest } from '../hub/endpoint-adapter';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import { countOf, malformedAnswer, NO_USAGE, openAiJsonPassthrough, readJsonObject, type JsonRequest } from './endpoint-common';
 import { fieldOf, openAiMultipartPassthrough, refuseStream } from './multipart-passthrough';
 

@@ -2,7 +2,7 @@ import { ModerationResponseSchema } from '@chat-relay/contract';
 import { upstreamError } from '../errors/relay-error';
 import type { EndpointAdapter } from '../hub/endpoint-adapter';
 import { isJsonObject } from '../json/json-checks';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import {
   countOf,
   LARGE_ANSWER_CHARS,

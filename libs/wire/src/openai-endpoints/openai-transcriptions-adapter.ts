@@ -1,7 +1,7 @@
 import { TranscriptionSchema } from '@chat-relay/contract';
 import type { EndpointAdapter, EndpointUsage, MultipartRequest } from '../hub/endpoint-adapter';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import { countOf, malformedAnswer, NO_USAGE, readJsonObject } from './endpoint-common';
 import { fieldOf, openAiMultipartPassthrough, refuseStream } from './multipart-passthrough';
 

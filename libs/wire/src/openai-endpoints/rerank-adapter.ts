@@ -2,7 +2,7 @@ import { RerankRequestSchema, type RerankRequest } from '@chat-relay/contract';
 import { z } from 'zod';
 import type { EndpointAdapter, EndpointAnswer, EndpointUsage } from '../hub/endpoint-adapter';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import { countOf, malformedAnswer, NO_USAGE, openAiJsonPassthrough, parseEndpointRequest, type JsonRequest } from './endpoint-common';
 
 /** Documents one search unit covers (Cohere's billing: one query and up to 100 documents). */

@@ -1,5 +1,5 @@
 import { filterByDomain, hostOf, isInDomain, isoDate } from './search-common';
-import { searchAdapterFor } from './index';
+import { searchAdapterFor } from '../providers';
 
 describe('isoDate', () => {
   it.each([

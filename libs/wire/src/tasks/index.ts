@@ -5,4 +5,3 @@ export { videoView, videoListView, videoDeletedView, VIDEO_CANCELLED_ERROR } fro
 export { sunoProvider, type SunoTaskRequest, SUNO_DEFAULT_MV, MUSIC_FAILED_CODE } from './suno-provider';
 export { mapSunoErrorResponse } from './suno-error';
 export { sunoTaskView, sunoEnvelope, type SunoEnvelope } from './suno-views';
-export { videoTaskProvider, musicTaskProvider } from './task-providers';

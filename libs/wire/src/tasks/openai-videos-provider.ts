@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MultipartRequest } from '../hub/endpoint-adapter';
 import { trimBaseUrl } from '../hub/native-request-body';
 import type { JsonObject } from '../json/json-checks';
-import { mapOpenAiErrorResponse } from '../openai-chat/openai-error';
+import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import { openAiJsonPassthrough } from '../openai-endpoints/endpoint-common';
 import { openAiMultipartPassthrough } from '../openai-endpoints/multipart-passthrough';
 import { clampProgress, malformedTaskAnswer, readTaskJson, TASK_SUBMIT_USAGE } from './task-common';

@@ -1,6 +1,6 @@
 import { redactUpstreamError } from '../errors/redact-upstream-error';
 import type { UpstreamFailure } from '../hub/provider-adapter';
-import { mapUpstreamStatus } from '../openai-chat/openai-error';
+import { mapUpstreamStatus } from '../openai-chat/upstream/openai-error';
 import { isJsonObject } from '../json/json-checks';
 import { upstreamTextExcerpt } from './task-common';
 

@@ -1,6 +1,8 @@
 import {
+  CHANNEL_TYPE_CATALOGUE,
   CHANNEL_TYPE_ENDPOINTS,
   ChannelCreateSchema,
+  ChannelTypeSchema,
   ChannelUpdateSchema,
   DEFAULT_CHANNEL_ENDPOINTS,
   ENDPOINTS,
@@ -53,9 +55,12 @@ export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
   passthrough: 'Passthrough',
 };
 
+/** A new channel starts as the catalogue's first type (the one most upstreams speak). */
+const FIRST_TYPE: ChannelType = ChannelTypeSchema.options[0];
+
 export const emptyChannelForm = (): ChannelFormValues => ({
   name: '',
-  type: 'openai',
+  type: FIRST_TYPE,
   baseUrl: '',
   keys: '',
   models: '',
@@ -64,7 +69,7 @@ export const emptyChannelForm = (): ChannelFormValues => ({
   weight: '1',
   responsesApi: 'auto',
   useDefaultEndpoints: true,
-  endpoints: [...DEFAULT_CHANNEL_ENDPOINTS.openai],
+  endpoints: [...DEFAULT_CHANNEL_ENDPOINTS[FIRST_TYPE]],
   enabled: true,
   hostedTools: [],
   serviceTiers: '',
@@ -94,15 +99,8 @@ export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
   upstreamObjects: channel.passthrough.upstream_objects,
 });
 
-/** Each type in the form's Type field, with what to know when choosing it. */
-export const CHANNEL_TYPES: Readonly<Record<ChannelType, { label: string; hint: string }>> = {
-  openai: { label: 'OpenAI-compatible', hint: 'OpenAI or any server speaking its API (Ollama, vLLM …)' },
-  anthropic: { label: 'Anthropic', hint: 'Anthropic Messages, base URL https://api.anthropic.com/v1' },
-  gemini: { label: 'Gemini', hint: 'Google Gemini, base URL https://generativelanguage.googleapis.com/v1beta' },
-  suno: { label: 'Suno', hint: "Suno-style music API (new-api's /suno routes)" },
-  tavily: { label: 'Tavily', hint: 'Tavily search API, base URL https://api.tavily.com' },
-  searxng: { label: 'SearXNG', hint: 'your SearXNG, JSON format enabled' },
-};
+/** Each type in the form's Type field, with what to know when choosing it: the contract's catalogue rows. */
+export const CHANNEL_TYPES: Readonly<Record<ChannelType, { label: string; hint: string }>> = CHANNEL_TYPE_CATALOGUE;
 
 /** The endpoints the form offers for a type: only those it can serve at all, in the usual order. */
 export const endpointsOfType = (type: ChannelType): Endpoint[] => ENDPOINTS.filter((endpoint) => CHANNEL_TYPE_ENDPOINTS[type].includes(endpoint));

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
 import { ErrorBodySchema } from './error.schema';
-import { CHANNEL_TYPE_ENDPOINTS, EndpointSchema, type Endpoint } from './endpoint.schema';
+import { CHANNEL_TYPE_ENDPOINTS, ChannelTypeSchema, type ChannelType } from './channel-type-catalogue';
+import { EndpointSchema, type Endpoint } from './endpoint.schema';
 import { ChannelPassthroughInputSchema, ChannelPassthroughSchema } from './passthrough.schema';
-
-/**
- * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `suno`: a
- * Suno-style music task API; `tavily`, `searxng`: web search engines (Tavily's API, a SearXNG).
- */
-export const ChannelTypeSchema = z.enum(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
-export type ChannelType = z.infer<typeof ChannelTypeSchema>;
 
 /** A model name or a glob (`gpt-4o*`, `*-gizmo-*`): `*` any run of characters, `?` one. */
 const ModelPatternSchema = z.string().trim().min(1).max(200);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ChannelType } from './channel.schema';
 
 /**
- * What a request asks a model for (SPEC §7a). A channel serves some of these, and routing picks
- * only channels serving the endpoint asked for:
+ * What a request asks a model for (SPEC §7a). A channel serves some of these (what each type can
+ * serve and serves by default: CHANNEL_TYPE_CATALOGUE), and routing picks only channels serving
+ * the endpoint asked for:
  * - `chat`: Chat Completions, Anthropic Messages, the Responses API and Gemini's generateContent;
  * - `completions`: legacy text completions (`/v1/completions`);
  * - `embeddings`, `rerank`, `moderations`;
@@ -29,33 +29,6 @@ export const EndpointSchema = z.enum([
 ]);
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export const ENDPOINTS: readonly Endpoint[] = EndpointSchema.options;
-
-/**
- * What a channel serves when it does not say: everything its provider's API offers under the
- * OpenAI routes the relay translates to it. `rerank` is never a default — OpenAI has no such
- * route; an OpenAI-compatible server that has one (vLLM, TEI, Jina, Cohere-compatible) says so.
- */
-export const DEFAULT_CHANNEL_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = {
-  openai: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'],
-  anthropic: ['chat', 'completions'],
-  gemini: ['chat', 'completions', 'embeddings', 'images'],
-  suno: ['music'],
-  tavily: ['search'],
-  searxng: ['search'],
-};
-
-/**
- * What a channel of each type can serve at all: a channel's own `endpoints` must stay within
- * it (a search engine answers no chat, and no model provider is a SearXNG).
- */
-export const CHANNEL_TYPE_ENDPOINTS: Readonly<Record<ChannelType, readonly Endpoint[]>> = {
-  openai: ['chat', 'completions', 'embeddings', 'rerank', 'moderations', 'images', 'audio_speech', 'audio_transcriptions', 'videos'],
-  anthropic: ['chat', 'completions'],
-  gemini: ['chat', 'completions', 'embeddings', 'images'],
-  suno: ['music'],
-  tavily: ['search'],
-  searxng: ['search'],
-};
 
 /** The route a caller uses for an endpoint, as error messages and the README name it. */
 export const ENDPOINT_ROUTES: Readonly<Record<Endpoint, string>> = {

@@ -1,5 +1,5 @@
 import { AnthropicMessagesRequestSchema, ChatCompletionRequestSchema, type AnthropicMessagesRequest } from '@chat-relay/contract';
-import { convertMessagesToChat, type ConvertedMessagesRequest } from '../convert-messages-to-chat';
+import { convertMessagesToChat, type ConvertedMessagesRequest } from '../caller/convert-messages-to-chat';
 
 /** A Messages request as the route would have parsed it, with defaults for what a spec does not care about. */
 export const messagesRequest = (fields: Record<string, unknown>): AnthropicMessagesRequest =>

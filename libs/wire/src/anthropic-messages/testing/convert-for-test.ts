@@ -2,7 +2,7 @@
 import { ChatCompletionRequestSchema, type ChatCompletionRequest } from '@chat-relay/contract';
 import { RelayError } from '../../errors/relay-error';
 import { AnthropicRequestSchema } from '../anthropic-api';
-import { convertToAnthropicRequest, type ConvertedAnthropicRequest } from '../convert-to-anthropic-request';
+import { convertToAnthropicRequest, type ConvertedAnthropicRequest } from '../upstream/convert-to-anthropic-request';
 
 /**
  * Converts an OpenAI body (validated by the contract first, as the route does) and fails the

@@ -7,7 +7,7 @@ import { AnthropicStreamEventSchema, type AnthropicStreamEvent } from '@chat-rel
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { StreamStep } from '../../hub/provider-adapter';
-import { BRIDGED_THINKING_SIGNATURE } from '../bridged-thinking-signature';
+import { BRIDGED_THINKING_SIGNATURE } from '../caller/bridged-thinking-signature';
 
 /** Every chunk step parsed by the contract's event schema; its SSE event name must be its type. */
 export function eventsOf(steps: readonly StreamStep[]): AnthropicStreamEvent[] {

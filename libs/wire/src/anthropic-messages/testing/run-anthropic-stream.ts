@@ -2,7 +2,7 @@
 import type { ChatCompletionChunk } from '@chat-relay/contract';
 import type { RelayError } from '../../errors/relay-error';
 import type { SseEvent } from '../../hub/provider-adapter';
-import { AnthropicStreamTransformer } from '../anthropic-stream-transformer';
+import { AnthropicStreamTransformer } from '../upstream/anthropic-stream-transformer';
 
 export interface StreamRun {
   transformer: AnthropicStreamTransformer;

@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { ChatCompletionRequestSchema } from '@chat-relay/contract';
 import type { GenerateContentRequest } from '../gemini-api';
-import { geminiAdapter } from '../gemini-adapter';
+import { geminiAdapter } from '../upstream/gemini-adapter';
 import type { StreamChunk } from './gemini-fixtures';
 
 export const GEMINI_CHANNEL = { baseUrl: 'https://generativelanguage.googleapis.com/v1beta' };

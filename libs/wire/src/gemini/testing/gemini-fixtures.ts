@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import yaml from 'js-yaml';
 import { readFixture } from '../../testing/fixtures';
-import { GeminiStreamTransformer } from '../gemini-stream-transformer';
+import { GeminiStreamTransformer } from '../upstream/gemini-stream-transformer';
 import type { StreamStep } from '../../hub/provider-adapter';
 
 /*

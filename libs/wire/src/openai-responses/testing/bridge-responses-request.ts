@@ -1,7 +1,7 @@
 /** Test-only: convert a Responses request the way the relay does, checking what it would send. */
 import { ChatCompletionRequestSchema, ResponseInputItemSchema, ResponsesRequestSchema, type ResponsesRequest } from '@chat-relay/contract';
 import { RelayError } from '../../errors/relay-error';
-import { convertResponsesToChat, type ConvertedResponsesRequest } from '../convert-responses-to-chat';
+import { convertResponsesToChat, type ConvertedResponsesRequest } from '../caller/convert-responses-to-chat';
 
 /** A Responses request as the route would have parsed it, with defaults for what a spec does not care about. */
 export const responsesRequest = (fields: Record<string, unknown>): ResponsesRequest =>

@@ -5,12 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AnthropicStreamTransformer } from '../../anthropic-messages/anthropic-stream-transformer';
+import { AnthropicStreamTransformer } from '../../anthropic-messages/upstream/anthropic-stream-transformer';
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from '../../anthropic-messages/testing/anthropic-fixtures';
-import { GeminiStreamTransformer } from '../../gemini/gemini-stream-transformer';
+import { GeminiStreamTransformer } from '../../gemini/upstream/gemini-stream-transformer';
 import { readGeminiCassette, readGeminiStreamLines } from '../../gemini/testing/gemini-fixtures';
 import type { SseEvent, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
-import { OpenAiStreamTransformer } from '../../openai-chat/openai-stream-transformer';
+import { OpenAiStreamTransformer } from '../../openai-chat/upstream/openai-stream-transformer';
 import { FIXTURES_DIR } from '../../testing/fixtures';
 
 export type Upstream = 'openai' | 'gemini' | 'anthropic';

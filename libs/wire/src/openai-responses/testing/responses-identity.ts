@@ -1,5 +1,5 @@
 /** Test-only: the ids and settings a bridged Response is built with. */
-import type { NewItemId } from '../convert-chat-to-response';
+import type { NewItemId } from '../caller/convert-chat-to-response';
 
 /** Deterministic item ids: `msg_1`, `fc_2`, `rs_3` … in the order they are asked for. */
 export function sequentialIds(): NewItemId {

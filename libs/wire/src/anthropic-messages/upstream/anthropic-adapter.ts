@@ -1,0 +1,33 @@
+import type { ProviderAdapter } from '../../hub/provider-adapter';
+import { mapAnthropicErrorResponse } from './anthropic-error';
+import { AnthropicStreamTransformer } from './anthropic-stream-transformer';
+import { convertAnthropicResponse } from './convert-anthropic-response';
+import { convertToAnthropicRequest } from './convert-to-anthropic-request';
+
+/** The Messages API version every request is written for. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * An `anthropic` channel: `POST {base_url}/messages` (the base URL includes the version path,
+ * e.g. `https://api.anthropic.com/v1`) with `x-api-key` and `anthropic-version`.
+ */
+export const anthropicAdapter: ProviderAdapter = {
+  buildRequest({ channel, key, request, upstreamModel }) {
+    const { request: body, warnings } = convertToAnthropicRequest({ request, upstreamModel });
+    return {
+      url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`,
+      headers: {
+        'x-api-key': key,
+        'anthropic-version': ANTHROPIC_VERSION,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  },
+  convertResponse: (text, publicModel) => convertAnthropicResponse({ text, publicModel, created: nowSeconds() }),
+  createStreamTransformer: (options) => new AnthropicStreamTransformer({ ...options, created: nowSeconds() }),
+  mapErrorResponse: mapAnthropicErrorResponse,
+};

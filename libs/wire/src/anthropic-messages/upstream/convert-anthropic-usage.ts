@@ -1,0 +1,37 @@
+import type { Usage } from '@chat-relay/contract';
+import type { ReportedUsage } from '../../hub/provider-adapter';
+import type { AnthropicUsage } from '../anthropic-api';
+
+export interface ConvertedUsage {
+  /** The caller's `usage` object. */
+  usage: Usage;
+  /** What the relay accounts for. */
+  reported: ReportedUsage;
+}
+
+/**
+ * Anthropic counts cache reads and cache writes apart from `input_tokens`; OpenAI's
+ * `prompt_tokens` covers the whole prompt, with the cached part in
+ * `prompt_tokens_details.cached_tokens` (and cache writes in `cache_write_tokens`). The relay
+ * accounts for the whole prompt too, with both cache counts told apart to price them.
+ */
+export function convertAnthropicUsage(usage: AnthropicUsage): ConvertedUsage {
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  const promptTokens = usage.input_tokens + cacheWrite + cacheRead;
+  const completionTokens = usage.output_tokens;
+  return {
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: cacheRead, ...(cacheWrite > 0 ? { cache_write_tokens: cacheWrite } : {}) },
+    },
+    reported: {
+      promptTokens,
+      completionTokens,
+      ...(cacheRead > 0 ? { cacheReadTokens: cacheRead } : {}),
+      ...(cacheWrite > 0 ? { cacheWriteTokens: cacheWrite } : {}),
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { upstreamError } from '../../errors/relay-error';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import { servedTierRun, type PassthroughRun } from '../../passthrough/passthrough-carriage';
+import { editChunkText } from './edit-chunk-text';
+import { mapOpenAiStreamError } from './openai-error';
+import { readOpenAiChunk } from './read-openai-chunk';
+
+/**
+ * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
+ * usage captured for accounting and removed when the caller did not ask for it, an in-stream
+ * error turned into one error step. Framing is the caller's job (relay/sse.ts).
+ */
+export class OpenAiStreamTransformer implements StreamTransformer {
+  usage: ReportedUsage | undefined;
+  deliveredChars = 0;
+  sawFinishReason = false;
+  sawDone = false;
+  private readonly deliveredParts: string[] = [];
+  private servedTier: string | undefined;
+
+  get deliveredText(): string {
+    return this.deliveredParts.join('');
+  }
+
+  private readonly deliver = (text: string): void => {
+    this.deliveredChars += text.length;
+    this.deliveredParts.push(text);
+  };
+  private readonly publicModel: string;
+  private readonly callerWantsUsage: boolean;
+  private readonly secrets: readonly string[];
+
+  constructor(options: StreamTransformerOptions) {
+    this.publicModel = options.publicModel;
+    this.callerWantsUsage = options.callerWantsUsage;
+    this.secrets = options.secrets;
+  }
+
+  /** The tier the chunks say served the answer (Chat Completions runs no hosted tools of its own to count). */
+  get ran(): PassthroughRun | undefined {
+    return servedTierRun(this.servedTier);
+  }
+
+  /** Some OpenAI-compatible servers end without [DONE]; a finish reason is as good. */
+  get complete(): boolean {
+    return this.sawDone || this.sawFinishReason;
+  }
+
+  transform(event: SseEvent): StreamStep[] {
+    const step = this.transformData(event.data);
+    return step ? [step] : [];
+  }
+
+  finish(): StreamStep[] {
+    return [];
+  }
+
+  private transformData(data: string): StreamStep | undefined {
+    if (data === '[DONE]') {
+      this.sawDone = true;
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return { kind: 'error', error: upstreamError('The upstream provider sent a malformed stream event.', 'bad_response') };
+    }
+    const chunk = readOpenAiChunk(json, this.deliver);
+    if (!chunk) {
+      return { kind: 'error', error: upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response') };
+    }
+    if (chunk.error !== undefined) return { kind: 'error', error: mapOpenAiStreamError(chunk.error, this.secrets) };
+    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.serviceTier !== undefined) this.servedTier = chunk.serviceTier;
+    if (chunk.finished) this.sawFinishReason = true;
+    if (!this.callerWantsUsage && chunk.choiceCount === 0 && chunk.usage) return undefined;
+    // The upstream's own text, edited in place where needed: its field order is kept as sent.
+    const edits = { model: this.publicModel, dropUsage: !this.callerWantsUsage };
+    return { kind: 'chunk', json: editChunkText(data, json as Record<string, unknown>, edits) };
+  }
+}

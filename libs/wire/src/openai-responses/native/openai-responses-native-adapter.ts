@@ -1,0 +1,75 @@
+import { upstreamError } from '../../errors/relay-error';
+import type { NativeAdapter } from '../../hub/native-adapter';
+import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
+import type { UpstreamRequest, UpstreamTarget } from '../../hub/provider-adapter';
+import { isJsonObject, type JsonObject } from '../../json/json-checks';
+import { mapOpenAiErrorResponse } from '../../openai-chat/upstream/openai-error';
+import { readResponsesUsage } from './read-responses-usage';
+import { ResponsesPassthroughStream } from './responses-passthrough-stream';
+import { tallyResponsesRun } from './tally-responses-run';
+import { withPublicModel } from './rewrite-response-model';
+
+export interface OpenaiResponsesProxyArgs {
+  channel: UpstreamTarget;
+  key: string;
+  method: 'GET' | 'DELETE' | 'POST';
+  /** Below the API root, query included: `/responses/resp_1/input_items?limit=2`. */
+  path: string;
+}
+
+/**
+ * The calls on a stored response (retrieve, delete, list its input items, cancel): nothing of the
+ * caller's but the path goes upstream, with the channel's key. A retrieve asking `stream=true`
+ * accepts the event stream it answers with.
+ */
+export function buildOpenaiResponsesRequest({ channel, key, method, path }: OpenaiResponsesProxyArgs): UpstreamRequest & { method: 'GET' | 'DELETE' | 'POST' } {
+  const relative = path.startsWith('/') ? path : `/${path}`;
+  const query = relative.includes('?') ? new URLSearchParams(relative.slice(relative.indexOf('?') + 1)) : undefined;
+  return {
+    method,
+    url: `${trimBaseUrl(channel.baseUrl)}${relative}`,
+    headers: { authorization: `Bearer ${key}`, accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
+    body: '',
+  };
+}
+
+/**
+ * A Responses caller on an `openai` channel whose upstream speaks the Responses API:
+ * `POST {base_url}/responses` with the caller's own bytes (model mapped). The answer keeps every
+ * item and field — reasoning, encrypted content, server-side state — only `model` is the caller's
+ * name again. Errors have the Chat Completions shape and are mapped the same way.
+ */
+export const openaiResponsesNativeAdapter: NativeAdapter = {
+  buildRequest: (args) => ({
+    url: `${trimBaseUrl(args.channel.baseUrl)}/responses`,
+    headers: {
+      authorization: `Bearer ${args.key}`,
+      'content-type': 'application/json',
+      accept: args.stream ? 'text/event-stream' : 'application/json',
+    },
+    body: nativeRequestBody(args),
+  }),
+
+  convertResponse(text, publicModel) {
+    let response: JsonObject;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (!isJsonObject(parsed)) throw new Error('not an object');
+      response = parsed;
+    } catch {
+      return { ok: false, error: upstreamError('The upstream provider sent a malformed response.', 'bad_response') };
+    }
+    const answer = withPublicModel(response, text, publicModel);
+    return {
+      ok: true,
+      body: answer.body,
+      text: answer.text,
+      usage: readResponsesUsage(response['usage']),
+      deliveredChars: text.length,
+      ran: tallyResponsesRun(response),
+    };
+  },
+
+  createStreamTransformer: (options) => new ResponsesPassthroughStream(options),
+  mapErrorResponse: mapOpenAiErrorResponse,
+};
