@@ -139,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read,
     // an API token's policy and its model's admission are decided before any body is parsed.
     globalMiddleware: [
-      usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
+      usageLog({ recorder: services.recorder, prices: services.prices, rateLimiter: services.rateLimiter, logger }, services.inFlight),
       bearerAuth(auth),
       admitToken({ rateLimiter: services.rateLimiter, registry: services.registry, accounts: storage.accounts, readBody: bodies }),
       readBody(bodies),

@@ -4,8 +4,9 @@ import {
   type AnthropicCountTokensResponse,
   type ChatCompletionRequest,
 } from '@chat-relay/contract';
-import { anthropicNativeAdapter, buildAnthropicCountTokensRequest, modelNotFound, RelayError, stripBridgedThinking } from '@chat-relay/wire';
+import { anthropicNativeAdapter, buildAnthropicCountTokensRequest, modelNotFound, stripBridgedThinking } from '@chat-relay/wire';
 import type { Logger } from '../logger';
+import { attempt, type UpstreamCall } from '../pipeline/attempt';
 import type { AbortLike } from './caller-gone';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRegistry } from './channel-registry';
@@ -49,38 +50,45 @@ export async function countMessageTokens(
   const anthropic = candidates.filter((channel) => channel.record.type === 'anthropic' && channel.hasActiveKey);
   const channel = pickChannel(anthropic, new Set(), (id) => deps.health.isAvailable(id));
   if (channel) {
-    const key = channel.nextKey();
-    const upstreamModel = channel.upstreamModel(model);
-    trace.channelId = channel.id;
-    trace.upstreamModel = upstreamModel;
-    trace.attempts += 1;
-    const native = stripBridgedThinking(request.native);
-    const call = buildAnthropicCountTokensRequest({
-      channel: channel.record,
-      key,
-      body: native,
-      rawBody: native === request.native ? request.rawBody : undefined,
-      upstreamModel,
-      headers: request.headers,
-      stream: false,
-    });
-    try {
-      const response = await deps.upstream.post({ channel: channel.record, ...call, signal });
-      const text = await response.body.text();
-      if (response.statusCode >= 400) {
-        const failure = anthropicNativeAdapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
-        if (!failure.retryable) throw failure.error;
-        deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, status: response.statusCode }, 'count_tokens failed upstream; counted by the relay');
-      } else {
-        const counted = AnthropicCountTokensResponseSchema.safeParse(JSON.parse(text));
-        if (counted.success) return counted.data;
-        deps.logger.warn({ requestId: trace.requestId, channelId: channel.id }, 'count_tokens answer unreadable; counted by the relay');
-      }
-    } catch (error) {
-      if (signal.aborted || error instanceof RelayError) throw error;
-      deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, err: error }, 'count_tokens failed upstream; counted by the relay');
-    }
+    const outcome = await attempt(deps, channel, countCall(model, request), trace, signal);
+    if (outcome.ok && outcome.result) return outcome.result;
+    if (!outcome.ok && (!outcome.retryable || signal.aborted)) throw outcome.error;
+    const failed = outcome.ok ? 'count_tokens answer unreadable; counted by the relay' : 'count_tokens failed upstream; counted by the relay';
+    deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, status: outcome.ok ? undefined : outcome.error.status }, failed);
   }
   trace.usageEstimated = true;
   return { input_tokens: await countPromptTokens(request.hub) };
+}
+
+/** The count asked of an Anthropic channel: one call, its answer read, the circuit left alone. */
+function countCall(model: string, request: CountTokensRequest): UpstreamCall<AnthropicCountTokensResponse | undefined> {
+  return {
+    model,
+    caller: 'count_tokens',
+    leavesCircuit: true,
+    prepare: ({ channel, key, upstreamModel }) => {
+      const native = stripBridgedThinking(request.native);
+      const rawBody = native === request.native ? request.rawBody : undefined;
+      return {
+        request: buildAnthropicCountTokensRequest({ channel: channel.record, key, body: native, rawBody, upstreamModel, headers: request.headers, stream: false }),
+        mapError: (status, text) => anthropicNativeAdapter.mapErrorResponse(status, text, channel.record.keys),
+        answer: {
+          kind: 'whole',
+          read: (text) => {
+            const counted = AnthropicCountTokensResponseSchema.safeParse(parsedOrUndefined(text));
+            // Unreadable: the relay counts instead. A count uses nothing: no usage to account.
+            return { ok: true, result: () => (counted.success ? counted.data : undefined) };
+          },
+        },
+      };
+    },
+  };
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

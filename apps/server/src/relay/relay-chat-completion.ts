@@ -2,11 +2,11 @@ import type { ChannelType, ChatCompletionRequest } from '@chat-relay/contract';
 import type { ChannelRecord } from '../storage/types';
 import {
   chainTransformers,
-  redactUpstreamError,
   RelayError,
   type NativeAdapter,
   type PassthroughCarriage,
   type ProviderAdapter,
+  type ReportedUsage,
   type UpstreamFailure,
   type UpstreamRequest,
 } from '@chat-relay/wire';
@@ -14,15 +14,15 @@ import { adapterFor } from '../providers/adapter-for';
 import type { AbortLike } from './caller-gone';
 import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
 import type { LiveChannel } from './channel-registry';
-import { completionTextOf } from './estimate-usage';
+import { completionTextOf, countPromptTokens, roughPromptTokens } from './estimate-usage';
 import type { OpenStreams } from './open-streams';
 import { chargePassthrough, type PassthroughPlan } from './plan-passthrough';
 import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './police-candidates';
-import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
-import { pumpSseStream, type SseBody } from './pump-sse-stream';
-import { recordUsage } from './record-usage';
+import { candidatesFor, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
+import type { SseBody } from './pump-sse-stream';
 import type { RelayTrace } from './request-context';
-import { transportFailure } from './transport-failure';
+import type { UsageSources } from '../pipeline/account-usage';
+import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall } from '../pipeline/attempt';
 import type { UpstreamClient } from './upstream-client';
 
 export interface ChatRelayDeps extends RoutingDeps {
@@ -52,6 +52,18 @@ export interface RelayedRequest {
   nativeOnly?: RelayError;
   /** What converting to the hub could not keep exactly: logged when a bridged channel is tried. */
   bridgeWarnings?: readonly string[];
+  /** What the caller's dialect needs of the attempt beyond its request. */
+  hooks?: DialectHooks;
+  /**
+   * What a call that passes through (to a channel speaking the caller's dialect, or the hub request
+   * to an OpenAI-compatible one) carries, is policed by, and records (issue 26). Absent: nothing is
+   * policed — only the relay's own tests of its core leave it out.
+   */
+  passthrough?: PassthroughPlan;
+}
+
+/** A dialect's own needs of the attempt (Responses pins its stored state, searches the web itself, sends hints). */
+export interface DialectHooks {
   /**
    * Only this channel can serve the request (it keeps state the request refers to: a stored
    * response), with the key that created that state when it still has it; `gone` when it is
@@ -72,21 +84,11 @@ export interface RelayedRequest {
    * answering natively; the hook does its work once, however many channels are tried.
    */
   beforeBridged?(request: ChatCompletionRequest, signal: AbortLike): Promise<ChatCompletionRequest>;
-  /**
-   * What a call that passes through (to a channel speaking the caller's dialect, or the hub request
-   * to an OpenAI-compatible one) carries, is policed by, and records (issue 26). Absent: nothing is
-   * policed — only the relay's own tests of its core leave it out.
-   */
-  passthrough?: PassthroughPlan;
+  /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
+  bridgedExtraBytes?: number;
 }
 
-/** Where a committed answer came from. */
-export interface ServedBy {
-  channel: LiveChannel;
-  key: string;
-  /** Passed through in the caller's own dialect, not bridged through the hub. */
-  native: boolean;
-}
+export type { ServedBy };
 
 /** A request in a dialect some channel type speaks natively. */
 export interface NativeCall {
@@ -140,8 +142,9 @@ export async function relayChatCompletion(
 ): Promise<ChatRelayResult> {
   const { request } = relayed;
   let candidates = await candidatesFor(deps.registry, request.model, 'chat');
-  if (relayed.pin) {
-    const { channelId, gone } = relayed.pin;
+  const pin = relayed.hooks?.pin;
+  if (pin) {
+    const { channelId, gone } = pin;
     candidates = candidates.filter((channel) => channel.id === channelId);
     if (candidates.length === 0) throw gone;
   }
@@ -168,6 +171,7 @@ export async function relayChatCompletion(
   );
 }
 
+/** One channel tried: whether it passes the request through or bridges it decided, then the one attempt. */
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
@@ -181,118 +185,109 @@ async function attemptChannel(
   if ('refused' in decision) throw decision.refused;
   const { bridging } = decision;
   const carriage = carriageFor(asked, channel, bridging);
-  const relayed = bridging && asked.beforeBridged ? { ...asked, request: await asked.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
-  const { request, publicModel } = relayed;
-  const pinnedKey = relayed.pin?.keyDigest ? channel.keyWithDigest(relayed.pin.keyDigest) : undefined;
-  const key = pinnedKey ?? channel.nextKey();
-  const upstreamModel = channel.upstreamModel(request.model);
-  trace.channelId = channel.id;
-  trace.upstreamModel = upstreamModel;
+  const hooks = asked.hooks;
+  const relayed = bridging && hooks?.beforeBridged ? { ...asked, request: await hooks.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
   const native = bridging ? undefined : relayed.native;
+  const digest = hooks?.pin?.keyDigest;
+  const call: UpstreamCall<ChatRelayResult> = {
+    model: relayed.request.model,
+    caller: relayed.caller ?? 'anonymous',
+    pinnedKey: digest ? (pinned) => pinned.keyWithDigest(digest) : undefined,
+    onServed: hooks?.onServed,
+    prepare: ({ key, upstreamModel }) => prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage }, trace),
+  };
+  return attempt(deps, channel, call, trace, signal);
+}
+
+interface ChatAttempt {
+  channel: LiveChannel;
+  key: string;
+  upstreamModel: string;
+  relayed: RelayedRequest;
+  native: NativeCall | undefined;
+  carriage: PassthroughCarriage | undefined;
+}
+
+/** The chat request for one channel — passed through, or through the hub — and how its answer reaches the caller's dialect. */
+function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrace): PreparedCall<ChatRelayResult> {
+  const { channel, relayed, native, carriage } = attempt;
+  const { request, publicModel } = relayed;
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
-  // A request the provider cannot express is the caller's error (400), whichever channel.
-  const { adapter, upstreamRequest } = buildAttempt(channel, key, upstreamModel, relayed, native);
-  const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;
-  if (upstreamRequest.warnings || bridgeWarnings?.length) {
-    const warnings = [...(bridgeWarnings ?? []), ...(upstreamRequest.warnings ?? [])];
-    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings }, 'request translated with warnings');
-  }
-  trace.attempts += 1;
-  deps.health.markAttempt(channel.id);
-
-  let response;
-  try {
-    const { url, headers, body } = upstreamRequest;
-    response = await deps.upstream.post({ channel: channel.record, url, headers, body, signal });
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-
-  try {
-    if (response.statusCode >= 400) {
-      const text = await response.body.text();
+  const { adapter, upstreamRequest } = buildAttempt(attempt);
+  const bridgeWarnings = native ? [] : (relayed.bridgeWarnings ?? []);
+  const secrets = channel.record.keys;
+  const usageOf = (usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
+    reported: usage,
+    countPrompt: () => countPromptTokens(request),
+    roughPrompt: () => roughPromptTokens(request),
+    deliveredText,
+  });
+  const answer: AnswerReader<ChatRelayResult> = !request.stream
+    ? {
+        kind: 'whole',
+        read: (text) => {
+          const converted = adapter.convertResponse(text, publicModel);
+          if (!converted.ok) return converted;
+          // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
+          const deliveredText = native
+            ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
+            : () => completionTextOf(converted.body);
+          return {
+            ok: true,
+            usage: usageOf(converted.usage, deliveredText),
+            served: () => {
+              chargePassthrough(trace, carriage, converted.ran);
+              if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+            },
+            result: () =>
+              bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
+          };
+        },
+      }
+    : {
+        kind: 'sse',
+        open: () => {
+          const upstreamTransformer = adapter.createStreamTransformer({
+            publicModel,
+            // A bridge reads the hub's usage chunk to report usage in the caller's dialect.
+            callerWantsUsage: bridge !== undefined || request.stream_options?.include_usage === true,
+            secrets,
+          });
+          const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
+          // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
+          const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
+          return {
+            transformer,
+            framing: dialect.framing,
+            usage: () => usageOf(transformer.usage, () => transformer.deliveredText),
+            ended: () => {
+              // Before the row is written: it waits for `settled`, which the usage resolves later.
+              chargePassthrough(trace, carriage, upstreamTransformer.ran);
+              void recordCreated?.(upstreamTransformer.ran?.created ?? []);
+            },
+            result: (body) => ({ kind: 'stream', body }),
+          };
+        },
+      };
+  return {
+    request: upstreamRequest,
+    warnings: [...bridgeWarnings, ...(upstreamRequest.warnings ?? [])],
+    native: native !== undefined,
+    mapError: (status, text) => {
       // Each adapter's error mapper redacts the channel's keys from every field it builds.
-      const failure = adapter.mapErrorResponse(response.statusCode, text, channel.record.keys);
-      const missing = native?.endpointMissing?.test(response.statusCode, text, channel.record) === true;
-      return { ok: false, key, ...failure, ...(missing ? { endpointMissing: true as const } : {}) };
-    }
-    if (!request.stream) {
-      const converted = adapter.convertResponse(await response.body.text(), publicModel);
-      if (!converted.ok) {
-        // convertResponse knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
-        return { ok: false, key, error: redactUpstreamError(converted.error, channel.record.keys), retryable: true, channelFault: true };
-      }
-      deps.health.recordSuccess(channel.id);
-      relayed.onServed?.({ channel, key, native: native !== undefined });
-      chargePassthrough(trace, carriage, converted.ran);
-      if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
-      // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
-      const deliveredText = native
-        ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
-        : () => completionTextOf(converted.body);
-      await recordUsage(deps.logger, trace, request, converted.usage, deliveredText);
-      const result: ChatRelayResult = bridge
-        ? { kind: 'json', body: bridge.completion(converted.body, publicModel) }
-        : { kind: 'json', body: converted.body, text: converted.text };
-      return { ok: true, result };
-    }
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-
-  const upstream = response.body;
-  const first = await firstPiece(upstream, key);
-  if (!first.ok) return first;
-  deps.health.recordSuccess(channel.id);
-  relayed.onServed?.({ channel, key, native: native !== undefined });
-  const upstreamTransformer = adapter.createStreamTransformer({
-    publicModel,
-    // A bridge reads the hub's usage chunk to report usage in the caller's dialect.
-    callerWantsUsage: bridge !== undefined || request.stream_options?.include_usage === true,
-    secrets: channel.record.keys,
-  });
-  const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
-  // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
-  const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
-  let settle: () => void = () => undefined;
-  trace.settled = new Promise((resolve) => (settle = resolve));
-  const body = pumpSseStream({
-    upstream,
-    first: first.first,
-    transformer,
-    framing: dialect.framing,
-    trace,
-    signal,
-    openStreams: deps.openStreams,
-    logger: deps.logger,
-    onEnd: (failure) => {
-      // First, so the row is settled even if what follows throws (recordUsage never rejects).
-      void recordUsage(deps.logger, trace, request, transformer.usage, () => transformer.deliveredText).finally(settle);
-      // Before the row is written: it waits for `settled`, which the usage above resolves later.
-      chargePassthrough(trace, carriage, upstreamTransformer.ran);
-      void recordCreated?.(upstreamTransformer.ran?.created ?? []);
-      if (failure) {
-        // Already redacted: the stream transformers redact what they take from the upstream.
-        trace.errorCode = failure.code ?? failure.type;
-        if (failure.status === 499) trace.statusOverride = 499;
-        else deps.health.recordFailure(channel.id, relayed.caller ?? 'anonymous', false);
-      }
+      const failure = adapter.mapErrorResponse(status, text, secrets);
+      const missing = native?.endpointMissing?.test(status, text, channel.record) === true;
+      return missing ? { ...failure, endpointMissing: true } : failure;
     },
-  });
-  return { ok: true, result: { kind: 'stream', body } };
+    answer,
+  };
 }
 
 /** The upstream call for one attempt, and the adapter that reads its answer. */
-function buildAttempt(
-  channel: LiveChannel,
-  key: string,
-  upstreamModel: string,
-  relayed: RelayedRequest,
-  native: NativeCall | undefined,
-): { adapter: NativeAdapter | ProviderAdapter; upstreamRequest: UpstreamRequest } {
+function buildAttempt({ channel, key, upstreamModel, relayed, native }: ChatAttempt): { adapter: NativeAdapter | ProviderAdapter; upstreamRequest: UpstreamRequest } {
   const { request, rawBody } = relayed;
   if (native) {
     const { body, headers } = native;
@@ -309,7 +304,7 @@ function buildAttempt(
       return { adapter, upstreamRequest };
     } catch (error) {
       if (!(error instanceof RelayError) || error.status !== 400) throw error;
-      const field = relayed.advisory?.find((name) => name === error.param && sent[name] != null);
+      const field = relayed.hooks?.advisory?.find((name) => name === error.param && sent[name] != null);
       if (!field) throw error;
       dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
       sent = { ...sent, [field]: undefined };

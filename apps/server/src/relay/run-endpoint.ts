@@ -1,30 +1,20 @@
 import type { ChannelType, Endpoint } from '@chat-relay/contract';
-import {
-  invalidRequest,
-  modelNotServedOn,
-  redactUpstreamError,
-  type EndpointAdapter,
-  type EndpointAnswer,
-  type EndpointUpstreamRequest,
-  type EndpointUsage,
-  type MultipartBody,
-} from '@chat-relay/wire';
+import { invalidRequest, modelNotServedOn, type EndpointAdapter, type EndpointAnswer, type EndpointUsage, type ReportedUsage } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
-import type { Readable } from 'node:stream';
+import type { UsageSources } from '../pipeline/account-usage';
+import { attempt, type AnswerReader, type UpstreamCall } from '../pipeline/attempt';
 import type { AbortLike } from './caller-gone';
 import { chatCompletionsDialect } from './caller-dialect';
 import type { LiveChannel } from './channel-registry';
-import { encodeMultipart } from './encode-multipart';
 import { countCompletionTokens, estimateTokensFromChars } from './estimate-usage';
 import { costBound } from './price-book';
-import { ByteBody } from './pump-byte-stream';
-import { pumpSseStream, type SseBody } from './pump-sse-stream';
+import type { ByteBody } from './pump-byte-stream';
+import type { SseBody } from './pump-sse-stream';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveAmount } from './reserve-quota';
 import { resolveGizmo } from './resolve-model';
-import { candidatesFor, firstPiece, routeWithRetries, type AttemptOutcome } from './route-with-retries';
+import { candidatesFor, routeWithRetries } from './route-with-retries';
 import { admitCaller, callerAccountId, watchCaller, type PipelineDeps } from './run-pipeline';
-import { transportFailure } from './transport-failure';
 
 /** What a request may use at most, for the quota reservation (SPEC §8). */
 export interface UsageBound {
@@ -66,9 +56,6 @@ export type EndpointResult =
   | { kind: 'text'; contentType: string; text: string }
   | { kind: 'stream'; body: SseBody }
   | { kind: 'bytes'; contentType: string; body: ByteBody };
-
-const isMultipart = (body: EndpointUpstreamRequest['body']): body is MultipartBody =>
-  typeof body === 'object' && !Buffer.isBuffer(body) && body.kind === 'multipart';
 
 /**
  * Every endpoint beside chat runs this (SPEC §7a): the same admission (policy, gizmo names
@@ -118,123 +105,84 @@ export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, si
       model,
       caller: who,
       countsAgainstChannel: (failure) => failure.channelFault,
-      attempt: (channel) => attemptEndpoint(deps, channel, call, { model, who }, trace, signal),
+      attempt: (channel) => attempt(deps, channel, endpointCall(call, model, who, trace), trace, signal),
     },
     trace,
     signal,
   );
 }
 
-async function attemptEndpoint<Req>(
-  deps: PipelineDeps,
-  channel: LiveChannel,
-  call: EndpointCall<Req>,
-  { model, who }: { model: string; who: string },
-  trace: RelayTrace,
-  signal: AbortLike,
-): Promise<AttemptOutcome<EndpointResult>> {
-  const adapter = call.adapterFor(channel.record.type);
-  if (!adapter) throw new Error(`channel ${channel.id} was routed a request it cannot take`);
-  if (call.stream && !adapter.createStreamTransformer) {
-    throw invalidRequest(`stream is not available for ${call.route} through this relay; leave it out.`, 'stream', 'unsupported_parameter');
-  }
-  const key = channel.nextKey();
-  const upstreamModel = channel.upstreamModel(model);
-  trace.channelId = channel.id;
-  trace.upstreamModel = upstreamModel;
-  // A request the provider cannot express is the caller's error (400), whichever channel.
-  const built = adapter.buildRequest({ channel: channel.record, key, request: call.request, upstreamModel, rawBody: call.rawBody });
-  if (built.warnings?.length) {
-    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: built.warnings }, 'request translated with warnings');
-  }
-  trace.attempts += 1;
-  deps.health.markAttempt(channel.id);
-  const secrets = channel.record.keys;
-
-  let response;
-  try {
-    let { headers } = built;
-    let body: string | Buffer | Readable;
-    if (isMultipart(built.body)) {
-      const encoded = encodeMultipart(built.body);
-      headers = { ...headers, 'content-type': encoded.contentType, 'content-length': String(encoded.contentLength) };
-      body = encoded.open();
-    } else {
-      body = built.body;
-    }
-    response = await deps.upstream.post({ channel: channel.record, url: built.url, method: built.method, headers, body: built.method === 'GET' ? undefined : body, signal });
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-
-  try {
-    if (response.statusCode >= 400) {
-      // Each adapter's error mapper redacts the channel's keys from every field it builds.
-      return { ok: false, key, ...adapter.mapErrorResponse(response.statusCode, await response.body.text(), secrets) };
-    }
-    if (!call.stream && !adapter.binary) {
-      const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-      const answer = adapter.convertResponse(await response.body.text(), { request: call.request, publicModel: call.model, contentType });
-      if (!answer.ok) return { ok: false, key, error: redactUpstreamError(answer.error, secrets), retryable: true, channelFault: true };
-      deps.health.recordSuccess(channel.id);
-      await recordEndpointUsage(deps, trace, call, answer.usage);
-      call.onServed?.({ channel, key });
-      return { ok: true, result: resultOf(answer, trace, answer.usage) };
-    }
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
-  }
-
-  const upstream = response.body;
-  const first = await firstPiece(upstream, key);
-  if (!first.ok) return first;
-  deps.health.recordSuccess(channel.id);
-  let settle: () => void = () => undefined;
-  trace.settled = new Promise((resolve) => (settle = resolve));
-  const ended = (failure: { code: string | null; type: string; status: number } | undefined) => {
-    if (!failure) return;
-    trace.errorCode = failure.code ?? failure.type;
-    if (failure.status === 499) trace.statusOverride = 499;
-    else deps.health.recordFailure(channel.id, who, false);
+/** The endpoint's call for one channel: its adapter's request, and its answer read as JSON or text, a stream or bytes. */
+function endpointCall<Req>(call: EndpointCall<Req>, model: string, who: string, trace: RelayTrace): UpstreamCall<EndpointResult> {
+  const usageOf = (reported: EndpointUsage | ReportedUsage | undefined, deliveredText: () => string = () => ''): UsageSources => {
+    // A stream's prompt is counted from the call's own text when its upstream reports no usage.
+    const promptText = () => call.promptText?.() ?? '';
+    return {
+      reported,
+      countPrompt: () => countCompletionTokens(promptText()),
+      roughPrompt: () => estimateTokensFromChars(promptText().length),
+      deliveredText,
+      estimateUnits: call.estimateUnits,
+    };
   };
+  return {
+    model,
+    caller: who,
+    onServed: call.onServed,
+    prepare: ({ channel, key, upstreamModel }) => {
+      const adapter = call.adapterFor(channel.record.type);
+      if (!adapter) throw new Error(`channel ${channel.id} was routed a request it cannot take`);
+      if (call.stream && !adapter.createStreamTransformer) {
+        throw invalidRequest(`stream is not available for ${call.route} through this relay; leave it out.`, 'stream', 'unsupported_parameter');
+      }
+      const secrets = channel.record.keys;
+      const built = adapter.buildRequest({ channel: channel.record, key, request: call.request, upstreamModel, rawBody: call.rawBody });
+      return {
+        request: built,
+        warnings: built.warnings,
+        // Each adapter's error mapper redacts the channel's keys from every field it builds.
+        mapError: (status, text) => adapter.mapErrorResponse(status, text, secrets),
+        answer: endpointAnswer(adapter, call, secrets, trace, usageOf),
+      };
+    },
+  };
+}
 
+function endpointAnswer<Req>(
+  adapter: EndpointAdapter<Req>,
+  call: EndpointCall<Req>,
+  secrets: readonly string[],
+  trace: RelayTrace,
+  usageOf: (reported: EndpointUsage | ReportedUsage | undefined, deliveredText?: () => string) => UsageSources,
+): AnswerReader<EndpointResult> {
   if (adapter.binary) {
     // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
-    const usage = adapter.binary.usage(call.request);
-    const contentType = response.header('content-type') ?? 'application/octet-stream';
-    const body = new ByteBody({
-      upstream,
-      first: first.first,
-      trace,
-      signal,
-      openStreams: deps.openStreams,
-      logger: deps.logger,
-      onEnd: (failure) => {
-        ended(failure);
-        void recordEndpointUsage(deps, trace, call, usage).finally(settle);
-      },
-    });
-    return { ok: true, result: { kind: 'bytes', contentType, body } };
+    const usage = usageOf(adapter.binary.usage(call.request));
+    return { kind: 'bytes', usage, result: (body, contentType) => ({ kind: 'bytes', contentType, body }) };
   }
-
-  if (!adapter.createStreamTransformer) throw new Error('a stream was committed without a transformer');
-  const transformer = adapter.createStreamTransformer({ publicModel: call.model, callerWantsUsage: call.wantsUsage === true, secrets });
-  const body = pumpSseStream({
-    upstream,
-    first: first.first,
-    transformer,
-    framing: chatCompletionsDialect.framing,
-    trace,
-    signal,
-    openStreams: deps.openStreams,
-    logger: deps.logger,
-    onEnd: (failure) => {
-      ended(failure);
-      const usage = transformer.usage;
-      void recordStreamUsage(deps, trace, call, usage, () => transformer.deliveredText).finally(settle);
+  const { createStreamTransformer } = adapter;
+  if (call.stream && createStreamTransformer) {
+    return {
+      kind: 'sse',
+      open: () => {
+        const transformer = createStreamTransformer({ publicModel: call.model, callerWantsUsage: call.wantsUsage === true, secrets });
+        return {
+          transformer,
+          framing: chatCompletionsDialect.framing,
+          usage: () => usageOf(transformer.usage, () => transformer.deliveredText),
+          result: (body) => ({ kind: 'stream', body }),
+        };
+      },
+    };
+  }
+  return {
+    kind: 'whole',
+    read: (text, contentType) => {
+      const answer = adapter.convertResponse(text, { request: call.request, publicModel: call.model, contentType });
+      if (!answer.ok) return answer;
+      return { ok: true, usage: usageOf(answer.usage), result: () => resultOf(answer, trace, answer.usage) };
     },
-  });
-  return { ok: true, result: { kind: 'stream', body } };
+  };
 }
 
 /** The answer as the caller gets it: a usage the relay counted itself is shown in the body too. */
@@ -254,53 +202,4 @@ function resultOf(answer: Extract<EndpointAnswer, { ok: true }>, trace: RelayTra
       return answer.body;
     },
   };
-}
-
-/** Tokens of text the upstream did not count, with the relay's tokenizer; from its length if that fails. */
-async function countText(deps: PipelineDeps, trace: RelayTrace, text: string): Promise<number> {
-  try {
-    return await countCompletionTokens(text);
-  } catch (error) {
-    deps.logger.error({ requestId: trace.requestId, err: error }, 'token counting failed; charging an estimate from lengths');
-    return estimateTokensFromChars(text.length);
-  }
-}
-
-/** The upstream's usage onto the trace; what it did not report is counted and marked estimated. Never rejects. */
-async function recordEndpointUsage<Req>(deps: PipelineDeps, trace: RelayTrace, call: EndpointCall<Req>, usage: EndpointUsage): Promise<void> {
-  trace.promptTokens = usage.promptTokens;
-  trace.completionTokens = usage.completionTokens;
-  trace.units = usage.units;
-  trace.unitVariant = usage.unitVariant ?? null;
-  if (usage.estimated) trace.usageEstimated = true;
-  if (usage.uncountedText !== undefined) {
-    trace.promptTokens += await countText(deps, trace, usage.uncountedText);
-    trace.usageEstimated = true;
-  }
-  if (usage.unitsUnknown && call.estimateUnits) {
-    try {
-      trace.units = await call.estimateUnits();
-    } catch (error) {
-      deps.logger.error({ requestId: trace.requestId, err: error }, 'could not estimate the units of an upload');
-    }
-    trace.usageEstimated = true;
-  }
-}
-
-/** A stream's usage: the upstream's, else the prompt and what was delivered, counted. Never rejects. */
-async function recordStreamUsage<Req>(
-  deps: PipelineDeps,
-  trace: RelayTrace,
-  call: EndpointCall<Req>,
-  usage: { promptTokens: number; completionTokens: number; completionUnknown?: true } | undefined,
-  deliveredText: () => string,
-): Promise<void> {
-  if (usage) {
-    trace.promptTokens = usage.promptTokens;
-    trace.completionTokens = usage.completionTokens;
-    if (!usage.completionUnknown) return;
-  }
-  trace.usageEstimated = true;
-  if (!usage) trace.promptTokens = await countText(deps, trace, call.promptText?.() ?? '');
-  trace.completionTokens = await countText(deps, trace, deliveredText());
 }

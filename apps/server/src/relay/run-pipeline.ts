@@ -8,7 +8,7 @@ import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from './caller-gone';
 import { passthroughBound, planPassthrough, type PassthroughDeps } from './plan-passthrough';
-import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type NativeCall, type RelayedRequest } from './relay-chat-completion';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
 import type { Caller, RelayTrace } from './request-context';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { resolveModel, type ResolvedModel } from './resolve-model';
@@ -33,13 +33,8 @@ export interface PipelineRequest {
   bridgeWarnings?: readonly string[];
   /** The dialect's own checks of the request, once the caller's policy has admitted it. */
   validate?(): void;
-  /** See RelayedRequest: a channel (and key) that alone can serve the request. */
-  pin?: RelayedRequest['pin'];
-  onServed?: RelayedRequest['onServed'];
-  advisory?: RelayedRequest['advisory'];
-  beforeBridged?: RelayedRequest['beforeBridged'];
-  /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
-  bridgedExtraBytes?: number;
+  /** What the dialect needs of each attempt: a pinned channel, hints, a search of its own. */
+  hooks?: DialectHooks;
   /** Whether what a native answer creates at the provider is kept there, to be recorded as the caller's (default true). */
   recordCreated?: boolean;
 }
@@ -85,7 +80,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const rawBody = input.rawBody;
-    const extra = input.bridgedExtraBytes ?? 0;
+    const extra = input.hooks?.bridgedExtraBytes ?? 0;
     const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
     const reservation = { requestId: trace.requestId, request: resolved.request, bodyBytes, passthrough: passthroughBound(passthrough) };
     trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
@@ -105,10 +100,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       native,
       nativeOnly: input.nativeOnly,
       bridgeWarnings: input.bridgeWarnings,
-      pin: input.pin,
-      onServed: input.onServed,
-      advisory: input.advisory,
-      beforeBridged: input.beforeBridged,
+      hooks: input.hooks,
       passthrough,
     },
     trace,

@@ -46,7 +46,7 @@ export function geminiRouter(deps: PipelineDeps) {
         },
         nativeOnly: converted.nativeOnly,
         bridgeWarnings: converted.warnings,
-        advisory: GEMINI_HINTS,
+        hooks: { advisory: GEMINI_HINTS },
       });
       const answer = relayAnswer<GeminiGenerateContentResponse>(res, result);
       // Without alt=sse a stream is one JSON array, written as it grows.

@@ -143,12 +143,14 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         native,
         nativeOnly: pinned ? onlyItsChannel(pinned.id) : converted.nativeOnly,
         bridgeWarnings: converted.warnings,
-        pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
-        onServed: (by) => (served = by),
-        // Hints Codex sends on every request: a channel that cannot honour them still answers.
-        advisory: RESPONSES_HINTS,
-        beforeBridged: webSearch?.beforeBridged,
-        bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        hooks: {
+          pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
+          onServed: (by) => (served = by),
+          // Hints Codex sends on every request: a channel that cannot honour them still answers.
+          advisory: RESPONSES_HINTS,
+          beforeBridged: webSearch?.beforeBridged,
+          bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        },
         // With store: false the provider keeps none of the answer's items: nothing to refer to later.
         recordCreated: storing,
       });
