@@ -25,7 +25,7 @@ import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import { sunoRouter } from './routes/suno.route';
 import { videosRouter } from './routes/videos.route';
-import type { PipelineDeps } from './relay/run-pipeline';
+import type { PipelineDeps } from './pipeline/run-pipeline';
 import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';

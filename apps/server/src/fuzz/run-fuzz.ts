@@ -4,7 +4,7 @@ import { chatCaseArb } from './chat-requests';
 import { checkAnswer, describeRequest } from './check-answer';
 import type { FuzzCase, FuzzContext } from './fuzz-context';
 import { messagesCaseArb } from './messages-requests';
-import { mapBounded } from '../relay/map-bounded';
+import { mapBounded } from '../core/map-bounded';
 import { sendRaw } from './raw-http';
 import { reachedResponsesPipeline, watchResponsesAccounting } from './responses-accounting';
 import { foreignAccessProblem } from './responses-ownership';

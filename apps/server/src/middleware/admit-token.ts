@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { assertQuotaLeft, assertModelServed } from '../policy/admit-model';
 import { assertIpAllowed, assertModelAllowed, enforceRateLimits, type InFlightSlot } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import type { ChannelRegistry } from '../relay/channel-registry';
+import type { ChannelRegistry } from '../channels/channel-registry';
 import type { AccountStore, TokenRecord } from '../storage/types';
 import type { BodyReader } from './json-body';
 import { requestedModel } from './requested-model';

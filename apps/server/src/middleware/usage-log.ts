@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
 import { settle, type SettleDeps } from '../pipeline/settle';
-import type { InFlightRequests } from '../relay/in-flight-requests';
-import { newTrace } from '../relay/request-context';
+import type { InFlightRequests } from '../pipeline/in-flight-requests';
+import { newTrace } from '../pipeline/request-context';
 import { storeUnavailable } from './error-handler';
 import { matchedRoute, metadataOf } from './route-metadata';
 

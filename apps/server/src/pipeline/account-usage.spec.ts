@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { newTrace } from '../relay/request-context';
+import { newTrace } from './request-context';
 import { accountUsage, type UsageSources } from './account-usage';
 
 const logger = pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 import type { EndpointUsage, ReportedUsage } from '@chat-relay/wire';
 import type { Logger } from '../logger';
-import { countCompletionTokens, estimateTokensFromChars } from '../relay/estimate-usage';
-import type { RelayTrace } from '../relay/request-context';
+import { countCompletionTokens, estimateTokensFromChars } from '../billing/estimate-usage';
+import type { RelayTrace } from './request-context';
 
 /** What an answer says of its usage, and how the relay counts what it does not say. */
 export interface UsageSources {

@@ -1,6 +1,6 @@
 import { ANTHROPIC_VERSION, CLAUDE } from '../e2e/anthropic-e2e';
 import { startEndpointsRelay, type EndpointsE2e } from '../e2e/endpoints-e2e';
-import { UpstreamClient } from '../relay/upstream-client';
+import { UpstreamClient } from '../channels/upstream/upstream-client';
 import { attempt } from './attempt';
 
 // Every importer of the module gets the same function, counted: the relay runs in this process.

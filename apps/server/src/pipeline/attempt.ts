@@ -1,16 +1,16 @@
 import { redactUpstreamError, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure } from '@chat-relay/wire';
 import type { Readable } from 'node:stream';
-import type { AbortLike } from '../relay/caller-gone';
-import type { StreamFraming } from '../relay/caller-dialect';
-import type { LiveChannel } from '../relay/channel-registry';
-import { encodeMultipart } from '../relay/encode-multipart';
-import { ByteBody } from '../relay/pump-byte-stream';
-import { pumpSseStream, type SseBody } from '../relay/pump-sse-stream';
-import type { RelayTrace } from '../relay/request-context';
-import { firstPiece, type AttemptOutcome, type RoutingDeps } from '../relay/route-with-retries';
-import { transportFailure } from '../relay/transport-failure';
-import type { OpenStreams } from '../relay/open-streams';
-import type { UpstreamClient } from '../relay/upstream-client';
+import type { AbortLike } from '../core/caller-gone';
+import type { StreamFraming } from './caller-dialect';
+import type { LiveChannel } from '../channels/channel-registry';
+import { encodeMultipart } from '../channels/upstream/encode-multipart';
+import { ByteBody } from './stream/pump-byte-stream';
+import { pumpSseStream, type SseBody } from './stream/pump-sse-stream';
+import type { RelayTrace } from './request-context';
+import { firstPiece, type AttemptOutcome, type RoutingDeps } from './route-with-retries';
+import { transportFailure } from '../channels/upstream/transport-failure';
+import type { OpenStreams } from './stream/open-streams';
+import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import { accountUsage, type UsageSources } from './account-usage';
 import { awaitSettlement } from './settle';
 

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger';
-import type { MatchedRoute } from '../middleware/route-metadata';
+import type { MatchedRoute } from '../core/matched-route';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import { costOf, type PriceBook } from '../relay/price-book';
-import type { Caller, RelayTrace } from '../relay/request-context';
-import type { UsageRecorder } from '../relay/usage-recorder';
+import { costOf, type PriceBook } from '../billing/price-book';
+import type { RelayTrace } from './request-context';
+import type { Caller } from '../auth/caller';
+import type { UsageRecorder } from './usage-recorder';
 import type { UsageLogEntry } from '../storage/types';
 
 export interface SettleDeps {

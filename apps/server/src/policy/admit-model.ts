@@ -1,7 +1,7 @@
 import { microUsdToUsd, parseGizmoModel, type Endpoint } from '@chat-relay/contract';
 import { modelNotFound, RelayError } from '@chat-relay/wire';
-import type { ChannelRegistry } from '../relay/channel-registry';
-import { candidatesFor } from '../relay/route-with-retries';
+import type { ChannelRegistry } from '../channels/channel-registry';
+import { candidatesFor } from '../channels/candidates-for';
 import type { AccountStore, TokenRecord } from '../storage/types';
 
 /**

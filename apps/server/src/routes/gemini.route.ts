@@ -1,9 +1,9 @@
 import { geminiContract, parseGeminiTarget, type ChatCompletionRequest, type GeminiGenerateContentResponse } from '@chat-relay/contract';
 import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
-import { applyAssistantToGemini } from '../relay/apply-assistant-to-gemini';
-import { geminiDialect, unknownGeminiMethod } from '../relay/gemini-dialect';
-import { runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import { applyAssistantToGemini } from '../dialects/gemini/apply-assistant-to-gemini';
+import { geminiDialect, unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
+import { runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 /**

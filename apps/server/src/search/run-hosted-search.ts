@@ -3,11 +3,12 @@ import { internalError, permissionError, RelayError, searchAdapterFor } from '@c
 import { performance } from 'node:perf_hooks';
 import { settle } from '../pipeline/settle';
 import { isModelAllowed } from '../policy/model-allow-list';
-import type { AbortLike } from '../relay/caller-gone';
-import { newTrace, type Caller, type RelayTrace } from '../relay/request-context';
-import { serveEndpoint } from '../relay/run-endpoint';
-import type { PipelineDeps } from '../relay/run-pipeline';
-import type { UsageRecorder } from '../relay/usage-recorder';
+import type { AbortLike } from '../core/caller-gone';
+import { newTrace, type RelayTrace } from '../pipeline/request-context';
+import type { Caller } from '../auth/caller';
+import { serveEndpoint } from '../pipeline/run-endpoint';
+import type { PipelineDeps } from '../pipeline/run-pipeline';
+import type { UsageRecorder } from '../pipeline/usage-recorder';
 
 export interface HostedSearchDeps extends PipelineDeps {
   recorder: UsageRecorder;
