@@ -3,7 +3,7 @@ import { NOTHING_PASSES } from '../../storage/types';
 import type { LiveChannel } from '../../channels/channel-registry';
 import type { PassthroughPlan } from './plan-passthrough';
 import { policePassthrough } from './police-passthrough';
-import type { NativeCall } from '../relay-chat-completion';
+import type { NativeCall } from '../native-call';
 
 /** Whether `channel` takes the caller's own request natively (its dialect's channel type, or what `serves` says). */
 export const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
