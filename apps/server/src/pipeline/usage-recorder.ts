@@ -1,15 +1,8 @@
 import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
 import type { Logger } from '../logger';
 import type { MatchedRoute } from '../core/matched-route';
+import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from '../core/usage-defaults';
 import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
-
-/**
- * How often queued usage rows are written (and their reservations settled): the window of
- * completed requests a crash (`kill -9`) can lose, plus the write itself.
- */
-export const USAGE_FLUSH_INTERVAL_MS = 250;
-/** Rows held while the database cannot take them, by default (RELAY_USAGE_BACKLOG_MAX): some 50 MB at most. */
-export const USAGE_BACKLOG_MAX = 50_000;
 
 export interface UsageRecorderOptions {
   flushIntervalMs?: number;
