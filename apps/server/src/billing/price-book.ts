@@ -1,7 +1,7 @@
 import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
 import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
 import type { PriceRecord, PriceStore } from '../storage/types';
-import { matchesModelPattern } from '../channels/model-pattern';
+import { matchesModelPattern } from '../core/model-pattern';
 
 /** The largest cost (micro-USD) an amount can carry: quotas are safe integers. */
 export const MAX_COST = Number.MAX_SAFE_INTEGER;

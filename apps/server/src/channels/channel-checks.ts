@@ -8,7 +8,7 @@ import { reenabledKey } from '../storage/key-states';
 import { ChannelCheckLog } from './channel-checks-log';
 import type { ChannelHealth } from './channel-health';
 import { LiveChannel, type ChannelRegistry } from './channel-registry';
-import { isGlob } from './model-pattern';
+import { isGlob } from '../core/model-pattern';
 import type { UpstreamClient } from './upstream/upstream-client';
 import { mapBounded } from '../core/map-bounded';
 

@@ -3,7 +3,7 @@ import { DEFAULT_CHANNEL_ENDPOINTS, parseGizmoModel, type Endpoint } from '@chat
 import { createHash } from 'node:crypto';
 import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { endpointsNamedBy } from './model-endpoints';
-import { isGlob, matchesModelPattern } from './model-pattern';
+import { isGlob, matchesModelPattern } from '../core/model-pattern';
 
 /** What a channel serves: the admin's list, or its type's defaults. */
 export const channelEndpoints = (channel: Pick<ChannelRecord, 'type' | 'endpoints'>): readonly Endpoint[] =>

@@ -1,7 +1,7 @@
 import { ENDPOINTS, gizmoModelName, parseGizmoModel, type Endpoint, type Model } from '@chat-relay/contract';
 import type { AssistantRecord } from '../storage/types';
 import type { LiveChannel } from './channel-registry';
-import { isGlob, matchesModelPattern } from './model-pattern';
+import { isGlob, matchesModelPattern } from '../core/model-pattern';
 
 /** Above this many entries, an assistant open to every family is listed under one only. */
 export const MODEL_LIST_EXPANSION_LIMIT = 100;

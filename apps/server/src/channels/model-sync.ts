@@ -5,7 +5,7 @@ import type { ChannelRecord, ChannelStore } from '../storage/types';
 import { CallerGone } from '../core/caller-gone';
 import type { ChannelRegistry } from './channel-registry';
 import { fetchUpstreamModels, hasModelList, noModelList } from './fetch-upstream-models';
-import { isGlob } from './model-pattern';
+import { isGlob } from '../core/model-pattern';
 import type { UpstreamClient } from './upstream/upstream-client';
 
 /** How long creating a channel waits for its first sync before answering; the sync goes on after. */

@@ -5,7 +5,7 @@ import { adapterFor } from '../providers/adapter-for';
 import { CallerGone, type AbortLike } from '../core/caller-gone';
 import { noChatProbe, testsWithChat, type ChannelProbe } from './channel-checks-probes';
 import { LiveChannel } from './channel-registry';
-import { isGlob } from './model-pattern';
+import { isGlob } from '../core/model-pattern';
 import { transportFailure } from './upstream/transport-failure';
 import type { UpstreamClient } from './upstream/upstream-client';
 import type { ChannelRecord } from '../storage/types';

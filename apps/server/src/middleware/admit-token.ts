@@ -1,7 +1,7 @@
 import type { RouteMetadata } from '@chat-relay/contract';
 import { invalidRequest } from '@chat-relay/wire';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertQuotaLeft, assertModelServed } from '../policy/admit-model';
+import { assertQuotaLeft, assertModelServed } from '../channels/admit-model';
 import { assertIpAllowed, assertModelAllowed, enforceRateLimits, type InFlightSlot } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import type { ChannelRegistry } from '../channels/channel-registry';

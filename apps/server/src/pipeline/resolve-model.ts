@@ -3,7 +3,7 @@ import { invalidRequest, notFound } from '@chat-relay/wire';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import { applyAssistant } from './apply-assistant';
 import type { ChannelRegistry } from '../channels/channel-registry';
-import { matchesModelPattern } from '../channels/model-pattern';
+import { matchesModelPattern } from '../core/model-pattern';
 
 export interface ResolvedModel {
   /** What goes upstream (for an assistant: family model, instructions, merged tools). */

@@ -3,7 +3,7 @@ import { initServer } from '@ts-rest/express';
 import { invalidRequest } from '@chat-relay/wire';
 import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';
 import { listModels, servedEndpoints } from '../channels/list-models';
-import { isGlob, matchesModelPattern } from '../channels/model-pattern';
+import { isGlob, matchesModelPattern } from '../core/model-pattern';
 import type { Caller } from '../auth/caller';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
 import { storedResponsesOf, type StoredResponsesSource } from './stored-responses-view';

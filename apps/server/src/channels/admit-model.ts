@@ -1,7 +1,7 @@
 import { microUsdToUsd, parseGizmoModel, type Endpoint } from '@chat-relay/contract';
 import { modelNotFound, RelayError } from '@chat-relay/wire';
-import type { ChannelRegistry } from '../channels/channel-registry';
-import { candidatesFor } from '../channels/candidates-for';
+import type { ChannelRegistry } from './channel-registry';
+import { candidatesFor } from './candidates-for';
 import type { AccountStore, TokenRecord } from '../storage/types';
 
 /**
