@@ -107,7 +107,7 @@ export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, si
       model,
       caller: who,
       countsAgainstChannel: (failure) => failure.channelFault,
-      attempt: (channel) => attempt(deps, channel, endpointCall(call, model, who, trace), trace, signal),
+      attempt: (channel) => attempt(deps, channel, endpointCall(call, adapterOf(call, channel), model, who, trace), trace, signal),
     },
     trace,
     signal,
@@ -115,7 +115,17 @@ export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, si
 }
 
 /** The endpoint's call for one channel: its adapter's request, and its answer read as JSON or text, a stream or bytes. */
-function endpointCall<Req>(call: EndpointCall<Req>, model: string, who: string, trace: RelayTrace): UpstreamCall<EndpointResult> {
+/** How the channel is spoken to on the call's endpoint; refused before a key is chosen when it cannot stream the call. */
+function adapterOf<Req>(call: EndpointCall<Req>, channel: LiveChannel): EndpointAdapter<Req> {
+  const adapter = call.adapterFor(channel.record.type);
+  if (!adapter) throw new Error(`channel ${channel.id} was routed a request it cannot take`);
+  if (call.stream && !adapter.createStreamTransformer) {
+    throw invalidRequest(`stream is not available for ${call.route} through this relay; leave it out.`, 'stream', 'unsupported_parameter');
+  }
+  return adapter;
+}
+
+function endpointCall<Req>(call: EndpointCall<Req>, adapter: EndpointAdapter<Req>, model: string, who: string, trace: RelayTrace): UpstreamCall<EndpointResult> {
   const usageOf = (reported: EndpointUsage | ReportedUsage | undefined, deliveredText: () => string = () => ''): UsageSources => {
     // A stream's prompt is counted from the call's own text when its upstream reports no usage.
     const promptText = () => call.promptText?.() ?? '';
@@ -132,11 +142,6 @@ function endpointCall<Req>(call: EndpointCall<Req>, model: string, who: string, 
     caller: who,
     onServed: call.onServed,
     prepare: ({ channel, key, upstreamModel }) => {
-      const adapter = call.adapterFor(channel.record.type);
-      if (!adapter) throw new Error(`channel ${channel.id} was routed a request it cannot take`);
-      if (call.stream && !adapter.createStreamTransformer) {
-        throw invalidRequest(`stream is not available for ${call.route} through this relay; leave it out.`, 'stream', 'unsupported_parameter');
-      }
       const secrets = channel.record.keys;
       const built = adapter.buildRequest({ channel: channel.record, key, request: call.request, upstreamModel, rawBody: call.rawBody });
       return {
