@@ -25,7 +25,7 @@ import { messagesRouter } from './routes/messages.route';
 import { responsesRouter } from './routes/responses.route';
 import { sunoRouter } from './routes/suno.route';
 import { videosRouter } from './routes/videos.route';
-import type { PipelineDeps } from './relay/run-pipeline';
+import type { PipelineDeps } from './pipeline/run-pipeline';
 import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
@@ -139,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
     // Order matters: the usage row is opened first, the key is checked before any body is read,
     // an API token's policy and its model's admission are decided before any body is parsed.
     globalMiddleware: [
-      usageLog(services.recorder, services.prices, services.rateLimiter, logger, services.inFlight),
+      usageLog({ recorder: services.recorder, prices: services.prices, rateLimiter: services.rateLimiter, logger }, services.inFlight),
       bearerAuth(auth),
       admitToken({ rateLimiter: services.rateLimiter, registry: services.registry, accounts: storage.accounts, readBody: bodies }),
       readBody(bodies),

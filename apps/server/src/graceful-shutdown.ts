@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Logger } from './logger';
 import { writeJsonError } from './middleware/error-handler';
 import { errorDialectOf } from './middleware/error-dialect';
-import { serverShuttingDown } from './relay/open-streams';
+import { serverShuttingDown } from './pipeline/stream/open-streams';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
 

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { argumentsFromSchema } from '@chat-relay/upstream-sim';
 import { convertMessagesToChat } from '@chat-relay/wire';
-import { countPromptTokens } from '../relay/estimate-usage';
+import { countPromptTokens } from '../billing/estimate-usage';
 import {
   anthropicWeatherTools,
   ANTHROPIC_VERSION,

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { costBound } from '../relay/price-book';
-import { completionTokenBound, promptTokenBound } from '../relay/reservation-bound';
+import { costBound } from '../billing/price-book';
+import { completionTokenBound, promptTokenBound } from '../pipeline/reservation-bound';
 import { readFixture } from '../testing/fixtures';
 import { patchToken } from '../testing/patch-token';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';

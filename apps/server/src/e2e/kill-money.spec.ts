@@ -1,7 +1,7 @@
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { USAGE_FLUSH_INTERVAL_MS } from '../relay/usage-recorder';
+import { USAGE_FLUSH_INTERVAL_MS } from '../core/usage-defaults';
 import { SQLITE_FILE_NAME } from '../storage/sqlite/open-sqlite';
 import { spawnRelay, type SpawnedRelay } from '../testing/spawn-relay';
 import { SIM_KEY } from './e2e-relay';

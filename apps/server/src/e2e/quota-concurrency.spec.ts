@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { costBound } from '../relay/price-book';
-import { completionTokenBound, promptTokenBound } from '../relay/reservation-bound';
+import { costBound } from '../billing/price-book';
+import { completionTokenBound, promptTokenBound } from '../pipeline/reservation-bound';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
 
 /**

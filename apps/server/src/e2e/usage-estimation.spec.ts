@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import request from 'supertest';
-import { costOf } from '../relay/price-book';
-import { countCompletionTokens } from '../relay/estimate-usage';
+import { costOf } from '../billing/price-book';
+import { countCompletionTokens } from '../billing/estimate-usage';
 import { patchToken } from '../testing/patch-token';
 import { bearer } from '../testing/system-api';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';

@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from '../relay/route-with-retries';
+import type { AttemptOutcome } from '../pipeline/route-with-retries';
 
 /** What became of one upstream attempt, as a label value (a fixed set). */
 export type AttemptOutcomeLabel =

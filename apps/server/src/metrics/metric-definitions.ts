@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { CircuitState } from '../relay/channel-health';
+import type { CircuitState } from '../channels/channel-health';
 
 /** Whole requests: an API call in milliseconds, a long streamed answer in minutes. */
 export const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600];

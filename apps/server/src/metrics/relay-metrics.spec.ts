@@ -1,6 +1,6 @@
 import type { MatchedRoute } from '../middleware/route-metadata';
-import { ChannelHealth, type CircuitState } from '../relay/channel-health';
-import type { AttemptOutcome } from '../relay/route-with-retries';
+import { ChannelHealth, type CircuitState } from '../channels/channel-health';
+import type { AttemptOutcome } from '../pipeline/route-with-retries';
 import { RelayError } from '@chat-relay/wire';
 import { RelayMetrics, UNMATCHED_ROUTE, type UsageObservation } from './relay-metrics';
 import type { MetricSources } from './metric-definitions';

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { metadataOf, type MatchedRoute } from '../middleware/route-metadata';
-import type { AttemptObserver, AttemptOutcome } from '../relay/route-with-retries';
+import type { AttemptObserver, AttemptOutcome } from '../pipeline/route-with-retries';
 import type { UsageLogEntry } from '../storage/types';
 import { ATTEMPT_OUTCOMES, attemptOutcomeLabel, type AttemptOutcomeLabel } from './attempt-outcome';
 import { defineMetrics, type MetricSources, type RelayMetricSet } from './metric-definitions';

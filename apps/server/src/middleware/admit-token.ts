@@ -1,10 +1,10 @@
 import type { RouteMetadata } from '@chat-relay/contract';
 import { invalidRequest } from '@chat-relay/wire';
 import type { Request, RequestHandler, Response } from 'express';
-import { assertQuotaLeft, assertModelServed } from '../policy/admit-model';
+import { assertQuotaLeft, assertModelServed } from '../channels/admit-model';
 import { assertIpAllowed, assertModelAllowed, enforceRateLimits, type InFlightSlot } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import type { ChannelRegistry } from '../relay/channel-registry';
+import type { ChannelRegistry } from '../channels/channel-registry';
 import type { AccountStore, TokenRecord } from '../storage/types';
 import type { BodyReader } from './json-body';
 import { requestedModel } from './requested-model';

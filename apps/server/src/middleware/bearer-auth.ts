@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { authenticationError, permissionError, RelayError } from '@chat-relay/wire';
 import { digestKey } from '../security/keys';
 import type { AccountStore, TokenStore } from '../storage/types';
-import type { Caller } from '../relay/request-context';
+import type { Caller } from '../auth/caller';
 import type { AuthFailureLog } from './auth-failure-log';
 import { errorDialectOf, type ErrorDialect } from './error-dialect';
 import { routeMetadata } from './route-metadata';

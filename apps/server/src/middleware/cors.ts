@@ -1,8 +1,7 @@
 import type { RequestHandler } from 'express';
 import { permissionError } from '@chat-relay/wire';
+import type { CorsOrigins } from '../core/cors-origins';
 
-/** Origins allowed to call a path prefix from a browser: `'*'` = any, an empty list = none. */
-export type CorsOrigins = '*' | readonly string[];
 
 export interface CorsPolicy {
   /** `/v1/*` (RELAY_CORS_ORIGINS, default any): the bearer token is the credential, no cookies. */
@@ -61,14 +60,4 @@ export function cors(policy: CorsPolicy): RequestHandler {
     res.setHeader('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS);
     res.status(204).end();
   };
-}
-
-/** `RELAY_CORS_ORIGINS`-style text: `*`, a comma-separated list of origins, or empty for none. */
-export function parseCorsOrigins(text: string): CorsOrigins {
-  const trimmed = text.trim();
-  if (trimmed === '*') return '*';
-  return trimmed
-    .split(',')
-    .map((origin) => origin.trim().replace(/\/+$/, ''))
-    .filter((origin) => origin !== '');
 }

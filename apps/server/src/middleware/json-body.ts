@@ -6,6 +6,7 @@ import { JsonContainerScanner } from '../validation/json-container-scanner';
 import { nestingTooDeep, nestingTooDeepAt, unparsable } from '../validation/json-body-errors';
 import { exceedsJsonDepth, pathBeyondDepth } from '../validation/json-depth';
 import { scannedBody, type JsonBodyScan } from '../validation/scanned-body';
+import { LARGE_JSON_BYTES } from '../core/take-turn';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 /** `application/json`, optionally with `charset=utf-8`: the body every OpenAI client sends. */
@@ -21,12 +22,6 @@ declare module 'express-serve-static-core' {
     bodyRead?: Promise<void>;
   }
 }
-
-/**
- * Above this many bytes a JSON body is scanned as it arrives and parsed later, in slices (see
- * parse-json-body.ts), rather than parsed at once: JSON.parse holds the event loop ~4 ms per MB.
- */
-export const LARGE_JSON_BYTES = 1024 * 1024;
 
 /** Reads a request's body once; later calls answer the same promise. */
 export type BodyReader = (req: Request, res: Response) => Promise<void>;

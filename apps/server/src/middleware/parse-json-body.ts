@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { takeTurn } from '../relay/take-turn';
+import { takeTurn } from '../core/take-turn';
 import { unparsable } from '../validation/json-body-errors';
 import { memberBytes, parseScannedBody } from '../validation/scanned-body';
 import { countTools, DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, TOOL_MEMBERS, tooManyTools, toolsTooLarge, type ToolLimits } from '../validation/tool-limits';

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ZodError, ZodIssue } from 'zod';
 import { invalidRequest, RelayError } from '@chat-relay/wire';
 import { describeIssue, formatParamPath, mostSpecificIssue } from '../errors/zod-issue-param';
-import { unknownGeminiMethod } from '../relay/gemini-dialect';
+import { unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
 import { routeMetadata } from './route-metadata';
 
 /**

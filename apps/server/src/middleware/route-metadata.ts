@@ -1,12 +1,8 @@
 import type { RouteMetadata } from '@chat-relay/contract';
 import type { Request } from 'express';
+import type { MatchedRoute } from '../core/matched-route';
 
-/** The contract route ts-rest matched: one object per route, the same for every request to it. */
-export interface MatchedRoute {
-  /** The path template (`/api/tokens/:id`), never the request's own path. */
-  readonly path: string;
-  readonly metadata?: unknown;
-}
+export type { MatchedRoute };
 
 /** The route ts-rest matched (ts-rest sets `req.tsRestRoute`); undefined for paths no route has. */
 export function matchedRoute(req: Request): MatchedRoute | undefined {

@@ -1,5 +1,5 @@
 import { permissionError, RelayError } from '@chat-relay/wire';
-import type { Caller } from '../relay/request-context';
+import type { Caller } from '../auth/caller';
 import type { TokenRecord } from '../storage/types';
 import { isIpAllowed } from './ip-allow-list';
 import { isModelAllowed } from './model-allow-list';

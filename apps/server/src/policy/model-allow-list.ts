@@ -1,4 +1,4 @@
-import { matchesModelPattern } from '../relay/model-pattern';
+import { matchesModelPattern } from '../core/model-pattern';
 
 /**
  * A token's `models` allow-list (SPEC §4) against the model name the caller sent: names or

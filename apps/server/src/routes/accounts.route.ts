@@ -1,7 +1,7 @@
 import { accountsContract, type AccountUpdate, type Price } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
-import type { PriceBook } from '../relay/price-book';
+import type { PriceBook } from '../billing/price-book';
 import { digestKey, keyHint, randomBase62 } from '../security/keys';
 import type { AccountPatch, AccountRecord, AccountStore, PriceRecord, PriceStore } from '../storage/types';
 import { callerAccountId } from './caller-scope';

@@ -1,7 +1,7 @@
 import { assistantsContract, type Assistant, type AssistantUpdate } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { notFound, RelayError } from '@chat-relay/wire';
-import type { Caller } from '../relay/request-context';
+import type { Caller } from '../auth/caller';
 import { randomBase62 } from '../security/keys';
 import { AlreadyExistsError, type AssistantPatch, type AssistantRecord, type AssistantStore, type NewAssistant } from '../storage/types';
 import { assertMayNameAccount, callerAccountId, managedAccountId } from './caller-scope';

@@ -1,5 +1,5 @@
 import { notFound, permissionError } from '@chat-relay/wire';
-import type { Caller } from '../relay/request-context';
+import type { Caller } from '../auth/caller';
 import type { TokenRecord, TokenStore } from '../storage/types';
 
 /**

@@ -3,16 +3,16 @@ import { channelsContract, endpointsBeyondType } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
-import type { ChannelCheckLog } from '../relay/channel-checks-log';
-import type { ChannelHealth } from '../relay/channel-health';
+import type { ChannelCheckLog } from '../channels/channel-checks-log';
+import type { ChannelHealth } from '../channels/channel-health';
 import { alignedStates, reenabledKey } from '../storage/key-states';
-import { LiveChannel, type ChannelRegistry } from '../relay/channel-registry';
-import type { ChannelModelSync } from '../relay/model-sync';
-import type { UpstreamClient } from '../relay/upstream-client';
+import { LiveChannel, type ChannelRegistry } from '../channels/channel-registry';
+import type { ChannelModelSync } from '../channels/model-sync';
+import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
 import { passthroughFrom } from './channel-passthrough';
 import { assertPageInRange } from './paging';
-import { runChannelTest } from './test-channel';
+import { runChannelTest } from '../channels/test-channel';
 import { channelView } from './views';
 
 export interface ChannelRouteDeps {

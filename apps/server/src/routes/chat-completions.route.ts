@@ -3,11 +3,11 @@ import { AnthropicModelListQuerySchema, chatContract, parseGizmoModel } from '@c
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
 import { isModelAllowed } from '../policy/model-allow-list';
-import { chatCompletionsDialect } from '../relay/caller-dialect';
-import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../relay/anthropic-model-list';
-import { listModels, servedEndpoints } from '../relay/list-models';
-import { familyAllowed } from '../relay/resolve-model';
-import { callerAccountId, runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import { chatCompletionsDialect } from '../pipeline/caller-dialect';
+import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../channels/anthropic-model-list';
+import { listModels, servedEndpoints } from '../channels/list-models';
+import { familyAllowed } from '../pipeline/resolve-model';
+import { callerAccountId, runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 export type ChatRouteDeps = PipelineDeps;

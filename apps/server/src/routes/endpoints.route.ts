@@ -30,9 +30,9 @@ import {
 } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
-import { audioSeconds } from '../relay/audio-duration';
-import { runEndpoint, type EndpointCall, type EndpointResult, type UsageBound } from '../relay/run-endpoint';
-import { traceOf, type PipelineDeps } from '../relay/run-pipeline';
+import { audioSeconds } from '../billing/audio-duration';
+import { runEndpoint, type EndpointCall, type EndpointResult, type UsageBound } from '../pipeline/run-endpoint';
+import { traceOf, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 import { performance } from 'node:perf_hooks';
 

@@ -1,9 +1,9 @@
 import { geminiContract, parseGeminiTarget, type ChatCompletionRequest, type GeminiGenerateContentResponse } from '@chat-relay/contract';
 import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest, nativeChannelType } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
-import { applyAssistantToGemini } from '../relay/apply-assistant-to-gemini';
-import { geminiDialect, unknownGeminiMethod } from '../relay/gemini-dialect';
-import { runPipeline, type PipelineDeps } from '../relay/run-pipeline';
+import { applyAssistantToGemini } from '../dialects/gemini/apply-assistant-to-gemini';
+import { geminiDialect, unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
+import { runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 /**
@@ -46,7 +46,7 @@ export function geminiRouter(deps: PipelineDeps) {
         },
         nativeOnly: converted.nativeOnly,
         bridgeWarnings: converted.warnings,
-        advisory: GEMINI_HINTS,
+        hooks: { advisory: GEMINI_HINTS },
       });
       const answer = relayAnswer<GeminiGenerateContentResponse>(res, result);
       // Without alt=sse a stream is one JSON array, written as it grows.

@@ -2,10 +2,10 @@ import { messagesContract, type AnthropicCountTokensRequest, type AnthropicMessa
 import { anthropicNativeAdapter, convertMessagesToChat, inspectMessagesRequest, nativeChannelType, stripBridgedThinking } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
-import { anthropicMessagesDialect } from '../relay/anthropic-messages-dialect';
-import { applyAssistantToMessages } from '../relay/apply-assistant-to-messages';
-import { countMessageTokens } from '../relay/count-message-tokens';
-import { admitRequest, runPipeline, traceOf, watchCaller, type PipelineDeps } from '../relay/run-pipeline';
+import { anthropicMessagesDialect } from '../dialects/messages/anthropic-messages-dialect';
+import { applyAssistantToMessages } from '../dialects/messages/apply-assistant-to-messages';
+import { countMessageTokens } from '../dialects/messages/count-message-tokens';
+import { admitRequest, runPipeline, traceOf, watchCaller, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 /** The headers of Anthropic's dialect an `anthropic` channel receives as the caller sent them. */

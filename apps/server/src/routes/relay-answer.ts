@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { performance } from 'node:perf_hooks';
-import type { ChatRelayResult } from '../relay/relay-chat-completion';
-import { traceOf } from '../relay/run-pipeline';
-import { SSE_HEADERS } from '../relay/sse';
+import type { ChatRelayResult } from '../pipeline/relay-chat-completion';
+import { traceOf } from '../pipeline/run-pipeline';
+import { SSE_HEADERS } from '../pipeline/stream/sse';
 
 /**
  * A relayed answer as a route hands it to ts-rest. Text already serialised (an upstream's own

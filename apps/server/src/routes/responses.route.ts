@@ -14,17 +14,17 @@ import {
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
-import { applyAssistantToResponses } from '../relay/apply-assistant-to-responses';
-import { closedBy } from '../relay/caller-gone';
-import { channelKeyDigest } from '../relay/channel-registry';
-import { callNativeResponse } from '../relay/native-response-call';
-import type { ServedBy } from '../relay/relay-chat-completion';
-import { responsesDialect } from '../relay/responses-dialect';
-import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../relay/responses-items';
-import type { Caller } from '../relay/request-context';
-import { callerAccountId, runPipeline, traceOf, type NativeRequest } from '../relay/run-pipeline';
-import { isUnfinishedBackground, settleBackgroundResponse } from '../relay/settle-background-response';
-import type { StoredResponses } from '../relay/stored-responses';
+import { applyAssistantToResponses } from '../dialects/responses/apply-assistant-to-responses';
+import { closedBy } from '../core/caller-gone';
+import { channelKeyDigest } from '../channels/channel-registry';
+import { callNativeResponse } from '../dialects/responses/native-response-call';
+import type { ServedBy } from '../pipeline/relay-chat-completion';
+import { responsesDialect } from '../dialects/responses/responses-dialect';
+import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../dialects/responses/responses-items';
+import type { Caller } from '../auth/caller';
+import { callerAccountId, runPipeline, traceOf, type NativeRequest } from '../pipeline/run-pipeline';
+import { isUnfinishedBackground, settleBackgroundResponse } from '../dialects/responses/settle-background-response';
+import type { StoredResponses } from '../dialects/responses/stored-responses';
 import { bridgedWebSearch } from '../search/bridged-web-search';
 import type { HostedSearchDeps } from '../search/run-hosted-search';
 import type { StoredResponseRecord } from '../storage/types';
@@ -144,12 +144,14 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         native,
         nativeOnly: pinned ? onlyItsChannel(pinned.id) : converted.nativeOnly,
         bridgeWarnings: converted.warnings,
-        pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
-        onServed: (by) => (served = by),
-        // Hints Codex sends on every request: a channel that cannot honour them still answers.
-        advisory: RESPONSES_HINTS,
-        beforeBridged: webSearch?.beforeBridged,
-        bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        hooks: {
+          pin: pinned?.channelId != null ? { channelId: pinned.channelId, keyDigest: pinned.keyDigest, gone: onlyItsChannel(pinned.id) } : undefined,
+          onServed: (by) => (served = by),
+          // Hints Codex sends on every request: a channel that cannot honour them still answers.
+          advisory: RESPONSES_HINTS,
+          beforeBridged: webSearch?.beforeBridged,
+          bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
+        },
         // With store: false the provider keeps none of the answer's items: nothing to refer to later.
         recordCreated: storing,
       });

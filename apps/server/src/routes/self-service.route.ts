@@ -1,10 +1,10 @@
 import { accountsContract, parseGizmoModel, type Model } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest } from '@chat-relay/wire';
-import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
-import { listModels, servedEndpoints } from '../relay/list-models';
-import { isGlob, matchesModelPattern } from '../relay/model-pattern';
-import type { Caller } from '../relay/request-context';
+import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';
+import { listModels, servedEndpoints } from '../channels/list-models';
+import { isGlob, matchesModelPattern } from '../core/model-pattern';
+import type { Caller } from '../auth/caller';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
 import { storedResponsesOf, type StoredResponsesSource } from './stored-responses-view';
 import { accountView, tokenView } from './views';

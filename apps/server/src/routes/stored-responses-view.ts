@@ -1,5 +1,5 @@
 import type { StoredResponsesUsage } from '@chat-relay/contract';
-import type { StoredResponses } from '../relay/stored-responses';
+import type { StoredResponses } from '../dialects/responses/stored-responses';
 
 /** What the account routes read of the stored Responses: each account's usage and the bounds. */
 export type StoredResponsesSource = Pick<StoredResponses, 'usage' | 'options'>;

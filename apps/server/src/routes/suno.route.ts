@@ -1,8 +1,8 @@
 import { sunoContract, sunoModelOf, type SunoTask } from '@chat-relay/contract';
 import { notFound, sunoEnvelope, sunoTaskView, type SunoTaskRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
-import { mapBounded } from '../relay/map-bounded';
-import { callerAccountId } from '../relay/run-pipeline';
+import { mapBounded } from '../core/map-bounded';
+import { callerAccountId } from '../pipeline/run-pipeline';
 import type { TaskRecord } from '../storage/types';
 import { submitTask, type TaskDeps } from '../tasks/submit-task';
 

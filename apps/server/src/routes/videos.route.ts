@@ -2,8 +2,8 @@ import { DEFAULT_VIDEO_MODEL, DEFAULT_VIDEO_SECONDS, DEFAULT_VIDEO_SIZE, videosC
 import { notFound, videoDeletedView, videoListView, videoView, type VideoSubmitRequest } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
-import { closedBy } from '../relay/caller-gone';
-import { callerAccountId } from '../relay/run-pipeline';
+import { closedBy } from '../core/caller-gone';
+import { callerAccountId } from '../pipeline/run-pipeline';
 import type { TaskRecord } from '../storage/types';
 import { submitTask, type TaskDeps } from '../tasks/submit-task';
 

@@ -1,6 +1,6 @@
 import { microUsdToUsd, type Account, type StoredResponsesUsage, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
-import type { CircuitSnapshot } from '../relay/channel-health';
-import { channelEndpoints } from '../relay/channel-registry';
+import type { CircuitSnapshot } from '../channels/channel-health';
+import { channelEndpoints } from '../channels/channel-registry';
 import { keyHint } from '../security/keys';
 import { passthroughView } from './channel-passthrough';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';

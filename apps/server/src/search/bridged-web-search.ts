@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest, ResponseWebSearchCall } from '@chat-relay/contract';
 import { webSearchCallItem, withWebSearchSources, type NewItemId, type WebSearchOutcome, type WebSearchPlan } from '@chat-relay/wire';
-import type { AbortLike } from '../relay/caller-gone';
-import type { Caller } from '../relay/request-context';
+import type { AbortLike } from '../core/caller-gone';
+import type { Caller } from '../auth/caller';
 import { runHostedSearch, type HostedSearchDeps } from './run-hosted-search';
 
 export interface BridgedWebSearchContext {

@@ -1,13 +1,14 @@
 import { DEFAULT_SEARCH_MODEL, endpointsContract, SearchResponseSchema, type SearchRequest, type SearchResult } from '@chat-relay/contract';
 import { internalError, permissionError, RelayError, searchAdapterFor } from '@chat-relay/wire';
 import { performance } from 'node:perf_hooks';
-import { costOrReservation, usageEntryOf } from '../middleware/usage-log';
+import { settle } from '../pipeline/settle';
 import { isModelAllowed } from '../policy/model-allow-list';
-import type { AbortLike } from '../relay/caller-gone';
-import { newTrace, type Caller, type RelayTrace } from '../relay/request-context';
-import { serveEndpoint } from '../relay/run-endpoint';
-import type { PipelineDeps } from '../relay/run-pipeline';
-import type { UsageRecorder } from '../relay/usage-recorder';
+import type { AbortLike } from '../core/caller-gone';
+import { newTrace, type RelayTrace } from '../pipeline/request-context';
+import type { Caller } from '../auth/caller';
+import { serveEndpoint } from '../pipeline/run-endpoint';
+import type { PipelineDeps } from '../pipeline/run-pipeline';
+import type { UsageRecorder } from '../pipeline/usage-recorder';
 
 export interface HostedSearchDeps extends PipelineDeps {
   recorder: UsageRecorder;
@@ -75,17 +76,16 @@ async function search(deps: HostedSearchDeps, hosted: HostedSearch, trace: Relay
   return answer.results;
 }
 
-/** The search's row, as the usage log writes a request's: settled against its reservation. Never rejects. */
+/** The search's row, settled as a request's is (pipeline/settle.ts): against its reservation. Never rejects. */
 async function recordRow(deps: HostedSearchDeps, trace: RelayTrace, caller: Caller | undefined, outcome: HostedSearchOutcome): Promise<void> {
   try {
-    const entry = usageEntryOf(trace, caller, {
+    const ended = {
       status: outcome.ok ? 200 : outcome.error.status,
       errorCode: outcome.ok ? null : (outcome.error.code ?? outcome.error.type),
-      cost: await costOrReservation(deps.prices, deps.logger, trace),
       clientIp: trace.clientIp,
-    });
-    // Counted under /v1/search: that is the endpoint it used.
-    deps.recorder.record(entry, endpointsContract.search);
+    };
+    // Counted under /v1/search: that is the endpoint it used. Its tokens are the request's it runs in.
+    await settle(deps, { trace, caller, outcome: () => ended, route: endpointsContract.search, holdsTpm: false });
   } catch (error) {
     deps.logger.error({ requestId: trace.requestId, err: error }, 'usage row of a hosted web search not written');
   }

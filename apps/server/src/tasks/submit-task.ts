@@ -1,8 +1,8 @@
 import { redactUpstreamError, type EndpointAdapter, type TaskKind } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
-import { channelKeyDigest, type LiveChannel } from '../relay/channel-registry';
-import { runEndpoint, type UsageBound } from '../relay/run-endpoint';
-import { callerAccountId, traceOf, type PipelineDeps } from '../relay/run-pipeline';
+import { channelKeyDigest, type LiveChannel } from '../channels/channel-registry';
+import { runEndpoint, type UsageBound } from '../pipeline/run-endpoint';
+import { callerAccountId, traceOf, type PipelineDeps } from '../pipeline/run-pipeline';
 import type { TaskRecord, TaskStore } from '../storage/types';
 import type { TaskEngine } from './task-engine';
 import { newTaskId, taskProviderFor } from './task-kinds';

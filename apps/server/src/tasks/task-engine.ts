@@ -2,12 +2,12 @@ import { invalidRequest, notFound, redactUpstreamError, type TaskCall, type Task
 import { Readable } from 'node:stream';
 import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
 import type { Logger } from '../logger';
-import { CallerGone, type AbortLike } from '../relay/caller-gone';
-import type { ChannelRegistry, LiveChannel } from '../relay/channel-registry';
-import { mapBounded } from '../relay/map-bounded';
-import { costOf, type PriceBook } from '../relay/price-book';
-import { transportFailure } from '../relay/transport-failure';
-import type { UpstreamClient, UpstreamResponse } from '../relay/upstream-client';
+import { CallerGone, type AbortLike } from '../core/caller-gone';
+import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';
+import { mapBounded } from '../core/map-bounded';
+import { costOf, type PriceBook } from '../billing/price-book';
+import { transportFailure } from '../channels/upstream/transport-failure';
+import type { UpstreamClient, UpstreamResponse } from '../channels/upstream/upstream-client';
 import { isStoreFault } from '../storage/store-faults';
 import type { TaskRecord, TaskSettlement, TaskStore, UsageLogEntry } from '../storage/types';
 import { taskProviderFor } from './task-kinds';

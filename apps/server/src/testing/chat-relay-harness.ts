@@ -6,13 +6,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { CallerGone } from '../relay/caller-gone';
-import { ChannelHealth } from '../relay/channel-health';
-import { ChannelRegistry } from '../relay/channel-registry';
-import type { SseBody } from '../relay/pump-sse-stream';
-import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type RelayedRequest } from '../relay/relay-chat-completion';
-import { newTrace, type RelayTrace } from '../relay/request-context';
-import { UpstreamClient } from '../relay/upstream-client';
+import { CallerGone } from '../core/caller-gone';
+import { ChannelHealth } from '../channels/channel-health';
+import { ChannelRegistry } from '../channels/channel-registry';
+import type { SseBody } from '../pipeline/stream/pump-sse-stream';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type RelayedRequest } from '../pipeline/relay-chat-completion';
+import { newTrace, type RelayTrace } from '../pipeline/request-context';
+import { UpstreamClient } from '../channels/upstream/upstream-client';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite';
 import type { ChannelRecord, NewChannel, Storage } from '../storage/types';
 import { closedPort } from './closed-port';
@@ -40,6 +40,9 @@ export async function readStream(body: SseBody): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A relayed request as specs write it: the dialect's hooks beside its fields. */
+export type HarnessRelayed = Partial<RelayedRequest> & Pick<RelayedRequest, 'request'> & DialectHooks;
+
 export interface ChatRelayHarness {
   sim: UpstreamSim;
   storage: Storage;
@@ -52,7 +55,7 @@ export interface ChatRelayHarness {
   /** A channel whose connections are refused. */
   deadChannel(overrides?: Partial<NewChannel>): Promise<ChannelRecord>;
   /** relayChatCompletion as the pipeline calls it, for `token:1`. */
-  relay(relayed: Partial<RelayedRequest> & Pick<RelayedRequest, 'request'>): Promise<{ result: ChatRelayResult; trace: RelayTrace }>;
+  relay(relayed: HarnessRelayed): Promise<{ result: ChatRelayResult; trace: RelayTrace }>;
   /** The simulator's POSTs in this test: `<path> <key>`. */
   calls(): string[];
 }
@@ -104,9 +107,10 @@ class Harness implements ChatRelayHarness {
     return this.addChannel({ name: 'dead', baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, ...overrides });
   }
 
-  async relay(relayed: Partial<RelayedRequest> & Pick<RelayedRequest, 'request'>): Promise<{ result: ChatRelayResult; trace: RelayTrace }> {
+  async relay({ pin, onServed, advisory, beforeBridged, ...relayed }: HarnessRelayed): Promise<{ result: ChatRelayResult; trace: RelayTrace }> {
     const trace = newTrace('req_spec', performance.now());
-    const result = await relayChatCompletion(this.deps, { publicModel: relayed.request.model, caller: 'token:1', ...relayed }, trace, new CallerGone());
+    const hooks = { pin, onServed, advisory, beforeBridged };
+    const result = await relayChatCompletion(this.deps, { publicModel: relayed.request.model, caller: 'token:1', hooks, ...relayed }, trace, new CallerGone());
     return { result, trace };
   }
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../config';
 import { createHttpServer, type HttpServerOptions } from '../http-server';
 import { createLogger, type Logger } from '../logger';
 import type { Cluster } from '../cluster/cluster';
-import type { CircuitOptions } from '../relay/channel-health';
+import type { CircuitOptions } from '../channels/channel-health';
 import { createServices, type RelayServices } from '../services';
 import { taskEngineOptions } from '../tasks/task-engine';
 import { bootstrapStorage } from '../storage/bootstrap';

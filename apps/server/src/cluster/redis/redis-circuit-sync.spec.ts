@@ -1,4 +1,4 @@
-import { ChannelHealth } from '../../relay/channel-health';
+import { ChannelHealth } from '../../channels/channel-health';
 import type { CircuitSync } from '../circuit-sync';
 import { ClusterFixture, sleep } from './testing/cluster-fixture';
 import { describeWithRedis, eventually, plainClient } from './testing/redis-test-env';

@@ -1,0 +1,16 @@
+import { ENDPOINT_ROUTES, type Endpoint } from '@chat-relay/contract';
+import { modelNotFound, modelNotServedOn } from '@chat-relay/wire';
+import type { ChannelRegistry, LiveChannel } from './channel-registry';
+
+/**
+ * Enabled channels serving `model` on `endpoint`, or the 404 that says why there are none: the
+ * model is unknown, or it is served only for other endpoints (naming them).
+ */
+export async function candidatesFor(registry: ChannelRegistry, model: string, endpoint: Endpoint): Promise<LiveChannel[]> {
+  const candidates = await registry.candidatesFor(model, endpoint);
+  if (candidates.length > 0) return candidates;
+  const elsewhere = await registry.endpointsServing(model);
+  if (elsewhere.length === 0) throw modelNotFound(model);
+  const name = (served: Endpoint) => (served === 'chat' ? 'chat' : `${served} (${ENDPOINT_ROUTES[served]})`);
+  throw modelNotServedOn(model, name(endpoint), elsewhere.map(name));
+}

@@ -1,0 +1,162 @@
+import { Readable } from 'node:stream';
+import { Agent, errors, type Dispatcher } from 'undici';
+import type { ChannelRecord } from '../../storage/types';
+import type { AbortLike } from '../../core/caller-gone';
+import { encodeInSlices, LARGE_TEXT_UNITS } from './encode-in-slices';
+import { UpstreamBody } from './upstream-body';
+
+export interface UpstreamCall {
+  channel: ChannelRecord;
+  url: string;
+  headers: Record<string, string>;
+  /** Absent for a GET or DELETE; a stream for an upload (sent as it is read). */
+  body?: string | Buffer | Readable;
+  signal: AbortLike;
+  /** POST when absent: every relayed call is one; GET and DELETE reach stored upstream state. */
+  method?: 'POST' | 'GET' | 'DELETE';
+}
+
+export interface UpstreamResponse {
+  statusCode: number;
+  body: UpstreamBody;
+  /** A response header's value (lower-case name), read from the raw headers only when asked. */
+  header(name: string): string | undefined;
+}
+
+/** undici's raw headers: name, value, name, value… */
+function headerOf(raw: Buffer[] | string[] | null | undefined, name: string): string | undefined {
+  if (!raw) return undefined;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const key = raw[index];
+    if (key !== undefined && key.length === name.length && key.toString().toLowerCase() === name) return raw[index + 1]?.toString();
+  }
+  return undefined;
+}
+
+/** `origin` and `path` of a URL, parsed once per distinct URL (channels have a handful). */
+const targets = new Map<string, { origin: string; path: string }>();
+
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (targets.size >= 1000) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/**
+ * Keep-alive connection pools to upstreams: one undici Agent per channel (so each channel's
+ * connect timeout applies), reused across requests, replaced when the channel changes.
+ *
+ * Requests go through undici's `dispatch` with a handler of our own rather than `request()`:
+ * no Readable, AsyncResource or URL object per call — the answer's bytes land in an
+ * UpstreamBody queue as they arrive.
+ */
+export class UpstreamClient {
+  private readonly agents = new Map<number, { agent: Agent; version: string }>();
+
+  post(call: UpstreamCall): Promise<UpstreamResponse> {
+    // undici would encode a large text body in one go (~2 ms a MB): done here a slice per turn, and sent as its pieces.
+    if (typeof call.body === 'string' && call.body.length >= LARGE_TEXT_UNITS) {
+      return encodeInSlices(call.body).then((pieces) => {
+        const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+        return this.post({ ...call, headers: { ...call.headers, 'content-length': String(length) }, body: Readable.from(pieces) });
+      });
+    }
+    const { channel, signal } = call;
+    const { origin, path } = targetOf(call.url);
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new errors.RequestAbortedError());
+      let abortCall: ((error: Error) => void) | undefined;
+      let pendingAbort: Error | undefined;
+      let resumeUpstream: () => void = noop;
+      let body: UpstreamBody | undefined;
+      const abort = (error: Error) => {
+        if (abortCall) abortCall(error);
+        else pendingAbort = error;
+      };
+      const onSignal = () => abort(new errors.RequestAbortedError());
+      signal.addEventListener('abort', onSignal, { once: true });
+      const settled = () => signal.removeEventListener('abort', onSignal);
+
+      const handler: Dispatcher.DispatchHandler = {
+        onConnect: (abortRequest) => {
+          abortCall = abortRequest;
+          if (pendingAbort) abortRequest(pendingAbort);
+        },
+        onHeaders: (statusCode, rawHeaders, resume) => {
+          // 1xx informational answers carry no body; the final status follows.
+          if (statusCode < 200) return true;
+          resumeUpstream = resume;
+          body = new UpstreamBody(abort);
+          resolve({ statusCode, body, header: (name) => headerOf(rawHeaders, name) });
+          return true;
+        },
+        onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,
+        onComplete: () => {
+          settled();
+          body?.end();
+        },
+        onError: (error) => {
+          settled();
+          if (body) body.fail(error);
+          else reject(error);
+        },
+      };
+      this.agentFor(channel).dispatch(
+        {
+          origin,
+          path,
+          method: call.method ?? 'POST',
+          headers: call.headers,
+          body: call.body ?? null,
+          headersTimeout: channel.timeouts.firstByteMs,
+          bodyTimeout: channel.timeouts.idleMs,
+        },
+        handler,
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map(({ agent }) => agent.close()));
+  }
+
+  private agentFor(channel: ChannelRecord): Agent {
+    const version = `${channel.updatedAt}|${channel.timeouts.connectMs}`;
+    const existing = this.agents.get(channel.id);
+    if (existing && existing.version === version) return existing.agent;
+    if (existing) void existing.agent.close();
+    const agent = new Agent({
+      connect: { timeout: channel.timeouts.connectMs },
+      // No cap per origin: every concurrent caller stream needs its own upstream socket.
+      connections: null,
+      pipelining: 1,
+    });
+    this.agents.set(channel.id, { agent, version });
+    return agent;
+  }
+}
+
+const noop = () => undefined;
+
+/** What went wrong on the way to an upstream, in routing terms. */
+export type TransportFailure = 'timeout' | 'unreachable' | 'connection' | 'aborted';
+
+export function classifyTransportError(error: unknown): TransportFailure {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'AbortError' || code === 'UND_ERR_ABORTED') return 'aborted';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return 'timeout';
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
+    return 'unreachable';
+  }
+  return 'connection';
+}

@@ -1,0 +1,94 @@
+import {
+  AnthropicCountTokensResponseSchema,
+  type AnthropicCountTokensRequest,
+  type AnthropicCountTokensResponse,
+  type ChatCompletionRequest,
+} from '@chat-relay/contract';
+import { anthropicNativeAdapter, buildAnthropicCountTokensRequest, modelNotFound, stripBridgedThinking } from '@chat-relay/wire';
+import type { Logger } from '../../logger';
+import { attempt, type UpstreamCall } from '../../pipeline/attempt';
+import type { AbortLike } from '../../core/caller-gone';
+import type { ChannelHealth } from '../../channels/channel-health';
+import type { ChannelRegistry } from '../../channels/channel-registry';
+import { countPromptTokens } from '../../billing/estimate-usage';
+import { pickChannel } from '../../channels/pick-channel';
+import type { RelayTrace } from '../../pipeline/request-context';
+import type { UpstreamClient } from '../../channels/upstream/upstream-client';
+
+export interface CountTokensDeps {
+  registry: ChannelRegistry;
+  health: ChannelHealth;
+  upstream: UpstreamClient;
+  logger: Logger;
+}
+
+export interface CountTokensRequest {
+  /** The request in the hub's form (assistant applied): what routing and the tokenizer see. */
+  hub: ChatCompletionRequest;
+  /** The caller's own request (assistant applied), for an Anthropic channel. */
+  native: AnthropicCountTokensRequest;
+  /** The caller's bytes, when `native` is exactly them. */
+  rawBody?: Buffer;
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * `POST /v1/messages/count_tokens`: an `anthropic` channel serving the model counts (its own
+ * tokenizer, exact); otherwise, or when that channel fails, the relay's tokenizer counts the
+ * prompt as it counts prompts for usage estimates. A 4xx from the channel is the caller's error.
+ * Nothing is charged; one attempt, no retries: a count is cheap to ask again.
+ */
+export async function countMessageTokens(
+  deps: CountTokensDeps,
+  request: CountTokensRequest,
+  trace: RelayTrace,
+  signal: AbortLike,
+): Promise<AnthropicCountTokensResponse> {
+  const model = request.hub.model;
+  const candidates = await deps.registry.candidatesFor(model);
+  if (candidates.length === 0) throw modelNotFound(model);
+  const anthropic = candidates.filter((channel) => channel.record.type === 'anthropic' && channel.hasActiveKey);
+  const channel = pickChannel(anthropic, new Set(), (id) => deps.health.isAvailable(id));
+  if (channel) {
+    const outcome = await attempt(deps, channel, countCall(model, request), trace, signal);
+    if (outcome.ok && outcome.result) return outcome.result;
+    if (!outcome.ok && (!outcome.retryable || signal.aborted)) throw outcome.error;
+    const failed = outcome.ok ? 'count_tokens answer unreadable; counted by the relay' : 'count_tokens failed upstream; counted by the relay';
+    deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, status: outcome.ok ? undefined : outcome.error.status }, failed);
+  }
+  trace.usageEstimated = true;
+  return { input_tokens: await countPromptTokens(request.hub) };
+}
+
+/** The count asked of an Anthropic channel: one call, its answer read, the circuit left alone. */
+function countCall(model: string, request: CountTokensRequest): UpstreamCall<AnthropicCountTokensResponse | undefined> {
+  return {
+    model,
+    caller: 'count_tokens',
+    leavesCircuit: true,
+    prepare: ({ channel, key, upstreamModel }) => {
+      const native = stripBridgedThinking(request.native);
+      const rawBody = native === request.native ? request.rawBody : undefined;
+      return {
+        request: buildAnthropicCountTokensRequest({ channel: channel.record, key, body: native, rawBody, upstreamModel, headers: request.headers, stream: false }),
+        mapError: (status, text) => anthropicNativeAdapter.mapErrorResponse(status, text, channel.record.keys),
+        answer: {
+          kind: 'whole',
+          read: (text) => {
+            const counted = AnthropicCountTokensResponseSchema.safeParse(parsedOrUndefined(text));
+            // Unreadable: the relay counts instead. A count uses nothing: no usage to account.
+            return { ok: true, result: () => (counted.success ? counted.data : undefined) };
+          },
+        },
+      };
+    },
+  };
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

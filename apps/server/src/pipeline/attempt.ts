@@ -1,0 +1,204 @@
+import { redactUpstreamError, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure } from '@chat-relay/wire';
+import type { Readable } from 'node:stream';
+import type { AbortLike } from '../core/caller-gone';
+import type { StreamFraming } from './caller-dialect';
+import type { LiveChannel } from '../channels/channel-registry';
+import { encodeMultipart } from '../channels/upstream/encode-multipart';
+import { ByteBody } from './stream/pump-byte-stream';
+import { pumpSseStream, type SseBody } from './stream/pump-sse-stream';
+import type { RelayTrace } from './request-context';
+import { firstPiece, type AttemptOutcome, type RoutingDeps } from './route-with-retries';
+import { transportFailure } from '../channels/upstream/transport-failure';
+import type { OpenStreams } from './stream/open-streams';
+import type { UpstreamClient } from '../channels/upstream/upstream-client';
+import { accountUsage, type UsageSources } from './account-usage';
+import { awaitSettlement } from './settle';
+
+export interface AttemptDeps extends Pick<RoutingDeps, 'health' | 'logger'> {
+  upstream: UpstreamClient;
+  /** Streams register here so a shutdown can end them properly. */
+  openStreams?: OpenStreams;
+}
+
+/** The channel an attempt goes to, with the key and model name it uses there. */
+export interface AttemptTarget {
+  channel: LiveChannel;
+  key: string;
+  upstreamModel: string;
+}
+
+/**
+ * One relayed call as the attempt sends it to any channel: what differs between a chat dialect,
+ * an endpoint, a task submit and a single call such as count_tokens. Everything else — the key,
+ * the trace, the circuit, the post, the first piece, the pump, the usage — is the attempt's.
+ */
+export interface UpstreamCall<R> {
+  /** The model routed: each channel maps it to its own name. */
+  model: string;
+  /** Who is asking (`token:3`): a stream that breaks after it began is held against the channel for them. */
+  caller: string;
+  /** A key this channel must use (the one that created the state the request refers to); its next key otherwise. */
+  pinnedKey?(channel: LiveChannel): string | undefined;
+  /** A single call (count_tokens) leaves the channel's circuit alone: it is neither a trial nor evidence. */
+  leavesCircuit?: true;
+  /** The request for the target, and how its answer is read. Throws the caller's 400 when the provider cannot express it. */
+  prepare(target: AttemptTarget): PreparedCall<R> | Promise<PreparedCall<R>>;
+  /** Told, once, which channel and key an answer that reached the caller came from. */
+  onServed?(served: ServedBy): void;
+}
+
+/** Where a committed answer came from. */
+export interface ServedBy {
+  channel: LiveChannel;
+  key: string;
+  /** Passed through in the caller's own dialect, not bridged through the hub. */
+  native: boolean;
+}
+
+/** A failure the upstream answered with; `endpointMissing`: the channel lacks the native endpoint, try it bridged. */
+export type AnsweredFailure = UpstreamFailure & { endpointMissing?: true };
+
+export interface PreparedCall<R> {
+  request: {
+    url: string;
+    method?: 'GET' | 'POST' | 'DELETE';
+    headers: Record<string, string>;
+    body?: string | Buffer | MultipartBody;
+  };
+  /** What was accepted but cannot be honoured exactly: logged. */
+  warnings?: readonly string[];
+  /** Passed through in the caller's dialect (for onServed). */
+  native?: boolean;
+  /** A non-2xx answer → its failure, the channel's keys redacted. */
+  mapError(status: number, text: string): AnsweredFailure;
+  answer: AnswerReader<R>;
+}
+
+/** How a 2xx answer is read: whole (JSON or text), as an SSE stream, or as bytes passed through. */
+export type AnswerReader<R> =
+  | { kind: 'whole'; read(text: string, contentType: string | undefined): WholeAnswer<R> }
+  | { kind: 'sse'; open(): OpenedStream<R> }
+  | { kind: 'bytes'; usage: UsageSources; result(body: ByteBody, contentType: string): R };
+
+export type WholeAnswer<R> =
+  | {
+      ok: true;
+      /** Absent: the call uses nothing (a count). */
+      usage?: UsageSources;
+      /** What the call does once the answer is the caller's, before its usage is counted. */
+      served?(): void;
+      /** The answer, asked once its usage is on the trace (an endpoint shows the relay's count). */
+      result(): R;
+    }
+  | { ok: false; error: RelayError };
+
+/** A committed stream: how its events are turned and framed, and what its end records. */
+export interface OpenedStream<R> {
+  transformer: StreamTransformer;
+  framing: StreamFraming;
+  usage(): UsageSources;
+  /** At the end, after the usage is counted (passthrough charges, created objects). */
+  ended?(): void;
+  result(body: SseBody): R;
+}
+
+const isMultipart = (body: PreparedCall<unknown>['request']['body']): body is MultipartBody =>
+  typeof body === 'object' && !Buffer.isBuffer(body) && body.kind === 'multipart';
+
+/**
+ * One try of one channel, the same for every relayed call: key and model chosen, the request
+ * built, the attempt marked, the post, the error mapped, the answer read — whole, or committed
+ * once its first piece is in and pumped to the caller with its usage counted at the end. The one
+ * place a relayed request is posted upstream; routeWithRetries decides what happens next.
+ */
+export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: UpstreamCall<R>, trace: RelayTrace, signal: AbortLike): Promise<AttemptOutcome<R>> {
+  const key = call.pinnedKey?.(channel) ?? channel.nextKey();
+  const upstreamModel = channel.upstreamModel(call.model);
+  trace.channelId = channel.id;
+  trace.upstreamModel = upstreamModel;
+  // A request the provider cannot express is the caller's error (400), whichever channel.
+  const prepared = await call.prepare({ channel, key, upstreamModel });
+  if (prepared.warnings?.length) {
+    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');
+  }
+  trace.attempts += 1;
+  const circuit = call.leavesCircuit ? undefined : deps.health;
+  circuit?.markAttempt(channel.id);
+
+  let response;
+  try {
+    response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
+  } catch (error) {
+    return { ok: false, key, ...transportFailure(error) };
+  }
+
+  const { answer } = prepared;
+  const served = () => call.onServed?.({ channel, key, native: prepared.native === true });
+  try {
+    if (response.statusCode >= 400) return { ok: false, key, ...prepared.mapError(response.statusCode, await response.body.text()) };
+    if (answer.kind === 'whole') {
+      const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+      const read = answer.read(await response.body.text(), contentType);
+      // The reader knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
+      if (!read.ok) return { ok: false, key, error: redactUpstreamError(read.error, channel.record.keys), retryable: true, channelFault: true };
+      circuit?.recordSuccess(channel.id);
+      served();
+      read.served?.();
+      if (read.usage) await accountUsage(deps.logger, trace, read.usage);
+      return { ok: true, result: read.result() };
+    }
+  } catch (error) {
+    return { ok: false, key, ...transportFailure(error) };
+  }
+
+  const upstream = response.body;
+  const first = await firstPiece(upstream, key);
+  if (!first.ok) return first;
+  circuit?.recordSuccess(channel.id);
+  served();
+  const settled = awaitSettlement(trace);
+  const ended = (failure: RelayError | undefined) => {
+    if (!failure) return;
+    // Already redacted: the stream transformers redact what they take from the upstream.
+    trace.errorCode = failure.code ?? failure.type;
+    if (failure.status === 499) trace.statusOverride = 499;
+    else circuit?.recordFailure(channel.id, call.caller, false);
+  };
+  const pump = { upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger };
+
+  if (answer.kind === 'bytes') {
+    const contentType = response.header('content-type') ?? 'application/octet-stream';
+    const body = new ByteBody({
+      ...pump,
+      onEnd: (failure) => {
+        // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
+        void accountUsage(deps.logger, trace, answer.usage).finally(settled);
+        ended(failure);
+      },
+    });
+    return { ok: true, result: answer.result(body, contentType) };
+  }
+
+  const stream = answer.open();
+  const body = pumpSseStream({
+    ...pump,
+    transformer: stream.transformer,
+    framing: stream.framing,
+    onEnd: (failure) => {
+      // First, so the row is settled even if what follows throws (accountUsage never rejects).
+      void accountUsage(deps.logger, trace, stream.usage()).finally(settled);
+      stream.ended?.();
+      ended(failure);
+    },
+  });
+  return { ok: true, result: stream.result(body) };
+}
+
+/** The request as the upstream client sends it: a multipart form encoded and streamed, a GET without a body. */
+function bodyOf(request: PreparedCall<unknown>['request']): { url: string; method?: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: string | Buffer | Readable } {
+  const { url, method, headers, body } = request;
+  if (method === 'GET' || body === undefined) return { url, method, headers };
+  if (!isMultipart(body)) return { url, method, headers, body };
+  const encoded = encodeMultipart(body);
+  return { url, method, headers: { ...headers, 'content-type': encoded.contentType, 'content-length': String(encoded.contentLength) }, body: encoded.open() };
+}

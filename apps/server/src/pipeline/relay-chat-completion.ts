@@ -1,0 +1,291 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import {
+  chainTransformers,
+  RelayError,
+  type NativeAdapter,
+  type PassthroughCarriage,
+  type ProviderAdapter,
+  type ReportedUsage,
+  type UpstreamFailure,
+  type UpstreamRequest,
+} from '@chat-relay/wire';
+import { adapterFor } from '../providers/adapter-for';
+import type { NativeCall } from './native-call';
+import type { AbortLike } from '../core/caller-gone';
+import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
+import type { LiveChannel } from '../channels/channel-registry';
+import { completionTextOf, countPromptTokens, roughPromptTokens } from '../billing/estimate-usage';
+import type { OpenStreams } from './stream/open-streams';
+import { chargePassthrough, type PassthroughPlan } from './passthrough/plan-passthrough';
+import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './passthrough/police-candidates';
+import { candidatesFor } from '../channels/candidates-for';
+import { routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
+import type { SseBody } from './stream/pump-sse-stream';
+import type { RelayTrace } from './request-context';
+import type { UsageSources } from './account-usage';
+import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall } from './attempt';
+import type { UpstreamClient } from '../channels/upstream/upstream-client';
+
+export interface ChatRelayDeps extends RoutingDeps {
+  upstream: UpstreamClient;
+  /** Streams register here so a shutdown can end them properly. */
+  openStreams?: OpenStreams;
+}
+
+export type ChatRelayResult =
+  | { kind: 'json'; body: Record<string, unknown>; text?: string }
+  | { kind: 'stream'; body: SseBody };
+
+/** The request to send (its `model` is what routing looks up) and the name the caller used. */
+export interface RelayedRequest {
+  /** The request in the hub's format: what routing, estimation and bridged channels use. */
+  request: ChatCompletionRequest;
+  publicModel: string;
+  /** The caller's bytes, when `request` is exactly what they parsed to (see BuildRequestArgs). */
+  rawBody?: Buffer;
+  /** Who is asking (`token:3`): one caller's failures alone never open a channel's circuit. */
+  caller?: string;
+  /** The caller's dialect; Chat Completions when not given. */
+  dialect?: CallerDialect;
+  /** The caller's own request, for channels that speak its dialect: passed through to them. */
+  native?: NativeCall;
+  /** Set when only such a channel can serve the request (a 400 naming what cannot be bridged). */
+  nativeOnly?: RelayError;
+  /** What converting to the hub could not keep exactly: logged when a bridged channel is tried. */
+  bridgeWarnings?: readonly string[];
+  /** What the caller's dialect needs of the attempt beyond its request. */
+  hooks?: DialectHooks;
+  /**
+   * What a call that passes through (to a channel speaking the caller's dialect, or the hub request
+   * to an OpenAI-compatible one) carries, is policed by, and records (issue 26). Absent: nothing is
+   * policed — only the relay's own tests of its core leave it out.
+   */
+  passthrough?: PassthroughPlan;
+}
+
+/** A dialect's own needs of the attempt (Responses pins its stored state, searches the web itself, sends hints). */
+export interface DialectHooks {
+  /**
+   * Only this channel can serve the request (it keeps state the request refers to: a stored
+   * response), with the key that created that state when it still has it; `gone` when it is
+   * no longer a candidate.
+   */
+  pin?: { channelId: number; keyDigest: string | null; gone: RelayError };
+  /** Told, once, which channel and key an answer that reached the caller came from. */
+  onServed?(served: ServedBy): void;
+  /**
+   * Hub fields the caller's dialect sends as hints (a Responses caller's `reasoning.effort`,
+   * `parallel_tool_calls: false`): a channel that cannot express one refuses it with a 400 naming
+   * it, and the field is then left out for that channel, with a warning, instead of failing.
+   */
+  advisory?: readonly (keyof ChatCompletionRequest)[];
+  /**
+   * What the relay does itself before a bridged attempt, in place of a hosted tool the channel
+   * lacks (a Responses web search): the hub request to send instead. Not called for a channel
+   * answering natively; the hook does its work once, however many channels are tried.
+   */
+  beforeBridged?(request: ChatCompletionRequest, signal: AbortLike): Promise<ChatCompletionRequest>;
+  /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
+  bridgedExtraBytes?: number;
+}
+
+export type { NativeCall, ServedBy };
+
+type AttemptOutcome = RetryOutcome<ChatRelayResult>;
+
+/**
+ * Above this many tokens asked for, an unstreamed answer's wait for its first byte measures the
+ * answer's length as much as the channel: its timeout is not held against the channel.
+ */
+export const LONG_ANSWER_TOKENS = 4096;
+
+const askedTokens = (request: ChatCompletionRequest): number =>
+  Math.max(request.max_tokens ?? 0, request.max_completion_tokens ?? 0);
+
+/** Is this failure evidence that the channel is unhealthy (issue 10 defect 7)? */
+function countsAgainstChannel(failure: UpstreamFailure, request: ChatCompletionRequest): boolean {
+  if (!failure.channelFault) return false;
+  return !(failure.firstByteTimeout && !request.stream && askedTokens(request) > LONG_ANSWER_TOKENS);
+}
+
+/**
+ * The hot path after auth: pick a channel for the model, send, and on a retryable failure
+ * before anything reached the caller try another channel, up to `maxRetries` times (SPEC §6).
+ */
+export async function relayChatCompletion(
+  deps: ChatRelayDeps,
+  relayed: RelayedRequest,
+  trace: RelayTrace,
+  signal: AbortLike,
+): Promise<ChatRelayResult> {
+  const { request } = relayed;
+  let candidates = await candidatesFor(deps.registry, request.model, 'chat');
+  const pin = relayed.hooks?.pin;
+  if (pin) {
+    const { channelId, gone } = pin;
+    candidates = candidates.filter((channel) => channel.id === channelId);
+    if (candidates.length === 0) throw gone;
+  }
+  if (relayed.nativeOnly) {
+    // Only a channel that speaks the caller's dialect can serve it: the others are not tried.
+    candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel));
+    if (candidates.length === 0) throw relayed.nativeOnly;
+  }
+  // A channel whose setting or price would refuse what the request carries is not tried.
+  candidates = policedCandidates(candidates, relayed);
+  const missing = relayed.native?.endpointMissing;
+  return routeWithRetries(
+    deps,
+    {
+      candidates,
+      model: request.model,
+      caller: relayed.caller,
+      countsAgainstChannel: (failure) => countsAgainstChannel(failure, request),
+      attempt: (channel, bridged) => attemptChannel(deps, channel, relayed, trace, signal, bridged),
+      endpointMissing: missing && { remember: (channel) => missing.remember(channel), nativeOnly: relayed.nativeOnly },
+    },
+    trace,
+    signal,
+  );
+}
+
+/** One channel tried: whether it passes the request through or bridges it decided, then the one attempt. */
+async function attemptChannel(
+  deps: ChatRelayDeps,
+  channel: LiveChannel,
+  asked: RelayedRequest,
+  trace: RelayTrace,
+  signal: AbortLike,
+  forceBridge: boolean,
+): Promise<AttemptOutcome> {
+  // What the request carries decides again here: a channel found to lack the native endpoint is tried bridged.
+  const decision = passthroughDecision(asked, channel, forceBridge);
+  if ('refused' in decision) throw decision.refused;
+  const { bridging } = decision;
+  const carriage = carriageFor(asked, channel, bridging);
+  const hooks = asked.hooks;
+  const relayed = bridging && hooks?.beforeBridged ? { ...asked, request: await hooks.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
+  // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
+  // answer bridged back when the caller's dialect is not the hub's.
+  const native = bridging ? undefined : relayed.native;
+  const digest = hooks?.pin?.keyDigest;
+  const call: UpstreamCall<ChatRelayResult> = {
+    model: relayed.request.model,
+    caller: relayed.caller ?? 'anonymous',
+    pinnedKey: digest ? (pinned) => pinned.keyWithDigest(digest) : undefined,
+    onServed: hooks?.onServed,
+    prepare: ({ key, upstreamModel }) => prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage }, trace),
+  };
+  return attempt(deps, channel, call, trace, signal);
+}
+
+interface ChatAttempt {
+  channel: LiveChannel;
+  key: string;
+  upstreamModel: string;
+  relayed: RelayedRequest;
+  native: NativeCall | undefined;
+  carriage: PassthroughCarriage | undefined;
+}
+
+/** The chat request for one channel — passed through, or through the hub — and how its answer reaches the caller's dialect. */
+function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrace): PreparedCall<ChatRelayResult> {
+  const { channel, relayed, native, carriage } = attempt;
+  const { request, publicModel } = relayed;
+  const dialect = relayed.dialect ?? chatCompletionsDialect;
+  const bridge = native ? undefined : dialect.bridge;
+  const { adapter, upstreamRequest } = buildAttempt(attempt);
+  const bridgeWarnings = native ? [] : (relayed.bridgeWarnings ?? []);
+  const secrets = channel.record.keys;
+  const usageOf = (usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
+    reported: usage,
+    countPrompt: () => countPromptTokens(request),
+    roughPrompt: () => roughPromptTokens(request),
+    deliveredText,
+  });
+  const answer: AnswerReader<ChatRelayResult> = !request.stream
+    ? {
+        kind: 'whole',
+        read: (text) => {
+          const converted = adapter.convertResponse(text, publicModel);
+          if (!converted.ok) return converted;
+          // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
+          const deliveredText = native
+            ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
+            : () => completionTextOf(converted.body);
+          return {
+            ok: true,
+            usage: usageOf(converted.usage, deliveredText),
+            served: () => {
+              chargePassthrough(trace, carriage, converted.ran);
+              if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+            },
+            result: () =>
+              bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
+          };
+        },
+      }
+    : {
+        kind: 'sse',
+        open: () => {
+          const upstreamTransformer = adapter.createStreamTransformer({
+            publicModel,
+            // A bridge reads the hub's usage chunk to report usage in the caller's dialect.
+            callerWantsUsage: bridge !== undefined || request.stream_options?.include_usage === true,
+            secrets,
+          });
+          const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
+          // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
+          const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
+          return {
+            transformer,
+            framing: dialect.framing,
+            usage: () => usageOf(transformer.usage, () => transformer.deliveredText),
+            ended: () => {
+              // Before the row is written: it waits for `settled`, which the usage resolves later.
+              chargePassthrough(trace, carriage, upstreamTransformer.ran);
+              void recordCreated?.(upstreamTransformer.ran?.created ?? []);
+            },
+            result: (body) => ({ kind: 'stream', body }),
+          };
+        },
+      };
+  return {
+    request: upstreamRequest,
+    warnings: [...bridgeWarnings, ...(upstreamRequest.warnings ?? [])],
+    native: native !== undefined,
+    mapError: (status, text) => {
+      // Each adapter's error mapper redacts the channel's keys from every field it builds.
+      const failure = adapter.mapErrorResponse(status, text, secrets);
+      const missing = native?.endpointMissing?.test(status, text, channel.record) === true;
+      return missing ? { ...failure, endpointMissing: true } : failure;
+    },
+    answer,
+  };
+}
+
+/** The upstream call for one attempt, and the adapter that reads its answer. */
+function buildAttempt({ channel, key, upstreamModel, relayed, native }: ChatAttempt): { adapter: NativeAdapter | ProviderAdapter; upstreamRequest: UpstreamRequest } {
+  const { request, rawBody } = relayed;
+  if (native) {
+    const { body, headers } = native;
+    const stream = request.stream === true;
+    const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
+    return { adapter: native.adapter, upstreamRequest };
+  }
+  const adapter = adapterFor(channel.record.type);
+  const dropped: string[] = [];
+  for (let sent = request; ; ) {
+    try {
+      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
+      if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
+      return { adapter, upstreamRequest };
+    } catch (error) {
+      if (!(error instanceof RelayError) || error.status !== 400) throw error;
+      const field = relayed.hooks?.advisory?.find((name) => name === error.param && sent[name] != null);
+      if (!field) throw error;
+      dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
+      sent = { ...sent, [field]: undefined };
+    }
+  }
+}

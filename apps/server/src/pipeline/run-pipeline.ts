@@ -1,0 +1,165 @@
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { invalidRequest, type RelayError } from '@chat-relay/wire';
+import type { Request, Response } from 'express';
+import { assertModelAllowed } from '../policy/enforce-token-policy';
+import type { RateLimiter } from '../policy/rate-limiter';
+import type { AssistantRecord, AssistantStore } from '../storage/types';
+import type { CallerDialect } from './caller-dialect';
+import { CallerGone } from '../core/caller-gone';
+import { passthroughBound, planPassthrough, type PassthroughDeps } from './passthrough/plan-passthrough';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
+import type { RelayTrace } from './request-context';
+import type { Caller } from '../auth/caller';
+import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { resolveModel, type ResolvedModel } from './resolve-model';
+import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
+
+export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps {
+  assistants: AssistantStore;
+  rateLimiter: RateLimiter;
+}
+
+/** A caller's request as a dialect's route hands it to the pipeline. */
+export interface PipelineRequest {
+  /** The request in the hub's format (Chat Completions): what is routed, reserved and estimated. */
+  request: ChatCompletionRequest;
+  /** The caller's bytes, when `request` is exactly what they parsed to. */
+  rawBody?: Buffer;
+  dialect: CallerDialect;
+  /** The caller's own request, for channels that speak its dialect. */
+  native?: NativeRequest;
+  /** Only a channel speaking the caller's dialect can serve it. */
+  nativeOnly?: RelayError;
+  bridgeWarnings?: readonly string[];
+  /** The dialect's own checks of the request, once the caller's policy has admitted it. */
+  validate?(): void;
+  /** What the dialect needs of each attempt: a pinned channel, hints, a search of its own. */
+  hooks?: DialectHooks;
+  /** Whether what a native answer creates at the provider is kept there, to be recorded as the caller's (default true). */
+  recordCreated?: boolean;
+}
+
+export interface NativeRequest extends NativeCall {
+  /** The same request for `<family>-gizmo-<id>`: the assistant's instructions, tools and defaults applied. */
+  applyAssistant(assistant: AssistantRecord, family: string): Readonly<Record<string, unknown>>;
+}
+
+export function callerAccountId(caller: Caller | undefined): number {
+  if (caller?.kind === 'token') return caller.token.accountId;
+  if (caller?.kind === 'admin') return caller.account.id;
+  throw new Error('relay route reached without a caller');
+}
+
+export function traceOf(res: Response): RelayTrace {
+  const trace = res.locals.trace;
+  if (!trace) throw new Error('usage log middleware missing on a relay route');
+  return trace;
+}
+
+/**
+ * The one path every dialect's request takes after authentication and the token's policy
+ * (SPEC §4–§8, middleware/admit-token.ts): the model allow-list re-checked on the parsed
+ * request, the model resolved (a custom assistant applied), what a passthrough carries policed,
+ * the quota reserved, then routing with retries and the answer relayed. A dialect's route only
+ * converts its request to the hub's form and writes the result.
+ */
+export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
+  const { request } = input;
+  const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
+  trace.pricedModel = resolved.request.model;
+  const unchanged = resolved.request === request;
+  const native = input.native && nativeFor(input.native, resolved);
+  const passthrough = await planPassthrough(deps, {
+    accountId: callerAccountId(caller),
+    allowList: caller?.kind === 'token' ? caller.token.models : null,
+    request: resolved.request,
+    native: native?.inspect(native.body),
+    recordCreated: input.recordCreated ?? true,
+  });
+  if (caller?.kind === 'token') {
+    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
+    // Content-Length, which counts a compressed body), else the request an assistant built.
+    const rawBody = input.rawBody;
+    const extra = input.hooks?.bridgedExtraBytes ?? 0;
+    const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+    const reservation = { requestId: trace.requestId, request: resolved.request, bodyBytes, passthrough: passthroughBound(passthrough) };
+    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
+  }
+
+  // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
+  if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
+  return relayChatCompletion(
+    deps,
+    {
+      request: resolved.request,
+      publicModel: request.model,
+      // Unchanged by an assistant: the caller's own bytes may be forwarded.
+      rawBody: unchanged ? input.rawBody : undefined,
+      caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
+      dialect: input.dialect,
+      native,
+      nativeOnly: input.nativeOnly,
+      bridgeWarnings: input.bridgeWarnings,
+      hooks: input.hooks,
+      passthrough,
+    },
+    trace,
+    watchCaller(res, trace),
+  );
+}
+
+/**
+ * What every relayed request goes through first, whatever it then does: the trace told the
+ * model and the caller's address, the model allow-list re-checked on the parsed request, the
+ * dialect's own checks, and the model resolved (a custom assistant applied).
+ */
+export async function admitRequest(
+  deps: PipelineDeps,
+  req: Request,
+  res: Response,
+  request: ChatCompletionRequest,
+  validate?: () => void,
+): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
+  const { trace, caller } = await admitCaller(deps, req, res, request.model, request.stream === true);
+  validate?.();
+  const resolved = await resolveModel(deps, request, callerAccountId(caller));
+  trace.assistantId = resolved.assistantId;
+  return { trace, caller, resolved };
+}
+
+/**
+ * The trace told the model, the stream flag and the caller's address, and the model the parsed
+ * request names checked once more against the token's allow-list: the rest of the token's policy
+ * (address, rate limits, concurrency) was decided before the body was parsed, by the admission
+ * middleware (middleware/admit-token.ts), on the model its scan found — JSON.parse has the last
+ * word on which model that is (duplicate keys and the like).
+ */
+export async function admitCaller(
+  deps: PipelineDeps,
+  req: Request,
+  res: Response,
+  model: string,
+  stream: boolean,
+): Promise<{ trace: RelayTrace; caller: Caller | undefined }> {
+  const trace = traceOf(res);
+  // No model has one, and PostgreSQL's text cannot hold it: refused before it reaches a usage row.
+  if (model.includes('\u0000')) throw invalidRequest("'model' must not contain the NUL character (U+0000).", 'model', 'invalid_value');
+  trace.requestedModel = model;
+  trace.stream = stream;
+  const caller = res.locals.caller;
+  trace.clientIp = req.ip ?? null;
+  if (caller?.kind === 'token') assertModelAllowed(caller.token, model);
+  return { trace, caller };
+}
+
+/** Aborted by the usage log's close listener when the caller goes away before its answer. */
+export function watchCaller(res: Response, trace: RelayTrace): CallerGone {
+  const gone = (trace.callerGone = new CallerGone());
+  if (res.destroyed) gone.abort();
+  return gone;
+}
+
+function nativeFor(native: NativeRequest, resolved: { assistant: AssistantRecord | null; family: string | null }): NativeCall {
+  if (!resolved.assistant || resolved.family === null) return native;
+  return { ...native, body: native.applyAssistant(resolved.assistant, resolved.family), rawBody: undefined };
+}

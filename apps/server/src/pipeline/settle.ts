@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../logger';
+import type { MatchedRoute } from '../core/matched-route';
+import { recordCallerTokens } from '../policy/enforce-token-policy';
+import type { RateLimiter } from '../policy/rate-limiter';
+import { costOf, type PriceBook } from '../billing/price-book';
+import type { RelayTrace } from './request-context';
+import type { Caller } from '../auth/caller';
+import type { UsageRecorder } from './usage-recorder';
+import type { UsageLogEntry } from '../storage/types';
+
+export interface SettleDeps {
+  recorder: UsageRecorder;
+  prices: PriceBook;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+}
+
+/** A traced request that has ended, as its row says it. */
+export interface Ending {
+  trace: RelayTrace;
+  caller: Caller | undefined;
+  /** How it ended: asked once a committed stream has ended too (it may have broken, or lost its caller). */
+  outcome(): Pick<TraceEnding, 'status' | 'errorCode' | 'clientIp'>;
+  /** The route it came by, for metrics. */
+  route: MatchedRoute | undefined;
+  /** Its tokens count towards the caller's tpm (SPEC §4): not a count, nor a search run inside another request. */
+  holdsTpm: boolean;
+}
+
+/**
+ * Where a request's cost is settled (SPEC §8): once its answer has ended (a stream's usage is
+ * counted), its row — the cost at the model's price, against the quota reserved — is handed to the
+ * UsageRecorder, which writes it and settles the reservation with it; then its tokens are held
+ * against the caller's tpm. A submitted task's row is the task's, written when it ends (TaskStore).
+ */
+export async function settle(deps: SettleDeps, ending: Ending): Promise<void> {
+  const { trace } = ending;
+  if (trace.settled) await trace.settled;
+  if (trace.deferredToTask) return;
+  const entry = usageEntryOf(trace, ending.caller, {
+    ...ending.outcome(),
+    // Aborted and failed streams too: what was delivered (and its prompt) is charged.
+    cost: await costOrReservation(deps.prices, deps.logger, trace),
+  });
+  deps.recorder.record(entry, ending.route);
+  if (ending.holdsTpm) await recordCallerTokens(deps.rateLimiter, ending.caller, trace);
+}
+
+/** Makes the row wait for a committed stream: the function says the stream has ended and its usage is counted. */
+export function awaitSettlement(trace: RelayTrace): () => void {
+  let settled: () => void = () => undefined;
+  trace.settled = new Promise((resolve) => (settled = resolve));
+  return settled;
+}
+
+/** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
+export async function costOrReservation(prices: PriceBook, logger: Logger, trace: RelayTrace): Promise<number> {
+  try {
+    const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
+    return costOf(price, trace);
+  } catch (error) {
+    logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
+    return trace.quotaReserved;
+  }
+}
+
+/** How a traced request ended, as its row says it. */
+export interface TraceEnding {
+  status: number;
+  errorCode: string | null;
+  /** Micro-USD (see costOrReservation). */
+  cost: number;
+  clientIp: string | null;
+}
+
+/** The usage log row of a traced request: who asked, what it used and cost, how it ended. */
+export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, ending: TraceEnding): UsageLogEntry {
+  const token = caller?.kind === 'token' ? caller.token : undefined;
+  return {
+    createdAt: new Date().toISOString(),
+    requestId: trace.requestId,
+    tokenId: token?.id ?? null,
+    accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),
+    requestedModel: trace.requestedModel,
+    upstreamModel: trace.upstreamModel,
+    channelId: trace.channelId,
+    assistantId: trace.assistantId,
+    stream: trace.stream,
+    status: ending.status,
+    errorCode: ending.errorCode,
+    promptTokens: trace.promptTokens,
+    completionTokens: trace.completionTokens,
+    cacheReadTokens: trace.cacheReadTokens,
+    cacheWriteTokens: trace.cacheWriteTokens,
+    endpoint: trace.endpoint,
+    units: trace.units,
+    usageEstimated: trace.usageEstimated,
+    cost: ending.cost,
+    quotaReserved: trace.quotaReserved,
+    latencyMs: performance.now() - trace.startedAt,
+    ttfbMs: trace.ttfbMs,
+    clientIp: ending.clientIp,
+    attempts: trace.attempts,
+  };
+}

@@ -1,0 +1,168 @@
+import { createParser } from 'eventsource-parser';
+import { performance } from 'node:perf_hooks';
+import { Stream } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { upstreamError, type RelayError, type StreamTransformer } from '@chat-relay/wire';
+import type { Logger } from '../../logger';
+import type { AbortLike } from '../../core/caller-gone';
+import { serverShuttingDown, type OpenStreams } from './open-streams';
+import type { RelayTrace } from '../request-context';
+import type { StreamFraming } from '../caller-dialect';
+import { sseData, sseEvent } from './sse';
+import { transportFailure } from '../../channels/upstream/transport-failure';
+
+export interface PumpInput {
+  /** The upstream body, its first piece already read (the stream is committed). */
+  upstream: AsyncIterator<Buffer>;
+  first: Buffer;
+  transformer: StreamTransformer;
+  /** The caller's dialect's end marker and error event. */
+  framing: StreamFraming;
+  trace: RelayTrace;
+  signal: AbortLike;
+  /** Called once with how the stream ended: undefined for a clean end. */
+  onEnd(error: RelayError | undefined): void;
+  /** Where the stream is listed while it runs, for a shutdown to end it. */
+  openStreams?: OpenStreams;
+  /** Where a throwing `onEnd` is reported: the stream still ends, the process stays up. */
+  logger: Logger;
+}
+
+/** Where the frames go: the HTTP response, as ts-rest hands it to `pipe`. */
+type Destination = NodeJS.WritableStream;
+
+/**
+ * The caller's side of a relayed stream, in the form ts-rest expects of a streamed body: a
+ * Stream it pipes into the response. `pipe` writes the frames straight into the response —
+ * no Readable in between — one write per upstream piece, and the last frames together with
+ * the end of the response, so a stream costs as few socket writes as its upstream did.
+ */
+export class SseBody extends Stream {
+  private started = false;
+
+  constructor(private readonly input: PumpInput) {
+    super();
+  }
+
+  override pipe<T extends Destination>(destination: T): T {
+    if (this.started) throw new Error('an SSE body can be piped once');
+    this.started = true;
+    void run(this.input, destination);
+    return destination;
+  }
+}
+
+/**
+ * Reads the upstream SSE body and writes the caller's stream: every upstream event is framed
+ * and written at once; the dialect's end marker (`[DONE]`) at a clean end; a failure after the
+ * start becomes one error event and the end (SPEC §7). Honours back-pressure from a slow client.
+ */
+export function pumpSseStream(input: PumpInput): SseBody {
+  return new SseBody(input);
+}
+
+async function run(input: PumpInput, destination: Destination): Promise<void> {
+  const { transformer, trace, signal, framing } = input;
+  const frame = (step: { json: string; event?: string }): string => (framing.frame ? framing.frame(step.json) : sseFrame(step));
+  // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
+  const decoder = new StringDecoder('utf8');
+  const events: Array<{ event?: string; data: string }> = [];
+  const parser = createParser({ onEvent: ({ event, data }) => events.push(event ? { event, data } : { data }) });
+  let ended = false;
+  let failure: RelayError | undefined;
+  /** Frames made from the current upstream piece, written together. */
+  let batch = '';
+
+  const push = (frame: string): void => {
+    trace.ttfbMs ??= performance.now() - trace.startedAt;
+    batch += frame;
+  };
+  const flush = (): boolean => {
+    if (batch === '' || signal.aborted) return true;
+    const frames = batch;
+    batch = '';
+    return destination.write(frames);
+  };
+  let finished = false;
+  const fail = (error: RelayError) => {
+    if (finished) return;
+    failure = error;
+    ended = true;
+    if (signal.aborted) return;
+    // A dialect with its own failure events for a started stream (Responses: `response.failed`) writes them.
+    const steps = transformer.fail?.(error);
+    if (!steps) push(framing.error(error));
+    else for (const step of steps) if (step.kind === 'chunk') push(frame(step));
+  };
+
+  /** Exactly once: the last frames, the end of the response, and the upstream let go. */
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    forget?.();
+    if (!failure && framing.done) push(framing.done);
+    try {
+      input.onEnd(failure);
+    } catch (error) {
+      input.logger.error({ requestId: trace.requestId, err: error }, 'accounting at the end of a stream failed');
+    }
+    // The last frames and the end of the response in one write.
+    if (signal.aborted) destination.end();
+    else destination.end(batch);
+    void input.upstream.return?.().catch(() => undefined);
+  };
+  // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
+  // (Declared after `finish`, which only runs once this is set.)
+  const forget = input.openStreams?.add(() => {
+    fail(serverShuttingDown());
+    finish();
+  });
+
+  try {
+    for (let piece: Buffer | undefined = input.first; piece && !ended; ) {
+      parser.feed(decoder.write(piece));
+      for (const event of events.splice(0)) {
+        for (const step of transformer.transform(event)) {
+          if (step.kind === 'chunk') push(frame(step));
+          else fail(step.error);
+          if (ended) break;
+        }
+        if (ended) break;
+      }
+      if (ended) break;
+      if (!flush()) await drained(destination, signal);
+      const next = await input.upstream.next();
+      piece = next.done ? undefined : next.value;
+    }
+    if (!ended) {
+      for (const step of transformer.finish()) {
+        if (step.kind === 'chunk') push(frame(step));
+        else fail(step.error);
+      }
+    }
+    if (!ended && !transformer.complete) {
+      fail(upstreamError('The upstream provider ended the stream before it was complete.', 'stream_truncated'));
+    }
+  } catch (error) {
+    fail(transportFailure(error).error);
+  } finally {
+    finish();
+  }
+}
+
+const sseFrame = (step: { json: string; event?: string }): string =>
+  step.event === undefined ? sseData(step.json) : sseEvent(step.event, step.json);
+
+/** Resolves once the destination has room again, or the caller has gone. */
+export function drained(destination: Destination, signal: AbortLike): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      destination.removeListener('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    destination.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

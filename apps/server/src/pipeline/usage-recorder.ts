@@ -1,0 +1,121 @@
+import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
+import type { Logger } from '../logger';
+import type { MatchedRoute } from '../core/matched-route';
+import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from '../core/usage-defaults';
+import type { TokenStore, UsageLogEntry, UsageLogStore } from '../storage/types';
+
+export interface UsageRecorderOptions {
+  flushIntervalMs?: number;
+  maxBatch?: number;
+  /** Rows waiting at most before `backlogFull` says new requests must be refused. */
+  maxBacklog?: number;
+}
+
+/** Hears of each row as it is queued, with the route its request came by (metrics); it must not throw. */
+export type UsageObserver = (entry: UsageLogEntry, route: MatchedRoute | undefined) => void;
+
+/**
+ * Keeps the hot path free of database writes: entries are queued in memory and written in one
+ * transaction every `flushIntervalMs` (or sooner when `maxBatch` is reached). `close()` drains
+ * the queue, so a clean shutdown loses nothing; a crash loses at most the rows of one interval,
+ * whose reservations the next start gives back (those requests go uncharged). While the database
+ * cannot take them, rows are kept and retried; once `maxBacklog` wait, `backlogFull` tells the
+ * relay to refuse new requests (503) rather than serve what it could not account for.
+ */
+export class UsageRecorder {
+  private queue: UsageLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  /** close() has returned: a row recorded now is written once, never retried. */
+  private closed = false;
+  private readonly flushIntervalMs: number;
+  private readonly maxBatch: number;
+  private readonly maxBacklog: number;
+  /** Rows recorded and not yet written (queued, or in a write under way). */
+  private unwritten = 0;
+  /** Writes have been failing since this many ms (performance.now), or undefined. */
+  private failingSince: number | undefined;
+  private readonly warn: ThrottledWarn;
+
+  constructor(
+    private readonly usageLog: UsageLogStore,
+    private readonly tokens: TokenStore,
+    private readonly logger: Logger,
+    options: UsageRecorderOptions = {},
+    private readonly observe?: UsageObserver,
+  ) {
+    this.flushIntervalMs = options.flushIntervalMs ?? USAGE_FLUSH_INTERVAL_MS;
+    this.maxBatch = options.maxBatch ?? 500;
+    this.maxBacklog = options.maxBacklog ?? USAGE_BACKLOG_MAX;
+    this.warn = throttledWarn(logger);
+  }
+
+  /** As many rows wait as the backlog holds: the database has been away too long to take more requests. */
+  get backlogFull(): boolean {
+    return this.unwritten >= this.maxBacklog;
+  }
+
+  record(entry: UsageLogEntry, route?: MatchedRoute): void {
+    this.queue.push(entry);
+    this.unwritten += 1;
+    try {
+      this.observe?.(entry, route);
+    } catch (error) {
+      // A metrics fault never costs a usage row: the row is queued already.
+      this.logger.error({ err: error, requestId: entry.requestId }, 'usage observer failed');
+    }
+    if (this.queue.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs);
+  }
+
+  /** Writes everything queued so far; resolves when it is on disk. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.flushing.then(() => (batch.length ? this.write(batch) : undefined));
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    // A batch that failed during that flush is back in the queue: one more try before shutdown.
+    if (this.queue.length > 0) await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.closed = true;
+  }
+
+  private async write(batch: UsageLogEntry[]): Promise<void> {
+    try {
+      await this.usageLog.insertBatch(batch);
+    } catch (error) {
+      if (this.closed) {
+        // After close() the store is gone: retrying would spin on it for as long as the process lives.
+        this.unwritten -= batch.length;
+        this.logger.error({ err: error, entries: batch.length }, 'usage log write failed after shutdown; rows lost');
+        return;
+      }
+      // Keep the entries for the next flush rather than lose them (the store never writes a row twice).
+      this.queue.unshift(...batch);
+      this.failingSince ??= performance.now();
+      this.warn('write', error, `usage log write failed; ${this.unwritten} rows kept and retried`);
+      this.timer ??= setTimeout(() => void this.flush(), this.flushIntervalMs * 4);
+      return;
+    }
+    this.unwritten -= batch.length;
+    if (this.failingSince !== undefined) {
+      this.logger.info({ failedForMs: Math.round(performance.now() - this.failingSince), waiting: this.unwritten }, 'usage log writes resumed');
+      this.failingSince = undefined;
+    }
+    const lastUsed = new Map<number, string>();
+    for (const entry of batch) {
+      if (entry.tokenId !== null) lastUsed.set(entry.tokenId, entry.createdAt);
+    }
+    // Only a display date: a failure is logged, and the rows — written already — are never retried for it.
+    if (lastUsed.size) await this.tokens.touchLastUsed(lastUsed).catch((error: unknown) => this.warn('touch', error, 'last_used_at not updated'));
+  }
+}
