@@ -1,7 +1,6 @@
 import type { ChannelTestResult, ChatCompletionRequest } from '@chat-relay/contract';
 import { performance } from 'node:perf_hooks';
-import { invalidRequest, redactUpstreamError } from '@chat-relay/wire';
-import { adapterFor } from '../providers/adapter-for';
+import { chatAdapterOf, invalidRequest, redactUpstreamError } from '@chat-relay/wire';
 import { CallerGone, type AbortLike } from '../core/caller-gone';
 import { noChatProbe, testsWithChat, type ChannelProbe } from './channel-checks-probes';
 import { LiveChannel } from './channel-registry';
@@ -58,7 +57,7 @@ function testKey(channel: LiveChannel, keyIndex: number | undefined): string {
 /** The minimal chat request, read by the channel type's adapter. */
 function chatProbe(channel: LiveChannel, model: string): ChannelProbe {
   const { record } = channel;
-  const adapter = adapterFor(record.type);
+  const adapter = chatAdapterOf(record.type);
   const request: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'Say OK.' }], max_tokens: TEST_MAX_TOKENS };
   return {
     name: model,

@@ -1,6 +1,7 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import {
   chainTransformers,
+  chatAdapterOf,
   RelayError,
   type NativeAdapter,
   type PassthroughCarriage,
@@ -9,7 +10,6 @@ import {
   type UpstreamFailure,
   type UpstreamRequest,
 } from '@chat-relay/wire';
-import { adapterFor } from '../providers/adapter-for';
 import type { NativeCall } from './native-call';
 import type { AbortLike } from '../core/caller-gone';
 import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
@@ -273,7 +273,7 @@ function buildAttempt({ channel, key, upstreamModel, relayed, native }: ChatAtte
     const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
     return { adapter: native.adapter, upstreamRequest };
   }
-  const adapter = adapterFor(channel.record.type);
+  const adapter = chatAdapterOf(channel.record.type);
   const dropped: string[] = [];
   for (let sent = request; ; ) {
     try {

@@ -4,7 +4,7 @@ import {
   type AnthropicCountTokensResponse,
   type ChatCompletionRequest,
 } from '@chat-relay/contract';
-import { anthropicNativeAdapter, buildAnthropicCountTokensRequest, modelNotFound, stripBridgedThinking } from '@chat-relay/wire';
+import { modelNotFound, stripBridgedThinking, tokenCounterOf, type TokenCounter } from '@chat-relay/wire';
 import type { Logger } from '../../logger';
 import { attempt, type UpstreamCall } from '../../pipeline/attempt';
 import type { AbortLike } from '../../core/caller-gone';
@@ -47,10 +47,12 @@ export async function countMessageTokens(
   const model = request.hub.model;
   const candidates = await deps.registry.candidatesFor(model);
   if (candidates.length === 0) throw modelNotFound(model);
-  const anthropic = candidates.filter((channel) => channel.record.type === 'anthropic' && channel.hasActiveKey);
-  const channel = pickChannel(anthropic, new Set(), (id) => deps.health.isAvailable(id));
-  if (channel) {
-    const outcome = await attempt(deps, channel, countCall(model, request), trace, signal);
+  // A channel whose provider counts a Messages request itself (today: anthropic).
+  const counting = candidates.filter((channel) => tokenCounterOf(channel.record.type)?.dialect === 'messages' && channel.hasActiveKey);
+  const channel = pickChannel(counting, new Set(), (id) => deps.health.isAvailable(id));
+  const counter = channel && tokenCounterOf(channel.record.type);
+  if (channel && counter) {
+    const outcome = await attempt(deps, channel, countCall(model, request, counter), trace, signal);
     if (outcome.ok && outcome.result) return outcome.result;
     if (!outcome.ok && (!outcome.retryable || signal.aborted)) throw outcome.error;
     const failed = outcome.ok ? 'count_tokens answer unreadable; counted by the relay' : 'count_tokens failed upstream; counted by the relay';
@@ -60,8 +62,8 @@ export async function countMessageTokens(
   return { input_tokens: await countPromptTokens(request.hub) };
 }
 
-/** The count asked of an Anthropic channel: one call, its answer read, the circuit left alone. */
-function countCall(model: string, request: CountTokensRequest): UpstreamCall<AnthropicCountTokensResponse | undefined> {
+/** The count asked of a channel's provider: one call, its answer read, the circuit left alone. */
+function countCall(model: string, request: CountTokensRequest, counter: TokenCounter): UpstreamCall<AnthropicCountTokensResponse | undefined> {
   return {
     model,
     caller: 'count_tokens',
@@ -70,8 +72,8 @@ function countCall(model: string, request: CountTokensRequest): UpstreamCall<Ant
       const native = stripBridgedThinking(request.native);
       const rawBody = native === request.native ? request.rawBody : undefined;
       return {
-        request: buildAnthropicCountTokensRequest({ channel: channel.record, key, body: native, rawBody, upstreamModel, headers: request.headers, stream: false }),
-        mapError: (status, text) => anthropicNativeAdapter.mapErrorResponse(status, text, channel.record.keys),
+        request: counter.buildRequest({ channel: channel.record, key, body: native, rawBody, upstreamModel, headers: request.headers, stream: false }),
+        mapError: (status, text) => counter.mapErrorResponse(status, text, channel.record.keys),
         answer: {
           kind: 'whole',
           read: (text) => {

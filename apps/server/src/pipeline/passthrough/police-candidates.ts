@@ -1,4 +1,4 @@
-import { carriesNothing, type PassthroughCarriage, type RelayError } from '@chat-relay/wire';
+import { carriesNothing, sendsHubAsIs, type PassthroughCarriage, type RelayError } from '@chat-relay/wire';
 import { NOTHING_PASSES } from '../../storage/types';
 import type { LiveChannel } from '../../channels/channel-registry';
 import type { PassthroughPlan } from './plan-passthrough';
@@ -26,7 +26,7 @@ export function carriageFor(route: PassthroughRoute, channel: LiveChannel, bridg
   const plan = route.passthrough;
   if (!plan) return undefined;
   if (!bridging && speaksNatively(route.native, channel)) return plan.native;
-  return channel.record.type === 'openai' ? plan.hub : undefined;
+  return sendsHubAsIs(channel.record.type) ? plan.hub : undefined;
 }
 
 /** Why the request may not pass through to `channel` as it would be sent (see policePassthrough), or undefined. */
