@@ -1,10 +1,12 @@
 import type { AssistantVisibility, ChannelResponsesApi, ChannelType, Endpoint, RateLimitInput, ResponseFormat, TokenStatus, Tool } from '@chat-relay/contract';
-import type { RateLimits } from '../policy/rate-limits';
+import type { ChannelTimeoutsMs } from '../core/channel-defaults';
+import type { RateLimits } from '../core/rate-limits';
 import type { ResponseStore } from './response-types';
 import type { TaskStore } from './task-types';
 import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
 import type { ChannelPassthroughRecord, UpstreamObjectStore } from './upstream-object-types';
 
+export type { ChannelTimeoutsMs } from '../core/channel-defaults';
 export * from './usage-types';
 export * from './response-types';
 export * from './task-types';
@@ -149,15 +151,6 @@ export interface TokenStore {
   touchLastUsed(lastUsed: ReadonlyMap<number, string>): Promise<void>;
 }
 
-/** Per-channel upstream timeouts (SPEC §6). */
-export interface ChannelTimeoutsMs {
-  /** TCP/TLS connect. */
-  connectMs: number;
-  /** From sending the request to the response headers. */
-  firstByteMs: number;
-  /** Longest silence between two body chunks (a stalled stream). */
-  idleMs: number;
-}
 
 /** A channel key's state (SPEC §6): an upstream 401/403 disables it, with the reason. */
 export interface ChannelKeyState {

@@ -11,7 +11,7 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
+import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
 import { inTransaction } from './pg-pool';
 import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
 

@@ -11,7 +11,7 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
+import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
 import { fromJsonColumn, toJsonColumn } from './json-column';
 
 interface TokenRow {
