@@ -11,63 +11,19 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
+import { mergeRateLimits } from '../../core/rate-limits';
+import { PG_CODEC } from '../rows/codec';
+import {
+  TOKEN_COLUMNS as COLUMNS,
+  tokenColumnsOf,
+  tokenRecordOf,
+  type TokenAccountColumns as AccountColumns,
+  type TokenRow,
+} from '../rows/tokens';
 import { inTransaction } from './pg-pool';
 import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
 
-interface TokenRow {
-  id: number;
-  account_id: number;
-  name: string;
-  key_hint: string;
-  status: TokenRecord['status'];
-  expires_at: string | null;
-  quota_limit: number | null;
-  quota_used: number;
-  models: string[] | null;
-  allowed_ips: string[] | null;
-  rate_limit: Partial<RateLimits> | null;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface AccountColumns {
-  account_status: 'active' | 'disabled';
-  account_quota_limit: number | null;
-}
-
-const COLUMN_NAMES = [
-  'id',
-  'account_id',
-  'name',
-  'key_hint',
-  'status',
-  'expires_at',
-  'quota_limit',
-  'quota_used',
-  'models',
-  'allowed_ips',
-  'rate_limit',
-  'created_at',
-  'last_used_at',
-];
-const COLUMNS = COLUMN_NAMES.join(', ');
-
-const toRecord = (row: TokenRow): TokenRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  keyHint: row.key_hint,
-  status: row.status,
-  expiresAt: row.expires_at,
-  quotaLimit: row.quota_limit,
-  quotaUsed: row.quota_used,
-  models: row.models,
-  allowedIps: row.allowed_ips,
-  rateLimit: normaliseRateLimits(row.rate_limit),
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-});
+const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, PG_CODEC);
 
 /**
  * SQL for "shows as status X at time `now`" (added to `params` only where the SQL names it:
@@ -209,7 +165,7 @@ export class PgTokenStore implements TokenStore {
   /** One read on the auth path: the token and what policy needs of its account. */
   async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
     const { rows } = await this.pool.query<TokenRow & AccountColumns>(
-      `SELECT ${COLUMN_NAMES.map((column) => `t.${column}`).join(', ')},
+      `SELECT ${tokenColumnsOf('t')},
          a.status AS account_status, a.quota_limit AS account_quota_limit
        FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = $1`,
       [digest],
