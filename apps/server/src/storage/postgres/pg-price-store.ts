@@ -1,11 +1,9 @@
 import type pg from 'pg';
 import type { PriceRecord, PriceStore } from '../types';
 import { inTransaction } from './pg-pool';
+import { columnsOf } from './pg-rows';
 import { PG_CODEC } from '../rows/codec';
 import { PRICE_COLUMNS as COLUMNS, priceRecordOf, priceValues, type PriceRow } from '../rows/prices';
-
-/** Rows turned into one array per column, for `unnest`. */
-const columnsOf = <T>(rows: T[][]): T[][] => (rows[0] ?? []).map((_, column) => rows.map((row) => row[column] as T));
 
 /** The price table in PostgreSQL, behaving as SqlitePriceStore does. */
 export class PgPriceStore implements PriceStore {

@@ -54,3 +54,6 @@ export const isUniqueViolation = (error: unknown): boolean => (error as { code?:
  * lists — become NULL and match nothing, as on SQLite, instead of failing the cast.
  */
 export const idParam = (id: number): number | null => (Number.isSafeInteger(id) ? id : null);
+
+/** Rows of values turned into one array per column, for `unnest`. */
+export const columnsOf = <T>(rows: readonly T[][]): T[][] => (rows[0] ?? []).map((_, column) => rows.map((row) => row[column] as T));

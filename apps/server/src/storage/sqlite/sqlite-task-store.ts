@@ -1,6 +1,6 @@
 import type { TaskFailure } from '@chat-relay/wire';
 import type Database from 'better-sqlite3';
-import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../rows/tasks';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { fromJsonColumn } from './json-column';
 import { SqliteUsageWriter } from './sqlite-usage-writer';

@@ -1,5 +1,5 @@
 import type { TaskFailure, TaskKind, TaskState } from '@chat-relay/wire';
-import type { NewTask, TaskPatch, TaskRecord, TaskSettlement } from './task-types';
+import type { NewTask, TaskPatch, TaskRecord, TaskSettlement } from '../task-types';
 
 /**
  * A `tasks` row as either backend reads it, its JSON columns parsed (SQLite's text by the store,
