@@ -12,7 +12,7 @@ import type {
   TokenStore,
 } from '../types';
 import { mergeRateLimits } from '../../core/rate-limits';
-import { jsonColumn as toJsonColumn, SQLITE_CODEC } from '../rows/codec';
+import { jsonColumn, SQLITE_CODEC } from '../rows/codec';
 import { TOKEN_COLUMNS as COLUMNS, tokenColumnsOf, tokenRecordOf, type TokenAccountColumns as AccountColumns, type TokenRow } from '../rows/tokens';
 
 const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, SQLITE_CODEC);
@@ -71,9 +71,9 @@ export class SqliteTokenStore implements TokenStore {
         input.status ?? 'active',
         input.expiresAt ?? null,
         input.quotaLimit ?? null,
-        toJsonColumn(input.models),
-        toJsonColumn(input.allowedIps),
-        toJsonColumn(mergeRateLimits(null, input.rateLimit)),
+        jsonColumn(input.models),
+        jsonColumn(input.allowedIps),
+        jsonColumn(mergeRateLimits(null, input.rateLimit)),
         new Date().toISOString(),
       ) as TokenRow;
     return toRecord(row);
@@ -130,9 +130,9 @@ export class SqliteTokenStore implements TokenStore {
         merged.expiresAt,
         merged.quotaLimit,
         merged.quotaUsed,
-        toJsonColumn(merged.models),
-        toJsonColumn(merged.allowedIps),
-        toJsonColumn(merged.rateLimit),
+        jsonColumn(merged.models),
+        jsonColumn(merged.allowedIps),
+        jsonColumn(merged.rateLimit),
         id,
       ) as TokenRow;
     return toRecord(row);
