@@ -5,13 +5,6 @@ import type { Page, PageRequest } from '../types';
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 /**
- * A JSON parameter (cast with `::jsonb` or `::json` in the SQL): null stays SQL NULL, never the
- * JSON `null`, as SQLite's JSON text columns keep it. Always text, since `pg` would turn an array
- * into a PostgreSQL array rather than JSON.
- */
-export const jsonParam = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-
-/**
  * Collects positional parameters while a query is built: `param(value)` answers its `$n`.
  * Values only ever travel as parameters; the SQL text is the store's own.
  */

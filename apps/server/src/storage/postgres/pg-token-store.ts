@@ -12,7 +12,7 @@ import type {
   TokenStore,
 } from '../types';
 import { mergeRateLimits } from '../../core/rate-limits';
-import { PG_CODEC } from '../rows/codec';
+import { jsonColumn, PG_CODEC } from '../rows/codec';
 import {
   TOKEN_COLUMNS as COLUMNS,
   tokenColumnsOf,
@@ -21,7 +21,7 @@ import {
   type TokenRow,
 } from '../rows/tokens';
 import { inTransaction } from './pg-pool';
-import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
+import { idParam, pageOf, Params, type Queryable } from './pg-rows';
 
 const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, PG_CODEC);
 
@@ -68,9 +68,9 @@ export class PgTokenStore implements TokenStore {
         input.status ?? 'active',
         input.expiresAt ?? null,
         input.quotaLimit ?? null,
-        jsonParam(input.models),
-        jsonParam(input.allowedIps),
-        jsonParam(mergeRateLimits(null, input.rateLimit)),
+        jsonColumn(input.models),
+        jsonColumn(input.allowedIps),
+        jsonColumn(mergeRateLimits(null, input.rateLimit)),
         new Date().toISOString(),
       ],
     );
@@ -144,9 +144,9 @@ export class PgTokenStore implements TokenStore {
         merged.expiresAt,
         merged.quotaLimit,
         merged.quotaUsed,
-        jsonParam(merged.models),
-        jsonParam(merged.allowedIps),
-        jsonParam(merged.rateLimit),
+        jsonColumn(merged.models),
+        jsonColumn(merged.allowedIps),
+        jsonColumn(merged.rateLimit),
         id,
       ],
     );
