@@ -11,12 +11,13 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits } from '../../core/rate-limits';
-import { jsonColumn, PG_CODEC } from '../rows/codec';
+import { PG_CODEC } from '../rows/codec';
 import {
   TOKEN_COLUMNS as COLUMNS,
   tokenColumnsOf,
+  tokenInsertValues,
   tokenRecordOf,
+  tokenUpdateValues,
   type TokenAccountColumns as AccountColumns,
   type TokenRow,
 } from '../rows/tokens';
@@ -60,19 +61,7 @@ export class PgTokenStore implements TokenStore {
       `INSERT INTO tokens (account_id, name, key_digest, key_hint, status, expires_at, quota_limit, models,
          allowed_ips, rate_limit, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11) RETURNING ${COLUMNS}`,
-      [
-        input.accountId,
-        input.name,
-        input.keyDigest,
-        input.keyHint,
-        input.status ?? 'active',
-        input.expiresAt ?? null,
-        input.quotaLimit ?? null,
-        jsonColumn(input.models),
-        jsonColumn(input.allowedIps),
-        jsonColumn(mergeRateLimits(null, input.rateLimit)),
-        new Date().toISOString(),
-      ],
+      tokenInsertValues(input, new Date().toISOString()),
     );
     if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
     return toRecord(rows[0]);
@@ -132,23 +121,11 @@ export class PgTokenStore implements TokenStore {
   private async updateLocked(client: Queryable, id: number, patch: TokenPatch): Promise<TokenRecord | undefined> {
     const current = await client.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
     if (!current.rows[0]) return undefined;
-    const record = toRecord(current.rows[0]);
-    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
     const { rows } = await client.query<TokenRow>(
       `UPDATE tokens SET name = $1, status = $2, expires_at = $3, quota_limit = $4, quota_used = $5, models = $6::jsonb,
          allowed_ips = $7::jsonb, rate_limit = $8::jsonb
        WHERE id = $9 RETURNING ${COLUMNS}`,
-      [
-        merged.name,
-        merged.status,
-        merged.expiresAt,
-        merged.quotaLimit,
-        merged.quotaUsed,
-        jsonColumn(merged.models),
-        jsonColumn(merged.allowedIps),
-        jsonColumn(merged.rateLimit),
-        id,
-      ],
+      [...tokenUpdateValues(toRecord(current.rows[0]), patch), id],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }

@@ -1,6 +1,6 @@
-import { normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
-import type { TokenRecord } from '../types';
-import type { JsonColumn, RowCodec } from './codec';
+import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
+import type { NewToken, TokenPatch, TokenRecord } from '../types';
+import { jsonColumn, type JsonColumn, type RowCodec } from './codec';
 
 /** A `tokens` row as both backends read it (never the key digest: it is only compared, in SQL). */
 export interface TokenRow {
@@ -60,3 +60,39 @@ export const tokenRecordOf = (row: TokenRow, codec: RowCodec): TokenRecord => ({
 
 /** The columns of a query joining `tokens` as `alias` (the auth path's one read). */
 export const tokenColumnsOf = (alias: string): string => TOKEN_COLUMN_NAMES.map((column) => `${alias}.${column}`).join(', ');
+
+/**
+ * A new token's values, for `INSERT INTO tokens (account_id, name, key_digest, key_hint, status,
+ * expires_at, quota_limit, models, allowed_ips, rate_limit, created_at)`; JSON as text.
+ */
+export const tokenInsertValues = (input: NewToken, createdAt: string): Array<string | number | null> => [
+  input.accountId,
+  input.name,
+  input.keyDigest,
+  input.keyHint,
+  input.status ?? 'active',
+  input.expiresAt ?? null,
+  input.quotaLimit ?? null,
+  jsonColumn(input.models),
+  jsonColumn(input.allowedIps),
+  jsonColumn(mergeRateLimits(null, input.rateLimit)),
+  createdAt,
+];
+
+/**
+ * `patch` merged into the token (rate limits kind by kind), as the values of `UPDATE tokens SET
+ * name, status, expires_at, quota_limit, quota_used, models, allowed_ips, rate_limit`.
+ */
+export function tokenUpdateValues(record: TokenRecord, patch: TokenPatch): Array<string | number | null> {
+  const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
+  return [
+    merged.name,
+    merged.status,
+    merged.expiresAt,
+    merged.quotaLimit,
+    merged.quotaUsed,
+    jsonColumn(merged.models),
+    jsonColumn(merged.allowedIps),
+    jsonColumn(merged.rateLimit),
+  ];
+}

@@ -11,9 +11,16 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits } from '../../core/rate-limits';
-import { jsonColumn, SQLITE_CODEC } from '../rows/codec';
-import { TOKEN_COLUMNS as COLUMNS, tokenColumnsOf, tokenRecordOf, type TokenAccountColumns as AccountColumns, type TokenRow } from '../rows/tokens';
+import { SQLITE_CODEC } from '../rows/codec';
+import {
+  TOKEN_COLUMNS as COLUMNS,
+  tokenColumnsOf,
+  tokenInsertValues,
+  tokenRecordOf,
+  tokenUpdateValues,
+  type TokenAccountColumns as AccountColumns,
+  type TokenRow,
+} from '../rows/tokens';
 
 const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, SQLITE_CODEC);
 
@@ -63,19 +70,7 @@ export class SqliteTokenStore implements TokenStore {
            allowed_ips, rate_limit, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
-      .get(
-        input.accountId,
-        input.name,
-        input.keyDigest,
-        input.keyHint,
-        input.status ?? 'active',
-        input.expiresAt ?? null,
-        input.quotaLimit ?? null,
-        jsonColumn(input.models),
-        jsonColumn(input.allowedIps),
-        jsonColumn(mergeRateLimits(null, input.rateLimit)),
-        new Date().toISOString(),
-      ) as TokenRow;
+      .get(...tokenInsertValues(input, new Date().toISOString())) as TokenRow;
     return toRecord(row);
   }
 
@@ -116,25 +111,13 @@ export class SqliteTokenStore implements TokenStore {
   private updateNow(id: number, patch: TokenPatch): TokenRecord | undefined {
     const current = this.byId.get(id);
     if (!current) return undefined;
-    const record = toRecord(current);
-    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
     const row = this.db
       .prepare(
         `UPDATE tokens SET name = ?, status = ?, expires_at = ?, quota_limit = ?, quota_used = ?, models = ?,
            allowed_ips = ?, rate_limit = ?
          WHERE id = ? RETURNING ${COLUMNS}`,
       )
-      .get(
-        merged.name,
-        merged.status,
-        merged.expiresAt,
-        merged.quotaLimit,
-        merged.quotaUsed,
-        jsonColumn(merged.models),
-        jsonColumn(merged.allowedIps),
-        jsonColumn(merged.rateLimit),
-        id,
-      ) as TokenRow;
+      .get(...tokenUpdateValues(toRecord(current), patch), id) as TokenRow;
     return toRecord(row);
   }
 
