@@ -1,5 +1,5 @@
 import type { AssistantRecord, NewAssistant } from '../types';
-import { jsonColumn, type JsonColumn, type RowCodec } from './codec';
+import { jsonColumn, requiredJson, type JsonColumn, type RowCodec } from './codec';
 
 /** An `assistants` row as both backends read it. */
 export interface AssistantRow {
@@ -28,8 +28,7 @@ export const assistantRecordOf = (row: AssistantRow, codec: RowCodec): Assistant
   name: row.name,
   description: row.description,
   instructions: row.instructions,
-  // NOT NULL: never null.
-  tools: codec.json(row.tools) as AssistantRecord['tools'],
+  tools: requiredJson(codec, row.tools),
   temperature: row.temperature,
   topP: row.top_p,
   maxTokens: row.max_tokens,

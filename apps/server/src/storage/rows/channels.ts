@@ -1,6 +1,6 @@
 import type { ChannelKeyState, ChannelRecord, NewChannel, SyncedModel } from '../types';
 import { alignedStates } from '../key-states';
-import { flagOf, jsonColumn, type JsonColumn, type RowCodec } from './codec';
+import { flagOf, jsonColumn, requiredJson, type JsonColumn, type RowCodec } from './codec';
 import { passthroughColumn, passthroughFromColumn } from './channel-passthrough';
 
 /** A `channels` row as both backends read it. */
@@ -30,24 +30,21 @@ export interface ChannelRow {
 export const CHANNEL_COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
   responses_api, endpoints, synced_models, models_synced_at, passthrough, created_at, updated_at`;
 
-/** Parses what may only be null where the column allows it; the NOT NULL JSON columns are never null. */
-const required = <T>(value: T | null): T => value as T;
-
 export function channelRecordOf(row: ChannelRow, codec: RowCodec): ChannelRecord {
-  const keys = required(codec.json(row.keys));
+  const keys = requiredJson(codec, row.keys);
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     baseUrl: row.base_url,
     keys,
-    keyStates: alignedStates(keys, required(codec.json(row.key_states))),
-    models: required(codec.json(row.models)),
-    modelMapping: required(codec.json(row.model_mapping)),
+    keyStates: alignedStates(keys, requiredJson(codec, row.key_states)),
+    models: requiredJson(codec, row.models),
+    modelMapping: requiredJson(codec, row.model_mapping),
     priority: row.priority,
     weight: row.weight,
     enabled: flagOf(row.enabled),
-    timeouts: required(codec.json(row.timeouts)),
+    timeouts: requiredJson(codec, row.timeouts),
     responsesApi: row.responses_api,
     endpoints: codec.json(row.endpoints),
     syncedModels: codec.json(row.synced_models),

@@ -25,6 +25,9 @@ export const PG_CODEC: RowCodec = {
   flag: (value) => value,
 };
 
+/** A NOT NULL JSON column read back: the codec answers null only for SQL NULL, which it never holds. */
+export const requiredJson = <T>(codec: RowCodec, stored: JsonColumn<T>): T => codec.json(stored) as T;
+
 /** A flag read back: SQLite's 0/1 or PostgreSQL's boolean. */
 export const flagOf = (stored: number | boolean): boolean => stored === true || stored === 1;
 
