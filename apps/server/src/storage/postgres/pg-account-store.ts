@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params } from './pg-rows';
-import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/accounts';
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
 
 /** Accounts in PostgreSQL, behaving as SqliteAccountStore does. */
 export class PgAccountStore implements StoredAccountStore {

@@ -13,7 +13,7 @@ import {
 import { inTransaction } from './pg-pool';
 import { idParam, isUniqueViolation, pageOf, Params, type Queryable } from './pg-rows';
 import { PG_CODEC } from '../rows/codec';
-import { ASSISTANT_COLUMNS as COLUMNS, ASSISTANT_WRITTEN as WRITTEN, assistantColumns, assistantRecordOf, type AssistantRow } from '../rows/assistants';
+import { ASSISTANT_COLUMNS as COLUMNS, ASSISTANT_WRITTEN as WRITTEN, assistantColumns, assistantRecordOf, type AssistantRow } from '../rows/assistant-row';
 
 const toRecord = (row: AssistantRow): AssistantRecord => assistantRecordOf(row, PG_CODEC);
 

@@ -3,7 +3,7 @@ import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, 
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params } from './pg-rows';
 import { PG_CODEC } from '../rows/codec';
-import { CHANNEL_COLUMNS as COLUMNS, CHANNEL_WRITTEN as WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from '../rows/channels';
+import { CHANNEL_COLUMNS as COLUMNS, CHANNEL_WRITTEN as WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from '../rows/channel-row';
 
 const toRecord = (row: ChannelRow): ChannelRecord => channelRecordOf(row, PG_CODEC);
 

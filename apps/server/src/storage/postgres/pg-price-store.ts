@@ -3,7 +3,7 @@ import type { PriceRecord, PriceStore } from '../types';
 import { inTransaction } from './pg-pool';
 import { columnsOf } from './pg-rows';
 import { PG_CODEC } from '../rows/codec';
-import { PRICE_COLUMNS as COLUMNS, priceRecordOf, priceValues, type PriceRow } from '../rows/prices';
+import { PRICE_COLUMNS as COLUMNS, priceRecordOf, priceValues, type PriceRow } from '../rows/price-row';
 
 /** The price table in PostgreSQL, behaving as SqlitePriceStore does. */
 export class PgPriceStore implements PriceStore {

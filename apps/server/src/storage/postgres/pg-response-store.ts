@@ -7,7 +7,7 @@ import {
   storedResponseColumnsOf,
   storedResponseRecordOf,
   type StoredResponseRow,
-} from '../rows/stored-responses';
+} from '../rows/stored-response-row';
 import { AlreadyExistsError, type ResponseStore, type StoredResponseLimits, type StoredResponsePut, type StoredResponseRecord, type StoredResponseUsage } from '../types';
 
 const toRecord = (row: StoredResponseRow): StoredResponseRecord => storedResponseRecordOf(row, PG_CODEC);

@@ -20,7 +20,7 @@ import {
   tokenUpdateValues,
   type TokenAccountColumns as AccountColumns,
   type TokenRow,
-} from '../rows/tokens';
+} from '../rows/token-row';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params, type Queryable } from './pg-rows';
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { UpstreamObjectKind, UpstreamObjectRecord, UpstreamObjectStore } from '../types';
-import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-objects';
+import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-object-row';
 import { columnsOf } from './pg-rows';
 
 /** Upstream objects in PostgreSQL, behaving as SqliteUpstreamObjectStore does. */

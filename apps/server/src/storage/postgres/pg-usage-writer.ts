@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { UsageLogEntry } from '../types';
 import { PG_CODEC } from '../rows/codec';
-import { USAGE_WRITTEN, usageValues } from '../rows/usage-log';
+import { USAGE_WRITTEN, usageValues } from '../rows/usage-row';
 import { addDelta, addToQuotaUsed } from './pg-quota-used';
 import { columnsOf } from './pg-rows';
 

@@ -1,12 +1,12 @@
 import { usageEntry } from '../../testing/system-api';
 import type { NewChannel, PriceRecord } from '../types';
-import { ASSISTANT_WRITTEN, assistantColumns } from './assistants';
-import { CHANNEL_WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from './channels';
+import { ASSISTANT_WRITTEN, assistantColumns } from './assistant-row';
+import { CHANNEL_WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from './channel-row';
 import { jsonColumn, PG_CODEC, SQLITE_CODEC } from './codec';
-import { PRICE_COLUMNS, priceValues } from './prices';
-import { STORED_RESPONSE_COLUMNS, storedResponseColumns } from './stored-responses';
-import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from './upstream-objects';
-import { USAGE_WRITTEN, usageEntryOf, usageValues } from './usage-log';
+import { PRICE_COLUMNS, priceValues } from './price-row';
+import { STORED_RESPONSE_COLUMNS, storedResponseColumns } from './stored-response-row';
+import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from './upstream-object-row';
+import { USAGE_WRITTEN, usageEntryOf, usageValues } from './usage-row';
 
 const names = (columns: string): string[] => columns.split(',').map((column) => column.trim());
 

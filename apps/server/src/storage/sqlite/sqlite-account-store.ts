@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
-import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/accounts';
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
 
 export class SqliteAccountStore implements StoredAccountStore {
   private readonly byDigest: Database.Statement<[string], AccountRow>;

@@ -11,7 +11,7 @@ import {
   type PageRequest,
 } from '../types';
 import { SQLITE_CODEC } from '../rows/codec';
-import { assistantColumns as toColumns, assistantRecordOf, type AssistantRow } from '../rows/assistants';
+import { assistantColumns as toColumns, assistantRecordOf, type AssistantRow } from '../rows/assistant-row';
 
 const toRecord = (row: AssistantRow): AssistantRecord => assistantRecordOf(row, SQLITE_CODEC);
 

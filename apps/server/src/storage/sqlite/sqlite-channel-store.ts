@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, NewChannel, Page, PageRequest, StoredChannelStore, SyncedModel } from '../types';
 import { SQLITE_CODEC } from '../rows/codec';
-import { channelColumns, channelRecordOf, type ChannelRow } from '../rows/channels';
+import { channelColumns, channelRecordOf, type ChannelRow } from '../rows/channel-row';
 
 const toRecord = (row: ChannelRow): ChannelRecord => channelRecordOf(row, SQLITE_CODEC);
 const toColumns = (channel: NewChannel) => channelColumns(channel, SQLITE_CODEC);

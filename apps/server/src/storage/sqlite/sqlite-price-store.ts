@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { PriceRecord, PriceStore } from '../types';
 import { SQLITE_CODEC } from '../rows/codec';
-import { PRICE_COLUMNS, priceRecordOf, priceValues, type PriceRow } from '../rows/prices';
+import { PRICE_COLUMNS, priceRecordOf, priceValues, type PriceRow } from '../rows/price-row';
 
 export class SqlitePriceStore implements PriceStore {
   constructor(private readonly db: Database.Database) {}

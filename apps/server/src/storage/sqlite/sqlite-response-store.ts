@@ -6,7 +6,7 @@ import {
   storedResponseColumns as toColumns,
   storedResponseRecordOf,
   type StoredResponseRow,
-} from '../rows/stored-responses';
+} from '../rows/stored-response-row';
 
 const toRecord = (row: StoredResponseRow): StoredResponseRecord => storedResponseRecordOf(row, SQLITE_CODEC);
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../rows/tasks';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../rows/task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { SQLITE_CODEC } from '../rows/codec';
 import { SqliteUsageWriter } from './sqlite-usage-writer';

@@ -20,7 +20,7 @@ import {
   tokenUpdateValues,
   type TokenAccountColumns as AccountColumns,
   type TokenRow,
-} from '../rows/tokens';
+} from '../rows/token-row';
 
 const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, SQLITE_CODEC);
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { UpstreamObjectKind, UpstreamObjectRecord, UpstreamObjectStore } from '../types';
-import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-objects';
+import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-object-row';
 
 /** Upstream objects in SQLite: one row per (kind, id), its first owner kept. */
 export class SqliteUpstreamObjectStore implements UpstreamObjectStore {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { UsageLogEntry } from '../types';
 import { SQLITE_CODEC } from '../rows/codec';
-import { USAGE_WRITTEN, usageValues } from '../rows/usage-log';
+import { USAGE_WRITTEN, usageValues } from '../rows/usage-row';
 
 /** The rollup's hour of a row: created_at is ISO text, its first 13 characters the UTC hour. */
 const HOUR_OF = "substr(created_at, 1, 13) || ':00:00.000Z'";
