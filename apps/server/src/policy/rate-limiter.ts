@@ -1,8 +1,8 @@
 import { formatOpenAiDuration } from './openai-duration';
-import type { RateLimits } from './rate-limits';
+import type { RateLimits } from '../core/rate-limits';
 import { SlidingWindow } from './sliding-window';
 
-export type { RateLimits } from './rate-limits';
+export type { RateLimits } from '../core/rate-limits';
 
 /** The limits `checkRequest` looks at; `concurrency` has its own slots. */
 export type PerMinuteLimits = Pick<RateLimits, 'rpm' | 'tpm'>;

@@ -2,7 +2,7 @@ import type { ChannelCreate, ChannelUpdate } from '@chat-relay/contract';
 import { channelsContract, endpointsBeyondType } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
-import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
+import { DEFAULT_CHANNEL_TIMEOUTS } from '../core/channel-defaults';
 import type { ChannelCheckLog } from '../channels/channel-checks-log';
 import type { ChannelHealth } from '../channels/channel-health';
 import { alignedStates, reenabledKey } from '../storage/key-states';

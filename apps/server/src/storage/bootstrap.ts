@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { digestKey, generateAdminKey } from '../security/keys';
-import { DEFAULT_CHANNEL_TIMEOUTS } from '../relay/channel-defaults';
+import { DEFAULT_CHANNEL_TIMEOUTS } from '../core/channel-defaults';
 import { INSTANCE_STALE_MS } from './instance-liveness';
 import type { ReleasedReservations, Storage } from './types';
 

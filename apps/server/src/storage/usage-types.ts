@@ -1,5 +1,5 @@
 import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
-import type { Page, PageRequest } from './types';
+import type { Page, PageRequest } from './common-types';
 
 /** The money side of storage: the usage log, quota reservations and the price table. */
 

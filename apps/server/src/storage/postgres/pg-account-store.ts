@@ -2,31 +2,7 @@ import type pg from 'pg';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params } from './pg-rows';
-
-interface AccountRow {
-  id: number;
-  name: string;
-  role: AccountRecord['role'];
-  status: AccountRecord['status'];
-  quota_limit: number | null;
-  quota_used: number;
-  key_hint: string | null;
-  created_at: string;
-}
-
-/** Never the key digest: it is only ever compared, in SQL. */
-const COLUMNS = 'id, name, role, status, quota_limit, quota_used, key_hint, created_at';
-
-const toRecord = (row: AccountRow): AccountRecord => ({
-  id: row.id,
-  name: row.name,
-  role: row.role,
-  status: row.status,
-  quotaLimit: row.quota_limit,
-  quotaUsed: row.quota_used,
-  keyHint: row.key_hint,
-  createdAt: row.created_at,
-});
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
 
 /** Accounts in PostgreSQL, behaving as SqliteAccountStore does. */
 export class PgAccountStore implements StoredAccountStore {

@@ -11,63 +11,19 @@ import {
   type PageRequest,
 } from '../types';
 import { inTransaction } from './pg-pool';
-import { idParam, isUniqueViolation, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
+import { idParam, isUniqueViolation, pageOf, Params, type Queryable } from './pg-rows';
+import { PG_CODEC } from '../rows/codec';
+import { ASSISTANT_COLUMNS as COLUMNS, ASSISTANT_WRITTEN as WRITTEN, assistantColumns, assistantRecordOf, type AssistantRow } from '../rows/assistant-row';
 
-interface AssistantRow {
-  id: string;
-  account_id: number;
-  name: string;
-  description: string;
-  instructions: string;
-  tools: AssistantRecord['tools'];
-  temperature: number | null;
-  top_p: number | null;
-  max_tokens: number | null;
-  response_format: AssistantRecord['responseFormat'];
-  models: string[] | null;
-  visibility: AssistantRecord['visibility'];
-  created_at: string;
-  updated_at: string;
-}
-
-const COLUMNS = `id, account_id, name, description, instructions, tools, temperature, top_p, max_tokens, response_format,
-  models, visibility, created_at, updated_at`;
-
-const toRecord = (row: AssistantRow): AssistantRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  description: row.description,
-  instructions: row.instructions,
-  tools: row.tools,
-  temperature: row.temperature,
-  topP: row.top_p,
-  maxTokens: row.max_tokens,
-  responseFormat: row.response_format,
-  models: row.models,
-  visibility: row.visibility,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+const toRecord = (row: AssistantRow): AssistantRecord => assistantRecordOf(row, PG_CODEC);
 
 /**
- * The written columns, `$1`…`$10` in this order. `tools` and `response_format` are `json`, not
- * `jsonb`: a JSON Schema's properties keep their order, which a model answering in strict mode follows.
+ * The written columns' parameters, in ASSISTANT_WRITTEN's order. `tools` and `response_format` are
+ * `json`, not `jsonb`: a JSON Schema's properties keep their order, which a model answering in
+ * strict mode follows.
  */
-const WRITTEN = 'name, description, instructions, tools, temperature, top_p, max_tokens, response_format, models, visibility';
 const WRITTEN_VALUES = '$1, $2, $3, $4::json, $5, $6, $7, $8::json, $9::jsonb, $10';
-const toValues = (assistant: Omit<NewAssistant, 'id' | 'accountId'>): unknown[] => [
-  assistant.name,
-  assistant.description,
-  assistant.instructions,
-  JSON.stringify(assistant.tools),
-  assistant.temperature,
-  assistant.topP,
-  assistant.maxTokens,
-  jsonParam(assistant.responseFormat),
-  jsonParam(assistant.models),
-  assistant.visibility,
-];
+const toValues = (assistant: Omit<NewAssistant, 'id' | 'accountId'>): unknown[] => Object.values(assistantColumns(assistant));
 
 /** `takePublicId` for a public `visibility`: another account's public assistant of `id` becomes private. */
 async function takePublicId(

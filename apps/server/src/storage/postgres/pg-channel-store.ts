@@ -1,81 +1,18 @@
 import type pg from 'pg';
 import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, NewChannel, Page, PageRequest, StoredChannelStore, SyncedModel } from '../types';
 import { inTransaction } from './pg-pool';
-import { idParam, jsonParam, pageOf, Params } from './pg-rows';
-import { alignedStates } from '../key-states';
-import { passthroughColumn, passthroughFromColumn } from '../passthrough-column';
+import { idParam, pageOf, Params } from './pg-rows';
+import { PG_CODEC } from '../rows/codec';
+import { CHANNEL_COLUMNS as COLUMNS, CHANNEL_WRITTEN as WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from '../rows/channel-row';
 
-interface ChannelRow {
-  id: number;
-  name: string;
-  type: ChannelRecord['type'];
-  base_url: string;
-  keys: string[];
-  key_states: ChannelKeyState[];
-  models: string[];
-  model_mapping: Record<string, string>;
-  priority: number;
-  weight: number;
-  enabled: boolean;
-  timeouts: ChannelRecord['timeouts'];
-  responses_api: ChannelRecord['responsesApi'];
-  endpoints: ChannelRecord['endpoints'];
-  synced_models: SyncedModel[] | null;
-  models_synced_at: string | null;
-  passthrough: unknown;
-  created_at: string;
-  updated_at: string;
-}
-
-const COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-  responses_api, endpoints, synced_models, models_synced_at, passthrough, created_at, updated_at`;
-
-
-const toRecord = (row: ChannelRow): ChannelRecord => ({
-  id: row.id,
-  name: row.name,
-  type: row.type,
-  baseUrl: row.base_url,
-  keys: row.keys,
-  keyStates: alignedStates(row.keys, row.key_states),
-  models: row.models,
-  modelMapping: row.model_mapping,
-  priority: row.priority,
-  weight: row.weight,
-  enabled: row.enabled,
-  timeouts: row.timeouts,
-  responsesApi: row.responses_api,
-  endpoints: row.endpoints,
-  syncedModels: row.synced_models,
-  modelsSyncedAt: row.models_synced_at,
-  passthrough: passthroughFromColumn(row.passthrough),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+const toRecord = (row: ChannelRow): ChannelRecord => channelRecordOf(row, PG_CODEC);
 
 /**
- * The written columns in the order of `WRITTEN`. `model_mapping` is `json`, not `jsonb`: its keys
- * keep the admin's order (the model list and the channel test read them in order).
+ * The written columns' parameters, in CHANNEL_WRITTEN's order. `model_mapping` is `json`, not
+ * `jsonb`: its keys keep the admin's order (the model list and the channel test read them in order).
  */
-const WRITTEN =
-  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints, passthrough';
 const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb, $14::json';
-const toValues = (channel: NewChannel): unknown[] => [
-  channel.name,
-  channel.type,
-  channel.baseUrl,
-  JSON.stringify(channel.keys),
-  JSON.stringify(alignedStates(channel.keys, channel.keyStates)),
-  JSON.stringify(channel.models),
-  JSON.stringify(channel.modelMapping),
-  channel.priority,
-  channel.weight,
-  channel.enabled,
-  JSON.stringify(channel.timeouts),
-  channel.responsesApi ?? 'auto',
-  jsonParam(channel.endpoints),
-  passthroughColumn(channel.passthrough),
-];
+const toValues = (channel: NewChannel): unknown[] => Object.values(channelColumns(channel, PG_CODEC));
 
 /** Channels in PostgreSQL, behaving as SqliteChannelStore does. */
 export class PgChannelStore implements StoredChannelStore {

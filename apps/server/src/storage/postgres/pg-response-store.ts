@@ -1,50 +1,16 @@
 import type pg from 'pg';
-import { jsonColumnBytes } from '../stored-response-size';
 import { inTransaction } from './pg-pool';
+import { PG_CODEC } from '../rows/codec';
+import {
+  STORED_RESPONSE_COLUMNS as COLUMNS,
+  storedResponseColumns,
+  storedResponseColumnsOf,
+  storedResponseRecordOf,
+  type StoredResponseRow,
+} from '../rows/stored-response-row';
 import { AlreadyExistsError, type ResponseStore, type StoredResponseLimits, type StoredResponsePut, type StoredResponseRecord, type StoredResponseUsage } from '../types';
 
-interface StoredResponseRow {
-  id: string;
-  account_id: number;
-  token_id: number | null;
-  origin: StoredResponseRecord['origin'];
-  channel_id: number | null;
-  key_digest: string | null;
-  model: string;
-  previous_response_id: string | null;
-  status: string;
-  response: Record<string, unknown> | null;
-  input_items: Record<string, unknown>[] | null;
-  created_at: string;
-  expires_at: string;
-}
-
-const COLUMNS =
-  'id, account_id, token_id, origin, channel_id, key_digest, model, previous_response_id, status, response, input_items, created_at, expires_at';
-
-const toRecord = (row: StoredResponseRow): StoredResponseRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  tokenId: row.token_id,
-  origin: row.origin,
-  channelId: row.channel_id,
-  keyDigest: row.key_digest,
-  model: row.model,
-  previousResponseId: row.previous_response_id,
-  status: row.status,
-  response: row.response,
-  inputItems: row.input_items,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-});
-
-/**
- * json (not jsonb) columns, so a stored Response reads back as it was answered: its keys in their
- * order, and any text a prompt held (jsonb refuses U+0000). Parameters go as JSON text: node-pg
- * would send a JavaScript array as a PostgreSQL array.
- */
-const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
-
+const toRecord = (row: StoredResponseRow): StoredResponseRecord => storedResponseRecordOf(row, PG_CODEC);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -73,9 +39,8 @@ export class PgResponseStore implements ResponseStore {
    * any instance take turns, so each one's eviction sees every row the others committed.
    */
   async put(record: StoredResponseRecord, limits: StoredResponseLimits): Promise<StoredResponsePut> {
-    const response = json(record.response);
-    const inputItems = json(record.inputItems);
-    const sizeBytes = jsonColumnBytes(response) + jsonColumnBytes(inputItems);
+    const columns = storedResponseColumns(record);
+    const sizeBytes = columns.size_bytes;
     return inTransaction(this.pool, async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtext('chat-relay stored_responses ' || current_schema()), $1::integer)`, [record.accountId]);
       const { rows: owners } = await client.query<{ account_id: number }>('SELECT account_id FROM stored_responses WHERE id = $1', [record.id]);
@@ -85,6 +50,8 @@ export class PgResponseStore implements ResponseStore {
         await client.query('DELETE FROM stored_responses WHERE id = $1 AND account_id = $2', [record.id, record.accountId]);
         return { stored: false, evicted: 0 };
       }
+      // json (not jsonb) columns, so a stored Response reads back as it was answered: its keys in
+      // their order, and any text a prompt held (jsonb refuses U+0000).
       const { rowCount } = await client.query(
         `INSERT INTO stored_responses (${COLUMNS}, size_bytes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11::json, $12, $13, $14)
@@ -93,22 +60,7 @@ export class PgResponseStore implements ResponseStore {
            status = excluded.status, response = excluded.response, input_items = excluded.input_items,
            created_at = excluded.created_at, expires_at = excluded.expires_at, size_bytes = excluded.size_bytes
          WHERE stored_responses.account_id = excluded.account_id`,
-        [
-          record.id,
-          record.accountId,
-          record.tokenId,
-          record.origin,
-          record.channelId,
-          record.keyDigest,
-          record.model,
-          record.previousResponseId,
-          record.status,
-          response,
-          inputItems,
-          record.createdAt,
-          record.expiresAt,
-          sizeBytes,
-        ],
+        Object.values(columns),
       );
       // The owner was checked under this account's lock; another account's insert of the id since lands here.
       if (rowCount === 0) throw new AlreadyExistsError(`response ${record.id} belongs to another account`);
@@ -143,7 +95,7 @@ export class PgResponseStore implements ResponseStore {
          SELECT ${COLUMNS}, 1 AS depth, ARRAY[id] AS seen FROM stored_responses
          WHERE id = $1 AND account_id = $2 AND expires_at > $3::timestamptz AND $4::integer >= 1
          UNION ALL
-         SELECT ${prefixed('earlier')}, chain.depth + 1, chain.seen || earlier.id FROM stored_responses AS earlier
+         SELECT ${storedResponseColumnsOf('earlier')}, chain.depth + 1, chain.seen || earlier.id FROM stored_responses AS earlier
          JOIN chain ON earlier.id = chain.previous_response_id
          WHERE earlier.account_id = $2 AND earlier.expires_at > $3::timestamptz AND chain.depth < $4::integer
            AND NOT earlier.id = ANY(chain.seen)
@@ -185,11 +137,4 @@ export class PgResponseStore implements ResponseStore {
     const { rowCount } = await this.pool.query('DELETE FROM stored_responses WHERE expires_at <= $1', [now]);
     return rowCount ?? 0;
   }
-}
-
-/** COLUMNS, each qualified by `table`. */
-function prefixed(table: string): string {
-  return COLUMNS.split(', ')
-    .map((column) => `${table}.${column}`)
-    .join(', ');
 }

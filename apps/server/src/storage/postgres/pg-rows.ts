@@ -5,13 +5,6 @@ import type { Page, PageRequest } from '../types';
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 /**
- * A JSON parameter (cast with `::jsonb` or `::json` in the SQL): null stays SQL NULL, never the
- * JSON `null`, as SQLite's JSON text columns keep it. Always text, since `pg` would turn an array
- * into a PostgreSQL array rather than JSON.
- */
-export const jsonParam = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-
-/**
  * Collects positional parameters while a query is built: `param(value)` answers its `$n`.
  * Values only ever travel as parameters; the SQL text is the store's own.
  */
@@ -54,3 +47,6 @@ export const isUniqueViolation = (error: unknown): boolean => (error as { code?:
  * lists — become NULL and match nothing, as on SQLite, instead of failing the cast.
  */
 export const idParam = (id: number): number | null => (Number.isSafeInteger(id) ? id : null);
+
+/** Rows of values turned into one array per column, for `unnest`. */
+export const columnsOf = <T>(rows: readonly T[][]): T[][] => (rows[0] ?? []).map((_, column) => rows.map((row) => row[column] as T));

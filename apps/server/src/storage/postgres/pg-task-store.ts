@@ -1,9 +1,12 @@
 import type pg from 'pg';
-import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../rows/task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
 import { inTransaction } from './pg-pool';
 import { idParam, Params, type Queryable } from './pg-rows';
 import { writeUsage } from './pg-usage-writer';
+import { PG_CODEC } from '../rows/codec';
+
+const recordOf = (row: TaskRow): TaskRecord => taskRecordOf(row, PG_CODEC);
 
 const INSERT = `INSERT INTO tasks (${TASK_INSERT_COLUMNS.join(', ')}) VALUES (${TASK_INSERT_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING *`;
 
@@ -45,7 +48,7 @@ export class PgTaskStore implements TaskStore {
     const params = new Params();
     const set = assignments.map(([column, value]) => `${column} = ${params.add(value)}`).join(', ');
     const { rows } = await db.query<TaskRow>(`UPDATE tasks SET ${set} WHERE id = ${params.add(id)} AND settled_at IS NULL RETURNING *`, params.values);
-    return rows[0] ? taskRecordOf(rows[0]) : undefined;
+    return rows[0] ? recordOf(rows[0]) : undefined;
   }
 
   async create(task: NewTask): Promise<TaskRecord> {
@@ -55,7 +58,7 @@ export class PgTaskStore implements TaskStore {
       if (task.tokenId !== null && task.quotaReserved > 0) {
         await client.query(HOLD_RESERVATION, [task.id, task.requestId, idParam(task.tokenId), task.quotaReserved, this.instanceId]);
       }
-      return taskRecordOf(rows[0]);
+      return recordOf(rows[0]);
     });
   }
 
@@ -64,7 +67,7 @@ export class PgTaskStore implements TaskStore {
       id,
       idParam(accountId),
     ]);
-    return rows[0] ? taskRecordOf(rows[0]) : undefined;
+    return rows[0] ? recordOf(rows[0]) : undefined;
   }
 
   async getMany(accountId: number, ids: readonly string[]): Promise<TaskRecord[]> {
@@ -73,7 +76,7 @@ export class PgTaskStore implements TaskStore {
       'SELECT * FROM tasks WHERE id = ANY($1::text[]) AND account_id = $2::bigint AND deleted_at IS NULL',
       [ids, idParam(accountId)],
     );
-    return rows.map(taskRecordOf);
+    return rows.map(recordOf);
   }
 
   /**
@@ -96,12 +99,12 @@ export class PgTaskStore implements TaskStore {
        ORDER BY created_at ${direction}, id ${direction} LIMIT ${params.add(request.limit + 1)}`,
       params.values,
     );
-    return { rows: rows.slice(0, request.limit).map(taskRecordOf), hasMore: rows.length > request.limit };
+    return { rows: rows.slice(0, request.limit).map(recordOf), hasMore: rows.length > request.limit };
   }
 
   async claimDue(now: string, leaseUntil: string, limit: number): Promise<TaskRecord[]> {
     const { rows } = await this.pool.query<TaskRow>(CLAIM_DUE, [now, leaseUntil, limit]);
-    return rows.map(taskRecordOf).sort(byPollTime);
+    return rows.map(recordOf).sort(byPollTime);
   }
 
   async countUnsettled(): Promise<number> {

@@ -11,63 +11,20 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
+import { PG_CODEC } from '../rows/codec';
+import {
+  TOKEN_COLUMNS as COLUMNS,
+  tokenColumnsOf,
+  tokenInsertValues,
+  tokenRecordOf,
+  tokenUpdateValues,
+  type TokenAccountColumns as AccountColumns,
+  type TokenRow,
+} from '../rows/token-row';
 import { inTransaction } from './pg-pool';
-import { idParam, jsonParam, pageOf, Params, type Queryable } from './pg-rows';
+import { idParam, pageOf, Params, type Queryable } from './pg-rows';
 
-interface TokenRow {
-  id: number;
-  account_id: number;
-  name: string;
-  key_hint: string;
-  status: TokenRecord['status'];
-  expires_at: string | null;
-  quota_limit: number | null;
-  quota_used: number;
-  models: string[] | null;
-  allowed_ips: string[] | null;
-  rate_limit: Partial<RateLimits> | null;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface AccountColumns {
-  account_status: 'active' | 'disabled';
-  account_quota_limit: number | null;
-}
-
-const COLUMN_NAMES = [
-  'id',
-  'account_id',
-  'name',
-  'key_hint',
-  'status',
-  'expires_at',
-  'quota_limit',
-  'quota_used',
-  'models',
-  'allowed_ips',
-  'rate_limit',
-  'created_at',
-  'last_used_at',
-];
-const COLUMNS = COLUMN_NAMES.join(', ');
-
-const toRecord = (row: TokenRow): TokenRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  keyHint: row.key_hint,
-  status: row.status,
-  expiresAt: row.expires_at,
-  quotaLimit: row.quota_limit,
-  quotaUsed: row.quota_used,
-  models: row.models,
-  allowedIps: row.allowed_ips,
-  rateLimit: normaliseRateLimits(row.rate_limit),
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-});
+const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, PG_CODEC);
 
 /**
  * SQL for "shows as status X at time `now`" (added to `params` only where the SQL names it:
@@ -104,19 +61,7 @@ export class PgTokenStore implements TokenStore {
       `INSERT INTO tokens (account_id, name, key_digest, key_hint, status, expires_at, quota_limit, models,
          allowed_ips, rate_limit, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11) RETURNING ${COLUMNS}`,
-      [
-        input.accountId,
-        input.name,
-        input.keyDigest,
-        input.keyHint,
-        input.status ?? 'active',
-        input.expiresAt ?? null,
-        input.quotaLimit ?? null,
-        jsonParam(input.models),
-        jsonParam(input.allowedIps),
-        jsonParam(mergeRateLimits(null, input.rateLimit)),
-        new Date().toISOString(),
-      ],
+      tokenInsertValues(input, new Date().toISOString()),
     );
     if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
     return toRecord(rows[0]);
@@ -176,23 +121,11 @@ export class PgTokenStore implements TokenStore {
   private async updateLocked(client: Queryable, id: number, patch: TokenPatch): Promise<TokenRecord | undefined> {
     const current = await client.query<TokenRow>(`SELECT ${COLUMNS} FROM tokens WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
     if (!current.rows[0]) return undefined;
-    const record = toRecord(current.rows[0]);
-    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
     const { rows } = await client.query<TokenRow>(
       `UPDATE tokens SET name = $1, status = $2, expires_at = $3, quota_limit = $4, quota_used = $5, models = $6::jsonb,
          allowed_ips = $7::jsonb, rate_limit = $8::jsonb
        WHERE id = $9 RETURNING ${COLUMNS}`,
-      [
-        merged.name,
-        merged.status,
-        merged.expiresAt,
-        merged.quotaLimit,
-        merged.quotaUsed,
-        jsonParam(merged.models),
-        jsonParam(merged.allowedIps),
-        jsonParam(merged.rateLimit),
-        id,
-      ],
+      [...tokenUpdateValues(toRecord(current.rows[0]), patch), id],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
@@ -209,7 +142,7 @@ export class PgTokenStore implements TokenStore {
   /** One read on the auth path: the token and what policy needs of its account. */
   async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
     const { rows } = await this.pool.query<TokenRow & AccountColumns>(
-      `SELECT ${COLUMN_NAMES.map((column) => `t.${column}`).join(', ')},
+      `SELECT ${tokenColumnsOf('t')},
          a.status AS account_status, a.quota_limit AS account_quota_limit
        FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = $1`,
       [digest],

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { UpstreamObjectKind, UpstreamObjectRecord, UpstreamObjectStore } from '../types';
+import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-object-row';
+import { columnsOf } from './pg-rows';
 
 /** Upstream objects in PostgreSQL, behaving as SqliteUpstreamObjectStore does. */
 export class PgUpstreamObjectStore implements UpstreamObjectStore {
@@ -9,17 +11,10 @@ export class PgUpstreamObjectStore implements UpstreamObjectStore {
   async remember(objects: readonly UpstreamObjectRecord[]): Promise<void> {
     if (objects.length === 0) return;
     await this.pool.query(
-      `INSERT INTO upstream_objects (kind, id, account_id, channel_id, created_at, expires_at)
+      `INSERT INTO upstream_objects (${UPSTREAM_OBJECT_COLUMNS})
        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::timestamptz[], $6::timestamptz[])
        ON CONFLICT (kind, id) DO NOTHING`,
-      [
-        objects.map((object) => object.kind),
-        objects.map((object) => object.id),
-        objects.map((object) => object.accountId),
-        objects.map((object) => object.channelId),
-        objects.map((object) => object.createdAt),
-        objects.map((object) => object.expiresAt),
-      ],
+      columnsOf(objects.map((object) => Object.values(upstreamObjectColumns(object)))),
     );
   }
 

@@ -19,7 +19,7 @@ import { pgKeysetSql, pgListingSql } from './pg-usage-queries';
 import { pgSeriesSql } from './pg-usage-series';
 import { writeUsage } from './pg-usage-writer';
 import { aggregateFromSeries } from '../usage-aggregate';
-import { usageEntryOf, type UsageRow } from '../usage-row';
+import { usageEntryOf, type UsageRow } from '../rows/usage-row';
 
 /**
  * The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. A

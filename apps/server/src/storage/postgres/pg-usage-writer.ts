@@ -1,44 +1,18 @@
 import type pg from 'pg';
 import type { UsageLogEntry } from '../types';
+import { PG_CODEC } from '../rows/codec';
+import { USAGE_WRITTEN, usageValues } from '../rows/usage-row';
 import { addDelta, addToQuotaUsed } from './pg-quota-used';
-
-/** Each column of the batch as one array, in the order of `INSERT_AND_ROLL_UP`'s unnest. */
-const columns = (entries: readonly UsageLogEntry[]): unknown[][] => [
-  entries.map((entry) => entry.createdAt),
-  entries.map((entry) => entry.requestId),
-  entries.map((entry) => entry.tokenId),
-  entries.map((entry) => entry.accountId),
-  entries.map((entry) => entry.requestedModel),
-  entries.map((entry) => entry.upstreamModel),
-  entries.map((entry) => entry.channelId),
-  entries.map((entry) => entry.assistantId),
-  entries.map((entry) => entry.stream),
-  entries.map((entry) => entry.status),
-  entries.map((entry) => entry.errorCode),
-  entries.map((entry) => entry.promptTokens),
-  entries.map((entry) => entry.completionTokens),
-  entries.map((entry) => entry.cacheReadTokens),
-  entries.map((entry) => entry.cacheWriteTokens),
-  entries.map((entry) => entry.usageEstimated),
-  entries.map((entry) => entry.cost),
-  entries.map((entry) => Math.round(entry.latencyMs)),
-  entries.map((entry) => (entry.ttfbMs === null ? null : Math.round(entry.ttfbMs))),
-  entries.map((entry) => entry.clientIp),
-  entries.map((entry) => entry.attempts),
-  entries.map((entry) => entry.endpoint),
-  entries.map((entry) => entry.units),
-];
+import { columnsOf } from './pg-rows';
 
 /**
- * The whole batch in one statement: the rows from one array per column, and their sums added
+ * The whole batch in one statement: the rows from one array per column (in USAGE_WRITTEN's order), and their sums added
  * to their hours of the rollup. Rollup rows are upserted in key order, so batches of several
  * instances meeting on the same hours lock them in the same order.
  */
 const INSERT_AND_ROLL_UP = `
   WITH inserted AS (
-    INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model, channel_id,
-      assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens,
-      usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
+    INSERT INTO usage_log (${USAGE_WRITTEN})
     SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[], $7::integer[],
       $8::text[], $9::boolean[], $10::integer[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
       $16::boolean[], $17::bigint[], $18::integer[], $19::integer[], $20::text[], $21::integer[], $22::text[], $23::double precision[])
@@ -92,7 +66,7 @@ const FORGET_RESERVATIONS = `
  */
 export async function writeUsage(client: pg.ClientBase, entries: readonly UsageLogEntry[], heldBy: string | null = null): Promise<void> {
   if (entries.length === 0) return;
-  await client.query(INSERT_AND_ROLL_UP, columns(entries));
+  await client.query(INSERT_AND_ROLL_UP, columnsOf(entries.map((entry) => usageValues(entry, PG_CODEC))));
   const settled = await forgetReservations(client, entries, heldBy);
   // Each row's cost replaces the reservation it found; one given back already (its instance
   // was taken for dead) is not there, and the whole cost is charged: never both.

@@ -1,33 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
-
-interface AccountRow {
-  id: number;
-  name: string;
-  role: AccountRecord['role'];
-  status: AccountRecord['status'];
-  quota_limit: number | null;
-  quota_used: number;
-  key_hint: string | null;
-  created_at: string;
-}
-
-const toRecord = (row: AccountRow): AccountRecord => ({
-  id: row.id,
-  name: row.name,
-  role: row.role,
-  status: row.status,
-  quotaLimit: row.quota_limit,
-  quotaUsed: row.quota_used,
-  keyHint: row.key_hint,
-  createdAt: row.created_at,
-});
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
 
 export class SqliteAccountStore implements StoredAccountStore {
   private readonly byDigest: Database.Statement<[string], AccountRow>;
 
   constructor(private readonly db: Database.Database) {
-    this.byDigest = db.prepare('SELECT * FROM accounts WHERE access_key_digest = ?');
+    this.byDigest = db.prepare(`SELECT ${COLUMNS} FROM accounts WHERE access_key_digest = ?`);
   }
 
   async findByKeyDigest(digest: string): Promise<AccountRecord | undefined> {
@@ -37,7 +16,7 @@ export class SqliteAccountStore implements StoredAccountStore {
 
   async createUser(name: string): Promise<AccountRecord> {
     const row = this.db
-      .prepare("INSERT INTO accounts (name, role, created_at) VALUES (?, 'user', ?) RETURNING *")
+      .prepare(`INSERT INTO accounts (name, role, created_at) VALUES (?, 'user', ?) RETURNING ${COLUMNS}`)
       .get(name, new Date().toISOString()) as AccountRow;
     return toRecord(row);
   }
@@ -46,32 +25,32 @@ export class SqliteAccountStore implements StoredAccountStore {
     const row = this.db
       .prepare(
         `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
       .get(input.name, input.role, input.status, input.quotaLimit, input.keyDigest, input.keyHint, new Date().toISOString()) as AccountRow;
     return toRecord(row);
   }
 
   async get(id: number): Promise<AccountRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   async list(request: PageRequest): Promise<Page<AccountRecord>> {
     const total = (this.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n;
     const rows = this.db
-      .prepare('SELECT * FROM accounts ORDER BY id LIMIT ? OFFSET ?')
+      .prepare(`SELECT ${COLUMNS} FROM accounts ORDER BY id LIMIT ? OFFSET ?`)
       .all(request.perPage, (request.page - 1) * request.perPage) as AccountRow[];
     return { rows: rows.map(toRecord), total };
   }
 
   async update(id: number, patch: AccountPatch): Promise<AccountRecord | undefined> {
     return this.db.transaction(() => {
-      const current = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+      const current = this.db.prepare(`SELECT ${COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined;
       if (!current) return undefined;
       const merged = { ...toRecord(current), ...patch };
       const row = this.db
-        .prepare('UPDATE accounts SET name = ?, role = ?, status = ?, quota_limit = ?, quota_used = ? WHERE id = ? RETURNING *')
+        .prepare(`UPDATE accounts SET name = ?, role = ?, status = ?, quota_limit = ?, quota_used = ? WHERE id = ? RETURNING ${COLUMNS}`)
         .get(merged.name, merged.role, merged.status, merged.quotaLimit, merged.quotaUsed, id) as AccountRow;
       return toRecord(row);
     })();
@@ -87,7 +66,7 @@ export class SqliteAccountStore implements StoredAccountStore {
   }
 
   async findAdmin(): Promise<AccountRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1").get() as
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1`).get() as
       | AccountRow
       | undefined;
     return row ? toRecord(row) : undefined;
@@ -96,7 +75,7 @@ export class SqliteAccountStore implements StoredAccountStore {
   async createAdmin(keyDigest: string): Promise<AccountRecord> {
     const row = this.db
       .prepare(
-        "INSERT INTO accounts (name, role, access_key_digest, created_at) VALUES ('admin', 'admin', ?, ?) RETURNING *",
+        `INSERT INTO accounts (name, role, access_key_digest, created_at) VALUES ('admin', 'admin', ?, ?) RETURNING ${COLUMNS}`,
       )
       .get(keyDigest, new Date().toISOString()) as AccountRow;
     return toRecord(row);
@@ -107,7 +86,7 @@ export class SqliteAccountStore implements StoredAccountStore {
   }
 
   async findAdminKeyHash(): Promise<{ account: AccountRecord; keyHash: string } | undefined> {
-    const row = this.db.prepare("SELECT * FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1").get() as (AccountRow & { access_key_digest: string | null }) | undefined;
+    const row = this.db.prepare(`SELECT ${COLUMNS}, access_key_digest FROM accounts WHERE role = 'admin' ORDER BY id LIMIT 1`).get() as (AccountRow & { access_key_digest: string | null }) | undefined;
     return row && row.access_key_digest !== null ? { account: toRecord(row), keyHash: row.access_key_digest } : undefined;
   }
 

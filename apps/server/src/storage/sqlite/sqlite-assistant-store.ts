@@ -10,54 +10,10 @@ import {
   type Page,
   type PageRequest,
 } from '../types';
-import { fromJsonColumn, toJsonColumn } from './json-column';
+import { SQLITE_CODEC } from '../rows/codec';
+import { assistantColumns as toColumns, assistantRecordOf, type AssistantRow } from '../rows/assistant-row';
 
-interface AssistantRow {
-  id: string;
-  account_id: number;
-  name: string;
-  description: string;
-  instructions: string;
-  tools: string;
-  temperature: number | null;
-  top_p: number | null;
-  max_tokens: number | null;
-  response_format: string | null;
-  models: string | null;
-  visibility: AssistantRecord['visibility'];
-  created_at: string;
-  updated_at: string;
-}
-
-const toRecord = (row: AssistantRow): AssistantRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  description: row.description,
-  instructions: row.instructions,
-  tools: JSON.parse(row.tools) as AssistantRecord['tools'],
-  temperature: row.temperature,
-  topP: row.top_p,
-  maxTokens: row.max_tokens,
-  responseFormat: fromJsonColumn<NonNullable<AssistantRecord['responseFormat']>>(row.response_format),
-  models: fromJsonColumn<string[]>(row.models),
-  visibility: row.visibility,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const toColumns = (assistant: Omit<NewAssistant, 'id' | 'accountId'>) => ({
-  name: assistant.name,
-  description: assistant.description,
-  instructions: assistant.instructions,
-  tools: JSON.stringify(assistant.tools),
-  temperature: assistant.temperature,
-  top_p: assistant.topP,
-  max_tokens: assistant.maxTokens,
-  response_format: toJsonColumn(assistant.responseFormat),
-  models: toJsonColumn(assistant.models),
-  visibility: assistant.visibility,
-});
+const toRecord = (row: AssistantRow): AssistantRecord => assistantRecordOf(row, SQLITE_CODEC);
 
 const isUniqueViolation = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,72 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { ChannelKeysRewrite, ChannelKeyState, ChannelPatch, ChannelRecord, NewChannel, Page, PageRequest, StoredChannelStore, SyncedModel } from '../types';
-import { alignedStates } from '../key-states';
-import { passthroughColumn, passthroughFromColumn } from '../passthrough-column';
+import { SQLITE_CODEC } from '../rows/codec';
+import { channelColumns, channelRecordOf, type ChannelRow } from '../rows/channel-row';
 
-interface ChannelRow {
-  id: number;
-  name: string;
-  type: ChannelRecord['type'];
-  base_url: string;
-  keys: string;
-  key_states: string;
-  models: string;
-  model_mapping: string;
-  priority: number;
-  weight: number;
-  enabled: number;
-  timeouts: string;
-  responses_api: ChannelRecord['responsesApi'];
-  endpoints: string | null;
-  synced_models: string | null;
-  models_synced_at: string | null;
-  passthrough: string;
-  created_at: string;
-  updated_at: string;
-}
-
-
-const toRecord = (row: ChannelRow): ChannelRecord => {
-  const keys = JSON.parse(row.keys) as string[];
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    baseUrl: row.base_url,
-    keys,
-    keyStates: alignedStates(keys, JSON.parse(row.key_states) as ChannelKeyState[]),
-    models: JSON.parse(row.models) as string[],
-    modelMapping: JSON.parse(row.model_mapping) as Record<string, string>,
-    priority: row.priority,
-    weight: row.weight,
-    enabled: row.enabled === 1,
-    timeouts: JSON.parse(row.timeouts) as ChannelRecord['timeouts'],
-    responsesApi: row.responses_api,
-    endpoints: row.endpoints === null ? null : (JSON.parse(row.endpoints) as ChannelRecord['endpoints']),
-    syncedModels: row.synced_models === null ? null : (JSON.parse(row.synced_models) as SyncedModel[]),
-    modelsSyncedAt: row.models_synced_at,
-    passthrough: passthroughFromColumn(row.passthrough),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-};
-
-const toColumns = (channel: NewChannel) => ({
-  name: channel.name,
-  type: channel.type,
-  base_url: channel.baseUrl,
-  keys: JSON.stringify(channel.keys),
-  key_states: JSON.stringify(alignedStates(channel.keys, channel.keyStates)),
-  models: JSON.stringify(channel.models),
-  model_mapping: JSON.stringify(channel.modelMapping),
-  priority: channel.priority,
-  weight: channel.weight,
-  enabled: channel.enabled ? 1 : 0,
-  timeouts: JSON.stringify(channel.timeouts),
-  responses_api: channel.responsesApi ?? 'auto',
-  endpoints: channel.endpoints ? JSON.stringify(channel.endpoints) : null,
-  passthrough: passthroughColumn(channel.passthrough),
-});
+const toRecord = (row: ChannelRow): ChannelRecord => channelRecordOf(row, SQLITE_CODEC);
+const toColumns = (channel: NewChannel) => channelColumns(channel, SQLITE_CODEC);
 
 export class SqliteChannelStore implements StoredChannelStore {
   constructor(private readonly db: Database.Database) {}

@@ -1,60 +1,14 @@
 import type Database from 'better-sqlite3';
 import { AlreadyExistsError, type ResponseStore, type StoredResponseLimits, type StoredResponsePut, type StoredResponseRecord, type StoredResponseUsage } from '../types';
-import { jsonColumnBytes } from '../stored-response-size';
-import { fromJsonColumn, toJsonColumn } from './json-column';
+import { SQLITE_CODEC } from '../rows/codec';
+import {
+  STORED_RESPONSE_COLUMNS,
+  storedResponseColumns as toColumns,
+  storedResponseRecordOf,
+  type StoredResponseRow,
+} from '../rows/stored-response-row';
 
-interface StoredResponseRow {
-  id: string;
-  account_id: number;
-  token_id: number | null;
-  origin: StoredResponseRecord['origin'];
-  channel_id: number | null;
-  key_digest: string | null;
-  model: string;
-  previous_response_id: string | null;
-  status: string;
-  response: string | null;
-  input_items: string | null;
-  created_at: string;
-  expires_at: string;
-}
-
-const toRecord = (row: StoredResponseRow): StoredResponseRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  tokenId: row.token_id,
-  origin: row.origin,
-  channelId: row.channel_id,
-  keyDigest: row.key_digest,
-  model: row.model,
-  previousResponseId: row.previous_response_id,
-  status: row.status,
-  response: fromJsonColumn<Record<string, unknown>>(row.response),
-  inputItems: fromJsonColumn<Record<string, unknown>[]>(row.input_items),
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-});
-
-const toColumns = (record: StoredResponseRecord): StoredResponseRow & { size_bytes: number } => {
-  const response = toJsonColumn(record.response);
-  const inputItems = toJsonColumn(record.inputItems);
-  return {
-    id: record.id,
-    account_id: record.accountId,
-    token_id: record.tokenId,
-    origin: record.origin,
-    channel_id: record.channelId,
-    key_digest: record.keyDigest,
-    model: record.model,
-    previous_response_id: record.previousResponseId,
-    status: record.status,
-    response,
-    input_items: inputItems,
-    created_at: record.createdAt,
-    expires_at: record.expiresAt,
-    size_bytes: jsonColumnBytes(response) + jsonColumnBytes(inputItems),
-  };
-};
+const toRecord = (row: StoredResponseRow): StoredResponseRecord => storedResponseRecordOf(row, SQLITE_CODEC);
 
 /**
  * Responses kept for `previous_response_id` and retrieval, on SQLite. Every read is scoped to the
@@ -101,7 +55,7 @@ export class SqliteResponseStore implements ResponseStore {
       `SELECT account_id, COUNT(*) AS count, COALESCE(SUM(size_bytes), 0) AS bytes FROM stored_responses
        WHERE account_id IN (SELECT value FROM json_each(:ids)) AND expires_at > :now GROUP BY account_id`,
     );
-    this.owned = db.prepare('SELECT * FROM stored_responses WHERE id = ? AND account_id = ? AND expires_at > ?');
+    this.owned = db.prepare(`SELECT ${STORED_RESPONSE_COLUMNS} FROM stored_responses WHERE id = ? AND account_id = ? AND expires_at > ?`);
     // Walks back from `id` one link at a time. `seen` (ids between unit separators) stops at a
     // record already in the chain, so a cycle of links yields each record once.
     this.chained = db.prepare(
@@ -114,9 +68,7 @@ export class SqliteResponseStore implements ResponseStore {
          WHERE earlier.account_id = :account AND earlier.expires_at > :now AND chain.depth < :depth
            AND instr(chain.seen, char(31) || earlier.id || char(31)) = 0
        )
-       SELECT id, account_id, token_id, origin, channel_id, key_digest, model, previous_response_id, status, response,
-         input_items, created_at, expires_at
-       FROM chain ORDER BY depth DESC`,
+       SELECT ${STORED_RESPONSE_COLUMNS} FROM chain ORDER BY depth DESC`,
     );
     // Newest responses first, so an id repeated across responses resolves to the latest item.
     this.itemsFound = db.prepare(
@@ -188,7 +140,7 @@ export class SqliteResponseStore implements ResponseStore {
     if (itemIds.length === 0) return [];
     const rows = this.itemsFound.all({ account: accountId, now, recent, ids: JSON.stringify(itemIds) });
     return rows.flatMap((row) => {
-      const item = fromJsonColumn<unknown>(row.item);
+      const item = SQLITE_CODEC.json<unknown>(row.item);
       return typeof item === 'object' && item !== null && !Array.isArray(item) ? [item as Record<string, unknown>] : [];
     });
   }

@@ -1,20 +1,10 @@
-import type { TaskFailure } from '@chat-relay/wire';
 import type Database from 'better-sqlite3';
-import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../task-row';
+import { byPollTime, TASK_INSERT_COLUMNS, taskInsertValues, taskPatch, taskRecordOf, taskSettlement, type TaskAssignment, type TaskRow } from '../rows/task-row';
 import type { NewTask, TaskListRequest, TaskPatch, TaskRecord, TaskSettlement, TaskStore } from '../task-types';
-import { fromJsonColumn } from './json-column';
+import { SQLITE_CODEC } from '../rows/codec';
 import { SqliteUsageWriter } from './sqlite-usage-writer';
 
-/** A row as SQLite holds it: JSON as text. */
-type StoredTaskRow = Omit<TaskRow, 'error' | 'params' | 'result'> & { error: string | null; params: string; result: string | null };
-
-const recordOf = (row: StoredTaskRow): TaskRecord =>
-  taskRecordOf({
-    ...row,
-    error: fromJsonColumn<TaskFailure>(row.error),
-    params: fromJsonColumn<Record<string, unknown>>(row.params) ?? {},
-    result: fromJsonColumn<Record<string, unknown>>(row.result),
-  });
+const recordOf = (row: TaskRow): TaskRecord => taskRecordOf(row, SQLITE_CODEC);
 
 /**
  * Tasks in SQLite. Every write is one statement or one transaction, and SQLite runs them one at
@@ -23,7 +13,7 @@ const recordOf = (row: StoredTaskRow): TaskRecord =>
  */
 export class SqliteTaskStore implements TaskStore {
   private readonly writer: SqliteUsageWriter;
-  private readonly insert: Database.Statement<unknown[], StoredTaskRow>;
+  private readonly insert: Database.Statement<unknown[], TaskRow>;
   private readonly holdReservation: Database.Statement<{ task: string; request: string; token: number; amount: number; me: string }>;
   private readonly createTask: (task: NewTask) => TaskRecord;
   private readonly settleTask: (id: string, settlement: TaskSettlement) => TaskRecord | undefined;
@@ -75,7 +65,7 @@ export class SqliteTaskStore implements TaskStore {
   private assign(assignments: readonly TaskAssignment[], id: string): TaskRecord | undefined {
     const row = this
       .prepared(`UPDATE tasks SET ${assignments.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ? AND settled_at IS NULL RETURNING *`)
-      .get(...assignments.map(([, value]) => value), id) as StoredTaskRow | undefined;
+      .get(...assignments.map(([, value]) => value), id) as TaskRow | undefined;
     return row ? recordOf(row) : undefined;
   }
 
@@ -85,7 +75,7 @@ export class SqliteTaskStore implements TaskStore {
 
   async get(accountId: number, id: string): Promise<TaskRecord | undefined> {
     const row = this.prepared('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND deleted_at IS NULL').get(id, accountId) as
-      | StoredTaskRow
+      | TaskRow
       | undefined;
     return row ? recordOf(row) : undefined;
   }
@@ -94,7 +84,7 @@ export class SqliteTaskStore implements TaskStore {
     if (ids.length === 0) return [];
     const rows = this
       .prepared('SELECT * FROM tasks WHERE id IN (SELECT value FROM json_each(?)) AND account_id = ? AND deleted_at IS NULL')
-      .all(JSON.stringify(ids), accountId) as StoredTaskRow[];
+      .all(JSON.stringify(ids), accountId) as TaskRow[];
     return rows.map(recordOf);
   }
 
@@ -120,7 +110,7 @@ export class SqliteTaskStore implements TaskStore {
         kind: request.kind,
         limit: request.limit + 1,
         ...(request.after === undefined ? {} : { after: request.after }),
-      }) as StoredTaskRow[];
+      }) as TaskRow[];
     return { rows: rows.slice(0, request.limit).map(recordOf), hasMore: rows.length > request.limit };
   }
 
@@ -132,7 +122,7 @@ export class SqliteTaskStore implements TaskStore {
             ORDER BY next_poll_at, id LIMIT @limit)
          RETURNING *`,
       )
-      .all({ now, leaseUntil, limit }) as StoredTaskRow[];
+      .all({ now, leaseUntil, limit }) as TaskRow[];
     return rows.map(recordOf).sort(byPollTime);
   }
 

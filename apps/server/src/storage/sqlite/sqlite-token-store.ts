@@ -11,48 +11,18 @@ import type {
   TokenRecord,
   TokenStore,
 } from '../types';
-import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../policy/rate-limits';
-import { fromJsonColumn, toJsonColumn } from './json-column';
+import { SQLITE_CODEC } from '../rows/codec';
+import {
+  TOKEN_COLUMNS as COLUMNS,
+  tokenColumnsOf,
+  tokenInsertValues,
+  tokenRecordOf,
+  tokenUpdateValues,
+  type TokenAccountColumns as AccountColumns,
+  type TokenRow,
+} from '../rows/token-row';
 
-interface TokenRow {
-  id: number;
-  account_id: number;
-  name: string;
-  key_hint: string;
-  status: TokenRecord['status'];
-  expires_at: string | null;
-  quota_limit: number | null;
-  quota_used: number;
-  models: string | null;
-  allowed_ips: string | null;
-  rate_limit: string | null;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface AccountColumns {
-  account_status: 'active' | 'disabled';
-  account_quota_limit: number | null;
-}
-
-const COLUMNS =
-  'id, account_id, name, key_hint, status, expires_at, quota_limit, quota_used, models, allowed_ips, rate_limit, created_at, last_used_at';
-
-const toRecord = (row: TokenRow): TokenRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  name: row.name,
-  keyHint: row.key_hint,
-  status: row.status,
-  expiresAt: row.expires_at,
-  quotaLimit: row.quota_limit,
-  quotaUsed: row.quota_used,
-  models: fromJsonColumn<string[]>(row.models),
-  allowedIps: fromJsonColumn<string[]>(row.allowed_ips),
-  rateLimit: normaliseRateLimits(fromJsonColumn<Partial<RateLimits>>(row.rate_limit)),
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-});
+const toRecord = (row: TokenRow): TokenRecord => tokenRecordOf(row, SQLITE_CODEC);
 
 /**
  * SQL for "shows as status X at time :now". Shown status: disabled (an admin's word) first, then
@@ -86,7 +56,7 @@ export class SqliteTokenStore implements TokenStore {
   constructor(private readonly db: Database.Database) {
     // One read on the auth path: the token and what policy needs of its account.
     this.byDigest = db.prepare(
-      `SELECT ${COLUMNS.split(', ').map((column) => `t.${column}`).join(', ')},
+      `SELECT ${tokenColumnsOf('t')},
          a.status AS account_status, a.quota_limit AS account_quota_limit
        FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = ?`,
     );
@@ -100,19 +70,7 @@ export class SqliteTokenStore implements TokenStore {
            allowed_ips, rate_limit, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
-      .get(
-        input.accountId,
-        input.name,
-        input.keyDigest,
-        input.keyHint,
-        input.status ?? 'active',
-        input.expiresAt ?? null,
-        input.quotaLimit ?? null,
-        toJsonColumn(input.models),
-        toJsonColumn(input.allowedIps),
-        toJsonColumn(mergeRateLimits(null, input.rateLimit)),
-        new Date().toISOString(),
-      ) as TokenRow;
+      .get(...tokenInsertValues(input, new Date().toISOString())) as TokenRow;
     return toRecord(row);
   }
 
@@ -153,25 +111,13 @@ export class SqliteTokenStore implements TokenStore {
   private updateNow(id: number, patch: TokenPatch): TokenRecord | undefined {
     const current = this.byId.get(id);
     if (!current) return undefined;
-    const record = toRecord(current);
-    const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
     const row = this.db
       .prepare(
         `UPDATE tokens SET name = ?, status = ?, expires_at = ?, quota_limit = ?, quota_used = ?, models = ?,
            allowed_ips = ?, rate_limit = ?
          WHERE id = ? RETURNING ${COLUMNS}`,
       )
-      .get(
-        merged.name,
-        merged.status,
-        merged.expiresAt,
-        merged.quotaLimit,
-        merged.quotaUsed,
-        toJsonColumn(merged.models),
-        toJsonColumn(merged.allowedIps),
-        toJsonColumn(merged.rateLimit),
-        id,
-      ) as TokenRow;
+      .get(...tokenUpdateValues(toRecord(current), patch), id) as TokenRow;
     return toRecord(row);
   }
 

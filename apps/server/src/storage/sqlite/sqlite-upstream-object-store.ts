@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { UpstreamObjectKind, UpstreamObjectRecord, UpstreamObjectStore } from '../types';
+import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from '../rows/upstream-object-row';
 
 /** Upstream objects in SQLite: one row per (kind, id), its first owner kept. */
 export class SqliteUpstreamObjectStore implements UpstreamObjectStore {
@@ -8,7 +9,7 @@ export class SqliteUpstreamObjectStore implements UpstreamObjectStore {
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT INTO upstream_objects (kind, id, account_id, channel_id, created_at, expires_at)
+      `INSERT INTO upstream_objects (${UPSTREAM_OBJECT_COLUMNS})
        VALUES (:kind, :id, :account_id, :channel_id, :created_at, :expires_at)
        ON CONFLICT (kind, id) DO NOTHING`,
     );
@@ -21,16 +22,7 @@ export class SqliteUpstreamObjectStore implements UpstreamObjectStore {
   async remember(objects: readonly UpstreamObjectRecord[]): Promise<void> {
     if (objects.length === 0) return;
     this.db.transaction(() => {
-      for (const object of objects) {
-        this.insert.run({
-          kind: object.kind,
-          id: object.id,
-          account_id: object.accountId,
-          channel_id: object.channelId,
-          created_at: object.createdAt,
-          expires_at: object.expiresAt,
-        });
-      }
+      for (const object of objects) this.insert.run(upstreamObjectColumns(object));
     })();
   }
 

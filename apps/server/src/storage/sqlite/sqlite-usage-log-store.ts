@@ -14,7 +14,7 @@ import type {
   UsageTotals,
 } from '../types';
 import { aggregateFromSeries } from '../usage-aggregate';
-import { usageEntryOf, type UsageRow } from '../usage-row';
+import { usageEntryOf, type UsageRow } from '../rows/usage-row';
 import { sqliteKeysetSql, sqliteListingSql } from './sqlite-usage-queries';
 import { sqliteSeriesSql } from './sqlite-usage-series';
 import { SqliteUsageWriter } from './sqlite-usage-writer';

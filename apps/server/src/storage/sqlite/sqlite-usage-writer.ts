@@ -1,34 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { UsageLogEntry } from '../types';
-
-type UsageValues = [string, string, number | null, number | null, string | null, string | null, number | null, string | null, number, number, string | null, number, number, number, number, number, number, number, number | null, string | null, number, string, number];
-
-/** The INSERT's values in column order (positional binding is the cheapest better-sqlite3 offers). */
-const rowValues = (entry: UsageLogEntry): UsageValues => [
-  entry.createdAt,
-  entry.requestId,
-  entry.tokenId,
-  entry.accountId,
-  entry.requestedModel,
-  entry.upstreamModel,
-  entry.channelId,
-  entry.assistantId,
-  entry.stream ? 1 : 0,
-  entry.status,
-  entry.errorCode,
-  entry.promptTokens,
-  entry.completionTokens,
-  entry.cacheReadTokens,
-  entry.cacheWriteTokens,
-  entry.usageEstimated ? 1 : 0,
-  entry.cost,
-    Math.round(entry.latencyMs),
-  entry.ttfbMs === null ? null : Math.round(entry.ttfbMs),
-  entry.clientIp,
-  entry.attempts,
-  entry.endpoint,
-  entry.units,
-];
+import { SQLITE_CODEC } from '../rows/codec';
+import { USAGE_WRITTEN, usageValues } from '../rows/usage-row';
 
 /** The rollup's hour of a row: created_at is ISO text, its first 13 characters the UTC hour. */
 const HOUR_OF = "substr(created_at, 1, 13) || ':00:00.000Z'";
@@ -56,7 +29,7 @@ const ROLL_UP = `
  * task's reservation, nor a task another's.
  */
 export class SqliteUsageWriter {
-  private readonly insert: Database.Statement<UsageValues>;
+  private readonly insert: Database.Statement<unknown[]>;
   private readonly rollUp: Database.Statement<[number, number]>;
   private readonly settleToken: Database.Statement<[number, number]>;
   private readonly settleAccount: Database.Statement<[number, number]>;
@@ -74,9 +47,8 @@ export class SqliteUsageWriter {
          (SELECT id FROM quota_reservations WHERE request_id = ? AND token_id = ? AND amount = ? AND task_id IS ? LIMIT 1)`,
     );
     this.insert = db.prepare(
-      `INSERT INTO usage_log (created_at, request_id, token_id, account_id, requested_model, upstream_model,
-         channel_id, assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens,
-         cache_write_tokens, usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units)
+      // Positional binding: the cheapest better-sqlite3 offers.
+      `INSERT INTO usage_log (${USAGE_WRITTEN})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.rollUp = db.prepare(ROLL_UP);
@@ -94,7 +66,7 @@ export class SqliteUsageWriter {
     let first = 0;
     let last = 0;
     for (const entry of entries) {
-      last = Number(this.insert.run(...rowValues(entry)).lastInsertRowid);
+      last = Number(this.insert.run(...usageValues(entry, SQLITE_CODEC)).lastInsertRowid);
       first ||= last;
       if (entry.tokenId === null) continue;
       const settles =

@@ -1,10 +1,8 @@
 import type { TaskFailure, TaskKind, TaskState } from '@chat-relay/wire';
-import type { NewTask, TaskPatch, TaskRecord, TaskSettlement } from './task-types';
+import type { NewTask, TaskPatch, TaskRecord, TaskSettlement } from '../task-types';
+import { jsonColumn as json, type JsonColumn, type RowCodec } from './codec';
 
-/**
- * A `tasks` row as either backend reads it, its JSON columns parsed (SQLite's text by the store,
- * PostgreSQL's json by the driver) and its times ISO text.
- */
+/** A `tasks` row as either backend reads it (JSON columns as the codec reads them), its times ISO text. */
 export interface TaskRow {
   id: string;
   kind: TaskKind;
@@ -19,9 +17,9 @@ export interface TaskRow {
   upstream_model: string;
   status: TaskState;
   progress: number;
-  error: TaskFailure | null;
-  params: Record<string, unknown>;
-  result: Record<string, unknown> | null;
+  error: JsonColumn<TaskFailure> | null;
+  params: JsonColumn<Record<string, unknown>>;
+  result: JsonColumn<Record<string, unknown>> | null;
   quota_reserved: number;
   units: number;
   unit_variant: string | null;
@@ -39,7 +37,7 @@ export interface TaskRow {
 }
 
 /** The record a row holds, on either backend. */
-export const taskRecordOf = (row: TaskRow): TaskRecord => ({
+export const taskRecordOf = (row: TaskRow, codec: RowCodec): TaskRecord => ({
   id: row.id,
   kind: row.kind,
   accountId: row.account_id,
@@ -53,9 +51,9 @@ export const taskRecordOf = (row: TaskRow): TaskRecord => ({
   upstreamModel: row.upstream_model,
   status: row.status,
   progress: row.progress,
-  error: row.error,
-  params: row.params,
-  result: row.result,
+  error: codec.json(row.error),
+  params: codec.json(row.params) ?? {},
+  result: codec.json(row.result),
   quotaReserved: row.quota_reserved,
   units: row.units,
   unitVariant: row.unit_variant,
@@ -75,9 +73,6 @@ export const taskRecordOf = (row: TaskRow): TaskRecord => ({
 /** Oldest poll first, then by id: the order `claimDue` takes tasks in, and answers them in. */
 export const byPollTime = (a: TaskRecord, b: TaskRecord): number =>
   a.nextPollAt < b.nextPollAt ? -1 : a.nextPollAt > b.nextPollAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-
-/** JSON as the stores write it (text, cast or kept as such): null stays SQL NULL. */
-const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** A column and the value written to it; JSON columns get their text (see `json`). */
 export type TaskAssignment = readonly [column: string, value: string | number | null];

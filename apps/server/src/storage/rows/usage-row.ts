@@ -1,4 +1,5 @@
-import type { StoredUsageLogEntry, UsageLogEntry } from './usage-types';
+import type { StoredUsageLogEntry, UsageLogEntry } from '../usage-types';
+import { flagOf, type RowCodec } from './codec';
 
 /**
  * A `usage_log` row as either backend reads it: the same columns, flags as SQLite's 0/1 or
@@ -42,7 +43,7 @@ export const usageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
   upstreamModel: row.upstream_model,
   channelId: row.channel_id,
   assistantId: row.assistant_id,
-  stream: row.stream === true || row.stream === 1,
+  stream: flagOf(row.stream),
   status: row.status,
   errorCode: row.error_code,
   promptTokens: row.prompt_tokens,
@@ -51,10 +52,42 @@ export const usageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
   cacheWriteTokens: row.cache_write_tokens,
   endpoint: row.endpoint,
   units: row.units,
-  usageEstimated: row.usage_estimated === true || row.usage_estimated === 1,
+  usageEstimated: flagOf(row.usage_estimated),
   cost: row.cost,
   latencyMs: row.latency_ms,
   ttfbMs: row.ttfb_ms,
   clientIp: row.client_ip,
   attempts: row.attempts,
 });
+
+/** The columns a new row is written with, in `usageValues`' order; `id` is the database's. */
+export const USAGE_WRITTEN = `created_at, request_id, token_id, account_id, requested_model, upstream_model, channel_id,
+  assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens,
+  usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units`;
+
+/** A new row's values in USAGE_WRITTEN's order; times in whole milliseconds. */
+export const usageValues = (entry: UsageLogEntry, codec: RowCodec): Array<string | number | boolean | null> => [
+  entry.createdAt,
+  entry.requestId,
+  entry.tokenId,
+  entry.accountId,
+  entry.requestedModel,
+  entry.upstreamModel,
+  entry.channelId,
+  entry.assistantId,
+  codec.flag(entry.stream),
+  entry.status,
+  entry.errorCode,
+  entry.promptTokens,
+  entry.completionTokens,
+  entry.cacheReadTokens,
+  entry.cacheWriteTokens,
+  codec.flag(entry.usageEstimated),
+  entry.cost,
+  Math.round(entry.latencyMs),
+  entry.ttfbMs === null ? null : Math.round(entry.ttfbMs),
+  entry.clientIp,
+  entry.attempts,
+  entry.endpoint,
+  entry.units,
+];

@@ -1,5 +1,5 @@
 import { HostedToolKindSchema } from '@chat-relay/contract';
-import { NOTHING_PASSES, type ChannelPassthroughRecord } from './types';
+import { NOTHING_PASSES, type ChannelPassthroughRecord } from '../types';
 
 /** A channel's passthrough setting as both backends store it: JSON, `{}` (the default) when nothing passes. */
 export function passthroughColumn(passthrough: ChannelPassthroughRecord | undefined): string {

@@ -1,0 +1,16 @@
+/** Per-channel upstream timeouts (SPEC §6). */
+export interface ChannelTimeoutsMs {
+  /** TCP/TLS connect. */
+  connectMs: number;
+  /** From sending the request to the response headers. */
+  firstByteMs: number;
+  /** Longest silence between two body chunks (a stalled stream). */
+  idleMs: number;
+}
+
+/** Generous by default: a long non-streamed completion can take minutes before its first byte. */
+export const DEFAULT_CHANNEL_TIMEOUTS: ChannelTimeoutsMs = {
+  connectMs: 10_000,
+  firstByteMs: 300_000,
+  idleMs: 120_000,
+};
