@@ -4,7 +4,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { internalError, invalidRequest, notFound, RelayError, toAnthropicError, toGeminiError } from '@chat-relay/wire';
 import { errorDialectOf, type ErrorDialect } from './error-dialect';
-import { throttledWarn } from '../cluster/redis/throttled-log';
+import { throttledWarn } from '../core/throttled-log';
 import type { Logger } from '../logger';
 import { isStoreFault } from '../storage/store-faults';
 

@@ -1,4 +1,4 @@
-import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
+import { throttledWarn, type ThrottledWarn } from '../core/throttled-log';
 import type { Logger } from '../logger';
 import type { MatchedRoute } from '../core/matched-route';
 import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from '../core/usage-defaults';

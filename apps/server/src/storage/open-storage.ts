@@ -1,4 +1,4 @@
-import { throttledWarn } from '../cluster/redis/throttled-log';
+import { throttledWarn } from '../core/throttled-log';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { loadSecretKey } from '../security/secret-key-source';

@@ -1,4 +1,4 @@
-import { throttledWarn } from '../cluster/redis/throttled-log';
+import { throttledWarn } from '../core/throttled-log';
 import type { Logger } from '../logger';
 import { HEARTBEAT_EVERY_MS, INSTANCE_STALE_MS } from './instance-liveness';
 import { isStoreFault } from './store-faults';

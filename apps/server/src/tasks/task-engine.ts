@@ -1,6 +1,6 @@
 import { invalidRequest, notFound, redactUpstreamError, type TaskCall, type TaskFailure, type TaskProvider, type TaskSnapshot } from '@chat-relay/wire';
 import { Readable } from 'node:stream';
-import { throttledWarn, type ThrottledWarn } from '../cluster/redis/throttled-log';
+import { throttledWarn, type ThrottledWarn } from '../core/throttled-log';
 import type { Logger } from '../logger';
 import { CallerGone, type AbortLike } from '../core/caller-gone';
 import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';

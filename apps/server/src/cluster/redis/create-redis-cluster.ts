@@ -7,7 +7,7 @@ import { RedisCircuitSync } from './redis-circuit-sync';
 import { closeConnection, createRedisConnection } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RedisSubscriber } from './redis-subscriber';
-import { describeError } from './throttled-log';
+import { describeError } from '../../core/throttled-log';
 
 export interface RedisClusterOptions {
   /** REDIS_URL; may hold a password, so it is never logged. */

@@ -4,7 +4,7 @@ import type { Logger } from '../../logger';
 import { CHANGE_TOPICS, ChangeListeners, type ChangeFeed, type ChangeTopic } from '../change-feed';
 import type { RedisSubscriber } from './redis-subscriber';
 import { parseMessage } from './parse-message';
-import { describeError, throttledWarn, type ThrottledWarn } from './throttled-log';
+import { describeError, throttledWarn, type ThrottledWarn } from '../../core/throttled-log';
 
 export interface RedisChangeFeedOptions {
   /** The command connection: PUBLISH goes through it. */

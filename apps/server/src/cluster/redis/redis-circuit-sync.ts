@@ -4,7 +4,7 @@ import type { Logger } from '../../logger';
 import type { CircuitSync } from '../circuit-sync';
 import type { RedisSubscriber } from './redis-subscriber';
 import { parseMessage } from './parse-message';
-import { describeError, throttledWarn, type ThrottledWarn } from './throttled-log';
+import { describeError, throttledWarn, type ThrottledWarn } from '../../core/throttled-log';
 
 export interface RedisCircuitSyncOptions {
   redis: Redis;

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import type { Logger } from '../../logger';
-import { throttledWarn } from './throttled-log';
+import { throttledWarn } from '../../core/throttled-log';
 
 export interface RedisConnectionOptions {
   /** `redis://` or `rediss://`; may hold a password, so it is never logged. */

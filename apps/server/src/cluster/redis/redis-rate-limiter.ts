@@ -6,7 +6,7 @@ import type { PerMinuteLimits, RateLimitDecision, RateLimiter, RateLimitHeaders,
 import { limitsUnavailable, type FailureMode } from './limits-unavailable';
 import { CHECK_REQUEST, RECORD_TOKENS } from './rate-limit-scripts';
 import { RedisSlots } from './redis-slots';
-import { throttledWarn, type ThrottledWarn } from './throttled-log';
+import { throttledWarn, type ThrottledWarn } from '../../core/throttled-log';
 
 export interface RedisRateLimiterOptions {
   /** The command connection (no offline queue, a short command timeout). */

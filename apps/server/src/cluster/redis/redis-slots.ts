@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { z } from 'zod';
 import { limitsUnavailable, neverSent, type FailureMode } from './limits-unavailable';
 import { ACQUIRE_SLOT, RENEW_SLOTS } from './slot-scripts';
-import type { ThrottledWarn } from './throttled-log';
+import type { ThrottledWarn } from '../../core/throttled-log';
 
 export interface RedisSlotsOptions {
   redis: Redis;

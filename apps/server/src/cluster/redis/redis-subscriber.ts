@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { Logger } from '../../logger';
-import { describeError } from './throttled-log';
+import { describeError } from '../../core/throttled-log';
 
 /**
  * The one subscriber connection of an instance, shared by the change feed and the circuits: it

@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger';
+import type { Logger } from '../logger';
 
 /**
  * A warning logged at most once per `intervalMs` for each `key`, with how many were left out
