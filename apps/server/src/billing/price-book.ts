@@ -1,4 +1,4 @@
-import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
+import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from '../core/model-pattern';

@@ -1,4 +1,4 @@
-import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
+import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import { DEFAULT_CHANNEL_ENDPOINTS, parseGizmoModel, type Endpoint } from '@chat-relay/contract';
 import { createHash } from 'node:crypto';
 import type { ChannelRecord, ChannelStore } from '../storage/types';

@@ -1,6 +1,6 @@
 import type { RateLimiter } from '../policy/rate-limiter';
 import { InMemoryRateLimiter } from '../policy/rate-limiter';
-import { LocalChangeFeed, type ChangeFeed } from './change-feed';
+import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import { LOCAL_CIRCUITS, type CircuitSync } from './circuit-sync';
 
 /** What the instances behind one load balancer share beyond the database (SPEC §11). */

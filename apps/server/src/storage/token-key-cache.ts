@@ -1,4 +1,4 @@
-import { LocalChangeFeed, type ChangeFeed } from '../cluster/change-feed';
+import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import type { AccountStore, Storage, TokenRecord, TokenStore } from './types';
 
 export interface TokenKeyCacheOptions {

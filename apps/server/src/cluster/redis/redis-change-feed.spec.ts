@@ -1,4 +1,4 @@
-import { CHANGE_TOPICS } from '../change-feed';
+import { CHANGE_TOPICS } from '../../core/change-feed';
 import { CallCounter, ClusterFixture, sleep } from './testing/cluster-fixture';
 import { describeWithRedis, eventually, plainClient } from './testing/redis-test-env';
 

@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '../../logger';
-import { CHANGE_TOPICS, ChangeListeners, type ChangeFeed, type ChangeTopic } from '../change-feed';
+import { CHANGE_TOPICS, ChangeListeners, type ChangeFeed, type ChangeTopic } from '../../core/change-feed';
 import type { RedisSubscriber } from './redis-subscriber';
 import { parseMessage } from './parse-message';
 import { describeError, throttledWarn, type ThrottledWarn } from '../../core/throttled-log';

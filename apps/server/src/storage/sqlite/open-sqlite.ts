@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { ChangeFeed } from '../../cluster/change-feed';
+import type { ChangeFeed } from '../../core/change-feed';
 import { loadSecretKey } from '../../security/secret-key-source';
 import type { SecretKeyring } from '../../security/secret-keyring';
 import { withAdminKeyCheck } from '../admin-key-check';
