@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './core/cors-origins';
-import { TrustProxyEnvSchema } from './policy/trust-proxy';
+import { TrustProxyEnvSchema } from './core/trust-proxy';
 import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from './core/usage-defaults';
 import { DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, type ToolLimits } from './validation/tool-limits';
 
