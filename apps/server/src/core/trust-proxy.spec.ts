@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config';
-import { parseTrustProxy } from '../core/trust-proxy';
+import { parseTrustProxy } from './trust-proxy';
 
 describe('RELAY_TRUST_PROXY', () => {
   it('unset or blank: no proxy is trusted', () => {
