@@ -1,4 +1,4 @@
-import { LocalChangeFeed } from '../core/change-feed';
+import { LocalChangeFeed } from './change-feed';
 
 describe('LocalChangeFeed', () => {
   it('fires the listeners of the published topic at once, and only those', () => {
