@@ -1,4 +1,4 @@
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 /**
  * The migration of issue 26 (what passes through to a channel, its prices, and which account

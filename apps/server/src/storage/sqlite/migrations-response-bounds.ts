@@ -1,4 +1,4 @@
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 /**
  * The migration of issue 26 that bounds what an account keeps of the Responses API: still

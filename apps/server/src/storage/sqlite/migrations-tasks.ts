@@ -1,4 +1,4 @@
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 /**
  * The migrations of issue 17 (prices of the new units; long-running tasks and the reservations

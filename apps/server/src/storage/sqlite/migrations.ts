@@ -2,12 +2,9 @@ import type Database from 'better-sqlite3';
 import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { TASK_MIGRATIONS } from './migrations-tasks';
+import type { Migration } from './migration';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migration';
 
 /** Append only: a shipped migration never changes; a new version follows it. */
 export const migrations: readonly Migration[] = [
