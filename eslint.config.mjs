@@ -56,12 +56,11 @@ const layer = (folders, patterns) => ({
   rules: layerRule(patterns),
 });
 // Every folder the layers name, and today's folders that sit above storage and core.
-const FEATURE_FOLDERS = ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'policy', 'auth', 'storage', 'relay', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services'];
+const FEATURE_FOLDERS = ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'policy', 'auth', 'storage', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services'];
 const serverLayers = [
   // The last block that matches a file sets its rule, so the general one comes first.
   layer(['**'], [routesAreTheTop, onlyMainImportsApp]),
-  // relay/channel-checks.ts still runs the channel test in routes/test-channel.ts; relay/ is being split up.
-  layer(['routes', 'relay'], [onlyMainImportsApp]),
+  layer(['routes'], [onlyMainImportsApp]),
   layer(['app.ts'], [{ regex: '(^|/)main$', message: 'Nothing imports main.ts.' }]),
   layer(['main.ts'], []),
   layer(['dialects'], [routesAreTheTop, onlyMainImportsApp, above('dialects/', ['routes'])]),
@@ -69,14 +68,13 @@ const serverLayers = [
   ...['channels', 'billing', 'policy', 'auth'].map((folder) =>
     layer([folder], [routesAreTheTop, onlyMainImportsApp, above(`${folder}/`, ['routes', 'dialects', 'pipeline'])]),
   ),
-  // storage/ still imports policy/ (RateLimits) and relay/ (channel defaults): those two join the list once moved.
   layer(['storage'], [
     routesAreTheTop,
     onlyMainImportsApp,
-    above('storage/', ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'auth', 'middleware', 'metrics', 'search', 'tasks', 'services']),
+    above('storage/', ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'policy', 'auth', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services']),
   ]),
-  // config.ts still imports middleware/, policy/, relay/ and validation/: it joins this block once it lives in core/.
-  layer(['core', 'logger.ts'], [routesAreTheTop, onlyMainImportsApp, above('core/ (and logger.ts)', FEATURE_FOLDERS)]),
+  // config.ts reads every setting and imports only core/ (and validation/'s tool limits): a leaf like them.
+  layer(['core', 'logger.ts', 'config.ts'], [routesAreTheTop, onlyMainImportsApp, above('core/ (and logger.ts, config.ts)', FEATURE_FOLDERS)]),
 ];
 
 export default [
