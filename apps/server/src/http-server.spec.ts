@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createHttpServer } from './http-server';
-import { createTestRelay, type TestRelay } from './testing/test-relay';
+import { createTestRelay, type TestRelay } from '../test/testing/test-relay';
 
 /** Sends raw bytes; resolves with everything the server sent once it closed the connection. */
 function rawExchange(port: number, bytes: string): Promise<string> {

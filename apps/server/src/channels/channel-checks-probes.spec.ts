@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChannelSchema, ChannelTestResultSchema, type Channel, type ChannelTestResult } from '@chat-relay/contract';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
+import { SIM_KEY, startE2eRelay, type E2eRelay } from '../../test/e2e/e2e-relay';
 
 const KEY = 'tvly-probe-secret-0123456789';
 const OTHER_KEY = 'tvly-probe-other-9876543210';

@@ -1,6 +1,6 @@
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
 import { loadConfig } from '../config';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
+import { SIM_KEY, startE2eRelay, type E2eRelay } from '../../test/e2e/e2e-relay';
 import { createLogger } from '../logger';
 import { ChannelChecks, type ChannelChecksOptions } from './channel-checks';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { ChannelSchema, ChannelTestResultSchema, type Channel } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
+import { SIM_KEY, startE2eRelay, type E2eRelay } from '../../test/e2e/e2e-relay';
 import { createLogger } from '../logger';
 
 /** A key the simulator never accepts. */

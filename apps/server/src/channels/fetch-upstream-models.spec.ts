@@ -1,7 +1,7 @@
 import { RelayError } from '@chat-relay/wire';
 import type { ChannelRecord } from '../storage/types';
-import { closedPort } from '../testing/closed-port';
-import { startModelListUpstream, type ListAnswer, type ListRequest, type ModelListUpstream } from '../testing/model-list-upstream';
+import { closedPort } from '../../test/testing/closed-port';
+import { startModelListUpstream, type ListAnswer, type ListRequest, type ModelListUpstream } from '../../test/testing/model-list-upstream';
 import { fetchUpstreamModels, geminiEndpoints, MODEL_LIST_MAX_PAGES } from './fetch-upstream-models';
 import { UpstreamClient } from './upstream/upstream-client';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RelayError } from '@chat-relay/wire';
 import { RelayMetrics } from './relay-metrics';
-import { Exposition } from './testing/exposition';
+import { Exposition } from '../../test/metrics/testing/exposition';
 
 const DASHBOARD = path.join(__dirname, '../../../../docs/grafana/chat-relay-dashboard.json');
 const DOCS = path.join(__dirname, '../../../../docs/METRICS.md');

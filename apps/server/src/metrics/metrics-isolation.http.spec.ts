@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { bearer } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
-import { Exposition } from './testing/exposition';
+import { bearer } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
+import { Exposition } from '../../test/metrics/testing/exposition';
 
 const scrape = async (relay: TestRelay) => new Exposition((await request(relay.app).get('/metrics').set(bearer(relay.adminKey)).expect(200)).text);
 

@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { ErrorResponseSchema, type Channel } from '@chat-relay/contract';
-import { startE2eRelay, type E2eRelay } from '../e2e/e2e-relay';
+import { startE2eRelay, type E2eRelay } from '../../test/e2e/e2e-relay';
 import { createLogger } from '../logger';
 import type { StoredUsageLogEntry } from '../storage/types';
-import { closedPort } from '../testing/closed-port';
-import { Exposition } from './testing/exposition';
+import { closedPort } from '../../test/testing/closed-port';
+import { Exposition } from '../../test/metrics/testing/exposition';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789abcdef';
 const CHAT_ROUTE = '/v1/chat/completions';

@@ -1,6 +1,6 @@
 import { RelayMetrics } from './relay-metrics';
 import type { MetricSources } from './metric-definitions';
-import { Exposition } from './testing/exposition';
+import { Exposition } from '../../test/metrics/testing/exposition';
 
 const idleSources: MetricSources = { openStreams: () => 0, circuits: async () => [] };
 const scrape = async (metrics: RelayMetrics) => new Exposition(await metrics.scrape());

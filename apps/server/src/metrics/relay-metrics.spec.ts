@@ -5,7 +5,7 @@ import { RelayError } from '@chat-relay/wire';
 import { RelayMetrics, UNMATCHED_ROUTE, type UsageObservation } from './relay-metrics';
 import type { MetricSources } from './metric-definitions';
 import { OTHER_MODEL, UNROUTED_MODEL } from './model-labels';
-import { Exposition } from './testing/exposition';
+import { Exposition } from '../../test/metrics/testing/exposition';
 
 const CHAT: MatchedRoute = { path: '/v1/chat/completions', metadata: { auth: 'token', streaming: true } };
 const MESSAGES: MatchedRoute = { path: '/v1/messages', metadata: { auth: 'token', streaming: true, dialect: 'anthropic' } };

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AnthropicErrorResponseSchema, ErrorResponseSchema } from '@chat-relay/contract';
-import { createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Found by the fuzz suite: a request to an Anthropic path that no route matched — another method

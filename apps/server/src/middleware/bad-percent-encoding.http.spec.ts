@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const BAD_PATHS = [
   '/api/tokens/%ff',

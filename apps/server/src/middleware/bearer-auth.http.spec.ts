@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AnthropicErrorResponseSchema, ErrorResponseSchema } from '@chat-relay/contract';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * `x-api-key` (what Anthropic's SDKs and Claude Code send) is a way to present an API token on

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ErrorResponseSchema } from '@chat-relay/contract';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const ORIGIN = 'https://chat.example.com';
 

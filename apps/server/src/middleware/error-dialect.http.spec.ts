@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AnthropicErrorResponseSchema, ErrorResponseSchema } from '@chat-relay/contract';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * The error shape follows the route's dialect: Anthropic's on the Messages routes, Anthropic's on

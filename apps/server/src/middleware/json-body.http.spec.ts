@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import express, { type ErrorRequestHandler } from 'express';
 import request from 'supertest';
 import { createLogger } from '../logger';
-import { listen } from '../testing/test-relay';
+import { listen } from '../../test/testing/test-relay';
 import { errorHandler } from './error-handler';
 import { jsonBody } from './json-body';
 

@@ -1,10 +1,10 @@
 import { AnthropicErrorResponseSchema, ErrorResponseSchema, type TokenUpdate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
 import request from 'supertest';
-import { closedPort } from '../testing/closed-port';
-import { patchToken } from '../testing/patch-token';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { closedPort } from '../../test/testing/closed-port';
+import { patchToken } from '../../test/testing/patch-token';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Issue 26: a large body cost the event loop its whole parse even when it was then refused — by

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestRelay } from '../testing/test-relay';
+import type { TestRelay } from '../../test/testing/test-relay';
 
 const UPLOAD_LIMIT = 64 * 1024;
 const BODY_LIMIT = 8 * 1024;
@@ -44,8 +44,8 @@ describe('multipart uploads through the relay', () => {
     const spy = jest.spyOn(os, 'tmpdir').mockReturnValue(tmp);
     restoreTmpdir = () => spy.mockRestore();
     // Loaded only now, so the middleware's upload directory is under `tmp`.
-    const { createTestRelay, listen } = await import('../testing/test-relay');
-    const { createToken } = await import('../testing/system-api');
+    const { createTestRelay, listen } = await import('../../test/testing/test-relay');
+    const { createToken } = await import('../../test/testing/system-api');
     relay = await createTestRelay({ maxBodyBytes: BODY_LIMIT, maxUploadBytes: UPLOAD_LIMIT });
     key = (await createToken(relay, { name: 'uploads' })).key;
     server = await listen(relay.app);

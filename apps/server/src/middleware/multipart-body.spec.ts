@@ -64,7 +64,7 @@ describe('multipartBody', () => {
     restoreTmpdir = () => spy.mockRestore();
     const { jsonBody } = await import('./json-body');
     const { multipartBody } = await import('./multipart-body');
-    const { listen } = await import('../testing/test-relay');
+    const { listen } = await import('../../test/testing/test-relay');
     const app = express();
     const declaredMultipart: RequestHandler = (req, _res, next) => {
       (req as Request & { tsRestRoute?: { contentType?: string } }).tsRestRoute = { contentType: 'multipart/form-data' };

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 import { nulStringPath } from './nul-strings';
 
 describe('U+0000 in what the management API stores', () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { SunoErrorResponseSchema } from '@chat-relay/contract';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Issue 17: the Suno-style routes answer errors as new-api does (`{code, message, data: null}`

@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest, Tool } from '@chat-relay/contract';
-import { assistantRecord } from '../testing/assistant-record';
+import { assistantRecord } from '../../test/testing/assistant-record';
 import { applyAssistant, mergeTools } from './apply-assistant';
 
 const fn = (name: string, description = ''): Tool => ({ type: 'function', function: { name, description } });

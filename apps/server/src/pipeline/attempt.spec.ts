@@ -1,5 +1,5 @@
-import { ANTHROPIC_VERSION, CLAUDE } from '../e2e/anthropic-e2e';
-import { startEndpointsRelay, type EndpointsE2e } from '../e2e/endpoints-e2e';
+import { ANTHROPIC_VERSION, CLAUDE } from '../../test/e2e/anthropic-e2e';
+import { startEndpointsRelay, type EndpointsE2e } from '../../test/e2e/endpoints-e2e';
 import { UpstreamClient } from '../channels/upstream/upstream-client';
 import { attempt } from './attempt';
 

@@ -1,5 +1,5 @@
 import { ChatCompletionRequestSchema, type ChatCompletionRequest } from '@chat-relay/contract';
-import { HARNESS_MODEL, useChatRelayHarness } from '../testing/chat-relay-harness';
+import { HARNESS_MODEL, useChatRelayHarness } from '../../test/testing/chat-relay-harness';
 
 /**
  * `advisory`: hub fields a caller's dialect sends as hints. A channel whose adapter refuses one

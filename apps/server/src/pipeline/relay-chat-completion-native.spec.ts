@@ -1,6 +1,6 @@
 import { ResponseObjectSchema, ResponseStreamEventSchema, ResponsesRequestSchema, type ResponsesRequest } from '@chat-relay/contract';
 import { convertResponsesToChat, inspectResponsesRequest, invalidRequest, isResponsesEndpointMissing, openaiResponsesNativeAdapter, type RelayError } from '@chat-relay/wire';
-import { HARNESS_MODEL, readStream, useChatRelayHarness } from '../testing/chat-relay-harness';
+import { HARNESS_MODEL, readStream, useChatRelayHarness } from '../../test/testing/chat-relay-harness';
 import { ChannelHealth } from '../channels/channel-health';
 import type { LiveChannel } from '../channels/channel-registry';
 import type { NativeCall, ServedBy } from './relay-chat-completion';

@@ -1,5 +1,5 @@
 import { invalidRequest } from '@chat-relay/wire';
-import { chatRequest, HARNESS_KEYS, readStream, useChatRelayHarness } from '../testing/chat-relay-harness';
+import { chatRequest, HARNESS_KEYS, readStream, useChatRelayHarness } from '../../test/testing/chat-relay-harness';
 import { channelKeyDigest } from '../channels/channel-registry';
 import type { ServedBy } from './relay-chat-completion';
 

@@ -4,9 +4,9 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import express from 'express';
 import request from 'supertest';
 import { createLocalCluster } from '../cluster/cluster';
-import { patchToken } from '../testing/patch-token';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { patchToken } from '../../test/testing/patch-token';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 import { InMemoryRateLimiter } from './rate-limiter';
 
 /**

@@ -2,9 +2,9 @@ import { ErrorResponseSchema, type TokenUpdate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { patchToken } from '../testing/patch-token';
-import { createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { patchToken } from '../../test/testing/patch-token';
+import { createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const SIM_KEY = 'sk-sim-key';
 const RATE_LIMIT_HEADERS = [

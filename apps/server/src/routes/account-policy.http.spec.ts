@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /** The account behind a token governs it too: its quota and its status (SPEC §4). */
 describe('account quota and status on /v1', () => {

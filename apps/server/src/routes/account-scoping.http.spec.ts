@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { TokenCreated } from '@chat-relay/contract';
-import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /** An account's access key reaches only its own tokens, assistants, logs and usage (SPEC §4). */
 describe('account key scoping', () => {

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { AccountPageSchema, AccountSchema, ErrorResponseSchema, PriceTableSchema } from '@chat-relay/contract';
 import { digestKey } from '../security/keys';
 import { storedResponseBytes } from '../storage/stored-response-size';
-import { bearer, createAccount, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 describe('account admin API', () => {
   let relay: TestRelay;

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { AssistantSchema, ErrorResponseSchema } from '@chat-relay/contract';
-import { newAssistant } from '../testing/assistant-record';
-import { bearer, createAccount, type AccountCreated } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { newAssistant } from '../../test/testing/assistant-record';
+import { bearer, createAccount, type AccountCreated } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Issue 26: any account could publish a public assistant, squat its id (the admin then got 409)

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AssistantPageSchema, AssistantSchema, AssistantWithUsageSchema } from '@chat-relay/contract';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const pirate = {
   name: 'Pirate',

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { ChannelModelSyncSchema, ChannelSchema, ModelListSchema } from '@chat-relay/contract';
 import { createLogger } from '../logger';
-import { startModelListUpstream, type ListAnswer, type ModelListUpstream } from '../testing/model-list-upstream';
-import { bearer, createAccount, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { startModelListUpstream, type ListAnswer, type ModelListUpstream } from '../../test/testing/model-list-upstream';
+import { bearer, createAccount, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const KEY = 'sk-sync-secret-0123456789abcdef';
 const SECRET_PART = '0123456789abcdef';

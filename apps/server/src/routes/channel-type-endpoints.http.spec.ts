@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ChannelSchema, ErrorResponseSchema, ModelListSchema } from '@chat-relay/contract';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const tavily = { name: 'tavily', type: 'tavily', base_url: 'https://api.tavily.com', keys: ['tvly-secret-0123'], models: ['tavily-search'] };
 const openai = { name: 'openai', type: 'openai', base_url: 'http://127.0.0.1:9/v1', keys: ['sk-secret-0123'], models: ['gpt-4o'] };

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ChannelSchema, ErrorResponseSchema } from '@chat-relay/contract';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const newChannel = {
   name: 'local',

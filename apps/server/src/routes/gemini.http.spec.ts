@@ -1,8 +1,8 @@
 import { GeminiErrorResponseSchema, GeminiGenerateContentResponseSchema } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim } from '@chat-relay/upstream-sim';
 import request from 'supertest';
-import { createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const SIM_KEY = 'sk-sim-key';
 const hello = { contents: [{ role: 'user', parts: [{ text: 'Hello there' }] }] };

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOG_CSV_COLUMNS } from '@chat-relay/contract';
 import type { StoredUsageLogEntry, UsageLogCursor } from '../storage/types';
-import { usageEntry } from '../testing/system-api';
+import { usageEntry } from '../../test/testing/system-api';
 import { LogCsvStream } from './log-csv-stream';
 
 const PAGE = 50;

@@ -3,9 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LOG_CSV_COLUMNS } from '@chat-relay/contract';
 import { createLogger } from '../logger';
 import type { UsageLogEntry } from '../storage/types';
-import { parseCsv } from '../testing/parse-csv';
-import { bearer, usageEntry } from '../testing/system-api';
-import { createTestRelay, listen, type TestRelay } from '../testing/test-relay';
+import { parseCsv } from '../../test/testing/parse-csv';
+import { bearer, usageEntry } from '../../test/testing/system-api';
+import { createTestRelay, listen, type TestRelay } from '../../test/testing/test-relay';
 import { LOG_EXPORT_PAGE_SIZE } from './log-csv-stream';
 
 const REQUEST_ID = LOG_CSV_COLUMNS.indexOf('request_id');

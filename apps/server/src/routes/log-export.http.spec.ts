@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { LOG_CSV_COLUMNS, LogPageSchema, type LogEntry, type TokenCreated } from '@chat-relay/contract';
-import { sampleRows } from '../storage/suites/usage-sample';
-import { parseCsv } from '../testing/parse-csv';
-import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { sampleRows } from '../../test/storage/suites/usage-sample';
+import { parseCsv } from '../../test/testing/parse-csv';
+import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /** A value of the JSON listing as the CSV must write it. */
 const asCsv = (value: LogEntry[keyof LogEntry]): string => (value === null ? '' : String(value));

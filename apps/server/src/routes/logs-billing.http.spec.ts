@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { BillingSubscriptionSchema, LogPageSchema, TokenUsageSchema } from '@chat-relay/contract';
-import { bearer, createAccount, createToken, daysAgo, usageEntry } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken, daysAgo, usageEntry } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 describe('token usage API', () => {
   let relay: TestRelay;

@@ -1,9 +1,9 @@
 import { AnthropicErrorResponseSchema, ErrorResponseSchema } from '@chat-relay/contract';
 import request from 'supertest';
-import { closedPort } from '../testing/closed-port';
-import { patchToken } from '../testing/patch-token';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { closedPort } from '../../test/testing/closed-port';
+import { patchToken } from '../../test/testing/patch-token';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Issue 26: `GET /v1/models/{id}` answered 200 for a model the token's allow-list excludes,

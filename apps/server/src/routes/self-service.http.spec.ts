@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AccountInfoSchema, DEFAULT_CHANNEL_ENDPOINTS, ModelListSchema } from '@chat-relay/contract';
-import { bearer, createAccount, createToken, type AccountCreated } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken, type AccountCreated } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 describe('GET /api/account', () => {
   let relay: TestRelay;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { HealthSchema, ReadinessSchema } from '@chat-relay/contract';
 import { createLocalCluster, type Cluster } from '../cluster/cluster';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /** A cluster whose shared store is away: what the probes see while Redis is down. */
 function clusterWithRedisDown(failureMode: Cluster['failureMode']): Cluster {

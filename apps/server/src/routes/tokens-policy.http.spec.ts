@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { TokenBatchResultSchema, TokenPageSchema, TokenSchema } from '@chat-relay/contract';
-import { bearer, createAccount, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 const policy = {
   name: 'ci',

@@ -3,8 +3,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { TokenBatchResultSchema, TokenSchema } from '@chat-relay/contract';
 import { SQLITE_FILE_NAME } from '../storage/sqlite/open-sqlite';
-import { bearer, createToken } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createToken } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 /**
  * Issue 11: `rate_limit: {"rpm": 3}` was refused with "Missing required parameter:

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { TokenCreatedSchema, TokenPageSchema, TokenSchema } from '@chat-relay/contract';
 import { digestKey } from '../security/keys';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 
 describe('token admin API', () => {
   let relay: TestRelay;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { UsageSeriesSchema } from '@chat-relay/contract';
-import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../testing/system-api';
-import { createTestRelay, type TestRelay } from '../testing/test-relay';
+import { bearer, createAccount, createToken, usageEntry, type AccountCreated } from '../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../test/testing/test-relay';
 import type { TokenCreated } from '@chat-relay/contract';
 
 const HOUR = 3_600_000;

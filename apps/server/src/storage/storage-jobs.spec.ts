@@ -1,7 +1,7 @@
 import pino from 'pino';
-import { daysAgo, usageEntry } from '../testing/system-api';
+import { daysAgo, usageEntry } from '../../test/testing/system-api';
 import { startStorageJobs } from './storage-jobs';
-import { describeEachBackend, type OpenedStorage } from './testing/store-backends';
+import { describeEachBackend, type OpenedStorage } from '../../test/storage/testing/store-backends';
 
 const silent = pino({ level: 'silent' });
 

@@ -1,5 +1,5 @@
 import { guardStores, StoreUnavailableError } from './store-faults';
-import { storeBackends, type StoreBackend } from './testing/store-backends';
+import { storeBackends, type StoreBackend } from '../../test/storage/testing/store-backends';
 import type { Storage } from './types';
 
 /** SQLite, always among the backends. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../storage/sqlite/open-sqlite';
-import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from '../storage/testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, uniqueSchemaName } from '../../test/storage/testing/store-backends';
 import { parseCopyArgs, redactUrl, runCopyCli, USAGE } from './copy-to-postgres-cli';
 
 jest.setTimeout(60_000);

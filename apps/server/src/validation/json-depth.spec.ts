@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { createLogger } from '../logger';
 import { errorHandler } from '../middleware/error-handler';
 import { jsonBody } from '../middleware/json-body';
-import { listen } from '../testing/test-relay';
+import { listen } from '../../test/testing/test-relay';
 import { describeJsonPath, exceedsJsonDepth, MAX_JSON_DEPTH, pathBeyondDepth } from './json-depth';
 
 const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;

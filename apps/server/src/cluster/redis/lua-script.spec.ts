@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LuaScript } from './lua-script';
-import { describeWithRedis, plainClient } from './testing/redis-test-env';
+import { describeWithRedis, plainClient } from '../../../test/cluster/redis/testing/redis-test-env';
 
 describeWithRedis('LuaScript', (url) => {
   it('runs by SHA, and by its source once when Redis does not know it (NOSCRIPT)', async () => {

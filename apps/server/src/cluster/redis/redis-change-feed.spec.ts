@@ -1,6 +1,6 @@
 import { CHANGE_TOPICS } from '../../core/change-feed';
-import { CallCounter, ClusterFixture, sleep } from './testing/cluster-fixture';
-import { describeWithRedis, eventually, plainClient } from './testing/redis-test-env';
+import { CallCounter, ClusterFixture, sleep } from '../../../test/cluster/redis/testing/cluster-fixture';
+import { describeWithRedis, eventually, plainClient } from '../../../test/cluster/redis/testing/redis-test-env';
 
 describeWithRedis('RedisChangeFeed', (url) => {
   let fixture: ClusterFixture;

@@ -1,7 +1,7 @@
 import { ChannelHealth } from '../../channels/channel-health';
 import type { CircuitSync } from '../circuit-sync';
-import { ClusterFixture, sleep } from './testing/cluster-fixture';
-import { describeWithRedis, eventually, plainClient } from './testing/redis-test-env';
+import { ClusterFixture, sleep } from '../../../test/cluster/redis/testing/cluster-fixture';
+import { describeWithRedis, eventually, plainClient } from '../../../test/cluster/redis/testing/redis-test-env';
 
 const COOL_DOWN_MS = 5_000;
 

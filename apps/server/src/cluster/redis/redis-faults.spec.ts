@@ -1,7 +1,7 @@
 import { RelayError } from '@chat-relay/wire';
-import type { TcpProxy } from '../../testing/tcp-proxy';
-import { CallCounter, ClusterFixture, sleep } from './testing/cluster-fixture';
-import { describeWithRedis, eventually } from './testing/redis-test-env';
+import type { TcpProxy } from '../../../test/testing/tcp-proxy';
+import { CallCounter, ClusterFixture, sleep } from '../../../test/cluster/redis/testing/cluster-fixture';
+import { describeWithRedis, eventually } from '../../../test/cluster/redis/testing/redis-test-env';
 
 const LIMITS = { rpm: 100, tpm: 10_000 };
 /** A request must be decided within this however Redis fails (command timeout 400 ms). */

@@ -2,8 +2,8 @@ import type Redis from 'ioredis';
 import { InMemoryRateLimiter } from '../../policy/rate-limiter';
 import { closeConnection, createRedisConnection, whenReady } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
-import { RATE_LIMIT_SCENARIOS, runScenario, T0 } from './testing/rate-limit-scenarios';
-import { collectingLogger, deleteKeys, describeWithRedis, plainClient, uniqueKeyPrefix } from './testing/redis-test-env';
+import { RATE_LIMIT_SCENARIOS, runScenario, T0 } from '../../../test/cluster/redis/testing/rate-limit-scenarios';
+import { collectingLogger, deleteKeys, describeWithRedis, plainClient, uniqueKeyPrefix } from '../../../test/cluster/redis/testing/redis-test-env';
 
 describeWithRedis('RedisRateLimiter', (url) => {
   const { logger } = collectingLogger();

@@ -1,6 +1,6 @@
 import { GeminiGenerateContentRequestSchema, type GeminiGenerateContentRequest, type Tool } from '@chat-relay/contract';
 import type { AssistantRecord } from '../../storage/types';
-import { assistantRecord as assistant } from '../../testing/assistant-record';
+import { assistantRecord as assistant } from '../../../test/testing/assistant-record';
 import { applyAssistantToGemini } from './apply-assistant-to-gemini';
 
 const fn = (name: string, description = '', parameters?: Record<string, unknown>): Tool => ({

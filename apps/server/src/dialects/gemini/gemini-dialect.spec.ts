@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { GeminiErrorResponseSchema, GeminiGenerateContentResponseSchema } from '@chat-relay/contract';
 import { chainTransformers, geminiNativeAdapter, openAiAdapter, type RelayError, type StreamTransformer } from '@chat-relay/wire';
-import { readFixture } from '../../testing/fixtures';
+import { readFixture } from '../../../test/testing/fixtures';
 import { geminiDialect } from './gemini-dialect';
 import { pumpSseStream } from '../../pipeline/stream/pump-sse-stream';
 import { newTrace } from '../../pipeline/request-context';

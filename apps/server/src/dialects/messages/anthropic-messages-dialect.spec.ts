@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { AnthropicErrorResponseSchema } from '@chat-relay/contract';
 import { anthropicNativeAdapter, type RelayError } from '@chat-relay/wire';
-import { readFixture } from '../../testing/fixtures';
+import { readFixture } from '../../../test/testing/fixtures';
 import { anthropicMessagesDialect } from './anthropic-messages-dialect';
 import { pumpSseStream } from '../../pipeline/stream/pump-sse-stream';
 import { newTrace } from '../../pipeline/request-context';

@@ -1,6 +1,6 @@
 import { AnthropicMessagesRequestSchema, type AnthropicMessagesRequest, type Tool } from '@chat-relay/contract';
 import type { AssistantRecord } from '../../storage/types';
-import { assistantRecord } from '../../testing/assistant-record';
+import { assistantRecord } from '../../../test/testing/assistant-record';
 import { applyAssistantToMessages } from './apply-assistant-to-messages';
 
 const fn = (name: string, description = '', parameters?: Record<string, unknown>): Tool => ({

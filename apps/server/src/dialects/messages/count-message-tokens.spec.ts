@@ -1,10 +1,10 @@
-import { closedPort } from '../../testing/closed-port';
+import { closedPort } from '../../../test/testing/closed-port';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AnthropicErrorResponseSchema } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from '../../e2e/e2e-relay';
-import { patchToken } from '../../testing/patch-token';
+import { SIM_KEY, startE2eRelay, type E2eRelay } from '../../../test/e2e/e2e-relay';
+import { patchToken } from '../../../test/testing/patch-token';
 
 /**
  * `POST /v1/messages/count_tokens` through the relay: an `anthropic` channel counts; when it fails

@@ -1,6 +1,6 @@
 import { ResponsesRequestSchema, type ResponsesRequest, type Tool } from '@chat-relay/contract';
 import type { AssistantRecord } from '../../storage/types';
-import { assistantRecord as assistant } from '../../testing/assistant-record';
+import { assistantRecord as assistant } from '../../../test/testing/assistant-record';
 import { applyAssistantToResponses } from './apply-assistant-to-responses';
 
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };

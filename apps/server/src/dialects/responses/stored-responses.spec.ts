@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite';
 import type { ResponseStore, Storage, StoredResponseRecord } from '../../storage/types';
-import { ROOMY } from '../../storage/response-store.suite';
+import { ROOMY } from '../../../test/storage/response-store.suite';
 import { DEFAULT_STORED_RESPONSES, MAX_RESPONSE_CHAIN, StoredResponses } from './stored-responses';
 
 const HOUR_MS = 3_600_000;

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../logger';
 import { OpenAiStreamTransformer, type RelayError } from '@chat-relay/wire';
-import { readFixture } from '../../testing/fixtures';
+import { readFixture } from '../../../test/testing/fixtures';
 import { pumpSseStream } from './pump-sse-stream';
 import { chatCompletionsDialect } from '../caller-dialect';
 import { newTrace } from '../request-context';

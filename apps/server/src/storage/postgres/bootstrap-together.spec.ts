@@ -5,7 +5,7 @@ import { loadConfig } from '../../config';
 import { createLogger } from '../../logger';
 import { digestKey } from '../../security/keys';
 import { bootstrapStorage } from '../bootstrap';
-import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../../../test/storage/testing/store-backends';
 import type { Storage } from '../types';
 import { openPostgresStorage } from './open-postgres';
 

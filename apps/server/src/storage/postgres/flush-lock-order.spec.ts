@@ -1,6 +1,6 @@
-import { usageEntry } from '../../testing/system-api';
-import { createAccount, createToken, openMoneyDb, type MoneyDb } from '../suites/money-fixture';
-import { TEST_DATABASE_URL } from '../testing/store-backends';
+import { usageEntry } from '../../../test/testing/system-api';
+import { createAccount, createToken, openMoneyDb, type MoneyDb } from '../../../test/storage/suites/money-fixture';
+import { TEST_DATABASE_URL } from '../../../test/storage/testing/store-backends';
 import type { Storage } from '../types';
 
 const describePg = TEST_DATABASE_URL ? describe : describe.skip;

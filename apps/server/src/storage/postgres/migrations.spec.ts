@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../../../test/storage/testing/store-backends';
 import { migratePostgres, postgresMigrations, type PostgresMigration } from './migrations';
 import { openPostgresStorage } from './open-postgres';
 import { createPgPool, quoteSchema } from './pg-pool';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { usageEntry } from '../../testing/system-api';
-import { startTcpProxy, type TcpProxy } from '../../testing/tcp-proxy';
-import { createAccount, createToken, pgRawSql, quotaUsed, reservations, type RawSql } from '../suites/money-fixture';
-import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../testing/store-backends';
+import { usageEntry } from '../../../test/testing/system-api';
+import { startTcpProxy, type TcpProxy } from '../../../test/testing/tcp-proxy';
+import { createAccount, createToken, pgRawSql, quotaUsed, reservations, type RawSql } from '../../../test/storage/suites/money-fixture';
+import { dropSchema, TEST_DATABASE_URL, TEST_SECRETS, uniqueSchemaName } from '../../../test/storage/testing/store-backends';
 import type { Storage } from '../types';
 import { openPostgresStorage } from './open-postgres';
 import { createPgPool, inTransaction, type PostgresConnection } from './pg-pool';

@@ -1,6 +1,6 @@
-import { describeResponseStore, ROOMY, storedResponse } from '../response-store.suite';
-import { createAccount, openMoneyDb } from '../suites/money-fixture';
-import { describeOnPostgres } from '../testing/store-backends';
+import { describeResponseStore, ROOMY, storedResponse } from '../../../test/storage/response-store.suite';
+import { createAccount, openMoneyDb } from '../../../test/storage/suites/money-fixture';
+import { describeOnPostgres } from '../../../test/storage/testing/store-backends';
 import type { StoredResponseRecord } from '../types';
 
 // Each test opens its own database (on PostgreSQL a schema, migrated): seconds when the machine is busy.

@@ -1,4 +1,4 @@
-import { usageEntry } from '../../testing/system-api';
+import { usageEntry } from '../../../test/testing/system-api';
 import type { NewChannel, PriceRecord } from '../types';
 import { ASSISTANT_WRITTEN, assistantColumns } from './assistant-row';
 import { CHANNEL_WRITTEN, channelColumns, channelRecordOf, type ChannelRow } from './channel-row';

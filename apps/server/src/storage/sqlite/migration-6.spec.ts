@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { usageEntry } from '../../testing/system-api';
+import { usageEntry } from '../../../test/testing/system-api';
 import { migrate, migrations } from './migrations';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { migrate, migrations } from './migrations';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqliteResponseStore } from './sqlite-response-store';
-import { ROOMY } from '../testing/roomy-limits';
+import { ROOMY } from '../../../test/storage/testing/roomy-limits';
 
 /** A database as version 6 left it — an account and two channels — then migrated. */
 function migratedFromVersion6(): Database.Database {

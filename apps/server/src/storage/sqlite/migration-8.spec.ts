@@ -3,7 +3,7 @@ import { migrate, migrations } from './migrations';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
-import { usageEntry } from '../../testing/system-api';
+import { usageEntry } from '../../../test/testing/system-api';
 
 const SEEDED = ['dall-e-3', 'dall-e-2', 'text-embedding-3-small', 'text-embedding-3-large', 'tts-1', 'whisper-1'];
 

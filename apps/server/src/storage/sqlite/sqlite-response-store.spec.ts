@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeResponseStore, ROOMY, storedResponse } from '../response-store.suite';
+import { describeResponseStore, ROOMY, storedResponse } from '../../../test/storage/response-store.suite';
 import type { Storage, StoredResponseRecord } from '../types';
 import { openSqliteStorage } from './open-sqlite';
 

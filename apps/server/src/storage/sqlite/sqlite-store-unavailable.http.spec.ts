@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createToken } from '../../testing/system-api';
-import { createTestRelay, type TestRelay } from '../../testing/test-relay';
+import { createToken } from '../../../test/testing/system-api';
+import { createTestRelay, type TestRelay } from '../../../test/testing/test-relay';
 import { isStoreFault } from '../store-faults';
 import { openSqliteStorage, SQLITE_FILE_NAME } from './open-sqlite';
 
