@@ -91,8 +91,11 @@ export class RedisSlots {
     const slotId = `${this.options.instanceId}/${++this.sequence}`;
     const dead = [...(this.dead.get(tokenId) ?? [])];
     const sentAt = Date.now();
-    // On Redis' clock, when this caller stops waiting: a script run later takes nothing.
-    const notAfter = this.clock && this.waitsMs > 0 ? Math.floor(sentAt + this.clock.offsetMs + this.waitsMs) : 0;
+    // On Redis' clock, when this caller stops waiting: a script run later takes nothing. Earlier by
+    // the reading's round trip, so that however wrong the offset is within it, a script that takes
+    // a slot runs while the caller still waits for it.
+    const clock = this.clock;
+    const notAfter = clock && this.waitsMs > 0 ? Math.floor(sentAt + clock.offsetMs + this.waitsMs - clock.roundTripMs) : 0;
     let outcome: number;
     try {
       const [answer, redisNow] = acquireReply.parse(
