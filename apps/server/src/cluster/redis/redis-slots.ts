@@ -23,6 +23,14 @@ const MAX_DEAD = 10_000;
 const RENEW_BATCH = 500;
 /** A full token is looked at now, and again after these waits, before the caller is refused. */
 const FULL_LOOKS_AGAIN_AFTER_MS = [0, 10, 40];
+/**
+ * Shortly after Redis failed this instance (a reset, a failover, a timeout), a full token is looked
+ * at a while longer: the acquires that every instance had in flight may each have taken a slot no
+ * request holds, and the instance that knows such a slot is dead removes it with its own next
+ * acquire or once it has reconnected — some hundreds of milliseconds later, not 50.
+ */
+const AFTER_TROUBLE_LOOKS_AGAIN_AFTER_MS = [100, 150, 250];
+const TROUBLE_RECENT_MS = 5_000;
 /** A reading of Redis' clock is replaced by one with a shorter round trip, or by any once this old. */
 const CLOCK_READING_KEPT_MS = 10_000;
 
@@ -58,7 +66,15 @@ export class RedisSlots {
   /** How long a caller waits for Redis (the connection's command timeout); 0 when it waits on. */
   private readonly waitsMs: number;
   private readonly heartbeatTimer: NodeJS.Timeout;
-  private readonly onReady = () => void this.heartbeat();
+  private readonly onReady = () => {
+    // Connected again (not the first time): what was in flight when the connection went may have run.
+    if (this.connectedBefore) this.troubleAt = Date.now();
+    this.connectedBefore = true;
+    void this.heartbeat();
+  };
+  private connectedBefore = false;
+  /** When Redis last failed this instance, or it last (re)connected (Date.now); 0: never. */
+  private troubleAt = 0;
   private sequence = 0;
 
   constructor(private readonly options: RedisSlotsOptions) {
@@ -74,14 +90,19 @@ export class RedisSlots {
    * (after 10 ms, then 40 ms) before refusing: a caller sends its next request the moment it has
    * read an answer, and that answer's slot — given back by another instance as the answer ended —
    * may reach Redis a moment after the new request does. A caller truly over its limit waits
-   * those 50 ms for its 429.
+   * those 50 ms for its 429 — up to 550 ms more within seconds of a Redis failure (see
+   * AFTER_TROUBLE_LOOKS_AGAIN_AFTER_MS).
    */
   async acquire(tokenId: number, limit: number): Promise<boolean> {
     if (limit <= 0) return false;
     for (const wait of FULL_LOOKS_AGAIN_AFTER_MS) {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const taken = await this.tryAcquire(tokenId, limit);
-      if (taken) return true;
+      if (await this.tryAcquire(tokenId, limit)) return true;
+    }
+    if (Date.now() - this.troubleAt > TROUBLE_RECENT_MS) return false;
+    for (const wait of AFTER_TROUBLE_LOOKS_AGAIN_AFTER_MS) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (await this.tryAcquire(tokenId, limit)) return true;
     }
     return false;
   }
@@ -105,6 +126,7 @@ export class RedisSlots {
       this.forgetDead(tokenId, dead);
       outcome = answer;
     } catch (error) {
+      this.troubleAt = Date.now();
       if (!neverSent(error)) this.markDead(tokenId, slotId);
       return this.unchecked(tokenId, error);
     }
@@ -148,6 +170,7 @@ export class RedisSlots {
     try {
       await this.options.redis.zrem(this.keyOf(tokenId), slotId);
     } catch (error) {
+      this.troubleAt = Date.now();
       this.markDead(tokenId, slotId);
       this.options.warn('release', error, `concurrency slot of token ${tokenId} not given back yet (redis); removed once Redis answers`);
     }
@@ -179,6 +202,7 @@ export class RedisSlots {
         this.forgetDead(tokenId, dead);
       }
     } catch (error) {
+      this.troubleAt = Date.now();
       this.options.warn('heartbeat', error, 'concurrency slots not renewed (redis)');
     }
   }
