@@ -195,7 +195,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
   const { adapter, upstreamRequest } = buildAttempt(attempt);
-  const bridgeWarnings = native ? [] : (relayed.bridgeWarnings ?? []);
+  const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;
   const secrets = channel.record.keys;
   const usageOf = (usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
     reported: usage,
@@ -252,7 +252,8 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
       };
   return {
     request: upstreamRequest,
-    warnings: [...bridgeWarnings, ...(upstreamRequest.warnings ?? [])],
+    // Most requests have none: no array made for them.
+    warnings: bridgeWarnings?.length || upstreamRequest.warnings ? [...(bridgeWarnings ?? []), ...(upstreamRequest.warnings ?? [])] : undefined,
     native: native !== undefined,
     mapError: (status, text) => {
       // Each adapter's error mapper redacts the channel's keys from every field it builds.

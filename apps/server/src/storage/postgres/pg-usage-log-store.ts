@@ -19,7 +19,7 @@ import { pgKeysetSql, pgListingSql } from './pg-usage-queries';
 import { pgSeriesSql } from './pg-usage-series';
 import { writeUsage } from './pg-usage-writer';
 import { aggregateFromSeries } from '../usage-aggregate';
-import { usageEntryOf, type UsageRow } from '../rows/usage-row';
+import { storedUsageEntryOf, type UsageRow } from '../rows/usage-row';
 
 /**
  * The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. A
@@ -61,14 +61,14 @@ export class PgUsageLogStore implements UsageLogStore {
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {
     const { rows } = await this.pool.query<UsageRow>('SELECT * FROM usage_log ORDER BY id DESC LIMIT $1', [limit]);
-    return rows.map(usageEntryOf);
+    return rows.map(storedUsageEntryOf);
   }
 
   async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
     const listing = pgListingSql(query);
     const total = await this.pool.query<{ n: number }>(listing.count, listing.values);
     const { rows } = await this.pool.query<UsageRow>(listing.rows, listing.pageValues);
-    return { rows: rows.map(usageEntryOf), total: total.rows[0]?.n ?? 0 };
+    return { rows: rows.map(storedUsageEntryOf), total: total.rows[0]?.n ?? 0 };
   }
 
   aggregate(
@@ -93,7 +93,7 @@ export class PgUsageLogStore implements UsageLogStore {
 
   async keysetPage(filter: UsageLogFilter, after: UsageLogCursor | null, limit: number): Promise<StoredUsageLogEntry[]> {
     const { sql, values } = pgKeysetSql(filter, after, limit);
-    return (await this.pool.query<UsageRow>(sql, values)).rows.map(usageEntryOf);
+    return (await this.pool.query<UsageRow>(sql, values)).rows.map(storedUsageEntryOf);
   }
 
   async purgeBefore(before: string, limit: number): Promise<number> {

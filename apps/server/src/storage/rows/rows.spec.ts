@@ -6,7 +6,7 @@ import { jsonColumn, PG_CODEC, SQLITE_CODEC } from './codec';
 import { PRICE_COLUMNS, priceValues } from './price-row';
 import { STORED_RESPONSE_COLUMNS, storedResponseColumns } from './stored-response-row';
 import { UPSTREAM_OBJECT_COLUMNS, upstreamObjectColumns } from './upstream-object-row';
-import { USAGE_WRITTEN, usageEntryOf, usageValues } from './usage-row';
+import { USAGE_WRITTEN, storedUsageEntryOf, usageValues } from './usage-row';
 
 const names = (columns: string): string[] => columns.split(',').map((column) => column.trim());
 
@@ -112,7 +112,7 @@ describe('written columns', () => {
     for (const codec of [SQLITE_CODEC, PG_CODEC]) {
       const values = usageValues(entry, codec);
       const row = Object.fromEntries(names(USAGE_WRITTEN).map((column, index) => [column, values[index]]));
-      const { id: _id, ...stored } = usageEntryOf({ ...row, id: 5 } as unknown as Parameters<typeof usageEntryOf>[0]);
+      const { id: _id, ...stored } = storedUsageEntryOf({ ...row, id: 5 } as unknown as Parameters<typeof storedUsageEntryOf>[0]);
       expect(stored).toEqual(expect.objectContaining({ stream: true, usageEstimated: false, latencyMs: 12, ttfbMs: 3, requestId: entry.requestId }));
     }
   });

@@ -33,7 +33,7 @@ export interface UsageRow {
 }
 
 /** The stored entry a row holds, on either backend. */
-export const usageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
+export const storedUsageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
   id: row.id ?? 0,
   createdAt: row.created_at,
   requestId: row.request_id,

@@ -14,7 +14,7 @@ import type {
   UsageTotals,
 } from '../types';
 import { aggregateFromSeries } from '../usage-aggregate';
-import { usageEntryOf, type UsageRow } from '../rows/usage-row';
+import { storedUsageEntryOf, type UsageRow } from '../rows/usage-row';
 import { sqliteKeysetSql, sqliteListingSql } from './sqlite-usage-queries';
 import { sqliteSeriesSql } from './sqlite-usage-series';
 import { SqliteUsageWriter } from './sqlite-usage-writer';
@@ -37,14 +37,14 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {
     const rows = this.db.prepare('SELECT * FROM usage_log ORDER BY id DESC LIMIT ?').all(limit) as UsageRow[];
-    return rows.map(usageEntryOf);
+    return rows.map(storedUsageEntryOf);
   }
 
   async query(query: UsageLogQuery): Promise<Page<StoredUsageLogEntry>> {
     const listing = sqliteListingSql(query);
     const total = (this.db.prepare(listing.count).get(listing.params) as { n: number }).n;
     const rows = this.db.prepare(listing.rows).all(listing.params) as UsageRow[];
-    return { rows: rows.map(usageEntryOf), total };
+    return { rows: rows.map(storedUsageEntryOf), total };
   }
 
   aggregate(
@@ -69,7 +69,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async keysetPage(filter: UsageLogFilter, after: UsageLogCursor | null, limit: number): Promise<StoredUsageLogEntry[]> {
     const { sql, params } = sqliteKeysetSql(filter, after, limit);
-    return (this.db.prepare(sql).all(params) as UsageRow[]).map(usageEntryOf);
+    return (this.db.prepare(sql).all(params) as UsageRow[]).map(storedUsageEntryOf);
   }
 
   async purgeBefore(before: string, limit: number): Promise<number> {
