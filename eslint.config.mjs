@@ -56,7 +56,7 @@ const layer = (folders, patterns) => ({
   rules: layerRule(patterns),
 });
 // Every folder the layers name, and today's folders that sit above storage and core.
-const FEATURE_FOLDERS = ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'policy', 'auth', 'storage', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services'];
+const FEATURE_FOLDERS = ['routes', 'dialects', 'pipeline', 'channels', 'catalogue', 'billing', 'policy', 'auth', 'storage', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services'];
 const serverLayers = [
   // The last block that matches a file sets its rule, so the general one comes first.
   layer(['**'], [routesAreTheTop, onlyMainImportsApp]),
@@ -65,13 +65,13 @@ const serverLayers = [
   layer(['main.ts'], []),
   layer(['dialects'], [routesAreTheTop, onlyMainImportsApp, above('dialects/', ['routes'])]),
   layer(['pipeline'], [routesAreTheTop, onlyMainImportsApp, above('pipeline/', ['routes', 'dialects'])]),
-  ...['channels', 'billing', 'policy', 'auth'].map((folder) =>
+  ...['channels', 'catalogue', 'billing', 'policy', 'auth'].map((folder) =>
     layer([folder], [routesAreTheTop, onlyMainImportsApp, above(`${folder}/`, ['routes', 'dialects', 'pipeline'])]),
   ),
   layer(['storage'], [
     routesAreTheTop,
     onlyMainImportsApp,
-    above('storage/', ['routes', 'dialects', 'pipeline', 'channels', 'billing', 'policy', 'auth', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services']),
+    above('storage/', ['routes', 'dialects', 'pipeline', 'channels', 'catalogue', 'billing', 'policy', 'auth', 'middleware', 'metrics', 'search', 'tasks', 'cluster', 'services']),
   ]),
   // config.ts reads every setting and imports only core/ (and validation/'s tool limits): a leaf like them.
   layer(['core', 'logger.ts', 'config.ts'], [routesAreTheTop, onlyMainImportsApp, above('core/ (and logger.ts, config.ts)', FEATURE_FOLDERS)]),

@@ -10,6 +10,7 @@ import { InFlightRequests } from './pipeline/in-flight-requests';
 import { ChannelModelSync } from './channels/model-sync';
 import { OpenStreams } from './pipeline/stream/open-streams';
 import { PriceBook } from './billing/price-book';
+import { ModelCatalogueService } from './catalogue/model-catalogue-service';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
 import { UpstreamObjects } from './pipeline/passthrough/upstream-objects';
@@ -29,6 +30,8 @@ export interface RelayServices {
   /** What is shared with the other instances: change feed, circuits, limits (issue 15). */
   cluster: Cluster;
   prices: PriceBook;
+  /** What each model accepts, costs and allows (issue 28): the seed, an admin's refresh and overrides. */
+  catalogue: ModelCatalogueService;
   /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
   authFailures: AuthFailureLog;
   /** The streamed answers under way, ended properly on shutdown. */
@@ -104,6 +107,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
   const prices = new PriceBook(storage.prices, cluster.changes);
+  const catalogue = new ModelCatalogueService(undefined, cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
+  void catalogue.load();
   const tasks = new TaskEngine(
     { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },
     { ...DEFAULT_TASK_ENGINE, ...options.tasks },
@@ -117,6 +122,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     rateLimiter: cluster.rateLimiter,
     cluster,
     prices,
+    catalogue,
     authFailures,
     openStreams,
     metrics,

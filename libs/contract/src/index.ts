@@ -24,6 +24,7 @@ export * from './lib/schemas/chat-completion-request.schema';
 export * from './lib/schemas/chat-completion-response.schema';
 export * from './lib/schemas/chat-completion-chunk.schema';
 export * from './lib/schemas/model.schema';
+export * from './lib/schemas/model-catalogue.schema';
 export * from './lib/schemas/common.schema';
 export * from './lib/schemas/channel.schema';
 export * from './lib/schemas/endpoint.schema';

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Which provider's rules a model follows (what it refuses, how it reasons): the family the
+ * wire library's per-family rules are written for. `other` has no rules beyond the catalogue's.
+ */
+export const ModelFamilySchema = z.enum(['openai', 'anthropic', 'gemini', 'other']);
+export type ModelFamily = z.infer<typeof ModelFamilySchema>;
+
+/** How a model can be asked to reason, as models.dev records it. */
+export const ReasoningOptionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('toggle') }).strict(),
+  z.object({ type: z.literal('effort'), values: z.array(z.string().max(20)).max(10) }).strict(),
+  z.object({ type: z.literal('budget_tokens'), min: z.number().int().optional(), max: z.number().int().optional() }).strict(),
+]);
+export type ReasoningOption = z.infer<typeof ReasoningOptionSchema>;
+
+/** Which sampling parameters a model takes; absent, the family's rule decides. */
+export const ModelParamsSchema = z
+  .object({
+    temperature: z.boolean().optional(),
+    top_p: z.boolean().optional(),
+    /** `temperature` and `top_p` together (Claude 4.5 and later refuse both at once). */
+    temperature_with_top_p: z.boolean().optional(),
+    top_k: z.boolean().optional(),
+    /** `frequency_penalty` and `presence_penalty`. */
+    penalties: z.boolean().optional(),
+    seed: z.boolean().optional(),
+    logprobs: z.boolean().optional(),
+    n: z.boolean().optional(),
+  })
+  .strict();
+export type ModelParams = z.infer<typeof ModelParamsSchema>;
+
+const usdPerMillion = z.number().nonnegative().max(1_000_000);
+
+/** List prices in USD per million tokens, as models.dev gives them. */
+export const ModelListPriceSchema = z
+  .object({
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cache_read: usdPerMillion.optional(),
+    cache_write: usdPerMillion.optional(),
+    input_audio: usdPerMillion.optional(),
+    output_audio: usdPerMillion.optional(),
+  })
+  .strict();
+export type ModelListPrice = z.infer<typeof ModelListPriceSchema>;
+
+const tokenCount = z.number().int().positive().max(100_000_000);
+
+/**
+ * What the relay knows of one model (issue 28): what it accepts, what it costs, how much it
+ * reads and writes. `id` is an exact model id or a glob (`claude-*-4-5*`). An operator's
+ * override names only the fields it changes; the rest come from the dataset's entry of that id.
+ */
+export const CatalogueModelSchema = z
+  .object({
+    id: z.string().trim().min(1).max(200),
+    /** The dataset's provider (models.dev's id: `openai`, `anthropic`, `google` …). */
+    provider: z.string().max(100).optional(),
+    name: z.string().max(200).optional(),
+    family: ModelFamilySchema.optional(),
+    context_window: tokenCount.optional(),
+    max_output_tokens: tokenCount.optional(),
+    reasoning: z.boolean().optional(),
+    reasoning_options: z.array(ReasoningOptionSchema).max(10).optional(),
+    params: ModelParamsSchema.optional(),
+    tool_call: z.boolean().optional(),
+    structured_output: z.boolean().optional(),
+    modalities: z
+      .object({ input: z.array(z.string().max(20)).max(10), output: z.array(z.string().max(20)).max(10) })
+      .strict()
+      .optional(),
+    cost: ModelListPriceSchema.optional(),
+    /** `deprecated`, `beta`, `alpha` when the dataset says so. */
+    status: z.string().max(20).optional(),
+  })
+  .strict();
+export type CatalogueModel = z.infer<typeof CatalogueModelSchema>;
+
+/** GET /api/catalogue: every entry the relay knows, with where it came from. */
+export const CatalogueEntrySchema = CatalogueModelSchema.extend({
+  source: z.enum(['seed', 'refresh', 'override']),
+});
+export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
