@@ -1,9 +1,11 @@
 // Records the HTTP requests a real coding-agent CLI sends, for test fixtures (issues 28/29).
 // Starts a recording server on 127.0.0.1 (port 0) that answers every generation request with a
 // minimal valid reply in the provider's own format (a plain text "hi"; SSE when streamed), runs the
-// CLI against it with a scratch HOME, telemetry off and a placeholder key, and writes one JSON file
-// per request: {method, path, query, headers, bodyBytes, body} — body parsed (JSON) and re-serialised,
-// bodyBytes the size the CLI sent. Keys and auth headers are redacted; nothing is sent anywhere else.
+// CLI against it with a scratch HOME and a placeholder key, and writes one JSON file per request:
+// {method, path, query, headers, bodyBytes, body} — body parsed (JSON) and re-serialised, bodyBytes
+// the size the CLI sent. Keys and auth headers are redacted. The CLIs' telemetry is switched off where
+// an environment switch exists (Gemini CLI, Claude Code; Codex has none for exec); run it where no other
+// network is reachable to be sure nothing leaves the machine.
 //
 // Usage: node tools/scripts/record-agent-requests.mjs <gemini|codex|claude> <out-dir> [--bin <path>] [--tool-call] [-- extra CLI args]
 //   --tool-call: the first main-turn answer is a tool call (Gemini CLI: list_directory with a thought
