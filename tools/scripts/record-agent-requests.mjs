@@ -240,10 +240,39 @@ function answerAnthropic(req, url, body, res) {
 
 const answer = { gemini: answerGemini, codex: answerResponses, claude: answerAnthropic }[agent];
 
+const PLACEHOLDER = "Synthetic placeholder: Claude Code's own wording is not redistributed here; only its length and structure are kept. ";
+const filler = (length) => PLACEHOLDER.repeat(Math.ceil(length / PLACEHOLDER.length)).slice(0, length);
+
+/**
+ * Claude Code is not open source: its prompt and tool texts are replaced by placeholders of the
+ * same length (texts over 200 characters, descriptions over 40), the rest kept as sent.
+ */
+function withoutClaudeCodeWording(body) {
+  if (agent !== 'claude' || typeof body !== 'object' || body === null) return body;
+  const blocks = (content) =>
+    typeof content === 'string'
+      ? content.length > 200 ? filler(content.length) : content
+      : Array.isArray(content)
+        ? content.map((block) => (block?.type === 'text' && typeof block.text === 'string' && block.text.length > 200 ? { ...block, text: filler(block.text.length) } : block))
+        : content;
+  const descriptions = (node) => {
+    if (Array.isArray(node)) return node.map(descriptions);
+    if (typeof node !== 'object' || node === null) return node;
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'description' && typeof value === 'string' && value.length > 40 ? filler(value.length) : descriptions(value)]));
+  };
+  return {
+    ...body,
+    ...(body.system !== undefined && { system: blocks(body.system) }),
+    ...(Array.isArray(body.messages) && { messages: body.messages.map((message) => ({ ...message, content: blocks(message.content) })) }),
+    ...(Array.isArray(body.tools) && { tools: body.tools.map(descriptions) }),
+  };
+}
+
 /** Writes one request as `NN-METHOD-path.json`; returns its parsed URL. */
 function recordRequest(req, rawBody, suffix = '') {
   const url = new URL(req.url ?? '/', 'http://recorder.invalid');
-  const body = parseBody(rawBody, req.headers['content-type']);
+  const parsed = parseBody(rawBody, req.headers['content-type']);
+  const body = withoutClaudeCodeWording(parsed);
   const record = {
     method: req.method,
     path: url.pathname,
@@ -256,7 +285,7 @@ function recordRequest(req, rawBody, suffix = '') {
   const name = `${String(sequence).padStart(2, '0')}-${req.method}-${url.pathname.replace(/[^A-Za-z0-9.:-]+/g, '_').replace(/^_/, '')}${suffix}.json`;
   writeFileSync(path.join(outDir, name), `${JSON.stringify(record, null, 2)}\n`);
   console.error(`recorded ${name}`);
-  return { url, body };
+  return { url, body: parsed };
 }
 
 const server = http.createServer((req, res) => {
