@@ -1,25 +1,13 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
 import type { PassthroughRun } from '../passthrough/passthrough-carriage';
+import type { UpstreamAdapter } from './upstream-adapter';
 
 /**
- * One upstream wire format (SPEC §7), walked through the same short lifecycle for every
- * provider: build the request → (the relay sends it) → convert the answer or the stream →
- * report usage. Converters are pure; only the relay does I/O.
+ * Chat through the hub (SPEC §7): the hub request → the provider's request, its answer → an
+ * OpenAI `chat.completion` with `model: publicModel` (the context), its stream → hub chunks.
  */
-export interface ProviderAdapter {
-  /**
-   * URL, headers and body of the upstream call. Throws a 400 RelayError naming the parameter
-   * when the request asks for something the provider cannot express (never drop it silently).
-   */
-  buildRequest(args: BuildRequestArgs): UpstreamRequest;
-  /** A non-streamed 2xx body → an OpenAI `chat.completion` with `model: publicModel`. */
-  convertResponse(text: string, publicModel: string): ConvertedCompletion;
-  /** A fresh transformer for one streamed answer. */
-  createStreamTransformer(options: StreamTransformerOptions): StreamTransformer;
-  /** A non-2xx answer → a §9 error, and whether another channel may succeed. */
-  mapErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure;
-}
+export type ProviderAdapter = UpstreamAdapter<BuildRequestArgs, string, ConvertedCompletion> & Required<Pick<UpstreamAdapter<BuildRequestArgs, string, ConvertedCompletion>, 'createStreamTransformer'>>;
 
 /** Where a channel's requests go: all an adapter needs to know of the channel. */
 export interface UpstreamTarget {
@@ -41,18 +29,11 @@ export interface BuildRequestArgs {
   rawBody?: Buffer;
 }
 
-export interface UpstreamRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string | Buffer;
-  /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
-  warnings?: string[];
-}
-
 /**
  * Usage as the upstream reported it, counted the OpenAI way: `promptTokens` is the whole prompt,
  * cache reads and cache writes included. Those two are told apart because they are priced
- * apart (absent: none, or the upstream does not say).
+ * apart (absent: none, or the upstream does not say). One type for every adapter: an endpoint
+ * beside chat adds its own unit (`EndpointUsage`, SPEC §8); a chat answer has none.
  */
 export interface ReportedUsage {
   promptTokens: number;
@@ -69,6 +50,19 @@ export interface ReportedUsage {
    * was delivered instead.
    */
   completionUnknown?: true;
+  /** An endpoint's own unit used — images made, search units, input characters or audio seconds; absent for chat. */
+  units?: number;
+  /** Images: how they are priced, `quality/size` (`hd/1024x1792`, `standard/1024x1024`). */
+  unitVariant?: string;
+  /** Some of it was counted by the adapter, not reported by the upstream. */
+  estimated?: boolean;
+  /**
+   * Text whose tokens the upstream did not report (a Gemini embedding, a moderation): the relay
+   * counts them with its tokenizer as prompt tokens, and marks the usage estimated.
+   */
+  uncountedText?: string;
+  /** The upstream did not say how many units (audio seconds): the relay works them out from the upload. */
+  unitsUnknown?: true;
 }
 
 export type ConvertedCompletion =

@@ -1,7 +1,7 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { NativeAdapter, NativeBuildArgs } from '../../hub/native-adapter';
 import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
-import type { UpstreamRequest } from '../../hub/provider-adapter';
+import type { UpstreamRequest } from '../../hub/upstream-adapter';
 import { ANTHROPIC_VERSION } from '../upstream/anthropic-adapter';
 import { AnthropicUsageSchema } from '../anthropic-api';
 import { mapAnthropicErrorResponse } from '../upstream/anthropic-error';

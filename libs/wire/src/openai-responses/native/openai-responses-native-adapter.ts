@@ -1,7 +1,8 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { NativeAdapter } from '../../hub/native-adapter';
 import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
-import type { UpstreamRequest, UpstreamTarget } from '../../hub/provider-adapter';
+import type { UpstreamTarget } from '../../hub/provider-adapter';
+import type { UpstreamRequest } from '../../hub/upstream-adapter';
 import { isJsonObject, type JsonObject } from '../../json/json-checks';
 import { mapOpenAiErrorResponse } from '../../openai-chat/upstream/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
@@ -22,7 +23,7 @@ export interface OpenaiResponsesProxyArgs {
  * caller's but the path goes upstream, with the channel's key. A retrieve asking `stream=true`
  * accepts the event stream it answers with.
  */
-export function buildOpenaiResponsesRequest({ channel, key, method, path }: OpenaiResponsesProxyArgs): UpstreamRequest & { method: 'GET' | 'DELETE' | 'POST' } {
+export function buildOpenaiResponsesRequest({ channel, key, method, path }: OpenaiResponsesProxyArgs): UpstreamRequest & Required<Pick<UpstreamRequest, 'method'>> {
   const relative = path.startsWith('/') ? path : `/${path}`;
   const query = relative.includes('?') ? new URLSearchParams(relative.slice(relative.indexOf('?') + 1)) : undefined;
   return {
