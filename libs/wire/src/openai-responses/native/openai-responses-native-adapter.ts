@@ -1,9 +1,8 @@
-import { upstreamError } from '../../errors/relay-error';
 import type { NativeAdapter } from '../../hub/native-adapter';
-import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
+import { nativePassthroughAdapter } from '../../hub/native-passthrough-adapter';
+import { trimBaseUrl } from '../../hub/native-request-body';
 import type { UpstreamTarget } from '../../hub/provider-adapter';
 import type { UpstreamRequest } from '../../hub/upstream-adapter';
-import { isJsonObject, type JsonObject } from '../../json/json-checks';
 import { mapOpenAiErrorResponse } from '../../openai-chat/upstream/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
@@ -40,37 +39,14 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
  * item and field — reasoning, encrypted content, server-side state — only `model` is the caller's
  * name again. Errors have the Chat Completions shape and are mapped the same way.
  */
-export const openaiResponsesNativeAdapter: NativeAdapter = {
-  buildRequest: (args) => ({
-    url: `${trimBaseUrl(args.channel.baseUrl)}/responses`,
-    headers: {
-      authorization: `Bearer ${args.key}`,
-      'content-type': 'application/json',
-      accept: args.stream ? 'text/event-stream' : 'application/json',
-    },
-    body: nativeRequestBody(args),
-  }),
-
-  convertResponse(text, publicModel) {
-    let response: JsonObject;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!isJsonObject(parsed)) throw new Error('not an object');
-      response = parsed;
-    } catch {
-      return { ok: false, error: upstreamError('The upstream provider sent a malformed response.', 'bad_response') };
-    }
-    const answer = withPublicModel(response, text, publicModel);
-    return {
-      ok: true,
-      body: answer.body,
-      text: answer.text,
-      usage: readResponsesUsage(response['usage']),
-      deliveredChars: text.length,
-      ran: tallyResponsesRun(response),
-    };
-  },
-
-  createStreamTransformer: (options) => new ResponsesPassthroughStream(options),
+export const openaiResponsesNativeAdapter: NativeAdapter = nativePassthroughAdapter({
+  url: (baseUrl) => `${trimBaseUrl(baseUrl)}/responses`,
+  headers: ({ key }) => ({ authorization: `Bearer ${key}` }),
+  modelIn: 'body',
+  answerName: 'response',
+  withPublicModel,
+  usage: (response) => readResponsesUsage(response['usage']),
+  tally: tallyResponsesRun,
+  stream: (options) => new ResponsesPassthroughStream(options),
   mapErrorResponse: mapOpenAiErrorResponse,
-};
+});
