@@ -104,4 +104,3 @@ export function modelListProbe(list: ModelList, namedBy: EndpointsNamedBy = () =
   };
 }
 
-export const bearerJson = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}`, accept: 'application/json' });

@@ -2,7 +2,7 @@ import type { NativeAdapter, NativeBuildArgs } from '../../hub/native-adapter';
 import { nativeHeaders, nativePassthroughAdapter, withModelField, type NativePassthrough } from '../../hub/native-passthrough-adapter';
 import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
 import type { UpstreamRequest } from '../../hub/upstream-adapter';
-import { ANTHROPIC_VERSION } from '../upstream/anthropic-adapter';
+import { anthropicAuthHeaders } from '../../providers/provider-auth';
 import { AnthropicUsageSchema } from '../anthropic-api';
 import { mapAnthropicErrorResponse } from '../upstream/anthropic-error';
 import { AnthropicPassthroughStream } from './anthropic-passthrough-stream';
@@ -20,7 +20,7 @@ export const ANTHROPIC_FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta
 const messagesPassthrough: NativePassthrough = {
   url: (baseUrl) => `${trimBaseUrl(baseUrl)}/messages`,
   headers: ({ key, headers }) => {
-    const sent: Record<string, string> = { 'x-api-key': key, 'anthropic-version': headers['anthropic-version'] ?? ANTHROPIC_VERSION };
+    const sent = anthropicAuthHeaders(key, headers['anthropic-version']);
     const beta = headers['anthropic-beta'];
     if (beta) sent['anthropic-beta'] = beta;
     return sent;

@@ -6,6 +6,7 @@ import { GeminiUsageMetadataSchema } from '../gemini-api';
 import { mapGeminiErrorResponse } from '../upstream/gemini-error';
 import { GeminiPassthroughStream } from './gemini-passthrough-stream';
 import { tallyGenerateContentRun } from './tally-generate-content-run';
+import { geminiAuthHeaders } from '../../providers/provider-auth';
 
 /** `{base}/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` for a stream. */
 export function geminiMethodUrl(baseUrl: string, upstreamModel: string, stream: boolean): string {
@@ -21,7 +22,7 @@ export function geminiMethodUrl(baseUrl: string, upstreamModel: string, stream: 
  */
 export const geminiNativeAdapter: NativeAdapter = nativePassthroughAdapter({
   url: geminiMethodUrl,
-  headers: ({ key }) => ({ 'x-goog-api-key': key }),
+  headers: ({ key }) => geminiAuthHeaders(key),
   modelIn: 'url',
   answerName: 'answer',
   withPublicModel: withModelField('modelVersion'),

@@ -8,6 +8,7 @@ import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
 import { tallyResponsesRun } from './tally-responses-run';
 import { withPublicModel } from './rewrite-response-model';
+import { openAiAuthHeaders } from '../../providers/provider-auth';
 
 export interface OpenaiResponsesProxyArgs {
   channel: UpstreamTarget;
@@ -28,7 +29,7 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
   return {
     method,
     url: `${trimBaseUrl(channel.baseUrl)}${relative}`,
-    headers: { authorization: `Bearer ${key}`, accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
+    headers: { ...openAiAuthHeaders(key), accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
     body: '',
   };
 }
@@ -41,7 +42,7 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
  */
 export const openaiResponsesNativeAdapter: NativeAdapter = nativePassthroughAdapter({
   url: (baseUrl) => `${trimBaseUrl(baseUrl)}/responses`,
-  headers: ({ key }) => ({ authorization: `Bearer ${key}` }),
+  headers: ({ key }) => openAiAuthHeaders(key),
   modelIn: 'body',
   answerName: 'response',
   withPublicModel,
