@@ -1,7 +1,6 @@
 import type { Endpoint } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
-import type { ReportedUsage, UpstreamTarget } from './provider-adapter';
-import type { UpstreamAdapter, UploadedFile } from './upstream-adapter';
+import type { ReportedUsage, UploadedFile, UpstreamAdapter, UpstreamTarget } from './upstream-adapter';
 
 /**
  * What one request of an endpoint other than chat used (SPEC §8): the one usage type with its

@@ -1,5 +1,5 @@
-import type { ConvertedCompletion, UpstreamTarget } from './provider-adapter';
-import type { UpstreamAdapter } from './upstream-adapter';
+import type { ConvertedCompletion } from './provider-adapter';
+import type { UpstreamAdapter, UpstreamTarget } from './upstream-adapter';
 
 /** What a passthrough call is made of: the caller's own request, in the channel's own dialect. */
 export interface NativeBuildArgs {

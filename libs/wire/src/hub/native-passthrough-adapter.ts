@@ -3,7 +3,7 @@ import { isJsonObject, type JsonObject } from '../json/json-checks';
 import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 import type { NativeAdapter, NativeBuildArgs } from './native-adapter';
 import { nativeRequestBody } from './native-request-body';
-import type { ReportedUsage, StreamTransformer, StreamTransformerOptions, UpstreamFailure } from './provider-adapter';
+import type { ReportedUsage, StreamTransformer, StreamTransformerOptions, UpstreamFailure } from './upstream-adapter';
 
 /** What differs between the dialects a channel type speaks itself; the rest of a passthrough is the same. */
 export interface NativePassthrough {

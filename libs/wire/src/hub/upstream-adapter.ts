@@ -1,4 +1,5 @@
-import type { StreamTransformer, StreamTransformerOptions, UpstreamFailure } from './provider-adapter';
+import type { RelayError } from '../errors/relay-error';
+import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 
 /**
  * A file of a multipart upload as the relay received it: the server keeps its bytes (spooled to
@@ -54,4 +55,105 @@ export interface UpstreamAdapter<Args, Context, Answer> {
   createStreamTransformer?(options: StreamTransformerOptions): StreamTransformer;
   /** A non-2xx answer → a §9 error, and whether another channel may succeed; `secrets` redacted from it. */
   mapErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure;
+}
+
+/** Where a channel's requests go: all an adapter needs to know of the channel. */
+export interface UpstreamTarget {
+  /** The provider's API root, e.g. `https://api.openai.com/v1` (no trailing slash needed). */
+  baseUrl: string;
+}
+
+/**
+ * Usage as the upstream reported it, counted the OpenAI way: `promptTokens` is the whole prompt,
+ * cache reads and cache writes included. Those two are told apart because they are priced
+ * apart (absent: none, or the upstream does not say). One type for every adapter: an endpoint
+ * beside chat adds its own unit (`EndpointUsage`, SPEC §8); a chat answer has none.
+ */
+export interface ReportedUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Of `promptTokens`, those read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Of `promptTokens`, those written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
+  /** Of `completionTokens`, those of an audio answer: priced apart (`audio_output`). */
+  audioOutputTokens?: number;
+  /**
+   * The stream ended before the provider said how many tokens it wrote (cut, aborted, failed):
+   * the prompt side is the provider's count, `completionTokens` is not — the relay counts what
+   * was delivered instead.
+   */
+  completionUnknown?: true;
+  /** An endpoint's own unit used — images made, search units, input characters or audio seconds; absent for chat. */
+  units?: number;
+  /** Images: how they are priced, `quality/size` (`hd/1024x1792`, `standard/1024x1024`). */
+  unitVariant?: string;
+  /** Some of it was counted by the adapter, not reported by the upstream. */
+  estimated?: boolean;
+  /**
+   * Text whose tokens the upstream did not report (a Gemini embedding, a moderation): the relay
+   * counts them with its tokenizer as prompt tokens, and marks the usage estimated.
+   */
+  uncountedText?: string;
+  /** The upstream did not say how many units (audio seconds): the relay works them out from the upload. */
+  unitsUnknown?: true;
+}
+
+export interface UpstreamFailure {
+  error: RelayError;
+  /** Another channel may succeed: the failure is the channel's, not the request's. */
+  retryable: boolean;
+  /** Says the channel may be unhealthy (5xx, 429, timeout, connection): reported to its circuit. */
+  channelFault: boolean;
+  /** The upstream refused the key itself (401/403): that key is disabled, another one tried. */
+  keyRejected?: boolean;
+  /** No request can cause it (connection refused, connect timeout): evidence from no caller in particular. */
+  callerIndependent?: boolean;
+  /** No response headers within `first_byte_ms`: for an unstreamed answer, partly its length. */
+  firstByteTimeout?: boolean;
+}
+
+export interface StreamTransformerOptions {
+  /** The model name every chunk carries: the one the caller sent. */
+  publicModel: string;
+  /** `stream_options.include_usage`: emit the final usage chunk (`choices: []`). */
+  callerWantsUsage: boolean;
+  /** Upstream keys, never to be repeated in an error message. */
+  secrets: readonly string[];
+}
+
+/** One parsed upstream SSE event. */
+export interface SseEvent {
+  /** The `event:` field, when the provider sends one (Anthropic does). */
+  event?: string;
+  data: string;
+}
+
+/** What one upstream event becomes for the caller: a serialised event of the caller's dialect, or a failure. */
+export type StreamStep =
+  /** `event` names the SSE event for dialects that send one (Anthropic); chat chunks have none. */
+  | { kind: 'chunk'; json: string; event?: string }
+  | { kind: 'error'; error: RelayError };
+
+export interface StreamTransformer {
+  /** One upstream event → zero or more steps for the caller. */
+  transform(event: SseEvent): StreamStep[];
+  /** The upstream body ended: the last steps (e.g. a usage chunk), if any. */
+  finish(): StreamStep[];
+  /** True once the upstream has said the answer is complete ([DONE], message_stop, a finish reason). */
+  readonly complete: boolean;
+  /** Usage the upstream reported, once known. */
+  readonly usage: ReportedUsage | undefined;
+  /** Characters of content and tool arguments delivered. */
+  readonly deliveredChars: number;
+  /** The content and tool arguments delivered, counted with a tokenizer when no usage comes. */
+  readonly deliveredText: string;
+  /** A passthrough stream's hosted tool calls, served tier and created objects so far (native transformers). */
+  readonly ran?: PassthroughRun;
+  /**
+   * The caller dialect's own failure events for a stream that broke after it started (a bridged
+   * stream whose dialect has them, e.g. Responses' `response.failed`): written instead of the
+   * framing's generic error event. Absent: the framing's error event is written.
+   */
+  fail?(error: RelayError): StreamStep[];
 }

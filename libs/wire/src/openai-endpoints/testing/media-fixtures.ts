@@ -4,9 +4,8 @@
  */
 import yaml from 'js-yaml';
 import OpenAI from 'openai';
-import type { SseEvent } from '../../hub/provider-adapter';
+import type { MultipartBody, SseEvent, UploadedFile, UpstreamRequest } from '../../hub/upstream-adapter';
 import type { EndpointAnswer, MultipartRequest } from '../../hub/endpoint-adapter';
-import type { UpstreamRequest, MultipartBody, UploadedFile } from '../../hub/upstream-adapter';
 import { readFixture } from '../../testing/fixtures';
 
 export { readFixture };

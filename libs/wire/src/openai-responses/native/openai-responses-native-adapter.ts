@@ -1,8 +1,7 @@
 import type { NativeAdapter } from '../../hub/native-adapter';
 import { nativePassthroughAdapter } from '../../hub/native-passthrough-adapter';
 import { trimBaseUrl } from '../../hub/native-request-body';
-import type { UpstreamTarget } from '../../hub/provider-adapter';
-import type { UpstreamRequest } from '../../hub/upstream-adapter';
+import type { UpstreamRequest, UpstreamTarget } from '../../hub/upstream-adapter';
 import { mapOpenAiErrorResponse } from '../../openai-chat/upstream/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
