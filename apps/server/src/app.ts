@@ -15,6 +15,7 @@ import { requestValidationErrorHandler } from './middleware/request-validation-e
 import { usageLog } from './middleware/usage-log';
 import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
+import { catalogueRouter } from './routes/catalogue.route';
 import { channelsRouter } from './routes/channels.route';
 import { consoleStatic } from './routes/console-static';
 import { docsRouter, type DocsOptions } from './routes/docs.route';
@@ -31,6 +32,7 @@ import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
 import type { RelayServices } from './services';
+import type { FetchLimits } from './catalogue/fetch-models-dev';
 import type { Storage } from './storage/types';
 import type { ToolLimits } from './validation/tool-limits';
 
@@ -56,6 +58,8 @@ export interface AppDeps {
   consoleDir?: string;
   /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
   metricsToken?: string;
+  /** POST /api/catalogue/refresh {"url"}: time limit and size cap (the defaults of catalogue/fetch-models-dev.ts when not given). */
+  catalogueFetchLimits?: FetchLimits;
   /** The help pages at /docs (where the guides are read from). */
   docs?: DocsOptions;
 }
@@ -94,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   );
   const s = initServer();
   const router = s.router(serverContract, {
-    chat: chatRouter(pipeline),
+    chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
     gemini: geminiRouter(pipeline),
@@ -121,6 +125,13 @@ export function createApp(deps: AppDeps): Express {
       registry: services.registry,
       storedResponses: services.responses,
       logger,
+    }),
+    catalogue: catalogueRouter({
+      store: storage.catalogue,
+      catalogue: services.catalogue,
+      priceBook: services.prices,
+      registry: services.registry,
+      fetchLimits: deps.catalogueFetchLimits,
     }),
     system: systemRouter({
       storage,
