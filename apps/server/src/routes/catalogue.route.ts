@@ -11,6 +11,7 @@ import { invalidRequest, modelsDevSeedVersion, notFound, readModelsDev } from '@
 import type { PriceBook } from '../billing/price-book';
 import type { ChannelRegistry } from '../channels/channel-registry';
 import { DEFAULT_FETCH_LIMITS, fetchModelsDevJson, type FetchLimits } from '../catalogue/fetch-models-dev';
+import { firstPartyFirst } from '../catalogue/first-party-first';
 import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
 import { unpricedModels } from '../catalogue/unpriced-models';
 import type { CatalogueStore } from '../storage/types';
@@ -45,7 +46,7 @@ export function catalogueRouter(deps: CatalogueRouteDeps) {
   const refreshFrom = async (json: unknown, origin: string): Promise<CatalogueDataset> => {
     let read: ReturnType<typeof readModelsDev>;
     try {
-      read = readModelsDev(json);
+      read = readModelsDev(firstPartyFirst(json));
     } catch (error) {
       throw invalidRequest(`${(error as Error).message}: send models.dev's api.json (https://models.dev/api.json).`, null, 'invalid_catalogue');
     }
