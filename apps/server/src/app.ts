@@ -122,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
       usageLog: storage.usageLog,
       prices: storage.prices,
       priceBook: services.prices,
+      catalogue: services.catalogue,
       registry: services.registry,
       storedResponses: services.responses,
       logger,

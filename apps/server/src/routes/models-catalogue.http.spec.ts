@@ -62,6 +62,12 @@ describe('GET /v1/models with the catalogue', () => {
     expect(one).toMatchObject({ id: 'house-model', context_window: 8192, pricing: { input: 0.1, output: 0.2 } });
   });
 
+  it('shows the same on the self-service model list (GET /api/models)', async () => {
+    const list = ModelListSchema.parse((await request(relay.app).get('/api/models').set(bearer(key)).expect(200)).body);
+    expect(list.data.find((model) => model.id === 'gpt-5')).toMatchObject({ context_window: 400_000, pricing: { input: 1.25, output: 10 } });
+    expect(list.data.find((model) => model.id === 'house-model')?.pricing).toBeUndefined();
+  });
+
   it("leaves Anthropic's shape as Anthropic's: no limits, no prices", async () => {
     const page = (await request(relay.app).get('/v1/models?limit=100').set(bearer(key)).set('anthropic-version', '2023-06-01').expect(200)).body;
     const parsed = AnthropicModelListSchema.parse(page);
