@@ -21,6 +21,7 @@ export class ModelCatalogueService {
   /** The dataset under the overrides, and which one it is: what an entry's `source` is told from. */
   private dataset: { models: readonly CatalogueModel[]; source: 'seed' | 'refresh' } = { models: seedCatalogueModels(), source: 'seed' };
   private datasetOnly: ModelCatalogue | undefined;
+  private overridesKey = '[]';
   private loading: Promise<void> | undefined;
 
   constructor(
@@ -65,8 +66,13 @@ export class ModelCatalogueService {
     const run = async () => {
       try {
         const [dataset, overrides] = await Promise.all([source.dataset(), source.overrides()]);
-        this.dataset = dataset ? { models: dataset, source: 'refresh' } : { models: seedCatalogueModels(), source: 'seed' };
-        this.catalogue = new ModelCatalogue(this.dataset.models, overrides, this.dataset.source);
+        const models = dataset ?? seedCatalogueModels();
+        const overridesKey = JSON.stringify(overrides);
+        // A periodic refresh that finds nothing changed keeps the catalogue and its cached answers.
+        if (models === this.dataset.models && overridesKey === this.overridesKey) return;
+        this.dataset = { models, source: dataset ? 'refresh' : 'seed' };
+        this.overridesKey = overridesKey;
+        this.catalogue = new ModelCatalogue(models, overrides, this.dataset.source);
         this.datasetOnly = undefined;
       } catch (error) {
         this.onError(error);
