@@ -7,7 +7,7 @@ import {
   type CatalogueFacts,
 } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
-import { invalidRequest, modelsDevSeedVersion, notFound, readModelsDev } from '@chat-relay/wire';
+import { invalidRequest, modelsDevSeedVersion, notFound, readModelsDev, seedCatalogueModels } from '@chat-relay/wire';
 import type { PriceBook } from '../billing/price-book';
 import type { ChannelRegistry } from '../channels/channel-registry';
 import { DEFAULT_FETCH_LIMITS, fetchModelsDevJson, type FetchLimits } from '../catalogue/fetch-models-dev';
@@ -36,8 +36,8 @@ export function catalogueRouter(deps: CatalogueRouteDeps) {
   const datasetView = async (): Promise<CatalogueDataset> => {
     const info = await deps.store.datasetInfo();
     if (!info) {
-      const seed = deps.catalogue.datasetLoaded();
-      return { source: 'seed', origin: modelsDevSeedVersion.source, commit: modelsDevSeedVersion.commit, date: modelsDevSeedVersion.date, models: seed.models };
+      const { source, commit, date } = modelsDevSeedVersion;
+      return { source: 'seed', origin: source, commit, date, models: seedCatalogueModels().length };
     }
     return { source: 'refresh', origin: info.origin, date: info.refreshedAt, models: info.modelCount, skipped: info.skipped };
   };

@@ -54,6 +54,13 @@ describe('Models page', () => {
     expect(bodiesOf(calls, 'catalogue.putCatalogueOverride')).toEqual([{ max_output_tokens: 4096 }]);
   });
 
+  it('draws at most 300 rows of a large catalogue, and says so', async () => {
+    const many: CatalogueList = { ...list, data: Array.from({ length: 301 }, (_, n) => ({ id: `model-${n}`, source: 'refresh' as const })) };
+    renderPage(<ModelsPage />, { client: fakeClient({ catalogue: { listCatalogue: () => ({ status: 200, body: many }), listUnpricedModels: () => ({ status: 200, body: { data: [] } }) } }).client });
+    expect(await screen.findByText('Showing 300 of 301 entries: search to narrow them.')).toBeTruthy();
+    expect(within(screen.getByRole('table', { name: 'Catalogue entries' })).getAllByRole('row')).toHaveLength(301);
+  });
+
   it('refreshes from an uploaded api.json', async () => {
     const { calls } = openModels();
     await screen.findByRole('table', { name: 'Catalogue entries' });

@@ -25,6 +25,9 @@ const COLUMNS: ReadonlyArray<Column<CatalogueEntry>> = [
   { id: 'output-price', header: 'Output $/1M', numeric: true, cell: (entry) => dollars(entry.cost?.output), sortValue: (entry) => entry.cost?.output ?? -1 },
 ];
 
+/** Rows drawn at once: a refresh from the whole of models.dev holds thousands; the search narrows them. */
+const SHOWN_ROWS = 300;
+
 const SOURCES = [
   { value: '', label: 'Any source' },
   { value: 'seed', label: 'Seed' },
@@ -179,7 +182,12 @@ export function ModelsPage() {
       </div>
       {catalogue.loading && !catalogue.data && <p role="status">Loading the catalogue…</p>}
       {catalogue.data && rows.length === 0 && <EmptyState title="No model matches">Change the search, or write an override for it above.</EmptyState>}
-      {rows.length > 0 && <DataTable caption="Catalogue entries" columns={[...COLUMNS, editColumn]} rows={rows} rowKey={(entry) => entry.id} />}
+      {rows.length > SHOWN_ROWS && (
+        <p className="muted">
+          Showing {SHOWN_ROWS} of {rows.length} entries: search to narrow them.
+        </p>
+      )}
+      {rows.length > 0 && <DataTable caption="Catalogue entries" columns={[...COLUMNS, editColumn]} rows={rows.slice(0, SHOWN_ROWS)} rowKey={(entry) => entry.id} />}
     </Page>
   );
 }
