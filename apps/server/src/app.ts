@@ -32,7 +32,6 @@ import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
 import type { RelayServices } from './services';
-import type { FetchLimits } from './catalogue/fetch-models-dev';
 import type { Storage } from './storage/types';
 import type { ToolLimits } from './validation/tool-limits';
 
@@ -58,8 +57,6 @@ export interface AppDeps {
   consoleDir?: string;
   /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
   metricsToken?: string;
-  /** POST /api/catalogue/refresh {"url"}: time limit and size cap (the defaults of catalogue/fetch-models-dev.ts when not given). */
-  catalogueFetchLimits?: FetchLimits;
   /** The help pages at /docs (where the guides are read from). */
   docs?: DocsOptions;
 }
@@ -132,7 +129,6 @@ export function createApp(deps: AppDeps): Express {
       catalogue: services.catalogue,
       priceBook: services.prices,
       registry: services.registry,
-      fetchLimits: deps.catalogueFetchLimits,
     }),
     system: systemRouter({
       storage,

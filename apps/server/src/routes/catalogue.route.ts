@@ -10,7 +10,7 @@ import { initServer } from '@ts-rest/express';
 import { invalidRequest, modelsDevSeedVersion, notFound, readModelsDev, seedCatalogueModels } from '@chat-relay/wire';
 import type { PriceBook } from '../billing/price-book';
 import type { ChannelRegistry } from '../channels/channel-registry';
-import { DEFAULT_FETCH_LIMITS, fetchModelsDevJson, type FetchLimits } from '../catalogue/fetch-models-dev';
+import { fetchModelsDevJson } from '../catalogue/fetch-models-dev';
 import { firstPartyFirst } from '../catalogue/first-party-first';
 import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
 import { unpricedModels } from '../catalogue/unpriced-models';
@@ -21,8 +21,6 @@ export interface CatalogueRouteDeps {
   catalogue: ModelCatalogueService;
   priceBook: PriceBook;
   registry: ChannelRegistry;
-  /** POST /api/catalogue/refresh {"url"}: its time limit and size cap. */
-  fetchLimits?: FetchLimits;
 }
 
 const overrideNotFound = (id: string) => notFound('catalogue_override_not_found', `No catalogue override has the id ${JSON.stringify(id)}.`, 'id');
@@ -113,7 +111,7 @@ export function catalogueRouter(deps: CatalogueRouteDeps) {
 
     refreshCatalogue: async ({ body }) => {
       if ('url' in body && typeof body.url === 'string' && !ModelsDevApiSchema.safeParse(body).success) {
-        const json = await fetchModelsDevJson(body.url, deps.fetchLimits ?? DEFAULT_FETCH_LIMITS);
+        const json = await fetchModelsDevJson(body.url);
         return { status: 200, body: await refreshFrom(json, body.url) };
       }
       return { status: 200, body: await refreshFrom(body, 'upload') };
