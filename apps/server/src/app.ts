@@ -15,6 +15,7 @@ import { requestValidationErrorHandler } from './middleware/request-validation-e
 import { usageLog } from './middleware/usage-log';
 import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
+import { catalogueRouter } from './routes/catalogue.route';
 import { channelsRouter } from './routes/channels.route';
 import { consoleStatic } from './routes/console-static';
 import { docsRouter, type DocsOptions } from './routes/docs.route';
@@ -94,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
   );
   const s = initServer();
   const router = s.router(serverContract, {
-    chat: chatRouter(pipeline),
+    chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
     gemini: geminiRouter(pipeline),
@@ -118,9 +119,16 @@ export function createApp(deps: AppDeps): Express {
       usageLog: storage.usageLog,
       prices: storage.prices,
       priceBook: services.prices,
+      catalogue: services.catalogue,
       registry: services.registry,
       storedResponses: services.responses,
       logger,
+    }),
+    catalogue: catalogueRouter({
+      store: storage.catalogue,
+      catalogue: services.catalogue,
+      priceBook: services.prices,
+      registry: services.registry,
     }),
     system: systemRouter({
       storage,

@@ -11,6 +11,7 @@ import { ChannelModelSync } from './channels/model-sync';
 import { OpenStreams } from './pipeline/stream/open-streams';
 import { PriceBook } from './billing/price-book';
 import { ModelCatalogueService } from './catalogue/model-catalogue-service';
+import { StoredCatalogueSource } from './catalogue/stored-catalogue-source';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
 import { UpstreamObjects } from './pipeline/passthrough/upstream-objects';
@@ -107,7 +108,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
   const prices = new PriceBook(storage.prices, cluster.changes);
-  const catalogue = new ModelCatalogueService(undefined, cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
+  const catalogue = new ModelCatalogueService(new StoredCatalogueSource(storage.catalogue), cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
   void catalogue.load();
   const tasks = new TaskEngine(
     { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },

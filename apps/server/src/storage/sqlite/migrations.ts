@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { TASK_MIGRATIONS } from './migrations-tasks';
+import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -329,6 +330,7 @@ export const migrations: readonly Migration[] = [
   ...TASK_MIGRATIONS,
   ...RESPONSE_BOUND_MIGRATIONS,
   ...PASSTHROUGH_MIGRATIONS,
+  ...CATALOGUE_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
