@@ -9,8 +9,10 @@ export interface RelayTrace {
   requestId: string;
   startedAt: number;
   requestedModel: string | null;
-  /** The name prices are looked up by: the model routed (a gizmo name's family). */
+  /** The public name prices are looked up by with the upstream model: the model routed (a gizmo name's family). */
   pricedModel: string | null;
+  /** Which price charged it (`gpt-4o* (table)`, `gpt-4o (catalogue)`), set at settlement; null: none did. */
+  pricedBy: string | null;
   upstreamModel: string | null;
   channelId: number | null;
   assistantId: string | null;
@@ -61,6 +63,7 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   startedAt,
   requestedModel: null,
   pricedModel: null,
+  pricedBy: null,
   upstreamModel: null,
   channelId: null,
   assistantId: null,

@@ -38,6 +38,12 @@ export const LogEntrySchema = z.object({
   ttfb_ms: z.number().int().nullable(),
   client_ip: z.string().nullable(),
   attempts: z.number().int(),
+  /**
+   * Which price charged it, of the upstream model that served: `gpt-4o* (table)` (the price
+   * table's entry), `gpt-4o (catalogue)` (the model catalogue's list price), `… (free)` (an entry
+   * or the install marks it free on purpose); null when nothing was priced (refused before).
+   */
+  priced_by: z.string().nullable(),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
