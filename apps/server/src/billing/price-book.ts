@@ -1,5 +1,5 @@
 import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
-import type { Endpoint, HostedToolKind, ModelListPrice } from '@chat-relay/contract';
+import type { HostedToolKind, ModelListPrice, UsageEndpoint as Endpoint } from '@chat-relay/contract';
 import type { ModelFacts } from '@chat-relay/wire';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from '../core/model-pattern';

@@ -1,5 +1,5 @@
 import type { PriceRecord } from '../storage/types';
-import type { Endpoint } from '@chat-relay/contract';
+import type { UsageEndpoint as Endpoint } from '@chat-relay/contract';
 
 const PER_MILLION = 1_000_000;
 /** The largest cost (micro-USD) an amount can carry (as price-book's MAX_COST: quotas are safe integers). */

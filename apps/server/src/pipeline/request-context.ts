@@ -1,4 +1,4 @@
-import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { Endpoint, HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
 import type { CallerGone } from '../core/caller-gone';
 
 /**
@@ -24,8 +24,8 @@ export interface RelayTrace {
   /** Of `promptTokens`, those read from and written to the provider's prompt cache: priced apart. */
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  /** What the route asks for (its contract metadata): decides the unit priced besides tokens. */
-  endpoint: Endpoint;
+  /** What the route asks for (its contract metadata): decides the unit priced besides tokens; count_tokens for a token count. */
+  endpoint: UsageEndpoint;
   /** The endpoint's own unit used: images, search units, speech characters, audio seconds. */
   units: number;
   /** Images: the `quality/size` they are priced by. */

@@ -1,4 +1,4 @@
-import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
 import type { Page, PageRequest } from './common-types';
 
 /** The money side of storage: the usage log, quota reservations and the price table. */
@@ -23,7 +23,7 @@ export interface UsageLogEntry {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   /** What was asked (chat for every chat dialect). */
-  endpoint: Endpoint;
+  endpoint: UsageEndpoint;
   /** The endpoint's own unit (images, search units, characters, audio seconds); for chat, the hosted tool calls a passthrough answer ran. */
   units: number;
   usageEstimated: boolean;
@@ -51,7 +51,7 @@ export interface UsageLogQuery extends PageRequest {
   accountId?: number;
   model?: string;
   status?: number;
-  endpoint?: Endpoint;
+  endpoint?: UsageEndpoint;
   from?: string;
   to?: string;
 }

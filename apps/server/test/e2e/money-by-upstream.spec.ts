@@ -155,15 +155,27 @@ describe('e2e: money by the model that served', () => {
 
   it('admits a Claude Code turn (claude-sonnet-4-5, max_tokens 32000, thinking, cache_control) on a token with $0.30 left', async () => {
     await e2e.addChannel(sim.anthropicBaseUrl, { type: 'anthropic', models: ['claude-sonnet-4-5'], keys: [SIM_KEY] });
+    const post = () =>
+      fetch(`${e2e.url}/v1/messages?beta=true`, {
+        method: 'POST',
+        headers: { 'x-api-key': e2e.token, 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' },
+        body: readFixture('anthropic-inbound/claude-code-request.json'),
+      });
+    // What it reserves, as the refusal on a quota of 1 micro-USD says it.
+    await setLimit(1);
+    const refused = await post();
+    expect(refused.status).toBe(402);
+    const { error } = (await refused.json()) as { error: { message: string } };
+    const reserved = Math.round(Number(/reserves (\d+\.\d{6}) USD/.exec(error.message)?.[1]) * 1_000_000);
+    expect(reserved).toBeGreaterThan(100_000);
+    expect(reserved).toBeLessThan(300_000);
+    console.info(`Claude Code turn (claude-sonnet-4-5, max_tokens 32000): reserves ${reserved} µUSD`);
+    await e2e.usageRows(1);
     await setLimit(300_000);
-    const response = await fetch(`${e2e.url}/v1/messages?beta=true`, {
-      method: 'POST',
-      headers: { 'x-api-key': e2e.token, 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' },
-      body: readFixture('anthropic-inbound/claude-code-request.json'),
-    });
+    const response = await post();
     const text = await response.text();
     expect({ status: response.status, text: response.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
-    const [row] = await e2e.usageRows(1);
+    const [, row] = await e2e.usageRows(2);
     expect(row?.cost).toBeGreaterThan(0);
     expect(row?.cost).toBeLessThanOrEqual(300_000);
   });

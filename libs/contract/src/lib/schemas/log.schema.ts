@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageOf, PageQuerySchema, TimestampSchema } from './common.schema';
-import { EndpointSchema } from './endpoint.schema';
+import { UsageEndpointSchema } from './endpoint.schema';
 import { UsdStringSchema } from './money.schema';
 
 /** One relayed request (SPEC §8). Prompts and answers are never stored. */
@@ -23,8 +23,8 @@ export const LogEntrySchema = z.object({
   cache_read_tokens: z.number().int(),
   /** Of `prompt_tokens`, those written to the provider's prompt cache (priced at `cache_write`). */
   cache_write_tokens: z.number().int(),
-  /** What was asked: chat (any chat dialect), embeddings, images… */
-  endpoint: EndpointSchema,
+  /** What was asked: chat (any chat dialect), embeddings, images…; count_tokens for a token count (no model call). */
+  endpoint: UsageEndpointSchema,
   /**
    * The endpoint's own unit besides tokens: images, rerank search units, speech input characters,
    * seconds of audio transcribed; for chat, the hosted tool calls a passthrough answer ran (web
@@ -52,7 +52,7 @@ export const LogQuerySchema = PageQuerySchema.extend({
   account_id: z.coerce.number().int().min(1).optional(),
   model: z.string().trim().min(1).max(200).optional(),
   status: z.coerce.number().int().min(100).max(599).optional(),
-  endpoint: EndpointSchema.optional(),
+  endpoint: UsageEndpointSchema.optional(),
   from: TimestampSchema.optional(),
   to: TimestampSchema.optional(),
 }).strict();
