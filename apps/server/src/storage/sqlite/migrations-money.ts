@@ -1,5 +1,8 @@
 import type { Migration } from './migration';
 
+/** The entries migration 14 seeds when absent: OpenAI's moderation models, free of charge. */
+export const FREE_SEEDED_MODELS: readonly string[] = ['omni-moderation-*', 'text-moderation-*'];
+
 /**
  * The migration of issue 28 (money by the model that served), apart to keep files short: still
  * append only, in order.
