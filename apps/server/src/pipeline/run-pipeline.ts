@@ -61,7 +61,8 @@ export function traceOf(res: Response): RelayTrace {
  * The one path every dialect's request takes after authentication and the token's policy
  * (SPEC §4–§8, middleware/admit-token.ts): the model allow-list re-checked on the parsed
  * request, the model resolved (a custom assistant applied), what a passthrough carries policed,
- * the quota reserved, then routing with retries and the answer relayed. A dialect's route only
+ * each candidate's upstream model priced (an unpriced one refused), the quota reserved, then
+ * routing with retries and the answer relayed. A dialect's route only
  * converts its request to the hub's form and writes the result.
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
