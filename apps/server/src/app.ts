@@ -53,6 +53,10 @@ export interface AppDeps {
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;
+  /** RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS; no cap when not given. */
+  quotaOutputReservationTokens?: number;
+  /** RELAY_UNPRICED_MODELS; `refuse` when not given. */
+  unpricedModels?: 'refuse' | 'free';
   /** The built console (dist/apps/console) served at /console; not served when not given. */
   consoleDir?: string;
   /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
@@ -80,6 +84,8 @@ export function createApp(deps: AppDeps): Express {
     assistants: storage.assistants,
     quota: storage.quota,
     defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
+    outputReservationTokens: deps.quotaOutputReservationTokens,
+    unpricedModels: deps.unpricedModels ?? 'refuse',
     maxRetries: deps.maxRetries,
     logger,
   };

@@ -107,8 +107,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const channelChecks = new ChannelChecks({ channels: storage.channels, registry, health, upstream, logger }, options.channelChecks ?? { intervalMs: 0 });
   channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
-  const prices = new PriceBook(storage.prices, cluster.changes);
   const catalogue = new ModelCatalogueService(new StoredCatalogueSource(storage.catalogue), cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
+  const prices = new PriceBook(storage.prices, cluster.changes, catalogue);
   void catalogue.load();
   const tasks = new TaskEngine(
     { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },
