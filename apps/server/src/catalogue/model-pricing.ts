@@ -24,27 +24,11 @@ function tablePricing(price: PriceRecord | undefined): ModelPricing | undefined 
 }
 
 /**
- * What `model` (served upstream as `upstreamModel`) costs a caller per million tokens, in the order
- * the relay prices a request (issue 28): the operator's own entry for the public name when it
- * is an alias, then the price table for the upstream model (exact, then glob), then the
- * catalogue's list price of the upstream model. Undefined when none prices it.
+ * What `model` (served upstream as `upstreamModel`) costs a caller per million tokens, as the
+ * relay prices a chat request (PriceBook.priceFor, issue 28): the operator's own entry for the
+ * public name when it is an alias, then the price table for the upstream model (exact, then
+ * glob), then the catalogue's list price of the upstream model. Undefined when none prices it.
  */
 export async function pricingOf(deps: PricingDeps, model: string, upstreamModel: string): Promise<ModelPricing | undefined> {
-  if (upstreamModel !== model) {
-    const own = await deps.priceBook.priceOf(model);
-    if (own?.model === model) {
-      const pricing = tablePricing(own);
-      if (pricing) return pricing;
-    }
-  }
-  const table = tablePricing(await deps.priceBook.priceOf(upstreamModel));
-  if (table) return table;
-  const list = deps.catalogue.facts(upstreamModel).cost;
-  if (!list) return undefined;
-  return {
-    input: list.input,
-    output: list.output,
-    ...(list.cache_read !== undefined && { cache_read: list.cache_read }),
-    ...(list.cache_write !== undefined && { cache_write: list.cache_write }),
-  };
+  return tablePricing((await deps.priceBook.priceFor(model, upstreamModel, 'chat'))?.price);
 }

@@ -27,8 +27,8 @@ export async function unpricedModels(channels: readonly LiveChannel[], deps: Pri
   return [...found.values()].sort((a, b) => a.model.localeCompare(b.model) || a.upstream_model.localeCompare(b.upstream_model));
 }
 
+/** Priced as a chat request would be (PriceBook.priceFor), or by a table entry of its own units (an image or video model). */
 async function isPriced(deps: PricingDeps, model: string, upstream: string): Promise<boolean> {
-  if ((await deps.priceBook.priceOf(model))?.model === model) return true;
-  if (await deps.priceBook.priceOf(upstream)) return true;
-  return deps.catalogue.facts(upstream).cost !== undefined;
+  if (await deps.priceBook.priceFor(model, upstream, 'chat')) return true;
+  return (await deps.priceBook.priceOf(model))?.model === model || (await deps.priceBook.priceOf(upstream)) !== undefined;
 }
