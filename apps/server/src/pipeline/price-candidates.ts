@@ -56,6 +56,12 @@ export async function priceCandidates(
   channels: readonly MappedChannel[],
 ): Promise<CandidatePrice[]> {
   const out: CandidatePrice[] = [];
+  if (channels.length === 0) {
+    // No channel serves it (the request ends 404 model_not_found, never 403 for a price): priced
+    // as its own name when it has one, so an exhausted quota is still said first.
+    const applied = await deps.prices.priceFor(model, model, endpoint);
+    return applied ? [{ upstreamModel: model, applied }] : [];
+  }
   const seen = new Set<string>();
   for (const channel of channels) {
     const upstreamModel = channel.upstreamModel(model);
