@@ -1,0 +1,3 @@
+export * from './adjustment';
+export * from './adjust-for-model';
+export * from './refused-parameter';
