@@ -71,6 +71,12 @@ export interface PreparedCall<R> {
   native?: boolean;
   /** A non-2xx answer → its failure, the channel's keys redacted. */
   mapError(status: number, text: string): AnsweredFailure;
+  /**
+   * A non-2xx answer that refuses a parameter the relay may leave out (issue 28) → the same call
+   * without it, posted once more on this channel before anything reached the caller; undefined
+   * otherwise. The call it returns has none of its own: never more than one retry.
+   */
+  retryWithout?(status: number, text: string): PreparedCall<R> | undefined;
   answer: AnswerReader<R>;
 }
 
@@ -117,7 +123,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
   // A request the provider cannot express is the caller's error (400), whichever channel.
-  const prepared = await call.prepare({ channel, key, upstreamModel });
+  let prepared = await call.prepare({ channel, key, upstreamModel });
   if (prepared.warnings?.length) {
     deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');
   }
@@ -128,6 +134,14 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   let response;
   try {
     response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
+    if (response.statusCode >= 400 && prepared.retryWithout) {
+      const text = await response.body.text();
+      const again = prepared.retryWithout(response.statusCode, text);
+      if (!again) return { ok: false, key, ...prepared.mapError(response.statusCode, text) };
+      deps.logger.info({ requestId: trace.requestId, channelId: channel.id, status: response.statusCode }, 'upstream refused a parameter by name; sent once more without it');
+      prepared = again;
+      response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
+    }
   } catch (error) {
     return { ok: false, key, ...transportFailure(error) };
   }

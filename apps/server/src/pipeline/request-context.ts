@@ -1,4 +1,5 @@
 import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { Adjustment } from '@chat-relay/wire';
 import type { CallerGone } from '../core/caller-gone';
 
 /**
@@ -54,6 +55,8 @@ export interface RelayTrace {
    * reservation settled) when the task ends, not when this response closes.
    */
   deferredToTask: boolean;
+  /** What the relay changed in the attempt's adapted request so its model takes it (issue 28); set by each chat attempt. */
+  adjustments?: readonly Adjustment[];
 }
 
 export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoint = 'chat'): RelayTrace => ({

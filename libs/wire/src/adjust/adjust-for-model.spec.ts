@@ -2,6 +2,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { ModelCatalogue, seedCatalogueModels } from '../models';
 import { adjustForModel } from './adjust-for-model';
 import { renderAdjustments } from './adjustment';
+import { upstreamFormatOf } from './upstream-format';
 
 const catalogue = new ModelCatalogue(seedCatalogueModels());
 const facts = (model: string) => catalogue.facts(model);
@@ -112,5 +113,13 @@ describe('renderAdjustments', () => {
     ]);
     expect(line).toBe('top_k dropped; max_tokens 32000->16384; reasoning_effort h?gh?->high');
     expect(/^[\x20-\x7e]*$/.test(line)).toBe(true);
+  });
+});
+
+describe('upstreamFormatOf', () => {
+  it('reads the chat dialect of each channel type from its provider module', () => {
+    expect(upstreamFormatOf('openai')).toBe('openai');
+    expect(upstreamFormatOf('anthropic')).toBe('anthropic');
+    expect(upstreamFormatOf('gemini')).toBe('gemini');
   });
 });
