@@ -1,6 +1,15 @@
 // The simulator refuses what the real providers refuse, per model, with each provider's own
 // status, error shape and text. Each rule cites where its text comes from (public issues quoting
 // the provider's answer); the table of facts is model-facts.ts.
+//
+// Sources (as test-fixtures/SOURCES.md records fixtures):
+// - anthropic-beta list (`claudeCodeBetas`): Claude Code 2.1.197, `npm pack
+//   @anthropic-ai/claude-code-linux-x64@2.1.197` (the `@anthropic-ai/claude-code` package only
+//   wraps this binary), every quoted `<name>-YYYY-MM-DD` string in `package/claude` less model
+//   ids and `bedrock-2023-05-31` / `vertex-2023-10-16` (anthropic_version values), plus
+//   `claude-code-20250219`; read 2026-11-29.
+// - Output limits, reasoning flags: models.dev (anomalyco/models.dev @ f3fc692, MIT),
+//   providers/{openai,anthropic,google}/models/*.toml, cross-checked against the refusals below.
 import { claudeCodeBetas } from './anthropic/anthropic-headers';
 import { postAnthropic, postChat, postGemini, postResponses, testKey } from './sim-test-client';
 import { startUpstreamSim } from './sim-server';
