@@ -3,40 +3,77 @@ import type { AnthropicHeadersSeen } from '../sim-types';
 import { anthropicError, sendAnthropicError } from './anthropic-error';
 
 /**
- * The `anthropic-beta` values the simulator accepts by default: those the relay and its
- * clients (Claude Code, the SDKs) send. Anything else gets the API's 400, so a relay that
+ * The `anthropic-beta` values Claude Code 2.1.197 can send (`npm pack
+ * @anthropic-ai/claude-code-linux-x64@2.1.197`, every quoted `<name>-YYYY-MM-DD` string in its
+ * `claude` binary that is not a model id or an `anthropic_version` such as `bedrock-2023-05-31`,
+ * plus `claude-code-20250219`; read on 2026-11-29). Listed so that the simulator never refuses
+ * what current Claude Code sends through the relay.
+ */
+export const claudeCodeBetas: readonly string[] = [
+  'advanced-tool-use-2025-11-20',
+  'advisor-tool-2026-03-01',
+  'afk-mode-2026-01-31',
+  'cache-diagnosis-2026-04-07',
+  'ccr-byoc-2025-07-29',
+  'ccr-triggers-2026-01-30',
+  'claude-code-20250219',
+  'code-execution-2025-08-25',
+  'compact-2026-01-12',
+  'context-1m-2025-08-07',
+  'context-hint-2026-04-09',
+  'context-management-2025-06-27',
+  'effort-2025-11-24',
+  'environments-2025-11-01',
+  'extended-cache-ttl-2025-04-11',
+  'fallback-credit-2026-06-01',
+  'fast-mode-2026-02-01',
+  'files-api-2025-04-14',
+  'interleaved-thinking-2025-05-14',
+  'managed-agents-2026-04-01',
+  'mcp-client-2025-11-20',
+  'mcp-servers-2025-12-04',
+  'message-batches-2024-09-24',
+  'mid-conversation-system-2026-04-07',
+  'oauth-2025-04-20',
+  'oidc-federation-2026-04-01',
+  'prompt-caching-scope-2026-01-05',
+  'redact-thinking-2026-02-12',
+  'server-side-fallback-2026-06-01',
+  'skills-2025-10-02',
+  'structured-outputs-2025-11-13',
+  'structured-outputs-2025-12-15',
+  'summarize-connector-text-2026-03-13',
+  'task-budgets-2026-03-13',
+  'thinking-token-count-2026-05-13',
+  'token-counting-2024-11-01',
+  'tool-search-tool-2025-10-19',
+  'user-profiles-2026-03-24',
+  'web-search-2025-03-05',
+];
+
+/**
+ * The `anthropic-beta` values the simulator accepts by default: Claude Code's (above) and those
+ * the relay, the SDKs and older clients send. Anything else gets the API's 400, so a relay that
  * forwards a made-up or misspelt beta is caught. `UpstreamSimOptions.anthropicBetas` replaces it.
  */
 export const defaultAnthropicBetas: readonly string[] = [
-  'prompt-caching-2024-07-31',
-  'extended-cache-ttl-2025-04-11',
-  'message-batches-2024-09-24',
-  'pdfs-2024-09-25',
-  'token-counting-2024-11-01',
-  'computer-use-2024-10-22',
-  'computer-use-2025-01-24',
-  'computer-use-2025-11-24',
-  'token-efficient-tools-2025-02-19',
-  'output-128k-2025-02-19',
-  'files-api-2025-04-14',
-  'mcp-client-2025-04-04',
-  'mcp-client-2025-11-20',
-  'interleaved-thinking-2025-05-14',
-  'dev-full-thinking-2025-05-14',
-  'fine-grained-tool-streaming-2025-05-14',
-  'code-execution-2025-05-22',
-  'code-execution-2025-08-25',
-  'search-results-2025-06-09',
-  'context-management-2025-06-27',
-  'context-1m-2025-08-07',
-  'model-context-window-exceeded-2025-08-26',
-  'web-fetch-2025-09-10',
-  'skills-2025-10-02',
-  'structured-outputs-2025-11-13',
-  'effort-2025-11-24',
-  'advanced-tool-use-2025-11-20',
-  'claude-code-20250219',
-  'oauth-2025-04-20',
+  ...new Set([
+    ...claudeCodeBetas,
+    'prompt-caching-2024-07-31',
+    'pdfs-2024-09-25',
+    'computer-use-2024-10-22',
+    'computer-use-2025-01-24',
+    'computer-use-2025-11-24',
+    'token-efficient-tools-2025-02-19',
+    'output-128k-2025-02-19',
+    'mcp-client-2025-04-04',
+    'dev-full-thinking-2025-05-14',
+    'fine-grained-tool-streaming-2025-05-14',
+    'code-execution-2025-05-22',
+    'search-results-2025-06-09',
+    'model-context-window-exceeded-2025-08-26',
+    'web-fetch-2025-09-10',
+  ]),
 ];
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {

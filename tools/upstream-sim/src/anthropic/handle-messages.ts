@@ -7,6 +7,7 @@ import { addThinking } from './add-thinking';
 import { MessagesRequestSchema } from './anthropic-api';
 import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthropicError } from './anthropic-error';
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
+import { refuseForModel } from './anthropic-model-rules';
 import { buildAnthropicEvents, buildAnthropicMessage } from './build-anthropic-message';
 import { checkAnthropicPrompt, parseAnthropicBody } from './check-anthropic-request';
 import { refuseServerTools, webSearchBlocks } from './server-tools';
@@ -31,6 +32,8 @@ export async function handleAnthropicMessages(
   const parsed = parseAnthropicBody(rawBody, MessagesRequestSchema);
   if (!parsed.ok) return invalidRequest(res, parsed.message);
   const request = parsed.value;
+  const modelRefusal = refuseForModel(request);
+  if (modelRefusal) return invalidRequest(res, modelRefusal);
   const checked = checkAnthropicPrompt(request, request.max_tokens);
   if (!checked.ok) return invalidRequest(res, checked.message);
   const serverRefusal = refuseServerTools(request.tools);
