@@ -89,6 +89,8 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   clientIp: null,
   countOnly: false,
   deferredToTask: false,
+  // Present from the start, so setting it on the hot path keeps the object's shape.
+  adjustments: undefined,
 });
 
 declare module 'express-serve-static-core' {
