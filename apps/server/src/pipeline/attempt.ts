@@ -131,19 +131,23 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   const circuit = call.leavesCircuit ? undefined : deps.health;
   circuit?.markAttempt(channel.id);
 
-  let response;
-  try {
-    response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
-    if (response.statusCode >= 400 && prepared.retryWithout) {
-      const text = await response.body.text();
-      const again = prepared.retryWithout(response.statusCode, text);
-      if (!again) return { ok: false, key, ...prepared.mapError(response.statusCode, text) };
-      deps.logger.info({ requestId: trace.requestId, channelId: channel.id, status: response.statusCode }, 'upstream refused a parameter by name; sent once more without it');
-      prepared = again;
-      response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
+  let response = await post(deps, channel, signal, key, prepared);
+  if ('ok' in response) return response;
+  if (response.statusCode >= 400 && prepared.retryWithout) {
+    // A parameter the upstream refused by name, left out once (issue 28): still this attempt, before anything reached the caller.
+    const status = response.statusCode;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      return { ok: false, key, ...transportFailure(error) };
     }
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
+    const again = prepared.retryWithout(status, text);
+    if (!again) return { ok: false, key, ...prepared.mapError(status, text) };
+    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, status }, 'upstream refused a parameter by name; sent once more without it');
+    prepared = again;
+    response = await post(deps, channel, signal, key, prepared);
+    if ('ok' in response) return response;
   }
 
   const { answer } = prepared;
@@ -206,6 +210,15 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     },
   });
   return { ok: true, result: stream.result(body) };
+}
+
+/** The one post of a prepared call: the upstream's response, or the transport failure. */
+async function post(deps: AttemptDeps, channel: LiveChannel, signal: AbortLike, key: string, call: PreparedCall<unknown>) {
+  try {
+    return await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(call.request) });
+  } catch (error) {
+    return { ok: false as const, key, ...transportFailure(error) };
+  }
 }
 
 /** The request as the upstream client sends it: a multipart form encoded and streamed, a GET without a body. */
