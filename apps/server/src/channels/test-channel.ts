@@ -61,7 +61,12 @@ function chatProbe(channel: LiveChannel, model: string): ChannelProbe {
   const request: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'Say OK.' }], max_tokens: TEST_MAX_TOKENS };
   return {
     name: model,
-    call: (key) => ({ method: 'POST', ...adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) }) }),
+    call: (key) => {
+      const { url, headers, body } = adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) });
+      // A chat request is JSON: no chat adapter builds a multipart form.
+      if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error(`the ${record.type} chat adapter built a multipart body`);
+      return { method: 'POST', url, headers, body };
+    },
     read: (status, text) => {
       if (status >= 400) {
         const failure = adapter.mapErrorResponse(status, text, record.keys);

@@ -1,4 +1,4 @@
-import type { EndpointUsage, ReportedUsage } from '@chat-relay/wire';
+import type { ReportedUsage } from '@chat-relay/wire';
 import type { Logger } from '../logger';
 import { countCompletionTokens, estimateTokensFromChars } from '../billing/estimate-usage';
 import type { RelayTrace } from './request-context';
@@ -6,7 +6,7 @@ import type { RelayTrace } from './request-context';
 /** What an answer says of its usage, and how the relay counts what it does not say. */
 export interface UsageSources {
   /** The upstream's usage (an endpoint's with its units); undefined when it said none. */
-  reported: ReportedUsage | EndpointUsage | undefined;
+  reported: ReportedUsage | undefined;
   /** The prompt counted with the relay's tokenizer, when the upstream did not count it. */
   countPrompt(): Promise<number>;
   /** The prompt's tokens from its length, when the tokenizer fails. */
@@ -27,7 +27,7 @@ export async function accountUsage(logger: Logger, trace: RelayTrace, sources: U
   if (usage) {
     trace.promptTokens = usage.promptTokens;
     trace.completionTokens = usage.completionTokens;
-    if ('units' in usage) return accountEndpointUnits(logger, trace, usage, sources);
+    if (usage.units !== undefined) return accountEndpointUnits(logger, trace, usage, usage.units, sources);
     trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
     trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
     trace.audioOutputTokens = usage.audioOutputTokens ?? 0;
@@ -42,8 +42,8 @@ export async function accountUsage(logger: Logger, trace: RelayTrace, sources: U
 }
 
 /** An endpoint's units and what its upstream left uncounted. */
-async function accountEndpointUnits(logger: Logger, trace: RelayTrace, usage: EndpointUsage, sources: UsageSources): Promise<void> {
-  trace.units = usage.units;
+async function accountEndpointUnits(logger: Logger, trace: RelayTrace, usage: ReportedUsage, units: number, sources: UsageSources): Promise<void> {
+  trace.units = units;
   trace.unitVariant = usage.unitVariant ?? null;
   if (usage.estimated) trace.usageEstimated = true;
   if (usage.uncountedText !== undefined) {

@@ -1,4 +1,4 @@
-import { redactUpstreamError, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure } from '@chat-relay/wire';
+import { redactUpstreamError, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure, type UpstreamRequest } from '@chat-relay/wire';
 import type { Readable } from 'node:stream';
 import type { AbortLike } from '../core/caller-gone';
 import type { StreamFraming } from './caller-dialect';
@@ -59,12 +59,8 @@ export interface ServedBy {
 export type AnsweredFailure = UpstreamFailure & { endpointMissing?: true };
 
 export interface PreparedCall<R> {
-  request: {
-    url: string;
-    method?: 'GET' | 'POST' | 'DELETE';
-    headers: Record<string, string>;
-    body?: string | Buffer | MultipartBody;
-  };
+  /** As the channel's adapter built it; its own `warnings` are the caller's to pass on in `warnings`. */
+  request: UpstreamRequest;
   /** What was accepted but cannot be honoured exactly: logged. */
   warnings?: readonly string[];
   /** Passed through in the caller's dialect (for onServed). */
@@ -108,7 +104,7 @@ export interface OpenedStream<R> {
   result(body: SseBody): R;
 }
 
-const isMultipart = (body: PreparedCall<unknown>['request']['body']): body is MultipartBody =>
+const isMultipart = (body: UpstreamRequest['body']): body is MultipartBody =>
   typeof body === 'object' && !Buffer.isBuffer(body) && body.kind === 'multipart';
 
 /**
@@ -222,9 +218,9 @@ async function post(deps: AttemptDeps, channel: LiveChannel, signal: AbortLike, 
 }
 
 /** The request as the upstream client sends it: a multipart form encoded and streamed, a GET without a body. */
-function bodyOf(request: PreparedCall<unknown>['request']): { url: string; method?: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: string | Buffer | Readable } {
+function bodyOf(request: UpstreamRequest): { url: string; method?: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: string | Buffer | Readable } {
   const { url, method, headers, body } = request;
-  if (method === 'GET' || body === undefined) return { url, method, headers };
+  if (method === 'GET') return { url, method, headers };
   if (!isMultipart(body)) return { url, method, headers, body };
   const encoded = encodeMultipart(body);
   return { url, method, headers: { ...headers, 'content-type': encoded.contentType, 'content-length': String(encoded.contentLength) }, body: encoded.open() };

@@ -126,7 +126,7 @@ function adapterOf<Req>(call: EndpointCall<Req>, channel: LiveChannel): Endpoint
 }
 
 function endpointCall<Req>(call: EndpointCall<Req>, adapter: EndpointAdapter<Req>, model: string, who: string, trace: RelayTrace): UpstreamCall<EndpointResult> {
-  const usageOf = (reported: EndpointUsage | ReportedUsage | undefined, deliveredText: () => string = () => ''): UsageSources => {
+  const usageOf = (reported: ReportedUsage | undefined, deliveredText: () => string = () => ''): UsageSources => {
     // A stream's prompt is counted from the call's own text when its upstream reports no usage.
     const promptText = () => call.promptText?.() ?? '';
     return {
@@ -160,7 +160,7 @@ function endpointAnswer<Req>(
   call: EndpointCall<Req>,
   secrets: readonly string[],
   trace: RelayTrace,
-  usageOf: (reported: EndpointUsage | ReportedUsage | undefined, deliveredText?: () => string) => UsageSources,
+  usageOf: (reported: ReportedUsage | undefined, deliveredText?: () => string) => UsageSources,
 ): AnswerReader<EndpointResult> {
   if (adapter.binary) {
     // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.

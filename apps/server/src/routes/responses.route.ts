@@ -23,7 +23,7 @@ import { responsesDialect } from '../dialects/responses/responses-dialect';
 import { historyOf, inputItemsOf, newResponseId, pageOfItems, parsedItems, unresolvedReferences } from '../dialects/responses/responses-items';
 import type { Caller } from '../auth/caller';
 import { callerAccountId, runPipeline, traceOf, type NativeRequest } from '../pipeline/run-pipeline';
-import { isUnfinishedBackground, settleBackgroundResponse } from '../dialects/responses/settle-background-response';
+import { isUnfinishedBackground, awaitBackgroundUsage } from '../dialects/responses/await-background-usage';
 import type { StoredResponses } from '../dialects/responses/stored-responses';
 import { bridgedWebSearch } from '../search/bridged-web-search';
 import type { HostedSearchDeps } from '../search/run-hosted-search';
@@ -161,7 +161,7 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         if (typeof id === 'string') {
           await keepNative(id, typeof status === 'string' ? status : 'completed');
           // Its usage row waits for the real usage: a queued answer has none yet.
-          if (isUnfinishedBackground(status)) traceOf(res).settled = settleBackgroundResponse(deps, served, id, traceOf(res));
+          if (isUnfinishedBackground(status)) traceOf(res).settled = awaitBackgroundUsage(deps, served, id, traceOf(res));
         }
       }
       return relayAnswer<ResponseObject>(res, result);

@@ -1,5 +1,5 @@
 import { upstreamError } from './relay-error';
-import type { UpstreamFailure } from '../hub/provider-adapter';
+import type { UpstreamFailure } from '../hub/upstream-adapter';
 
 /**
  * An upstream 401/403 (SPEC §6): the key is disabled and another tried — unless the refusal is

@@ -1,7 +1,7 @@
 import { upstreamError, type RelayError } from '../errors/relay-error';
 import { chainTransformers } from './chain-transformers';
 import type { ChunkTransformer } from './chunk-transformer';
-import type { SseEvent, StreamStep, StreamTransformer } from './provider-adapter';
+import type { SseEvent, StreamStep, StreamTransformer } from './upstream-adapter';
 
 const chunkStep = (json: string): StreamStep => ({ kind: 'chunk', json });
 const errorStep: StreamStep = { kind: 'error', error: upstreamError('cut', 'bad_response') };

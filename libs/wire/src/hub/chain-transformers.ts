@@ -1,5 +1,5 @@
 import type { ChunkTransformer } from './chunk-transformer';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer } from './provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer } from './upstream-adapter';
 
 /**
  * A bridged stream: an upstream's StreamTransformer (upstream events → hub chunks) followed by a

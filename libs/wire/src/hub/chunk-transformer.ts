@@ -1,5 +1,5 @@
 import type { RelayError } from '../errors/relay-error';
-import type { StreamStep } from './provider-adapter';
+import type { StreamStep } from './upstream-adapter';
 
 /**
  * The second half of a bridged stream: the hub's chunks (Chat Completions `chat.completion.chunk`

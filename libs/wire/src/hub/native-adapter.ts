@@ -1,4 +1,5 @@
-import type { ConvertedCompletion, StreamTransformer, StreamTransformerOptions, UpstreamFailure, UpstreamRequest, UpstreamTarget } from './provider-adapter';
+import type { ConvertedCompletion } from './provider-adapter';
+import type { UpstreamAdapter, UpstreamTarget } from './upstream-adapter';
 
 /** What a passthrough call is made of: the caller's own request, in the channel's own dialect. */
 export interface NativeBuildArgs {
@@ -18,12 +19,7 @@ export interface NativeBuildArgs {
  * A channel that speaks the caller's dialect: the request and the answer pass through, only the
  * model name rewritten (and usage read on the way). Answers come back in the caller's dialect,
  * not as hub completions; errors are mapped like the channel type's ProviderAdapter maps them.
+ * Its answer's context is the caller's model name: the body comes back with it, and its usage.
  */
-export interface NativeAdapter {
-  buildRequest(args: NativeBuildArgs): UpstreamRequest;
-  /** A non-streamed 2xx body → the same body with `model: publicModel`, and its usage. */
-  convertResponse(text: string, publicModel: string): ConvertedCompletion;
-  /** Relays each upstream event as it came, model rewritten, usage read. */
-  createStreamTransformer(options: StreamTransformerOptions): StreamTransformer;
-  mapErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure;
-}
+export type NativeAdapter = UpstreamAdapter<NativeBuildArgs, string, ConvertedCompletion> &
+  Required<Pick<UpstreamAdapter<NativeBuildArgs, string, ConvertedCompletion>, 'createStreamTransformer'>>;

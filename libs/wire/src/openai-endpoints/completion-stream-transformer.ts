@@ -1,5 +1,5 @@
 import { upstreamError } from '../errors/relay-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../hub/upstream-adapter';
 import { isJsonObject, isNumber, isString } from '../json/json-checks';
 import { editChunkText } from '../openai-chat/upstream/edit-chunk-text';
 import { mapOpenAiStreamError } from '../openai-chat/upstream/openai-error';

@@ -1,5 +1,5 @@
 import type { ChunkTransformer } from '../hub/chunk-transformer';
-import type { StreamStep } from '../hub/provider-adapter';
+import type { StreamStep } from '../hub/upstream-adapter';
 import { readHubChunk } from '../hub/read-hub-chunk';
 import { isJsonObject, isNumber, type JsonObject } from '../json/json-checks';
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { invalidRequest, upstreamError, type RelayError } from '../errors/relay-error';
-import type { EndpointAnswer, EndpointBuildArgs, EndpointUpstreamRequest, EndpointUsage } from '../hub/endpoint-adapter';
+import type { EndpointAnswer, EndpointBuildArgs, EndpointUsage } from '../hub/endpoint-adapter';
+import type { UpstreamRequest } from '../hub/upstream-adapter';
 import { nativeRequestBody, trimBaseUrl } from '../hub/native-request-body';
 import { isJsonObject, type JsonObject } from '../json/json-checks';
 import { replaceTopLevelString } from '../json/replace-top-level-string';
+import { openAiAuthHeaders } from '../providers/provider-auth';
 
 /** A JSON endpoint's request as the server hands it over: the caller's body, validated by the contract. */
 export type JsonRequest = Readonly<Record<string, unknown>>;
@@ -35,12 +37,12 @@ export function parseEndpointRequest<T extends z.ZodTypeAny>(schema: T, request:
 }
 
 /** `{base_url}/<path>` with the channel's key as a bearer token: every OpenAI-compatible route. */
-export function openAiEndpointCall(path: string, key: string, baseUrl: string): Pick<EndpointUpstreamRequest, 'url' | 'headers'> {
-  return { url: `${trimBaseUrl(baseUrl)}/${path}`, headers: { authorization: `Bearer ${key}` } };
+export function openAiEndpointCall(path: string, key: string, baseUrl: string): Pick<UpstreamRequest, 'url' | 'headers'> {
+  return { url: `${trimBaseUrl(baseUrl)}/${path}`, headers: openAiAuthHeaders(key) };
 }
 
 /** A JSON passthrough: the caller's bytes, only the top-level `model` swapped when the channel maps it. */
-export function openAiJsonPassthrough(path: string, args: EndpointBuildArgs<JsonRequest>): EndpointUpstreamRequest {
+export function openAiJsonPassthrough(path: string, args: EndpointBuildArgs<JsonRequest>): UpstreamRequest {
   const call = openAiEndpointCall(path, args.key, args.channel.baseUrl);
   return {
     url: call.url,

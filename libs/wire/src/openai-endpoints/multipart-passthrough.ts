@@ -1,5 +1,6 @@
 import { invalidRequest } from '../errors/relay-error';
-import type { EndpointBuildArgs, EndpointUpstreamRequest, MultipartRequest } from '../hub/endpoint-adapter';
+import type { EndpointBuildArgs, MultipartRequest } from '../hub/endpoint-adapter';
+import type { UpstreamRequest } from '../hub/upstream-adapter';
 import { openAiEndpointCall } from './endpoint-common';
 
 /** The last value of a form field (a repeated single-valued field: the last one wins, as in OpenAI's parser). */
@@ -13,7 +14,7 @@ export function fieldOf(request: MultipartRequest, name: string): string | undef
  * A multipart call to an OpenAI-compatible route: the same fields in the same order with `model`
  * set to the channel's name (added when the caller sent none), the files in their own fields.
  */
-export function openAiMultipartPassthrough(path: string, { channel, key, request, upstreamModel }: EndpointBuildArgs<MultipartRequest>): EndpointUpstreamRequest {
+export function openAiMultipartPassthrough(path: string, { channel, key, request, upstreamModel }: EndpointBuildArgs<MultipartRequest>): UpstreamRequest {
   const hasModel = request.fields.some(([name]) => name === 'model');
   const fields = request.fields.map(([name, value]) => (name === 'model' ? (['model', upstreamModel] as const) : ([name, value] as const)));
   return {

@@ -1,6 +1,7 @@
 import { ImageGenerationRequestSchema } from '@chat-relay/contract';
 import { expectOpenAiValid } from '../gemini/testing/expect-openai-valid';
-import type { MultipartRequest, UploadedFile } from '../hub/endpoint-adapter';
+import type { MultipartRequest } from '../hub/endpoint-adapter';
+import type { UploadedFile } from '../hub/upstream-adapter';
 import { imageUnitVariant, openAiImageEditsAdapter, openAiImageGenerationsAdapter } from './openai-images-adapters';
 import { jsonAnswer, readFixture, readSession, sentForm } from './testing/media-fixtures';
 

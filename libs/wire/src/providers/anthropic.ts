@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { anthropicAdapter, ANTHROPIC_VERSION } from '../anthropic-messages/upstream/anthropic-adapter';
+import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapter';
 import { anthropicNativeAdapter, buildAnthropicCountTokensRequest } from '../anthropic-messages/native/anthropic-native-adapter';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider, type ModelList } from './channel-provider';
+import { anthropicAuthHeaders } from './provider-auth';
+
+export { anthropicAuthHeaders };
 
 const AnthropicModelListSchema = z.object({
   data: z.array(z.object({ id: z.string().min(1) })),
@@ -13,7 +16,7 @@ const AnthropicModelListSchema = z.object({
 /** `GET {base}/models`, paged by `after_id` while `has_more`. */
 export const anthropicModelList: ModelList = {
   url: (baseUrl, cursor) => `${baseUrl}/models?limit=1000${cursor === undefined ? '' : `&after_id=${encodeURIComponent(cursor)}`}`,
-  headers: (key) => ({ 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION, accept: 'application/json' }),
+  headers: (key) => ({ ...anthropicAuthHeaders(key), accept: 'application/json' }),
   parse: (json) =>
     AnthropicModelListSchema.transform((list) => ({
       models: list.data.map((model) => ({ id: model.id, endpoints: null })),

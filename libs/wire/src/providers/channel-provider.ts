@@ -2,7 +2,8 @@ import type { Endpoint, SearchRequest } from '@chat-relay/contract';
 import type { z } from 'zod';
 import type { EndpointAdapter, MultipartRequest } from '../hub/endpoint-adapter';
 import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
-import type { ProviderAdapter, UpstreamFailure, UpstreamRequest } from '../hub/provider-adapter';
+import type { ProviderAdapter } from '../hub/provider-adapter';
+import type { UpstreamFailure, UpstreamRequest } from '../hub/upstream-adapter';
 import type { JsonRequest } from '../openai-endpoints/endpoint-common';
 import type { VideoSubmitRequest } from '../tasks/openai-videos-provider';
 import type { SunoTaskRequest } from '../tasks/suno-provider';
@@ -103,4 +104,3 @@ export function modelListProbe(list: ModelList, namedBy: EndpointsNamedBy = () =
   };
 }
 
-export const bearerJson = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}`, accept: 'application/json' });

@@ -6,6 +6,9 @@ import { geminiImagesAdapter } from '../gemini/upstream/gemini-images-adapter';
 import { geminiNativeAdapter } from '../gemini/native/gemini-native-adapter';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider, type EndpointsNamedBy, type ModelList } from './channel-provider';
+import { geminiAuthHeaders } from './provider-auth';
+
+export { geminiAuthHeaders };
 
 /** Gemini leaves `models` out of an empty page. */
 const GeminiModelListSchema = z.object({
@@ -35,7 +38,7 @@ export function geminiEndpoints(name: string, methods: readonly string[], namedB
 /** `GET {base}/models`, paged by `pageToken`; each model says what it serves by its methods. */
 export const geminiModelList: ModelList = {
   url: (baseUrl, cursor) => `${baseUrl}/models?pageSize=1000${cursor === undefined ? '' : `&pageToken=${encodeURIComponent(cursor)}`}`,
-  headers: (key) => ({ 'x-goog-api-key': key, accept: 'application/json' }),
+  headers: (key) => ({ ...geminiAuthHeaders(key), accept: 'application/json' }),
   parse: (json, namedBy) =>
     GeminiModelListSchema.transform((list) => ({
       models: (list.models ?? []).flatMap((model) => {

@@ -7,7 +7,10 @@ import { openAiTranscriptionsAdapter } from '../openai-endpoints/openai-transcri
 import { openAiRerankAdapter } from '../openai-endpoints/rerank-adapter';
 import { openaiResponsesNativeAdapter } from '../openai-responses/native/openai-responses-native-adapter';
 import { openaiVideosProvider } from '../tasks/openai-videos-provider';
-import { bearerJson, modelListProbe, type ChannelProvider, type ModelList } from './channel-provider';
+import { modelListProbe, type ChannelProvider, type ModelList } from './channel-provider';
+import { openAiAuthHeaders } from './provider-auth';
+
+export { openAiAuthHeaders };
 
 const OpenAiModelSchema = z.object({ id: z.string().min(1) });
 /** `{data: [...]}` as OpenAI answers; a bare array as some OpenAI-compatible servers (Together) do. */
@@ -19,7 +22,7 @@ const OpenAiModelListSchema = z.preprocess(
 /** `GET {base}/models`, one page: OpenAI's list has no cursor. */
 export const openAiModelList: ModelList = {
   url: (baseUrl) => `${baseUrl}/models`,
-  headers: bearerJson,
+  headers: (key) => ({ ...openAiAuthHeaders(key), accept: 'application/json' }),
   parse: (json) =>
     OpenAiModelListSchema.transform((list) => ({
       models: list.data.map((model) => ({ id: model.id, endpoints: null })),

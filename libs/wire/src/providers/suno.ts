@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { sunoProvider as sunoTasks } from '../tasks/suno-provider';
-import { bearerJson, type ChannelProvider } from './channel-provider';
+import { type ChannelProvider } from './channel-provider';
+import { sunoAuthHeaders } from './provider-auth';
+
+export { sunoAuthHeaders };
 
 /** new-api's TaskResponse: `code` "success" is how its Suno adaptor tells a good answer. */
 const SunoAnswerSchema = z.object({ code: z.literal('success') });
@@ -13,7 +16,7 @@ export const sunoProvider: ChannelProvider = {
     name: 'POST /suno/fetch',
     method: 'POST',
     url: (baseUrl) => `${baseUrl}/suno/fetch`,
-    headers: (key) => ({ ...bearerJson(key), 'content-type': 'application/json' }),
+    headers: (key) => ({ ...sunoAuthHeaders(key), accept: 'application/json', 'content-type': 'application/json' }),
     body: { ids: [] },
     isAnswer: (answer) => SunoAnswerSchema.safeParse(answer).success,
   },

@@ -1,6 +1,9 @@
 import { tavilySearchAdapter } from '../search/tavily-search-adapter';
-import { bearerJson, type ChannelProvider } from './channel-provider';
+import { type ChannelProvider } from './channel-provider';
 import { isSearchAnswer, TEST_QUERY } from './search-probe';
+import { tavilyAuthHeaders } from './provider-auth';
+
+export { tavilyAuthHeaders };
 
 /** Tavily's search API: web search, and the hosted `web_search` tool of bridged Responses requests. */
 export const tavilyProvider: ChannelProvider = {
@@ -10,7 +13,7 @@ export const tavilyProvider: ChannelProvider = {
     name: 'POST /search',
     method: 'POST',
     url: (baseUrl) => `${baseUrl}/search`,
-    headers: (key) => ({ ...bearerJson(key), 'content-type': 'application/json' }),
+    headers: (key) => ({ ...tavilyAuthHeaders(key), accept: 'application/json', 'content-type': 'application/json' }),
     body: { query: TEST_QUERY, max_results: 1 },
     isAnswer: isSearchAnswer,
   },

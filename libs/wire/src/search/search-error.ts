@@ -3,7 +3,7 @@ import { rejectedCredentials } from '../errors/key-rejection';
 import { RelayError, upstreamError } from '../errors/relay-error';
 import { redactSecrets } from '../errors/redact-secrets';
 import { redactUpstreamError } from '../errors/redact-upstream-error';
-import type { UpstreamFailure } from '../hub/provider-adapter';
+import type { UpstreamFailure } from '../hub/upstream-adapter';
 import { realKeys } from './search-common';
 
 /** Longest upstream message quoted back: an HTML error page is no message. */

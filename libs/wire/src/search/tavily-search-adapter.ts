@@ -4,6 +4,7 @@ import type { EndpointAdapter, EndpointAnswer } from '../hub/endpoint-adapter';
 import { trimBaseUrl } from '../hub/native-request-body';
 import { mapSearchErrorResponse, tavilyErrorMessage } from './search-error';
 import { malformedSearchAnswer, maxResultsOf, ResultsEnvelopeSchema, searchAnswer, searchResult } from './search-common';
+import { tavilyAuthHeaders } from '../providers/provider-auth';
 
 /** One result of Tavily's `POST /search`; `published_date` only with `topic: news` (an RFC 1123 date). */
 const TavilyResultSchema = z
@@ -62,7 +63,7 @@ export const tavilySearchAdapter: EndpointAdapter<SearchRequest> = {
   buildRequest: ({ channel, key, request }) => ({
     method: 'POST',
     url: `${trimBaseUrl(channel.baseUrl)}/search`,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    headers: { ...tavilyAuthHeaders(key), 'content-type': 'application/json' },
     body: JSON.stringify(tavilySearchBody(request)),
   }),
   convertResponse: (text, { request, publicModel }) => readTavilyAnswer(text, request, publicModel),

@@ -1,4 +1,5 @@
-import type { MultipartBody, MultipartRequest, UploadedFile } from '../hub/endpoint-adapter';
+import type { MultipartRequest } from '../hub/endpoint-adapter';
+import type { MultipartBody, UploadedFile } from '../hub/upstream-adapter';
 import { openaiVideosProvider, type VideoSubmitRequest } from './openai-videos-provider';
 
 const channel = { baseUrl: 'https://api.example.com/v1/' };

@@ -7,6 +7,7 @@ import { openAiJsonPassthrough } from '../openai-endpoints/endpoint-common';
 import { openAiMultipartPassthrough } from '../openai-endpoints/multipart-passthrough';
 import { clampProgress, malformedTaskAnswer, readTaskJson, TASK_SUBMIT_USAGE } from './task-common';
 import type { TaskCall, TaskCallArgs, TaskFailure, TaskProvider, TaskReading, TaskSnapshot, TaskSubmitted } from './task-provider';
+import { openAiAuthHeaders } from '../providers/provider-auth';
 
 /**
  * `POST /v1/videos` as the server hands it over: the caller's JSON body, or the multipart form
@@ -96,7 +97,6 @@ function readSubmittedVideo(body: JsonObject): TaskSubmitted {
 }
 
 const videoUrl = (args: TaskCallArgs, suffix = ''): string => `${trimBaseUrl(args.channel.baseUrl)}/videos/${encodeURIComponent(args.upstreamId)}${suffix}`;
-const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
 /**
  * Videos on an `openai` channel (base URL with `/v1`): the submit passed through with `model`
@@ -122,7 +122,7 @@ export const openaiVideosProvider: TaskProvider<VideoSubmitRequest> = {
     mapErrorResponse: mapOpenAiErrorResponse,
   },
   readSubmitted: readSubmittedVideo,
-  buildPoll: (args): TaskCall => ({ method: 'GET', url: videoUrl(args), headers: bearer(args.key) }),
+  buildPoll: (args): TaskCall => ({ method: 'GET', url: videoUrl(args), headers: openAiAuthHeaders(args.key) }),
   readPoll: (text): TaskReading => {
     const read = readTaskJson(text, 'video object');
     if (!read.ok) return read;
@@ -130,12 +130,12 @@ export const openaiVideosProvider: TaskProvider<VideoSubmitRequest> = {
     if (!parsed.success) return { ok: false, error: malformedTaskAnswer('video object (it has no status)') };
     return { ok: true, snapshot: videoSnapshot(parsed.data, read.json, videoStateOf(parsed.data.status)) };
   },
-  buildCancel: (args): TaskCall => ({ method: 'DELETE', url: videoUrl(args), headers: bearer(args.key) }),
+  buildCancel: (args): TaskCall => ({ method: 'DELETE', url: videoUrl(args), headers: openAiAuthHeaders(args.key) }),
   // `video` is OpenAI's default variant: left out, so servers that know no variants still serve the video.
   buildContent: ({ variant, ...args }): TaskCall => ({
     method: 'GET',
     url: videoUrl(args, variant === 'video' ? '/content' : `/content?variant=${encodeURIComponent(variant)}`),
-    headers: bearer(args.key),
+    headers: openAiAuthHeaders(args.key),
   }),
   mapErrorResponse: mapOpenAiErrorResponse,
 };

@@ -1,5 +1,5 @@
 import { redactUpstreamError } from '../errors/redact-upstream-error';
-import type { UpstreamFailure } from '../hub/provider-adapter';
+import type { UpstreamFailure } from '../hub/upstream-adapter';
 import { mapUpstreamStatus } from '../openai-chat/upstream/openai-error';
 import { isJsonObject } from '../json/json-checks';
 import { upstreamTextExcerpt } from './task-common';

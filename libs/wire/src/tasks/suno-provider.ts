@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject } from '../json/json-checks';
 import { mapSunoErrorResponse } from './suno-error';
 import { clampProgress, malformedTaskAnswer, readTaskJson, TASK_SUBMIT_USAGE } from './task-common';
 import type { TaskCall, TaskProvider, TaskReading, TaskSnapshot, TaskSubmitted } from './task-provider';
+import { sunoAuthHeaders } from '../providers/provider-auth';
 
 /** `POST /suno/submit/:action` as the server hands it over: the action and the caller's JSON body. */
 export interface SunoTaskRequest {
@@ -121,7 +122,7 @@ function readPolledSong(text: string, upstreamId: string): TaskReading {
   return { ok: true, snapshot: sunoSnapshot(item.data, found) };
 }
 
-const sunoHeaders = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const sunoHeaders = (key: string): Record<string, string> => ({ ...sunoAuthHeaders(key), 'content-type': 'application/json' });
 const hasText = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 /**

@@ -1,7 +1,7 @@
 import type { Endpoint } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
 import type { EndpointAdapter } from '../hub/endpoint-adapter';
-import type { UpstreamFailure, UpstreamTarget } from '../hub/provider-adapter';
+import type { UpstreamFailure, UpstreamTarget } from '../hub/upstream-adapter';
 
 /** What a long-running task makes (SPEC §7a): each kind has its routes, its provider and its unit of cost. */
 export type TaskKind = 'video' | 'music';

@@ -8,7 +8,7 @@
 import { GeminiStreamTransformer } from '../../gemini/upstream/gemini-stream-transformer';
 import { readGeminiCassette, readGeminiStreamLines } from '../../gemini/testing/gemini-fixtures';
 import { chainTransformers } from '../../hub/chain-transformers';
-import type { SseEvent, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { SseEvent, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { OpenAiStreamTransformer } from '../../openai-chat/upstream/openai-stream-transformer';
 import { ChatToMessagesStream } from './chat-to-messages-stream';
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from '../testing/anthropic-fixtures';

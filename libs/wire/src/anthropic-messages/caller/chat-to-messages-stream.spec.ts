@@ -1,4 +1,4 @@
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { BRIDGED_THINKING_SIGNATURE } from './bridged-thinking-signature';
 import { ChatToMessagesStream, type ChatToMessagesStreamOptions } from './chat-to-messages-stream';
 import { eventsOf, expectValidMessagesStream, sdkFinalMessage } from '../testing/messages-stream-checks';

@@ -1,7 +1,7 @@
 import type { AnthropicContentBlock, AnthropicContentBlockDelta, AnthropicStreamEvent } from '@chat-relay/contract';
 import type { RelayError } from '../../errors/relay-error';
 import type { ChunkTransformer } from '../../hub/chunk-transformer';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { readHubChunk } from '../../hub/read-hub-chunk';
 import { ToolCallAssembler, type AssembledToolCall } from '../../hub/tool-call-assembler';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../../json/json-checks';

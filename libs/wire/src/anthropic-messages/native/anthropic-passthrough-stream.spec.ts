@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors/relay-error';
-import type { SseEvent, StreamStep } from '../../hub/provider-adapter';
+import type { SseEvent, StreamStep } from '../../hub/upstream-adapter';
 import { AnthropicPassthroughStream } from './anthropic-passthrough-stream';
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from '../testing/anthropic-fixtures';
 

@@ -1,4 +1,4 @@
-import type { StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { AnthropicPassthroughStream } from './anthropic-passthrough-stream';
 import { anthropicNativeAdapter } from './anthropic-native-adapter';
 

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { readFixture } from '../../testing/fixtures';
 
 export { readFixture };
-import type { SseEvent } from '../../hub/provider-adapter';
+import type { SseEvent } from '../../hub/upstream-adapter';
 
 /** Raw SSE text → its events, by a real SSE parser (as the relay parses upstream bodies). */
 export function sseEventsOf(text: string): SseEvent[] {

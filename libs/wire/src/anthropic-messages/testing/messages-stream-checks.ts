@@ -6,7 +6,7 @@ import { ReadableStream } from 'node:stream/web';
 import { AnthropicStreamEventSchema, type AnthropicStreamEvent } from '@chat-relay/contract';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { BRIDGED_THINKING_SIGNATURE } from '../caller/bridged-thinking-signature';
 
 /** Every chunk step parsed by the contract's event schema; its SSE event name must be its type. */

@@ -1,7 +1,7 @@
 /** Test-only: replay Anthropic stream events through the transformer, as the relay's pump does. */
 import type { ChatCompletionChunk } from '@chat-relay/contract';
 import type { RelayError } from '../../errors/relay-error';
-import type { SseEvent } from '../../hub/provider-adapter';
+import type { SseEvent } from '../../hub/upstream-adapter';
 import { AnthropicStreamTransformer } from '../upstream/anthropic-stream-transformer';
 
 export interface StreamRun {

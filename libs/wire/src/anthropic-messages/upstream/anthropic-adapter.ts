@@ -3,9 +3,7 @@ import { mapAnthropicErrorResponse } from './anthropic-error';
 import { AnthropicStreamTransformer } from './anthropic-stream-transformer';
 import { convertAnthropicResponse } from './convert-anthropic-response';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request';
-
-/** The Messages API version every request is written for. */
-export const ANTHROPIC_VERSION = '2023-06-01';
+import { anthropicAuthHeaders } from '../../providers/provider-auth';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -18,11 +16,7 @@ export const anthropicAdapter: ProviderAdapter = {
     const { request: body, warnings } = convertToAnthropicRequest({ request, upstreamModel });
     return {
       url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`,
-      headers: {
-        'x-api-key': key,
-        'anthropic-version': ANTHROPIC_VERSION,
-        'content-type': 'application/json',
-      },
+      headers: { ...anthropicAuthHeaders(key), 'content-type': 'application/json' },
       body: JSON.stringify(body),
       ...(warnings.length > 0 ? { warnings } : {}),
     };

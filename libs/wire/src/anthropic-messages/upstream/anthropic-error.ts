@@ -1,5 +1,5 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
-import type { UpstreamFailure } from '../../hub/provider-adapter';
+import type { UpstreamFailure } from '../../hub/upstream-adapter';
 import { rejectedCredentials } from '../../errors/key-rejection';
 import { redactUpstreamError } from '../../errors/redact-upstream-error';
 import { AnthropicErrorBodySchema, type AnthropicErrorObject } from '../anthropic-api';

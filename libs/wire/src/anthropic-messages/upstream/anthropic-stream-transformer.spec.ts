@@ -1,5 +1,5 @@
 import { createOpenAiSpecValidator } from '@chat-relay/contract/testing';
-import type { SseEvent } from '../../hub/provider-adapter';
+import type { SseEvent } from '../../hub/upstream-adapter';
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from '../testing/anthropic-fixtures';
 import { deltasOf, reassembleToolCalls, runAnthropicStream, type StreamRun } from '../testing/run-anthropic-stream';
 

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, FinishReason } from '@chat-relay/contract';
 import { upstreamError } from '../../errors/relay-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import {
   ANTHROPIC_STREAM_EVENT_TYPES,
   AnthropicStreamEventSchema,

@@ -1,5 +1,5 @@
 import type { Usage } from '@chat-relay/contract';
-import type { ReportedUsage } from '../../hub/provider-adapter';
+import type { ReportedUsage } from '../../hub/upstream-adapter';
 import type { AnthropicUsage } from '../anthropic-api';
 
 export interface ConvertedUsage {

@@ -1,5 +1,5 @@
 import { GeminiGenerateContentResponseSchema, type GeminiGenerateContentResponse } from '@chat-relay/contract';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { ChatToGeminiStream } from './chat-to-gemini-stream';
 
 type Delta = Record<string, unknown>;

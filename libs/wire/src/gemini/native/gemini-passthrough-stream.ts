@@ -1,5 +1,5 @@
 import { upstreamError } from '../../errors/relay-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { isJsonObject, type JsonObject } from '../../json/json-checks';
 import type { PassthroughRun } from '../../passthrough/passthrough-carriage';
 import { convertGeminiUsage } from '../upstream/convert-gemini-usage';

@@ -1,4 +1,4 @@
-import type { StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { convertGeminiUsage } from '../upstream/convert-gemini-usage';
 import { GeminiPassthroughStream } from './gemini-passthrough-stream';
 import { tallyGenerateContentRun } from './tally-generate-content-run';

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import yaml from 'js-yaml';
 import { readFixture } from '../../testing/fixtures';
 import { GeminiStreamTransformer } from '../upstream/gemini-stream-transformer';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 
 /*
  * Test-only readers for the recorded Gemini answers in test-fixtures/gemini (read at run

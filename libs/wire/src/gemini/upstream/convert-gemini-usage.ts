@@ -1,4 +1,4 @@
-import type { ReportedUsage } from '../../hub/provider-adapter';
+import type { ReportedUsage } from '../../hub/upstream-adapter';
 import type { GeminiUsageMetadata } from '../gemini-api';
 
 export interface OpenAiUsage {

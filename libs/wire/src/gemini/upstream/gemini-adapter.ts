@@ -3,6 +3,7 @@ import { convertGeminiResponse } from './convert-gemini-response';
 import { convertToGeminiRequest } from './convert-to-gemini-request';
 import { mapGeminiErrorResponse } from './gemini-error';
 import { GeminiStreamTransformer } from './gemini-stream-transformer';
+import { geminiAuthHeaders } from '../../providers/provider-auth';
 
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -18,7 +19,7 @@ export const geminiAdapter: ProviderAdapter = {
     return {
       url: `${channel.baseUrl}/models/${model}:${method}`,
       headers: {
-        'x-goog-api-key': key,
+        ...geminiAuthHeaders(key),
         'content-type': 'application/json',
         accept: request.stream ? 'text/event-stream' : 'application/json',
       },

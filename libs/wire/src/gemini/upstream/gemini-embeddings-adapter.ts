@@ -6,6 +6,7 @@ import { trimBaseUrl } from '../../hub/native-request-body';
 import { embeddingList } from '../../openai-endpoints/embedding-list';
 import { malformedAnswer, parseEndpointRequest, readJsonObject, textsOf, uncountedUsage, type JsonRequest } from '../../openai-endpoints/endpoint-common';
 import { mapGeminiErrorResponse } from './gemini-error';
+import { geminiAuthHeaders } from '../../providers/provider-auth';
 
 /** Read by the conversion; `user` is OpenAI bookkeeping, accepted and not sent. */
 const ACCEPTED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
@@ -49,7 +50,7 @@ export const geminiEmbeddingsAdapter: EndpointAdapter<JsonRequest> = {
     const dimensions = embedding.dimensions !== undefined ? { outputDimensionality: embedding.dimensions } : {};
     return {
       url: `${trimBaseUrl(channel.baseUrl)}/models/${encodeURIComponent(model)}:batchEmbedContents`,
-      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      headers: { ...geminiAuthHeaders(key), 'content-type': 'application/json' },
       body: JSON.stringify({
         requests: texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] }, ...dimensions })),
       }),

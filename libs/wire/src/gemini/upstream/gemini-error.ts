@@ -2,7 +2,7 @@ import { RelayError, upstreamError } from '../../errors/relay-error';
 import { redactSecrets } from '../../errors/redact-secrets';
 import { rejectedCredentials } from '../../errors/key-rejection';
 import { redactUpstreamError } from '../../errors/redact-upstream-error';
-import type { UpstreamFailure } from '../../hub/provider-adapter';
+import type { UpstreamFailure } from '../../hub/upstream-adapter';
 import { GeminiErrorBodySchema, type GeminiError } from '../gemini-api';
 import type { GeminiFinishReason } from './map-gemini-finish-reason';
 

@@ -8,6 +8,7 @@ import { malformedAnswer, NO_USAGE, parseEndpointRequest, readJsonObject, type J
 import { convertGeminiUsage } from './convert-gemini-usage';
 import { GenerateContentResponseSchema } from '../gemini-api';
 import { mapGeminiErrorResponse } from './gemini-error';
+import { geminiAuthHeaders } from '../../providers/provider-auth';
 
 /** The aspect ratios every Gemini image model takes (Imagen and the gemini-*-image models alike). */
 const ASPECT_RATIOS: ReadonlyArray<readonly [string, number]> = [
@@ -176,7 +177,7 @@ export const geminiImagesAdapter: EndpointAdapter<JsonRequest> = {
     const call = imageCallOf(request, model);
     return {
       url: `${trimBaseUrl(channel.baseUrl)}/models/${encodeURIComponent(model)}:${call.method}`,
-      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      headers: { ...geminiAuthHeaders(key), 'content-type': 'application/json' },
       body: JSON.stringify(call.body),
       ...(call.warnings.length > 0 ? { warnings: call.warnings } : {}),
     };

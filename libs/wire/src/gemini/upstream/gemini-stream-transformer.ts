@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RelayError } from '../../errors/relay-error';
 import { upstreamError } from '../../errors/relay-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { completionIdOf, convertGeminiFunctionCall, isAnswerText, isFunctionCallPart } from '../caller/convert-gemini-function-call';
 import { convertGeminiUsage, type OpenAiUsage } from './convert-gemini-usage';
 import { GeminiErrorBodySchema, GenerateContentResponseSchema, type GeminiCandidate } from '../gemini-api';

@@ -1,5 +1,5 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
-import type { UpstreamFailure } from '../../hub/provider-adapter';
+import type { UpstreamFailure } from '../../hub/upstream-adapter';
 import { OpenAiErrorBodySchema } from '../openai-api';
 import { rejectedCredentials } from '../../errors/key-rejection';
 import { redactUpstreamError } from '../../errors/redact-upstream-error';

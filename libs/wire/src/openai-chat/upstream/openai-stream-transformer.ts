@@ -1,5 +1,5 @@
 import { upstreamError } from '../../errors/relay-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { servedTierRun, type PassthroughRun } from '../../passthrough/passthrough-carriage';
 import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';

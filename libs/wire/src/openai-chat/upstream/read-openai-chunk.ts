@@ -1,5 +1,5 @@
 import { isJsonObject, isNumber, isOptional, isString } from '../../json/json-checks';
-import type { ReportedUsage } from '../../hub/provider-adapter';
+import type { ReportedUsage } from '../../hub/upstream-adapter';
 
 /** What the relay needs to know of one streamed chunk; everything else passes through untouched. */
 export interface OpenAiChunkFacts {

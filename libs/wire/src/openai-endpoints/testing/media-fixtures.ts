@@ -4,8 +4,8 @@
  */
 import yaml from 'js-yaml';
 import OpenAI from 'openai';
-import type { SseEvent } from '../../hub/provider-adapter';
-import type { EndpointAnswer, EndpointUpstreamRequest, MultipartBody, MultipartRequest, UploadedFile } from '../../hub/endpoint-adapter';
+import type { MultipartBody, SseEvent, UploadedFile, UpstreamRequest } from '../../hub/upstream-adapter';
+import type { EndpointAnswer, MultipartRequest } from '../../hub/endpoint-adapter';
 import { readFixture } from '../../testing/fixtures';
 
 export { readFixture };
@@ -54,13 +54,13 @@ export function jsonAnswer(answer: EndpointAnswer): Extract<EndpointAnswer, { ki
 }
 
 /** The JSON an upstream call sends. */
-export function sentJson(request: EndpointUpstreamRequest): Record<string, unknown> {
+export function sentJson(request: UpstreamRequest): Record<string, unknown> {
   if (typeof request.body !== 'string' && !Buffer.isBuffer(request.body)) throw new Error('expected a JSON body');
   return JSON.parse(request.body.toString('utf8')) as Record<string, unknown>;
 }
 
 /** The multipart body of an upstream call. */
-export function sentForm(request: EndpointUpstreamRequest): MultipartBody {
+export function sentForm(request: UpstreamRequest): MultipartBody {
   if (typeof request.body === 'string' || Buffer.isBuffer(request.body)) throw new Error('expected a multipart body');
   return request.body;
 }

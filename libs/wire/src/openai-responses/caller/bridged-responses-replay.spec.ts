@@ -9,7 +9,7 @@
 import type { ResponseOutputMessage } from '@chat-relay/contract';
 import { upstreamError } from '../../errors/relay-error';
 import { chainTransformers } from '../../hub/chain-transformers';
-import type { SseEvent, StreamStep } from '../../hub/provider-adapter';
+import type { SseEvent, StreamStep } from '../../hub/upstream-adapter';
 import { ChatToResponsesStream } from './chat-to-responses-stream';
 import { responseUsageFromChat } from './response-usage-from-chat';
 import { aiSdkStreamParts, aiSdkSummary } from '../testing/ai-sdk-stream-parts';

@@ -1,5 +1,5 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { ChatToResponsesStream } from './chat-to-responses-stream';
 import { responsesErrorCode } from './responses-error-code';
 import { aiSdkStreamParts, aiSdkSummary } from '../testing/ai-sdk-stream-parts';

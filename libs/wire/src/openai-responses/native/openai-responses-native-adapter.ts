@@ -1,13 +1,13 @@
-import { upstreamError } from '../../errors/relay-error';
 import type { NativeAdapter } from '../../hub/native-adapter';
-import { nativeRequestBody, trimBaseUrl } from '../../hub/native-request-body';
-import type { UpstreamRequest, UpstreamTarget } from '../../hub/provider-adapter';
-import { isJsonObject, type JsonObject } from '../../json/json-checks';
+import { nativePassthroughAdapter } from '../../hub/native-passthrough-adapter';
+import { trimBaseUrl } from '../../hub/native-request-body';
+import type { UpstreamRequest, UpstreamTarget } from '../../hub/upstream-adapter';
 import { mapOpenAiErrorResponse } from '../../openai-chat/upstream/openai-error';
 import { readResponsesUsage } from './read-responses-usage';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
 import { tallyResponsesRun } from './tally-responses-run';
 import { withPublicModel } from './rewrite-response-model';
+import { openAiAuthHeaders } from '../../providers/provider-auth';
 
 export interface OpenaiResponsesProxyArgs {
   channel: UpstreamTarget;
@@ -22,13 +22,13 @@ export interface OpenaiResponsesProxyArgs {
  * caller's but the path goes upstream, with the channel's key. A retrieve asking `stream=true`
  * accepts the event stream it answers with.
  */
-export function buildOpenaiResponsesRequest({ channel, key, method, path }: OpenaiResponsesProxyArgs): UpstreamRequest & { method: 'GET' | 'DELETE' | 'POST' } {
+export function buildOpenaiResponsesRequest({ channel, key, method, path }: OpenaiResponsesProxyArgs): UpstreamRequest & Required<Pick<UpstreamRequest, 'method'>> {
   const relative = path.startsWith('/') ? path : `/${path}`;
   const query = relative.includes('?') ? new URLSearchParams(relative.slice(relative.indexOf('?') + 1)) : undefined;
   return {
     method,
     url: `${trimBaseUrl(channel.baseUrl)}${relative}`,
-    headers: { authorization: `Bearer ${key}`, accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
+    headers: { ...openAiAuthHeaders(key), accept: query?.get('stream') === 'true' ? 'text/event-stream' : 'application/json' },
     body: '',
   };
 }
@@ -39,37 +39,14 @@ export function buildOpenaiResponsesRequest({ channel, key, method, path }: Open
  * item and field — reasoning, encrypted content, server-side state — only `model` is the caller's
  * name again. Errors have the Chat Completions shape and are mapped the same way.
  */
-export const openaiResponsesNativeAdapter: NativeAdapter = {
-  buildRequest: (args) => ({
-    url: `${trimBaseUrl(args.channel.baseUrl)}/responses`,
-    headers: {
-      authorization: `Bearer ${args.key}`,
-      'content-type': 'application/json',
-      accept: args.stream ? 'text/event-stream' : 'application/json',
-    },
-    body: nativeRequestBody(args),
-  }),
-
-  convertResponse(text, publicModel) {
-    let response: JsonObject;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!isJsonObject(parsed)) throw new Error('not an object');
-      response = parsed;
-    } catch {
-      return { ok: false, error: upstreamError('The upstream provider sent a malformed response.', 'bad_response') };
-    }
-    const answer = withPublicModel(response, text, publicModel);
-    return {
-      ok: true,
-      body: answer.body,
-      text: answer.text,
-      usage: readResponsesUsage(response['usage']),
-      deliveredChars: text.length,
-      ran: tallyResponsesRun(response),
-    };
-  },
-
-  createStreamTransformer: (options) => new ResponsesPassthroughStream(options),
+export const openaiResponsesNativeAdapter: NativeAdapter = nativePassthroughAdapter({
+  url: (baseUrl) => `${trimBaseUrl(baseUrl)}/responses`,
+  headers: ({ key }) => openAiAuthHeaders(key),
+  modelIn: 'body',
+  answerName: 'response',
+  withPublicModel,
+  usage: (response) => readResponsesUsage(response['usage']),
+  tally: tallyResponsesRun,
+  stream: (options) => new ResponsesPassthroughStream(options),
   mapErrorResponse: mapOpenAiErrorResponse,
-};
+});

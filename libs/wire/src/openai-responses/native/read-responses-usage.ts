@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReportedUsage } from '../../hub/provider-adapter';
+import type { ReportedUsage } from '../../hub/upstream-adapter';
 import { isJsonObject } from '../../json/json-checks';
 
 /** The two counts every Responses server sends; the details are read apart, leniently. */

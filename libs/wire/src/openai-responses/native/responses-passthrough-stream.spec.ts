@@ -1,5 +1,5 @@
 import { RelayError, upstreamError } from '../../errors/relay-error';
-import type { SseEvent, StreamStep } from '../../hub/provider-adapter';
+import type { SseEvent, StreamStep } from '../../hub/upstream-adapter';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
 import { readResponsesCassette, readResponsesStreamLines, recordedResponsesStreams } from '../testing/responses-fixtures';
 

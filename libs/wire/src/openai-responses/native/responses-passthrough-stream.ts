@@ -1,6 +1,6 @@
 import { upstreamError, type RelayError } from '../../errors/relay-error';
 import { redactUpstreamError } from '../../errors/redact-upstream-error';
-import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../../json/json-checks';
 import { mapOpenAiStreamError } from '../../openai-chat/upstream/openai-error';
 import type { PassthroughRun } from '../../passthrough/passthrough-carriage';

@@ -1,4 +1,4 @@
-import type { StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { ResponsesPassthroughStream } from './responses-passthrough-stream';
 import { tallyResponsesRun } from './tally-responses-run';
 

@@ -9,7 +9,7 @@ import { AnthropicStreamTransformer } from '../../anthropic-messages/upstream/an
 import { cassetteResponseText, readCassette, readStreamFixture, sseEventsOf } from '../../anthropic-messages/testing/anthropic-fixtures';
 import { GeminiStreamTransformer } from '../../gemini/upstream/gemini-stream-transformer';
 import { readGeminiCassette, readGeminiStreamLines } from '../../gemini/testing/gemini-fixtures';
-import type { SseEvent, StreamTransformer, StreamTransformerOptions } from '../../hub/provider-adapter';
+import type { SseEvent, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { OpenAiStreamTransformer } from '../../openai-chat/upstream/openai-stream-transformer';
 import { FIXTURES_DIR } from '../../testing/fixtures';
 

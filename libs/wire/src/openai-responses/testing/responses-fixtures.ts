@@ -3,7 +3,7 @@
  * time; SOURCES.md there says where each file comes from and how cassettes are laid out). The
  * cassette and SSE readers are the Anthropic specs' own: the cassettes share one format.
  */
-import type { SseEvent } from '../../hub/provider-adapter';
+import type { SseEvent } from '../../hub/upstream-adapter';
 import {
   cassetteRequestJson,
   cassetteResponseText,

@@ -6,7 +6,7 @@
 import { ReadableStream } from 'node:stream/web';
 import { ResponseObjectSchema, type ResponseObject } from '@chat-relay/contract';
 import { ResponseStream } from 'openai/lib/responses/ResponseStream';
-import type { StreamStep } from '../../hub/provider-adapter';
+import type { StreamStep } from '../../hub/upstream-adapter';
 import { expectOpenAiValid } from '../../gemini/testing/expect-openai-valid';
 
 /**

@@ -11,7 +11,7 @@ import type { UpstreamClient } from '../../channels/upstream/upstream-client';
 /** Statuses after which a response's usage is final. */
 const TERMINAL = new Set(['completed', 'incomplete', 'failed', 'cancelled']);
 
-export interface BackgroundSettleOptions {
+export interface BackgroundUsagePolls {
   /** First wait before asking again; doubled each time up to `maxDelayMs`. */
   firstDelayMs: number;
   maxDelayMs: number;
@@ -19,7 +19,7 @@ export interface BackgroundSettleOptions {
   giveUpAfterMs: number;
 }
 
-export const BACKGROUND_SETTLE: BackgroundSettleOptions = { firstDelayMs: 200, maxDelayMs: 10_000, giveUpAfterMs: 3_600_000 };
+export const BACKGROUND_USAGE_POLLS: BackgroundUsagePolls = { firstDelayMs: 200, maxDelayMs: 10_000, giveUpAfterMs: 3_600_000 };
 
 /** Whether a native answer is a background response still running: its usage is not known yet. */
 export const isUnfinishedBackground = (status: unknown): boolean => status === 'queued' || status === 'in_progress';
@@ -31,12 +31,12 @@ export const isUnfinishedBackground = (status: unknown): boolean => status === '
  * reaches a final status, then charges the usage and the hosted calls the channel reports. Never rejects; after
  * `giveUpAfterMs`, or when the channel cannot be asked, the estimate already in the trace stands.
  */
-export async function settleBackgroundResponse(
+export async function awaitBackgroundUsage(
   deps: { upstream: UpstreamClient; logger: Logger; openStreams?: OpenStreams },
   served: ServedBy,
   responseId: string,
   trace: RelayTrace,
-  options: BackgroundSettleOptions = BACKGROUND_SETTLE,
+  options: BackgroundUsagePolls = BACKGROUND_USAGE_POLLS,
 ): Promise<void> {
   const path = `/responses/${encodeURIComponent(responseId)}`;
   const deadline = Date.now() + options.giveUpAfterMs;
@@ -65,7 +65,7 @@ const pause = (ms: number, stopped: CallerGone): Promise<void> =>
     });
   });
 
-/** One look at the response: true when the question is settled (usage read, or unreadable). */
+/** One look at the response: true when the question is answered (usage read, or unreadable). */
 async function askOnce(
   deps: { upstream: UpstreamClient; logger: Logger },
   served: ServedBy,
