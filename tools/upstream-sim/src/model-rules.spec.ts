@@ -263,6 +263,20 @@ describe('Anthropic Messages', () => {
     ).toBe(200);
   });
 
+  // https://github.com/mnfst/modelparams.dev/issues/214
+  it('refuses a temperature other than 1 with thinking on', async () => {
+    const thinking = { type: 'enabled', budget_tokens: 1024 };
+    expect(await anthropicError({ model: 'claude-sonnet-4-5', max_tokens: 4096, thinking, temperature: 0.2 })).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      message:
+        '`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. ' +
+        'Please consult our documentation at https://platform.claude.com/docs/en/build-with-claude/extended-thinking',
+    });
+    expect(await anthropicStatus({ model: 'claude-sonnet-4-5', max_tokens: 4096, thinking, temperature: 1 })).toBe(200);
+    expect(await anthropicStatus({ model: 'claude-sonnet-4-5', max_tokens: 4096, thinking: { type: 'adaptive' } })).toBe(200);
+  });
+
   // Read from Claude Code 2.1.197's binary (anthropic-headers.ts says how); an unknown value still gets the API's 400.
   it('accepts every anthropic-beta value Claude Code 2.1.197 sends, and refuses one it does not know', async () => {
     const response = await postAnthropic(sim, { model: 'claude-sonnet-4-5', max_tokens: 64, messages: hi }, { beta: claudeCodeBetas.join(',') });

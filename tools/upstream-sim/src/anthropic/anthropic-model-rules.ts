@@ -20,6 +20,14 @@ export function refuseForModel(request: MessagesRequest): string | undefined {
     // "'claude-3-5-haiku-20241022' does not support thinking.": https://github.com/anthropics/claude-code/issues/11388
     return `'${id}' does not support thinking.`;
   }
+  if (thinkingIsOn(request.thinking) && request.temperature !== undefined && request.temperature !== 1) {
+    // https://github.com/mnfst/modelparams.dev/issues/214 (the current wording, with adaptive mode);
+    // before adaptive thinking: https://github.com/Hk-Gosuto/ChatGPT-Next-Web-LangChain/issues/345
+    return (
+      '`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. ' +
+      'Please consult our documentation at https://platform.claude.com/docs/en/build-with-claude/extended-thinking'
+    );
+  }
   if (facts.oneSampler && request.temperature !== undefined && request.top_p !== undefined) {
     // Sonnet 4.5: https://github.com/langfuse/langfuse/issues/9882; Opus 4.1: https://github.com/anomalyco/opencode/issues/1644;
     // Sonnet 4.6: https://github.com/skydiscover-ai/skydiscover/issues/15

@@ -6,6 +6,7 @@ import { sendJsonAnswer } from '../send-json-answer';
 import { addThinking } from './add-thinking';
 import { MessagesRequestSchema } from './anthropic-api';
 import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthropicError } from './anthropic-error';
+import { foldSystemMessages } from './mid-conversation-system';
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
 import { refuseForModel } from './anthropic-model-rules';
 import { buildAnthropicEvents, buildAnthropicMessage } from './build-anthropic-message';
@@ -29,7 +30,7 @@ export async function handleAnthropicMessages(
   context: AnthropicContext,
 ): Promise<void> {
   if (!checkAnthropicHeaders(headers, res, context)) return;
-  const parsed = parseAnthropicBody(rawBody, MessagesRequestSchema);
+  const parsed = parseAnthropicBody(foldSystemMessages(headers, rawBody), MessagesRequestSchema);
   if (!parsed.ok) return invalidRequest(res, parsed.message);
   const request = parsed.value;
   const modelRefusal = refuseForModel(request);
