@@ -1,10 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { ModelFacts } from '../models/model-catalogue';
-import type { Adjustment } from './adjustment';
-import type { ParameterRefusal } from './refused-parameter';
-
-/** The dialect the adapted request reaches the upstream in: the channel type's chat format. */
-export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini';
+import type { Adjustment, ParameterRefusal, UpstreamFormat } from './adjustment';
 
 export interface AdjustTarget {
   format: UpstreamFormat;

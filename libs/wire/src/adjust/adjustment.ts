@@ -14,6 +14,19 @@ export interface Adjustment {
   to?: string | number;
 }
 
+/** The dialect an adapted request reaches the upstream in: the channel type's chat format. */
+export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini';
+
+/**
+ * A hub field an upstream refused by name: left out the next time, or (`atMost`) lowered to the
+ * upstream's own limit for it. `max_tokens` stands for the output bound whichever of
+ * `max_tokens` / `max_completion_tokens` carried it.
+ */
+export interface ParameterRefusal {
+  field: string;
+  atMost?: number;
+}
+
 /** The response header that names what was adjusted. */
 export const ADJUSTED_HEADER = 'x-relay-adjusted';
 

@@ -1,14 +1,4 @@
-import type { UpstreamFormat } from './adjust-for-model';
-
-/**
- * A hub field an upstream refused by name: left out the next time, or (`atMost`) lowered to the
- * upstream's own limit for it. `max_tokens` stands for the output bound whichever of
- * `max_tokens` / `max_completion_tokens` carried it.
- */
-export interface ParameterRefusal {
-  field: string;
-  atMost?: number;
-}
+import type { ParameterRefusal, UpstreamFormat } from './adjustment';
 
 /** The upstream's message, from any of the three error shapes (`{error: {message}}`), else the text itself. */
 function messageOf(text: string): string {

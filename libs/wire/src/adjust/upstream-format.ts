@@ -1,6 +1,6 @@
 import type { ChannelType } from '@chat-relay/contract';
 import { providerOf } from '../providers';
-import type { UpstreamFormat } from './adjust-for-model';
+import type { UpstreamFormat } from './adjustment';
 
 const formats = new Map<ChannelType, UpstreamFormat>();
 
