@@ -1,7 +1,7 @@
 import type { ChannelType } from '@chat-relay/contract';
 import type { RecordedRequest, UpstreamSim } from '@chat-relay/upstream-sim';
 import { readFixture } from '../testing/fixtures';
-import { agentBody, readAgentRequest } from './agent-fixtures';
+import { agentBody, agentHeaders, readAgentRequest } from './agent-fixtures';
 import { codexRequest } from './codex-request';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 import { RESPONSES_MODEL } from './responses-e2e';
@@ -17,6 +17,10 @@ const claudeCodeBody = JSON.parse(readFixture('anthropic-inbound/claude-code-req
 /** The betas Claude Code sends with it. */
 const CLAUDE_CODE_BETAS = 'claude-code-20250219,interleaved-thinking-2025-05-14';
 
+/** Claude Code 2.1.332's recorded turn: adaptive thinking, output_config.effort medium, max_tokens 128000, eight betas. */
+const claudeCode2 = readAgentRequest('claudeCode');
+const claudeCode2Body = agentBody(claudeCode2) as Record<string, unknown> & { model: string };
+
 /** Gemini CLI 0.61.0's recorded first turn: temperature 1, topP 0.95, topK 64, thinkingConfig HIGH. */
 const geminiCli = readAgentRequest('geminiCli');
 const geminiCliBody = agentBody(geminiCli);
@@ -28,7 +32,7 @@ interface Agent {
   post(e2e: E2eRelay): Promise<Response>;
 }
 
-const agents: Record<'claudeCode' | 'geminiCli' | 'codex', Agent> = {
+const agents: Record<'claudeCode' | 'claudeCode2' | 'geminiCli' | 'codex', Agent> = {
   claudeCode: {
     name: 'Claude Code',
     publicModel: claudeCodeBody.model,
@@ -38,6 +42,12 @@ const agents: Record<'claudeCode' | 'geminiCli' | 'codex', Agent> = {
         headers: { 'x-api-key': e2e.token, 'anthropic-version': '2023-06-01', 'anthropic-beta': CLAUDE_CODE_BETAS, 'content-type': 'application/json' },
         body: JSON.stringify(claudeCodeBody),
       }),
+  },
+  claudeCode2: {
+    name: 'Claude Code 2.1.332',
+    publicModel: claudeCode2Body.model,
+    post: (e2e) =>
+      fetch(`${e2e.url}/v1/messages?beta=true`, { method: 'POST', headers: agentHeaders(claudeCode2, e2e.token), body: JSON.stringify(claudeCode2Body) }),
   },
   geminiCli: {
     name: 'Gemini CLI',
@@ -125,6 +135,28 @@ const cases: Case[] = [
     reached: (body) => expect(generationConfigOf(body)).toMatchObject({ maxOutputTokens: 32000, thinkingConfig: { thinkingBudget: 24576 } }),
   },
   {
+    // The current Claude Code: its effort has no place on gpt-4o, its 128000 output tokens are clamped to the model's limit.
+    agent: 'claudeCode2',
+    kind: 'openai',
+    upstreamModel: 'gpt-4o',
+    adjusted: 'reasoning_effort dropped; max_completion_tokens 128000->16384',
+    reached: (body) => expect(body).toMatchObject({ max_completion_tokens: 16384 }),
+  },
+  {
+    agent: 'claudeCode2',
+    kind: 'anthropic',
+    upstreamModel: 'claude-opus-4-6',
+    adjusted: null,
+    reached: (body) => expect(body).toMatchObject({ max_tokens: 128000, thinking: { type: 'adaptive', display: 'omitted' } }),
+  },
+  {
+    agent: 'claudeCode2',
+    kind: 'gemini',
+    upstreamModel: 'gemini-2.5-flash',
+    adjusted: 'max_completion_tokens 128000->65536',
+    reached: (body) => expect(generationConfigOf(body)).toMatchObject({ maxOutputTokens: 65536, thinkingConfig: { thinkingBudget: 8192 } }),
+  },
+  {
     // Defect 2: topK reached OpenAI as top_k; and gpt-4o takes no reasoning_effort.
     agent: 'geminiCli',
     kind: 'openai',
@@ -190,7 +222,7 @@ describe('e2e: the coding agents through every chat channel type, against the st
   afterEach(() => e2e.close());
 
   it.each(cases.map((entry) => [agents[entry.agent].name, entry.kind, entry.upstreamModel, entry] as const))(
-    '%s on an %s channel serving %s succeeds, the adjustments in the header',
+    '%s, %s channel serving %s: succeeds, the adjustments in the header',
     async (_agent, _kind, _model, entry) => {
       const agent = agents[entry.agent];
       const kind = kinds[entry.kind];
