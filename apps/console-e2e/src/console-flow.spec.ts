@@ -72,6 +72,33 @@ describe('console flow (admin, then an account)', () => {
     await suite.screenshot('02-channels');
   });
 
+  it('Models: the catalogue shows gpt-4o with its limits and list price; an override saved there is what the relay knows', async () => {
+    const { page, relay } = suite;
+    await openSection(page, 'Models');
+    await page.getByLabel('Search models').fill(MODEL);
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: MODEL, exact: true }) });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['openai', 'seed', '128,000', '16,384', '$2.5', '$10']));
+
+    await row.getByRole('button', { name: `Edit ${MODEL}`, exact: true }).click();
+    await page.getByLabel('Fields to change (JSON)').fill('{"max_output_tokens": 8192}');
+    await page.getByRole('button', { name: 'Save override' }).click();
+    await page.getByRole('status').filter({ hasText: `Saved the override of ${MODEL}.` }).waitFor();
+    await row.getByRole('cell', { name: '8,192', exact: true }).waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['override', '128,000', '8,192']));
+    const facts = async () => {
+      const response = await fetch(`${relay.url}/api/catalogue/models/${MODEL}`, { headers: { authorization: `Bearer ${relay.adminKey}` } });
+      return (await response.json()) as { max_output_tokens: number | null };
+    };
+    expect((await facts()).max_output_tokens).toBe(8192);
+    await suite.screenshot('02b-models');
+
+    // Left as the seed has it for the rest of the flow.
+    await page.getByRole('button', { name: 'Delete override' }).click();
+    await page.getByRole('status').filter({ hasText: `Deleted the override of ${MODEL}.` }).waitFor();
+    expect((await facts()).max_output_tokens).toBe(16_384);
+  });
+
   it('Tokens: shows the new key once; Copy key puts it on the clipboard; after Done it is gone', async () => {
     const { page } = suite;
     await openSection(page, 'Tokens');

@@ -7,6 +7,7 @@ import { LogsPage } from './pages/logs/logs-page';
 import { OverviewPage } from './pages/overview/overview-page';
 import { PlaygroundPage } from './pages/playground/playground-page';
 import { PricesPage } from './pages/prices/prices-page';
+import { ModelsPage } from './pages/models/models-page';
 import { SignInPage } from './pages/sign-in-page';
 import { TokensPage } from './pages/tokens/tokens-page';
 import { openSession, rememberedKey, SessionProvider, useSessionState, type Session } from './session/session';
@@ -27,6 +28,7 @@ export const SECTIONS: readonly Section[] = [
   { path: '/playground', label: 'Playground', adminOnly: false, element: <PlaygroundPage /> },
   { path: '/logs', label: 'Logs', adminOnly: false, element: <LogsPage /> },
   { path: '/prices', label: 'Prices', adminOnly: true, element: <PricesPage /> },
+  { path: '/models', label: 'Models', adminOnly: true, element: <ModelsPage /> },
   { path: '/accounts', label: 'Accounts', adminOnly: true, element: <AccountsPage /> },
 ];
 

@@ -15,6 +15,7 @@ import { requestValidationErrorHandler } from './middleware/request-validation-e
 import { usageLog } from './middleware/usage-log';
 import { accountsRouter } from './routes/accounts.route';
 import { assistantsRouter } from './routes/assistants.route';
+import { catalogueRouter } from './routes/catalogue.route';
 import { channelsRouter } from './routes/channels.route';
 import { consoleStatic } from './routes/console-static';
 import { docsRouter, type DocsOptions } from './routes/docs.route';
@@ -52,6 +53,10 @@ export interface AppDeps {
   cors?: CorsPolicy;
   /** RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS; 1024 when not given. */
   quotaDefaultCompletionTokens?: number;
+  /** RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS; no cap when not given. */
+  quotaOutputReservationTokens?: number;
+  /** RELAY_UNPRICED_MODELS; `refuse` when not given. */
+  unpricedModels?: 'refuse' | 'free';
   /** The built console (dist/apps/console) served at /console; not served when not given. */
   consoleDir?: string;
   /** RELAY_METRICS_TOKEN: admits `GET /metrics` besides the admin key. */
@@ -79,6 +84,8 @@ export function createApp(deps: AppDeps): Express {
     assistants: storage.assistants,
     quota: storage.quota,
     defaultCompletionTokens: deps.quotaDefaultCompletionTokens,
+    outputReservationTokens: deps.quotaOutputReservationTokens,
+    unpricedModels: deps.unpricedModels ?? 'refuse',
     maxRetries: deps.maxRetries,
     logger,
   };
@@ -94,7 +101,7 @@ export function createApp(deps: AppDeps): Express {
   );
   const s = initServer();
   const router = s.router(serverContract, {
-    chat: chatRouter(pipeline),
+    chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
     gemini: geminiRouter(pipeline),
@@ -119,9 +126,16 @@ export function createApp(deps: AppDeps): Express {
       usageLog: storage.usageLog,
       prices: storage.prices,
       priceBook: services.prices,
+      catalogue: services.catalogue,
       registry: services.registry,
       storedResponses: services.responses,
       logger,
+    }),
+    catalogue: catalogueRouter({
+      store: storage.catalogue,
+      catalogue: services.catalogue,
+      priceBook: services.prices,
+      registry: services.registry,
     }),
     system: systemRouter({
       storage,

@@ -130,6 +130,10 @@ const EnvSchema = z.object({
   RELAY_CORS_ORIGINS: corsOriginsFromEnv('*'),
   RELAY_CORS_API_ORIGINS: corsOriginsFromEnv(''),
   RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS: intFromEnv(1024, 1, 10_000_000),
+  // Completion tokens a quota reservation counts at most per choice: past it, a request may overspend (README, quota).
+  RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS: intFromEnv(8192, 1, 10_000_000),
+  // A model with no price: refused before any upstream call (refuse), or served for nothing (free, for self-hosted installs).
+  RELAY_UNPRICED_MODELS: z.enum(['refuse', 'free'], { errorMap: () => ({ message: 'must be refuse or free' }) }).default('refuse'),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   // Usage rows kept in memory while the database cannot take them; past it, new requests get 503.
   RELAY_USAGE_BACKLOG_MAX: intFromEnv(USAGE_BACKLOG_MAX, 100, 10_000_000),
@@ -206,6 +210,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Completion tokens a quota reservation counts for a request that sets no max_tokens. */
   quotaDefaultCompletionTokens: number;
+  /** Completion tokens a quota reservation counts at most per choice (RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS). */
+  quotaOutputReservationTokens: number;
+  /** RELAY_UNPRICED_MODELS: refuse a model with no price (default), or serve it for nothing. */
+  unpricedModels: 'refuse' | 'free';
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
   usageFlushMs: number;
   /** Usage rows held while the database cannot take them, at most (RELAY_USAGE_BACKLOG_MAX): past it, requests get 503. */
@@ -269,6 +277,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(values.RELAY_HEADERS_TIMEOUT_MS, values.RELAY_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
+    quotaOutputReservationTokens: values.RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS,
+    unpricedModels: values.RELAY_UNPRICED_MODELS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
     usageBacklogMax: values.RELAY_USAGE_BACKLOG_MAX,
     responses: {

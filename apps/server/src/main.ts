@@ -57,6 +57,8 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    quotaOutputReservationTokens: config.quotaOutputReservationTokens,
+    unpricedModels: config.unpricedModels,
     // Built beside the server's bundle: dist/apps/server/main.js → dist/apps/console.
     consoleDir: path.join(__dirname, '../console'),
     metricsToken: config.metricsToken,

@@ -11,6 +11,7 @@ import { ChannelModelSync } from './channels/model-sync';
 import { OpenStreams } from './pipeline/stream/open-streams';
 import { PriceBook } from './billing/price-book';
 import { ModelCatalogueService } from './catalogue/model-catalogue-service';
+import { StoredCatalogueSource } from './catalogue/stored-catalogue-source';
 import { ParameterRefusals } from './channels/parameter-refusals';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
@@ -109,8 +110,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const channelChecks = new ChannelChecks({ channels: storage.channels, registry, health, upstream, logger }, options.channelChecks ?? { intervalMs: 0 });
   channelChecks.start();
   const jobs = startStorageJobs(storage, logger, options.storageJobs ?? { logRetentionDays: 0 });
-  const prices = new PriceBook(storage.prices, cluster.changes);
-  const catalogue = new ModelCatalogueService(undefined, cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
+  const catalogue = new ModelCatalogueService(new StoredCatalogueSource(storage.catalogue), cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
+  const prices = new PriceBook(storage.prices, cluster.changes, catalogue);
   void catalogue.load();
   const tasks = new TaskEngine(
     { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },

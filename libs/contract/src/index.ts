@@ -13,6 +13,7 @@ export * from './lib/channels.contract';
 export * from './lib/tokens.contract';
 export * from './lib/assistants.contract';
 export * from './lib/accounts.contract';
+export * from './lib/catalogue.contract';
 export * from './lib/system.contract';
 export * from './lib/openapi';
 export * from './lib/gizmo-model';

@@ -85,6 +85,7 @@ export const logEntryFixture = (overrides: Partial<LogEntry> = {}): LogEntry => 
   ttfb_ms: 240,
   client_ip: '10.0.0.7',
   attempts: 1,
+  priced_by: null,
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { splitForTokenizer } from './split-for-tokenizer';
 
@@ -21,6 +22,33 @@ const SLICE_MS = 8;
 
 export type CountPiece = (text: string) => number;
 
+/** Texts shorter than this are counted anew each time: hashing them would cost about what counting does. */
+export const REMEMBERED_MIN_CHARS = 512;
+/** Counts remembered at most (by text digest, never the text), forgotten all at once past it. */
+const REMEMBERED_MAX = 16_384;
+
+/**
+ * Exact counts of long texts by their SHA-256: an agent resends the same system prompt, tool
+ * definitions and earlier turns with every request (a Claude Code turn is 20–120 KB, nearly all
+ * of it the last turn's), so only what is new is counted. Keyed by digest: no prompt is kept.
+ */
+export class RememberedCounts {
+  private readonly counts = new Map<string, number>();
+
+  digest(text: string): string {
+    return createHash('sha256').update(text).digest('base64');
+  }
+
+  get(digest: string): number | undefined {
+    return this.counts.get(digest);
+  }
+
+  set(digest: string, count: number): void {
+    if (this.counts.size >= REMEMBERED_MAX) this.counts.clear();
+    this.counts.set(digest, count);
+  }
+}
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -37,12 +65,27 @@ export class BoundedTokenCount {
   constructor(
     private readonly countPiece: CountPiece,
     exactBudget = EXACT_BUDGET,
+    private readonly remembered?: RememberedCounts,
   ) {
     this.exactLeft = exactBudget;
   }
 
   async add(text: string): Promise<void> {
     const bytes = Buffer.byteLength(text, 'utf8');
+    // A long text counted exactly before is not counted again (within the exact budget, as then).
+    const digest = this.remembered && text.length >= REMEMBERED_MIN_CHARS && bytes <= this.exactLeft ? this.remembered.digest(text) : undefined;
+    const known = digest === undefined ? undefined : this.remembered?.get(digest);
+    if (known !== undefined) {
+      this.total += known;
+      this.exactLeft -= bytes;
+      return;
+    }
+    const before = this.total;
+    await this.addCounted(text, bytes);
+    if (digest !== undefined) this.remembered?.set(digest, this.total - before);
+  }
+
+  private async addCounted(text: string, bytes: number): Promise<void> {
     let exact = text;
     if (bytes > this.exactLeft) {
       const cut = unitsWithin(text, this.exactLeft);

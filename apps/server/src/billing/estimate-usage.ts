@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest, Message } from '@chat-relay/contract';
-import { BoundedTokenCount, type CountPiece } from './count-tokens-bounded';
+import { BoundedTokenCount, RememberedCounts, type CountPiece } from './count-tokens-bounded';
 import { stringifyWithoutRecursion } from './stringify-without-recursion';
 
 // About four characters a token: only for the quota reservation, which must be cheap.
@@ -13,6 +13,9 @@ const MERGE_CACHE_ENTRIES = 4096;
 const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 let tokenizer: Promise<CountPiece> | undefined;
+
+/** Long prompt texts' counts, shared by every request of this process (see RememberedCounts). */
+const rememberedPrompts = new RememberedCounts();
 
 /**
  * A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only: it holds
@@ -49,7 +52,7 @@ function toolsText(tools: NonNullable<ChatCompletionRequest['tools']>): string {
  * (see BoundedTokenCount): it yields to the event loop on long prompts.
  */
 export async function countPromptTokens(request: ChatCompletionRequest): Promise<number> {
-  const count = new BoundedTokenCount(await loadTokenizer());
+  const count = new BoundedTokenCount(await loadTokenizer(), undefined, rememberedPrompts);
   let framing = 3;
   for (const message of request.messages) {
     framing += 4;

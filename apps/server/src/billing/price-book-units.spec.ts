@@ -1,6 +1,7 @@
 import type { Endpoint } from '@chat-relay/contract';
 import type { PriceRecord } from '../storage/types';
-import { costBound, costOf, imagePrice, MAX_COST, unitCost, videoSecondPrice, videoSecondPriceBound } from './price-book';
+import { costBound, costOf, MAX_COST } from './price-book';
+import { imagePrice, unitCost, videoSecondPrice, videoSecondPriceBound } from './unit-cost';
 
 /** The units of the endpoints beside chat (SPEC §7a): images, search units, characters, audio seconds, video seconds, songs, queries. */
 

@@ -118,15 +118,17 @@ describe('costOf', () => {
 });
 
 describe('costBound', () => {
-  it('prices the whole prompt at the dearest of input, cache read and cache write', () => {
-    expect(costBound(sonnet, 10_000, 1_000)).toBe(37_500 + 15_000);
+  it('prices the whole prompt at the dearest of input, cache read and — when the request marks cache writes — cache write', () => {
+    expect(costBound(sonnet, 10_000, 1_000, undefined, { cacheWrites: true })).toBe(37_500 + 15_000);
+    // Issue 28 defect 6: a request that marks no cache write is reserved at the input price, not the dearer write price.
+    expect(costBound(sonnet, 10_000, 1_000)).toBe(30_000 + 15_000);
     expect(costBound(price(3_000_000, 15_000_000, 300_000), 10_000, 1_000)).toBe(30_000 + 15_000);
     // A cache read dearer than input (a table mistake) still bounds.
     expect(costBound(price(1_000_000, 0, 2_000_000), 10, 0)).toBe(20);
     expect(costBound(undefined, 10, 10)).toBe(0);
   });
 
-  it('is never less than the cost of a request within its counts, however its prompt splits (fast-check)', () => {
+  it('is never less than the cost of a request within its counts, however its prompt splits, cache writes marked or none made (fast-check)', () => {
     const perMillion = fc.oneof(fc.integer({ min: 0, max: 20_000_000 }), fc.integer({ min: 0, max: 1_000_000_000_000 }));
     const nullable = fc.option(perMillion, { nil: null });
     const count = fc.oneof(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
@@ -134,7 +136,10 @@ describe('costBound', () => {
       fc.property(perMillion, perMillion, nullable, nullable, count, count, count, count, count, count, (input, output, cacheRead, cacheWrite, promptBound, completionBound, prompt, completion, read, write) => {
         const table = price(input, output, cacheRead, cacheWrite);
         const used = tokens(Math.min(prompt, promptBound), Math.min(completion, completionBound), read, write);
-        expect(costBound(table, promptBound, completionBound)).toBeGreaterThanOrEqual(costOf(table, used));
+        expect(costBound(table, promptBound, completionBound, undefined, { cacheWrites: true })).toBeGreaterThanOrEqual(costOf(table, used));
+        // Unmarked, the provider writes nothing to its cache: reads and plain input are bounded still.
+        const unwritten = tokens(Math.min(prompt, promptBound), Math.min(completion, completionBound), read, 0);
+        expect(costBound(table, promptBound, completionBound)).toBeGreaterThanOrEqual(costOf(table, unwritten));
       }),
       { numRuns: 2000 },
     );

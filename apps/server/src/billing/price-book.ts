@@ -1,7 +1,9 @@
 import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
-import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { HostedToolKind, ModelListPrice, UsageEndpoint as Endpoint } from '@chat-relay/contract';
+import type { ModelFacts } from '@chat-relay/wire';
 import type { PriceRecord, PriceStore } from '../storage/types';
 import { matchesModelPattern } from '../core/model-pattern';
+import { imagePriceBound, unitCost, videoSecondPriceBound } from './unit-cost';
 
 /** The largest cost (micro-USD) an amount can carry: quotas are safe integers. */
 export const MAX_COST = Number.MAX_SAFE_INTEGER;
@@ -28,95 +30,6 @@ export interface BilledTokens {
   serviceTier?: string | null;
   /** Of `completionTokens`, audio ones: at the `audioOutput` price (the `output` price when it has none). */
   audioOutputTokens?: number;
-}
-
-/** The table's own entry for `variant` (never one inherited from Object's prototype). */
-const listed = (variants: Record<string, number> | null | undefined, variant: string | null | undefined): number | undefined =>
-  variants && variant && Object.prototype.hasOwnProperty.call(variants, variant) ? variants[variant] : undefined;
-
-/** The dearest of a plain price and its variants': what a reservation assumes when the variant charged is not known yet. */
-const dearest = (plain: number | null | undefined, variants: Record<string, number> | null | undefined): number =>
-  Math.max(plain ?? 0, ...Object.values(variants ?? {}));
-
-/** An image's price: by `quality/size`, then size, then quality, then the plain `image` price. */
-export function imagePrice(price: PriceRecord, variant: string | null | undefined): number {
-  if (variant) {
-    const slash = variant.indexOf('/');
-    const candidates = slash < 0 ? [variant] : [variant, variant.slice(slash + 1), variant.slice(0, slash)];
-    for (const candidate of candidates) {
-      const found = listed(price.imageVariants, candidate);
-      if (found !== undefined) return found;
-    }
-  }
-  return price.image ?? 0;
-}
-
-/**
- * The most an image of `variant` can be charged, for a reservation: the price of exactly that
- * `quality/size` when the request named both and the table has it; otherwise — a quality or size
- * left to the upstream's default or to `auto` — the dearest image price of the table, since the
- * variant it is charged at is known only from the answer.
- */
-export function imagePriceBound(price: PriceRecord, variant: string | null | undefined): number {
-  return (variant?.includes('/') ? listed(price.imageVariants, variant) : undefined) ?? dearest(price.image, price.imageVariants);
-}
-
-/** A second of video's price: by its size, else the plain `videoSecond` price. */
-export function videoSecondPrice(price: PriceRecord, variant: string | null | undefined): number {
-  return listed(price.videoSecondVariants, variant) ?? price.videoSecond ?? 0;
-}
-
-/**
- * The most a second of video of `variant` can be charged, for a reservation: the price of that
- * size when the request named one the table has; otherwise — no size, so the upstream's default,
- * or one the table lacks while the answer may report another — the dearest of the table.
- */
-export function videoSecondPriceBound(price: PriceRecord, variant: string | null | undefined): number {
-  return listed(price.videoSecondVariants, variant) ?? dearest(price.videoSecond, price.videoSecondVariants);
-}
-
-/** Micro-USD for `seconds` at `perUnit` micro-USD per `secondsPerUnit` seconds, counted in whole milliseconds. */
-function bySecond(seconds: number, perUnit: number, secondsPerUnit: number): number {
-  // In whole milliseconds: seconds × price in floats lands just above a whole micro-USD
-  // (1.1 s at 6,000 a minute is 110.00000000000001) and would be rounded up.
-  return (Math.round(seconds * 1000) * perUnit) / (secondsPerUnit * 1000);
-}
-
-/**
- * Micro-USD for an endpoint's own units, rounded up: images × their price, search units × the
- * search price, characters per million, audio seconds at the per-minute price, video seconds at
- * their size's price, songs × the song price, web search queries × the query price.
- */
-export function unitCost(price: PriceRecord, billed: Pick<BilledTokens, 'endpoint' | 'units' | 'unitVariant'>): number {
-  const units = billed.units ?? 0;
-  if (!(units > 0) || !Number.isFinite(units)) return 0;
-  let cost: number;
-  switch (billed.endpoint) {
-    case 'images':
-      cost = Math.ceil(units) * imagePrice(price, billed.unitVariant);
-      break;
-    case 'rerank':
-      cost = Math.ceil(units) * (price.searchUnit ?? 0);
-      break;
-    case 'audio_speech':
-      cost = (Math.ceil(units) * (price.characters ?? 0)) / PER_MILLION;
-      break;
-    case 'audio_transcriptions':
-      cost = bySecond(units, price.audioMinute ?? 0, 60);
-      break;
-    case 'videos':
-      cost = bySecond(units, videoSecondPrice(price, billed.unitVariant), 1);
-      break;
-    case 'music':
-      cost = Math.ceil(units) * (price.song ?? 0);
-      break;
-    case 'search':
-      cost = Math.ceil(units) * (price.searchQuery ?? 0);
-      break;
-    default:
-      return 0;
-  }
-  return Math.min(Math.ceil(cost), MAX_COST);
 }
 
 /** A token count as a whole number ≥ 0: upstream usage is not trusted to be one. */
@@ -185,13 +98,16 @@ function tokenCost(price: PriceRecord, tokens: BilledTokens): number {
   const write = Math.min(wholeTokens(tokens.cacheWriteTokens), prompt - read);
   const completion = wholeTokens(tokens.completionTokens);
   const audio = Math.min(wholeTokens(tokens.audioOutputTokens), completion);
+  // An entry without token prices (free, or one priced by its units) charges its tokens nothing.
+  const input = price.input ?? 0;
+  const output = price.output ?? 0;
   return scaledCost(
     [
-      [prompt - read - write, price.input],
-      [read, price.cacheRead ?? price.input],
-      [write, price.cacheWrite ?? price.input],
-      [completion - audio, price.output],
-      [audio, price.audioOutput ?? price.output],
+      [prompt - read - write, input],
+      [read, price.cacheRead ?? input],
+      [write, price.cacheWrite ?? input],
+      [completion - audio, output],
+      [audio, price.audioOutput ?? output],
     ],
     tierMilli(price, tokens.serviceTier),
   );
@@ -202,12 +118,15 @@ export interface PassthroughBound {
   serviceTier?: string | null;
   /** Each kind bounded at one call: how many a model makes is known only from the answer. */
   toolKinds?: readonly HostedToolKind[];
+  /** The request marks prompt caching (Anthropic `cache_control`): its prompt may be written to the cache, at `cache_write`. */
+  cacheWrites?: boolean;
 }
 
 /**
- * An upper bound of {@link costOf} for a request of at most `promptTokens` and `completionTokens`,
- * however much of the prompt turns out to be read from or written to the cache: the whole prompt
- * at the dearest of the three prompt prices (a cache write usually costs more than input), the
+ * The reservation's estimate of {@link costOf} for a request of at most `promptTokens` and
+ * `completionTokens`: the whole prompt at the input price (or the cache-read price, were it
+ * dearer) — at the cache-write price too only when the request marks cache writes
+ * (`passthrough.cacheWrites`), since no provider writes a prompt to its cache unasked — the
  * completion at the dearer of output and audio output, times the tier asked for, plus one call of
  * each hosted tool kind offered.
  */
@@ -219,8 +138,10 @@ export function costBound(
   passthrough?: PassthroughBound,
 ): number {
   if (!price) return 0;
-  const promptPrice = Math.max(price.input, price.cacheRead ?? 0, price.cacheWrite ?? 0);
-  const completionPrice = Math.max(price.output, price.audioOutput ?? 0);
+  const input = price.input ?? 0;
+  // A read costs less than input everywhere; a write more — charged only when the request asks for one.
+  const promptPrice = Math.max(input, price.cacheRead ?? 0, passthrough?.cacheWrites ? (price.cacheWrite ?? 0) : 0);
+  const completionPrice = Math.max(price.output ?? 0, price.audioOutput ?? 0);
   const pairs = [[wholeTokens(promptTokens), promptPrice], [wholeTokens(completionTokens), completionPrice]] as const;
   const tokens = scaledCost(pairs, Math.max(1000, tierMilli(price, passthrough?.serviceTier)));
   const calls = Object.fromEntries((passthrough?.toolKinds ?? []).map((kind) => [kind, 1]));
@@ -233,23 +154,72 @@ export function costBound(
   return Math.min(tokens + hosted + unitCost(unitPrice, units), MAX_COST);
 }
 
+/** What the catalogue tells the price book: a model's list price (USD per million tokens). */
+export interface ListPrices {
+  facts(model: string): Pick<ModelFacts, 'entry' | 'cost'>;
+}
+
+/** The price a request is charged at, and what it came from (the usage row's `priced_by`). */
+export interface AppliedPrice {
+  price: PriceRecord;
+  /** `gpt-4o* (table)`, `claude-fast (table, alias)`, `gpt-4o (catalogue)`, with `, free` when marked free. */
+  pricedBy: string;
+}
+
+/** Endpoints whose requests are billed by the token: an entry without token prices does not price them. */
+const TOKEN_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>(['chat', 'completions', 'embeddings', 'moderations']);
+
+/**
+ * Whether `price` prices a request of `endpoint`: a free entry always; a token-priced endpoint
+ * needs the entry's token prices (a video model's entry without `input`/`output` must not serve
+ * chat for nothing); an endpoint priced by its units takes any entry (its tokens, if reported, at
+ * the entry's token prices or nothing).
+ */
+export function pricesEndpoint(price: PriceRecord, endpoint: Endpoint): boolean {
+  if (price.free) return true;
+  if (!TOKEN_ENDPOINTS.has(endpoint)) return true;
+  return price.input !== null && price.input !== undefined && price.output !== null && price.output !== undefined;
+}
+
+const microPerMillion = (usd: number | undefined): number | null => (usd === undefined ? null : Math.round(usd * PER_MILLION));
+
+/** A catalogue list price (USD per million) as a price entry (micro-USD per million), its cache and audio prices too. */
+function listPriceRecord(model: string, cost: ModelListPrice): PriceRecord {
+  const audioOutput = microPerMillion(cost.output_audio);
+  return {
+    model,
+    input: microPerMillion(cost.input),
+    output: microPerMillion(cost.output),
+    cacheRead: microPerMillion(cost.cache_read),
+    cacheWrite: microPerMillion(cost.cache_write),
+    ...(audioOutput !== null ? { audioOutput } : {}),
+  };
+}
+
 /**
  * The price table held in memory (the hot path reads no database); `invalidate()` after every
  * write, heard by every instance (the change feed). A model's price is the first entry whose name equals it, else the first glob matching it.
+ * {@link priceFor} prices a request by the upstream model that served it, the catalogue's list
+ * price behind the table.
  */
 export class PriceBook {
   private prices: PriceRecord[] | undefined;
   private loading: Promise<PriceRecord[]> | undefined;
+  /** Catalogue list prices as entries, per catalogue answer (a reloaded catalogue answers anew). */
+  private readonly listed = new WeakMap<ModelListPrice, PriceRecord>();
 
   constructor(
     private readonly store: PriceStore,
     private readonly changes: ChangeFeed = new LocalChangeFeed(),
+    private readonly catalogue?: ListPrices,
   ) {
     changes.subscribe('prices', () => this.forgetLoaded());
   }
 
   /** Answers by model name: every request asks, and the table rarely changes. */
   private readonly byModel = new Map<string, PriceRecord | undefined>();
+  /** The table's exact entries by name, for an alias priced on purpose. */
+  private exact: Map<string, PriceRecord> | undefined;
 
   /** The table was written: every instance sharing the database reloads it. */
   invalidate(): void {
@@ -259,9 +229,11 @@ export class PriceBook {
   private forgetLoaded(): void {
     this.prices = undefined;
     this.loading = undefined;
+    this.exact = undefined;
     this.byModel.clear();
   }
 
+  /** The table's entry for `model`: its exact name, else the first glob matching it. */
   async priceOf(model: string): Promise<PriceRecord | undefined> {
     if (this.byModel.has(model)) return this.byModel.get(model);
     const prices = await this.all();
@@ -272,9 +244,39 @@ export class PriceBook {
     return price;
   }
 
+  /**
+   * The price of a request for `publicModel` served as `upstreamModel` on `endpoint` (SPEC §8),
+   * the first of: the table's exact entry for the public name when it differs (the operator priced
+   * the alias on purpose); the table's entry for the upstream model (exact, then glob); the
+   * catalogue's list price for the upstream model. Undefined: unpriced — nothing found, or what
+   * was found has no token prices for a token-priced endpoint (and is not free).
+   */
+  async priceFor(publicModel: string, upstreamModel: string, endpoint: Endpoint): Promise<AppliedPrice | undefined> {
+    if (publicModel !== upstreamModel) {
+      await this.all();
+      const alias = this.exact?.get(publicModel);
+      if (alias) return applied(alias, endpoint, 'table, alias');
+    }
+    const entry = await this.priceOf(upstreamModel);
+    if (entry) return applied(entry, endpoint, 'table');
+    const facts = this.catalogue?.facts(upstreamModel);
+    if (!facts?.cost) return undefined;
+    let listed = this.listed.get(facts.cost);
+    if (!listed) this.listed.set(facts.cost, (listed = listPriceRecord(facts.entry?.id ?? upstreamModel, facts.cost)));
+    return applied(listed, endpoint, 'catalogue');
+  }
+
   private async all(): Promise<PriceRecord[]> {
     if (this.prices) return this.prices;
-    this.loading ??= this.store.list().then((prices) => (this.prices = prices));
+    this.loading ??= this.store.list().then((prices) => {
+      this.exact = new Map(prices.map((price) => [price.model, price]));
+      return (this.prices = prices);
+    });
     return this.loading;
   }
+}
+
+function applied(price: PriceRecord, endpoint: Endpoint, source: string): AppliedPrice | undefined {
+  if (!pricesEndpoint(price, endpoint)) return undefined;
+  return { price, pricedBy: `${price.model} (${source}${price.free ? ', free' : ''})` };
 }

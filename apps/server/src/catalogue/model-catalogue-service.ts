@@ -18,6 +18,10 @@ export interface CatalogueSource {
  */
 export class ModelCatalogueService {
   private catalogue = new ModelCatalogue(seedCatalogueModels());
+  /** The dataset under the overrides, and which one it is: what an entry's `source` is told from. */
+  private dataset: { models: readonly CatalogueModel[]; source: 'seed' | 'refresh' } = { models: seedCatalogueModels(), source: 'seed' };
+  private datasetOnly: ModelCatalogue | undefined;
+  private overridesKey = '[]';
   private loading: Promise<void> | undefined;
 
   constructor(
@@ -38,6 +42,23 @@ export class ModelCatalogueService {
     return this.catalogue;
   }
 
+  /** Which dataset is loaded (the seed or an admin's refresh) and how many models it holds. */
+  datasetLoaded(): { source: 'seed' | 'refresh'; models: number } {
+    return { source: this.dataset.source, models: this.dataset.models.length };
+  }
+
+  /**
+   * Where what `facts(model)` answers comes from: an override when one changed the dataset's
+   * entry (or made one), else the dataset; undefined for a model neither knows.
+   */
+  sourceOf(model: string): 'seed' | 'refresh' | 'override' | undefined {
+    const entry = this.catalogue.facts(model).entry;
+    if (!entry) return undefined;
+    this.datasetOnly ??= new ModelCatalogue(this.dataset.models, [], this.dataset.source);
+    const base = this.datasetOnly.facts(model).entry;
+    return base && JSON.stringify(base) === JSON.stringify(entry) ? this.dataset.source : 'override';
+  }
+
   /** Reads the stored dataset and overrides; concurrent calls share one read, a later call reads again. */
   load(): Promise<void> {
     const source = this.source;
@@ -45,7 +66,14 @@ export class ModelCatalogueService {
     const run = async () => {
       try {
         const [dataset, overrides] = await Promise.all([source.dataset(), source.overrides()]);
-        this.catalogue = dataset ? new ModelCatalogue(dataset, overrides, 'refresh') : new ModelCatalogue(seedCatalogueModels(), overrides);
+        const models = dataset ?? seedCatalogueModels();
+        const overridesKey = JSON.stringify(overrides);
+        // A periodic refresh that finds nothing changed keeps the catalogue and its cached answers.
+        if (models === this.dataset.models && overridesKey === this.overridesKey) return;
+        this.dataset = { models, source: dataset ? 'refresh' : 'seed' };
+        this.overridesKey = overridesKey;
+        this.catalogue = new ModelCatalogue(models, overrides, this.dataset.source);
+        this.datasetOnly = undefined;
       } catch (error) {
         this.onError(error);
       }
@@ -58,5 +86,11 @@ export class ModelCatalogueService {
   /** An override or a refresh was written: every instance sharing the database reloads. */
   invalidate(): void {
     this.changes.publish('catalogue');
+  }
+
+  /** As `invalidate`, resolved once this instance has reloaded (an admin's write reads back what it wrote). */
+  async changed(): Promise<void> {
+    this.invalidate();
+    await this.loading;
   }
 }

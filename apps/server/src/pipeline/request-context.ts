@@ -1,4 +1,4 @@
-import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { Endpoint, HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
 import type { Adjustment } from '@chat-relay/wire';
 import type { CallerGone } from '../core/caller-gone';
 
@@ -10,8 +10,10 @@ export interface RelayTrace {
   requestId: string;
   startedAt: number;
   requestedModel: string | null;
-  /** The name prices are looked up by: the model routed (a gizmo name's family). */
+  /** The public name prices are looked up by with the upstream model: the model routed (a gizmo name's family). */
   pricedModel: string | null;
+  /** Which price charged it (`gpt-4o* (table)`, `gpt-4o (catalogue)`), set at settlement; null: none did. */
+  pricedBy: string | null;
   upstreamModel: string | null;
   channelId: number | null;
   assistantId: string | null;
@@ -23,8 +25,8 @@ export interface RelayTrace {
   /** Of `promptTokens`, those read from and written to the provider's prompt cache: priced apart. */
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  /** What the route asks for (its contract metadata): decides the unit priced besides tokens. */
-  endpoint: Endpoint;
+  /** What the route asks for (its contract metadata): decides the unit priced besides tokens; count_tokens for a token count. */
+  endpoint: UsageEndpoint;
   /** The endpoint's own unit used: images, search units, speech characters, audio seconds. */
   units: number;
   /** Images: the `quality/size` they are priced by. */
@@ -64,6 +66,7 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   startedAt,
   requestedModel: null,
   pricedModel: null,
+  pricedBy: null,
   upstreamModel: null,
   channelId: null,
   assistantId: null,

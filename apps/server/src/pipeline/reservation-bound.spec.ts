@@ -1,7 +1,16 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { countTokens } from 'gpt-tokenizer';
 import fc from 'fast-check';
-import { completionTokenBound, DEFAULT_COMPLETION_RESERVATION, MEDIA_PART_TOKENS, promptTokenBound } from './reservation-bound';
+import {
+  completionTokenBound,
+  DEFAULT_COMPLETION_RESERVATION,
+  FOREIGN_TOKENIZER_MARGIN,
+  MEDIA_PART_TOKENS,
+  promptAllowance,
+  promptTokenBound,
+  promptTokenEstimate,
+  tokenizerMargin,
+} from './reservation-bound';
 
 const ask = (content: ChatCompletionRequest['messages'][number]['content'], extra: Partial<ChatCompletionRequest> = {}): ChatCompletionRequest =>
   ({ model: 'gpt-4o', messages: [{ role: 'user', content }], ...extra }) as ChatCompletionRequest;
@@ -49,5 +58,39 @@ describe('completionTokenBound', () => {
     expect(completionTokenBound(ask('hi', { max_completion_tokens: 10, n: null }))).toBe(10);
     // A predicted output's rejected tokens are billed as completion tokens: its bytes bound them.
     expect(completionTokenBound(ask('hi', { max_tokens: 10, prediction: { type: 'content', content: 'abcd' } }))).toBe(10 + 35);
+  });
+});
+
+/** Issue 28 defect 6: the reservation is a realistic bound, not a lock-out. */
+describe('completionTokenBound with the model limit and the reservation cap', () => {
+  it('counts the least of the request, the model and the cap, per choice', () => {
+    const claudeCode = ask('hi', { max_tokens: 32_000 });
+    expect(completionTokenBound(claudeCode, { modelLimit: 64_000, cap: 8_192 })).toBe(8_192);
+    expect(completionTokenBound(ask('hi', { max_tokens: 32_000, n: 2 }), { modelLimit: 16_384, cap: 100_000 })).toBe(2 * 16_384);
+    expect(completionTokenBound(ask('hi', { max_tokens: 50 }), { modelLimit: 16_384, cap: 8_192 })).toBe(50);
+    // No limit of its own: the default, still under the cap.
+    expect(completionTokenBound(ask('hi'), { defaultTokens: 20_000, cap: 8_192 })).toBe(8_192);
+  });
+});
+
+describe('promptTokenEstimate', () => {
+  const request = ask('The quick brown fox jumps over the lazy dog. '.repeat(200));
+  const bytes = bytesOf(request);
+
+  it('takes the count as it is for OpenAI o200k models, with the stated margin for others, plus what the tokenizer never sees', () => {
+    expect(tokenizerMargin('openai', 'gpt-4o')).toBe(1);
+    expect(tokenizerMargin('openai', 'gpt-5-mini')).toBe(1);
+    expect(tokenizerMargin('openai', 'gpt-4-turbo')).toBe(FOREIGN_TOKENIZER_MARGIN);
+    expect(tokenizerMargin('openai', 'gpt-3.5-turbo')).toBe(FOREIGN_TOKENIZER_MARGIN);
+    expect(tokenizerMargin('anthropic', 'claude-sonnet-4-5')).toBe(FOREIGN_TOKENIZER_MARGIN);
+    const allowance = promptAllowance(request);
+    expect(promptTokenEstimate(1_000, request, 'openai', 'gpt-4o', bytes)).toBe(1_000 + allowance);
+    expect(promptTokenEstimate(1_000, request, 'anthropic', 'claude-sonnet-4-5', bytes)).toBe(Math.ceil(1_000 * FOREIGN_TOKENIZER_MARGIN) + allowance);
+  });
+
+  it('is far below the byte bound for ordinary text, and never above it', () => {
+    const estimate = promptTokenEstimate(2_000, request, 'anthropic', 'claude-sonnet-4-5', promptTokenBound(request, bytes));
+    expect(estimate).toBeLessThan(promptTokenBound(request, bytes) / 2);
+    expect(promptTokenEstimate(1_000_000, request, 'anthropic', 'claude-sonnet-4-5', 5_000)).toBe(5_000);
   });
 });

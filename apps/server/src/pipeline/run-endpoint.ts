@@ -13,6 +13,7 @@ import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { Caller } from '../auth/caller';
 import { reserveAmount } from './reserve-quota';
+import { priceCandidates } from './price-candidates';
 import { resolveGizmo } from './resolve-model';
 import { candidatesFor } from '../channels/candidates-for';
 import { routeWithRetries } from './route-with-retries';
@@ -61,7 +62,7 @@ export type EndpointResult =
 
 /**
  * Every endpoint beside chat runs this (SPEC §7a): the same admission (policy, gizmo names
- * resolved to their family), the quota reserved for the endpoint's own bound, routing with
+ * resolved to their family), the same pricing (an unpriced model refused), the quota reserved for the endpoint's own bound, routing with
  * retries and the circuit breaker, one usage row with the endpoint's units. The route contributes
  * its schema, its adapters and its bound — nothing else.
  */
@@ -92,11 +93,13 @@ export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, si
   trace.pricedModel = model;
   const candidates = (await candidatesFor(deps.registry, model, call.endpoint)).filter((channel) => call.adapterFor(channel.record.type));
   if (candidates.length === 0) throw modelNotServedOn(model, `${call.endpoint} (${call.route})`, []);
-  if (caller?.kind === 'token') {
+  // Priced by the model each candidate would send upstream; an unpriced one is refused here.
+  const prices = await priceCandidates(deps, model, call.endpoint, candidates);
+  if (caller?.kind === 'token' && prices.length > 0) {
     const bound = await call.bound();
-    const price = await deps.prices.priceOf(model);
     const units = { endpoint: call.endpoint, units: bound.units, unitVariant: bound.unitVariant };
-    trace.quotaReserved = await reserveAmount(deps, caller.token, trace.requestId, costBound(price, bound.promptTokens, bound.completionTokens, units), call.lower);
+    const amount = Math.max(...prices.map(({ applied }) => costBound(applied.price, bound.promptTokens, bound.completionTokens, units)));
+    trace.quotaReserved = await reserveAmount(deps, caller.token, trace.requestId, amount, call.lower);
   }
   const signal = watch();
   const who = caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`;

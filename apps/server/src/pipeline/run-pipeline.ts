@@ -12,10 +12,11 @@ import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { priceCandidates, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
 
-export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps {
+export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps, PricingDeps {
   assistants: AssistantStore;
   rateLimiter: RateLimiter;
 }
@@ -61,7 +62,8 @@ export function traceOf(res: Response): RelayTrace {
  * The one path every dialect's request takes after authentication and the token's policy
  * (SPEC §4–§8, middleware/admit-token.ts): the model allow-list re-checked on the parsed
  * request, the model resolved (a custom assistant applied), what a passthrough carries policed,
- * the quota reserved, then routing with retries and the answer relayed. A dialect's route only
+ * each candidate's upstream model priced (an unpriced one refused), the quota reserved, then
+ * routing with retries and the answer relayed. A dialect's route only
  * converts its request to the hub's form and writes the result.
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
@@ -77,13 +79,17 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     native: native?.inspect(native.body),
     recordCreated: input.recordCreated ?? true,
   });
+  // Priced by the model each candidate channel would send upstream; an unpriced one is refused
+  // here, before any upstream call (no candidate: routing answers its 404).
+  const channels = await deps.registry.candidatesFor(resolved.request.model, 'chat');
+  const candidates = await priceCandidates(deps, resolved.request.model, 'chat', channels);
   if (caller?.kind === 'token') {
     // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const rawBody = input.rawBody;
-    const extra = input.hooks?.bridgedExtraBytes ?? 0;
-    const bodyBytes = () => extra + (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-    const reservation = { requestId: trace.requestId, request: resolved.request, bodyBytes, passthrough: passthroughBound(passthrough) };
+    const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
+    const bound = { ...passthroughBound(passthrough), cacheWrites: marksCacheWrites(res.locals.rawBody ?? rawBody) };
+    const reservation = { requestId: trace.requestId, request: resolved.request, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
     trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
   }
 
@@ -167,4 +173,15 @@ export function watchCaller(res: Response, trace: RelayTrace): CallerGone {
 function nativeFor(native: NativeRequest, resolved: { assistant: AssistantRecord | null; family: string | null }): NativeCall {
   if (!resolved.assistant || resolved.family === null) return native;
   return { ...native, body: native.applyAssistant(resolved.assistant, resolved.family), rawBody: undefined };
+}
+
+const CACHE_CONTROL = Buffer.from('"cache_control"');
+
+/**
+ * Whether the caller's request marks prompt caching (Anthropic's `cache_control`, on a block or
+ * at the top level): only then may its prompt be written to the cache, at the cache-write price.
+ * A scan of the bytes — the hub's request drops the marks — at memchr speed.
+ */
+function marksCacheWrites(body: Buffer | undefined): boolean {
+  return body !== undefined && body.indexOf(CACHE_CONTROL) >= 0;
 }

@@ -54,11 +54,19 @@ export function awaitSettlement(trace: RelayTrace): () => void {
   return settled;
 }
 
-/** The cost at the model's price; if the price cannot be read, the reservation, so quota stays held rather than freed. */
+/**
+ * The cost at the price of the upstream model that served (PriceBook.priceFor: an alias priced on
+ * purpose, else the upstream model's table entry, else its catalogue list price), noted on the
+ * trace as `pricedBy`; if the price cannot be read, the reservation, so quota stays held rather
+ * than freed. Nothing served upstream (refused before, or no channel answered): nothing to price.
+ */
 export async function costOrReservation(prices: PriceBook, logger: Logger, trace: RelayTrace): Promise<number> {
   try {
-    const price = trace.pricedModel ? await prices.priceOf(trace.pricedModel) : undefined;
-    return costOf(price, trace);
+    const publicModel = trace.pricedModel;
+    if (!publicModel) return 0;
+    const applied = await prices.priceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint);
+    trace.pricedBy = applied?.pricedBy ?? null;
+    return costOf(applied?.price, trace);
   } catch (error) {
     logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
     return trace.quotaReserved;
@@ -102,5 +110,6 @@ export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, endi
     ttfbMs: trace.ttfbMs,
     clientIp: ending.clientIp,
     attempts: trace.attempts,
+    pricedBy: trace.pricedBy,
   };
 }

@@ -37,8 +37,8 @@ function patchFrom(update: AccountUpdate): AccountPatch {
 /** A cache price left out or `null` follows `input`; both shown, `null` when they do. */
 const priceRecordFrom = (price: Price): PriceRecord => ({
   model: price.model,
-  input: price.input,
-  output: price.output,
+  input: price.input ?? null,
+  output: price.output ?? null,
   cacheRead: price.cache_read ?? null,
   cacheWrite: price.cache_write ?? null,
   ...(price.image != null ? { image: price.image } : {}),
@@ -53,11 +53,13 @@ const priceRecordFrom = (price: Price): PriceRecord => ({
   ...(price.tool_calls != null ? { toolCalls: price.tool_calls } : {}),
   ...(price.service_tiers != null ? { serviceTiers: price.service_tiers } : {}),
   ...(price.audio_output != null ? { audioOutput: price.audio_output } : {}),
+  ...(price.free ? { free: true } : {}),
 });
 const priceView = (price: PriceRecord): Price => ({
   model: price.model,
-  input: price.input,
-  output: price.output,
+  // An entry priced only by its units shows no token prices.
+  ...(price.input !== null ? { input: price.input } : {}),
+  ...(price.output !== null ? { output: price.output } : {}),
   cache_read: price.cacheRead,
   cache_write: price.cacheWrite,
   // The units of other endpoints are shown only where a price sets them: a token-priced model's entry stays as it was.
@@ -73,6 +75,7 @@ const priceView = (price: PriceRecord): Price => ({
   ...(price.toolCalls != null ? { tool_calls: price.toolCalls } : {}),
   ...(price.serviceTiers != null ? { service_tiers: price.serviceTiers } : {}),
   ...(price.audioOutput != null ? { audio_output: price.audioOutput } : {}),
+  ...(price.free ? { free: true } : {}),
 });
 
 /**

@@ -6,11 +6,14 @@ import { isModelAllowed } from '../policy/model-allow-list';
 import { chatCompletionsDialect } from '../pipeline/caller-dialect';
 import { anthropicModelPage, toAnthropicModel, wantsAnthropicShape } from '../channels/anthropic-model-list';
 import { listModels, servedEndpoints } from '../channels/list-models';
+import { withCatalogueFacts } from '../catalogue/describe-models';
+import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
 import { familyAllowed } from '../pipeline/resolve-model';
 import { callerAccountId, runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
-export type ChatRouteDeps = PipelineDeps;
+/** The catalogue describes the models listed in OpenAI's shape (limits, prices). */
+export type ChatRouteDeps = PipelineDeps & { catalogue: ModelCatalogueService };
 
 /** `POST /v1/chat/completions` and the model list (API token). */
 export function chatRouter(deps: ChatRouteDeps) {
@@ -35,13 +38,15 @@ export function chatRouter(deps: ChatRouteDeps) {
       const caller = res.locals.caller;
       const allowList = caller?.kind === 'token' ? caller.token.models : null;
       // Only what this key may use: what the channels serve ∩ the token's allow-list.
-      const data = listModels(await deps.registry.all(), assistants).filter((model) => isModelAllowed(allowList, model.id));
+      const channels = await deps.registry.all();
+      const data = listModels(channels, assistants).filter((model) => isModelAllowed(allowList, model.id));
+      // Anthropic's model object has no field for limits or prices: its shape stays as Anthropic's.
       if (wantsAnthropicShape(req)) {
         const page = AnthropicModelListQuerySchema.safeParse(req.query);
         if (!page.success) throw invalidRequest('limit must be an integer from 1 to 1000; after_id and before_id model ids.', 'limit');
         return { status: 200, body: anthropicModelPage(data, page.data) };
       }
-      return { status: 200, body: { object: 'list' as const, data } };
+      return { status: 200, body: { object: 'list' as const, data: await withCatalogueFacts(data, channels, { priceBook: deps.prices, catalogue: deps.catalogue }) } };
     },
 
     retrieveModel: async ({ params, req, res }) => {
@@ -69,7 +74,9 @@ export function chatRouter(deps: ChatRouteDeps) {
       const created = Math.floor(Date.parse(channel.record.createdAt) / 1000);
       const endpoints = servedEndpoints(enabled, model);
       const described = { id: model, object: 'model' as const, created, owned_by: channel.record.type, endpoints };
-      return { status: 200, body: wantsAnthropicShape(req) ? toAnthropicModel(described) : described };
+      if (wantsAnthropicShape(req)) return { status: 200, body: toAnthropicModel(described) };
+      const [withFacts] = await withCatalogueFacts([described], enabled, { priceBook: deps.prices, catalogue: deps.catalogue });
+      return { status: 200, body: withFacts ?? described };
     },
   });
 }

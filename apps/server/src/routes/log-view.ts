@@ -28,4 +28,5 @@ export const logView = (entry: StoredUsageLogEntry): LogEntry => ({
   ttfb_ms: entry.ttfbMs,
   client_ip: entry.clientIp,
   attempts: entry.attempts,
+  priced_by: entry.pricedBy,
 });

@@ -64,14 +64,15 @@ export function messagesRouter(deps: PipelineDeps) {
       res.setHeader('request-id', res.locals.requestId);
       // The converter wants a whole Messages request; max_tokens plays no part in a count.
       const request: AnthropicMessagesRequest = { ...body, max_tokens: 1 };
-      // Rate-limited and allow-listed like any request; never charged (no priced model) nor held against tpm.
+      // Rate-limited and allow-listed like any request; never charged (no priced model) nor held
+      // against tpm; a row of its own endpoint, whose count is no usage (issue 28 defect 7).
       traceOf(res).countOnly = true;
+      traceOf(res).endpoint = 'count_tokens';
       const { trace, resolved } = await admitRequest(deps, req, res, convertMessagesToChat(request).request);
       const applied = resolved.assistant && resolved.family !== null ? applyAssistantToMessages(resolved.assistant, request, resolved.family) : undefined;
       const native = applied ? withoutMaxTokens(applied) : body;
       const headers = anthropicHeaders(req);
       const counted = await countMessageTokens(deps, { hub: resolved.request, native, rawBody: applied ? undefined : res.locals.rawBody, headers }, trace, watchCaller(res, trace));
-      trace.promptTokens = counted.input_tokens;
       return { status: 200, body: counted };
     },
   });

@@ -104,7 +104,17 @@ describe('GET /api/models', () => {
   it('a name the channels serve only through a glob is listed when the allow-list names it', async () => {
     const listed = await request(relay.app).get('/api/models').set(bearer(await tokenWith(['claude-sonnet-4-5', 'claude-*']))).expect(200);
     expect(listed.body.data).toEqual([
-      { id: 'claude-sonnet-4-5', object: 'model', created: expect.any(Number), owned_by: 'openai', endpoints: DEFAULT_CHANNEL_ENDPOINTS.openai },
+      {
+        id: 'claude-sonnet-4-5',
+        object: 'model',
+        created: expect.any(Number),
+        owned_by: 'openai',
+        endpoints: DEFAULT_CHANNEL_ENDPOINTS.openai,
+        // What the model catalogue knows of it (issue 28), priced by the seeded `claude-sonnet-4*` entry.
+        context_window: 200_000,
+        max_output_tokens: 64_000,
+        pricing: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+      },
     ]);
   });
 

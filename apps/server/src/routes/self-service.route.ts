@@ -3,6 +3,9 @@ import { initServer } from '@ts-rest/express';
 import { invalidRequest } from '@chat-relay/wire';
 import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';
 import { listModels, servedEndpoints } from '../channels/list-models';
+import type { PriceBook } from '../billing/price-book';
+import { withCatalogueFacts } from '../catalogue/describe-models';
+import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
 import { isGlob, matchesModelPattern } from '../core/model-pattern';
 import type { Caller } from '../auth/caller';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
@@ -17,6 +20,9 @@ export interface SelfServiceDeps {
   usageLog: UsageLogStore;
   /** What each account keeps of the Responses API, shown on the account. */
   storedResponses: StoredResponsesSource;
+  /** The model list's limits and prices, as on `GET /v1/models`. */
+  catalogue: ModelCatalogueService;
+  priceBook: PriceBook;
 }
 
 /** What chat UIs are shown as the limit when neither the token nor its account has one. */
@@ -102,9 +108,10 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
       const channels = await deps.registry.all();
       const served = listModels(channels, await deps.assistants.listUsableBy(account.id));
       const allowList = token?.models ?? null;
-      if (allowList === null) return { status: 200, body: { object: 'list' as const, data: served } };
+      const described = (models: Model[]) => withCatalogueFacts(models, channels, { priceBook: deps.priceBook, catalogue: deps.catalogue });
+      if (allowList === null) return { status: 200, body: { object: 'list' as const, data: await described(served) } };
       const data = served.filter((model) => allowList.some((pattern) => matchesModelPattern(pattern, model.id)));
-      return { status: 200, body: { object: 'list' as const, data: [...data, ...namedAndServed(allowList, data, channels)] } };
+      return { status: 200, body: { object: 'list' as const, data: await described([...data, ...namedAndServed(allowList, data, channels)]) } };
     }),
 
     getBillingSubscription: s.route(accountsContract.getBillingSubscription, async ({ res }) => {

@@ -70,6 +70,7 @@ const GUARDED: Record<StoreName, true> = {
   responses: true,
   upstreamObjects: true,
   tasks: true,
+  catalogue: true,
 };
 const STORE_NAMES = Object.keys(GUARDED) as StoreName[];
 

@@ -1,5 +1,6 @@
 import type { AccountStore } from './account-types';
 import type { AssistantStore } from './assistant-types';
+import type { CatalogueStore } from './catalogue-types';
 import type { ChannelStore } from './channel-types';
 import type { ResponseStore } from './response-types';
 import type { TaskStore } from './task-types';
@@ -21,6 +22,7 @@ export * from './usage-types';
 export * from './response-types';
 export * from './task-types';
 export * from './upstream-object-types';
+export * from './catalogue-types';
 
 /** Options every backend is opened with. */
 export interface StorageOptions {
@@ -45,6 +47,7 @@ export interface Storage {
   responses: ResponseStore;
   tasks: TaskStore;
   upstreamObjects: UpstreamObjectStore;
+  catalogue: CatalogueStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**

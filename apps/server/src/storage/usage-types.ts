@@ -1,4 +1,4 @@
-import type { Endpoint, HostedToolKind } from '@chat-relay/contract';
+import type { HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
 import type { Page, PageRequest } from './common-types';
 
 /** The money side of storage: the usage log, quota reservations and the price table. */
@@ -23,7 +23,7 @@ export interface UsageLogEntry {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   /** What was asked (chat for every chat dialect). */
-  endpoint: Endpoint;
+  endpoint: UsageEndpoint;
   /** The endpoint's own unit (images, search units, characters, audio seconds); for chat, the hosted tool calls a passthrough answer ran. */
   units: number;
   usageEstimated: boolean;
@@ -39,16 +39,19 @@ export interface UsageLogEntry {
   ttfbMs: number | null;
   clientIp: string | null;
   attempts: number;
+  /** Which price charged it: `gpt-4o* (table)`, `gpt-4o (catalogue)`, `… (free)`; null when none did (refused before pricing). */
+  pricedBy?: string | null;
 }
-export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved'> {
+export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved' | 'pricedBy'> {
   id: number;
+  pricedBy: string | null;
 }
 export interface UsageLogQuery extends PageRequest {
   tokenId?: number;
   accountId?: number;
   model?: string;
   status?: number;
-  endpoint?: Endpoint;
+  endpoint?: UsageEndpoint;
   from?: string;
   to?: string;
 }
@@ -174,8 +177,9 @@ export interface QuotaStore {
 /** Micro-USD per million tokens. */
 export interface PriceRecord {
   model: string;
-  input: number;
-  output: number;
+  /** With `output`: the token prices; null on an entry priced only by its units (a video model). */
+  input: number | null;
+  output: number | null;
   /** Prompt tokens read from the provider's cache; `null`: the `input` price. */
   cacheRead: number | null;
   /** Prompt tokens written to the provider's cache; `null`: the `input` price. */
@@ -204,6 +208,8 @@ export interface PriceRecord {
   serviceTiers?: Record<string, number> | null;
   /** Micro-USD per million audio output tokens. */
   audioOutput?: number | null;
+  /** Served for nothing on purpose: never refused as unpriced. */
+  free?: boolean;
 }
 export interface PriceStore {
   list(): Promise<PriceRecord[]>;

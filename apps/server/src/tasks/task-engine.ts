@@ -255,7 +255,7 @@ export class TaskEngine {
     const completed = ending.status === 'completed';
     const units = completed ? (ending.units ?? task.units) : 0;
     const unitVariant = ending.unitVariant ?? task.unitVariant;
-    const cost = completed ? await this.costOf(task, units, unitVariant) : 0;
+    const { cost, pricedBy } = completed ? await this.costOf(task, units, unitVariant) : { cost: 0, pricedBy: null };
     const usage: UsageLogEntry = {
       createdAt: iso(now),
       requestId: task.requestId,
@@ -281,6 +281,7 @@ export class TaskEngine {
       ttfbMs: null,
       clientIp: task.clientIp,
       attempts: 1,
+      pricedBy,
     };
     const settled = await this.deps.tasks.settle(task.id, { ...ending, units, unitVariant, cost, completedAt: iso(now), usage });
     if (!settled) return this.deps.tasks.get(task.accountId, task.id);
@@ -289,14 +290,15 @@ export class TaskEngine {
     return settled;
   }
 
-  /** The price of what completed; the reservation when the price cannot be read (quota stays held rather than freed). */
-  private async costOf(task: TaskRecord, units: number, unitVariant: string | null): Promise<number> {
+  /** The price of what completed, by the upstream model that served it; the reservation when the price cannot be read (quota stays held rather than freed). */
+  private async costOf(task: TaskRecord, units: number, unitVariant: string | null): Promise<{ cost: number; pricedBy: string | null }> {
+    const endpoint = task.kind === 'video' ? 'videos' : 'music';
     try {
-      const price = await this.deps.prices.priceOf(task.pricedModel);
-      return costOf(price, { promptTokens: 0, completionTokens: 0, endpoint: task.kind === 'video' ? 'videos' : 'music', units, unitVariant });
+      const applied = await this.deps.prices.priceFor(task.pricedModel, task.upstreamModel, endpoint);
+      return { cost: costOf(applied?.price, { promptTokens: 0, completionTokens: 0, endpoint, units, unitVariant }), pricedBy: applied?.pricedBy ?? null };
     } catch (error) {
       this.deps.logger.error({ taskId: task.id, err: error }, 'price lookup failed; charging the reservation');
-      return task.quotaReserved;
+      return { cost: task.quotaReserved, pricedBy: null };
     }
   }
 

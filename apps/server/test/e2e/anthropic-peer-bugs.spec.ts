@@ -227,7 +227,9 @@ describe('peer bug: prompt-cache writes not billed', () => {
     // The seeded list prices: writes dearer than input, reads cheaper.
     expect(price?.cacheWrite).toBeGreaterThan(price?.input ?? Infinity);
     expect(price?.cacheRead).toBeLessThan(price?.input ?? 0);
-    const { input, output, cacheRead, cacheWrite } = price!;
+    const { cacheRead, cacheWrite } = price!;
+    const input = price!.input ?? 0;
+    const output = price!.output ?? 0;
     /** Micro-USD as Anthropic bills it: each part of the prompt at its own price, rounded up once. */
     const billed = (usage: Anthropic.Usage): number =>
       Math.ceil(

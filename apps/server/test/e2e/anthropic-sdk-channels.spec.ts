@@ -207,13 +207,19 @@ describe.each(channelKinds)('e2e: count_tokens through the Anthropic SDK on a $t
     }
   });
 
-  it('count_tokens is never charged (its row was priced as a prompt and taken from the token’s quota)', async () => {
+  it('count_tokens is never charged nor counted as chat (issue 28 defect 7: its rows were chat rows with the count as prompt tokens)', async () => {
     const counts = [await e2e.anthropic.messages.countTokens(prompt), await e2e.anthropic.messages.countTokens(prompt)];
+    expect(counts.every((counted) => counted.input_tokens > 0)).toBe(true);
 
     const rows = (await e2e.usageRows(2)).slice(-2);
-    expect(rows.map((row) => [row.promptTokens, row.completionTokens, row.cost])).toEqual(
-      counts.map((counted) => [counted.input_tokens, 0, 0]),
-    );
+    expect(rows.map((row) => [row.endpoint, row.status, row.promptTokens, row.completionTokens, row.cost])).toEqual([
+      ['count_tokens', 200, 0, 0, 0],
+      ['count_tokens', 200, 0, 0, 0],
+    ]);
+    // Not in the usage series: no request, no token.
+    const usage = await fetch(`${e2e.url}/api/usage?group_by=total`, { headers: { authorization: `Bearer ${e2e.relay.adminKey}` } });
+    const series = (await usage.json()) as { data: Array<{ requests: number; prompt_tokens: number }> };
+    expect(series.data.reduce((sum, point) => sum + point.requests, 0)).toBe(0);
     const token = await fetch(`${e2e.url}/api/tokens/${e2e.tokenId}`, { headers: { authorization: `Bearer ${e2e.relay.adminKey}` } });
     expect(await token.json()).toMatchObject({ quota_used: 0 });
   });

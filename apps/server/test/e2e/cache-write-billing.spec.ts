@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { costBound } from '../../src/billing/price-book';
-import { completionTokenBound, promptTokenBound } from '../../src/pipeline/reservation-bound';
+import { reservationOf } from './reservation-of';
 import { readFixture } from '../testing/fixtures';
 import { patchToken } from '../testing/patch-token';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
@@ -124,27 +123,51 @@ describe('peer bug: cache-write tokens never billed', () => {
     expect(entry).toMatchObject({ prompt_tokens: 12 + CACHE_WRITE, cache_read_tokens: 0, cache_write_tokens: CACHE_WRITE, cost });
   });
 
-  it('reserves the prompt at the cache_write price: a quota that holds it at the input price only is not enough', async () => {
+  /** The reservation a refused request said it needed (micro-USD), from its message. */
+  const reservedBy = async (response: Response): Promise<number> => {
+    const { error } = (await response.json()) as { error: { message: string } };
+    return Math.round(Number(/reserves (\d+\.\d{6}) USD/.exec(error.message)?.[1]) * 1_000_000);
+  };
+  const postMessages = (marked: boolean) =>
+    fetch(`${e2e.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': e2e.token, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 100,
+        system: [{ type: 'text', text: 'You are terse.', ...(marked ? { cache_control: { type: 'ephemeral' } } : {}) }],
+        messages: [{ role: 'user', content: 'Hello, how are you?' }],
+      }),
+    });
+
+  it('reserves the prompt at the cache_write price only when the request marks cache writes (issue 28 defect 6)', async () => {
     const body: ChatCompletionRequest = { model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Hello, how are you?' }] };
-    const promptBound = promptTokenBound(body, Buffer.byteLength(JSON.stringify(body)));
     const table = { model: MODEL, input: PRICE.input, output: PRICE.output, cacheRead: PRICE.cache_read, cacheWrite: PRICE.cache_write };
-    const reservation = costBound(table, promptBound, completionTokenBound(body));
-    const atInputPrice = costBound({ ...table, cacheRead: null, cacheWrite: null }, promptBound, completionTokenBound(body));
-    expect(reservation).toBeGreaterThan(atInputPrice);
+    // Unmarked: the prompt at the input price — no provider writes a prompt to its cache unasked.
+    const plain = await reservationOf(e2e.relay, body, { price: table });
+    expect(await reservationOf(e2e.relay, body, { price: table, cacheWrites: true })).toBeGreaterThan(plain);
+    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + plain });
+    const admittedPlain = await e2e.postChat(body);
+    expect(admittedPlain.status).toBe(200);
+    await admittedPlain.text();
+    await e2e.usageRows(1);
 
-    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + atInputPrice });
-    const refused = await e2e.postChat(body);
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('insufficient_quota');
-    expect(upstream.calls).toBe(0);
-
-    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + reservation });
-    const admitted = await e2e.postChat(body);
+    // The same prompt marked with cache_control reserves more; what it says it needs admits it, a micro-USD less does not.
+    await e2e.relay.storage.tokens.update(e2e.tokenId, { quotaUsed: USED_BEFORE });
+    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + 1 });
+    const unmarked = await reservedBy(await postMessages(false));
+    const marked = await reservedBy(await postMessages(true));
+    expect(marked).toBeGreaterThan(unmarked);
+    expect(upstream.calls).toBe(1);
+    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + marked - 1 });
+    expect((await postMessages(true)).status).toBe(402);
+    await patchToken(e2e.relay, e2e.tokenId, { quota_limit: USED_BEFORE + marked });
+    const admitted = await postMessages(true);
     expect(admitted.status).toBe(200);
     await admitted.text();
-    const rows = await e2e.usageRows(2);
-    expect(rows.map((row) => row.status)).toEqual([429, 200]);
+    const rows = await e2e.usageRows(6);
+    expect(rows.map((row) => row.status)).toEqual([200, 402, 402, 402, 200]);
     // Settled at the real cost, whatever was reserved.
-    expect(rows[1]!.cost).toBe(36 + 75_000 + 435);
+    expect(rows[4]!.cost).toBe(36 + 75_000 + 435);
   });
 });

@@ -12,7 +12,7 @@ import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
 
 const MODEL = 'gpt-4o-mini';
 /** gpt-4o-mini's $0.15 / $0.60 per million tokens; search-preview web search $25 per 1,000 calls. */
-const PRICE: Price = { model: MODEL, input: 150_000, output: 600_000, tool_calls: { web_search: 25_000 }, service_tiers: { priority: 2, flex: 0.5 } };
+const PRICE = { model: MODEL, input: 150_000, output: 600_000, tool_calls: { web_search: 25_000 }, service_tiers: { priority: 2, flex: 0.5 } } satisfies Price;
 
 describe('e2e: Chat Completions passthrough is policed by what it carries (issue 26)', () => {
   let e2e: E2eRelayWithSim;

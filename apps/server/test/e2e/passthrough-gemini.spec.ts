@@ -10,7 +10,7 @@ import { GEMINI, startGeminiRelay, type GeminiE2e } from './gemini-e2e';
  */
 
 /** Gemini 2.5 Pro's $1.25 / $10 per million tokens; grounding $35 per 1,000 grounded prompts. */
-const PRICE: Price = { model: GEMINI, input: 1_250_000, output: 10_000_000, tool_calls: { web_search: 35_000 } };
+const PRICE = { model: GEMINI, input: 1_250_000, output: 10_000_000, tool_calls: { web_search: 35_000 } } satisfies Price;
 
 describe('e2e: native Gemini passthrough is policed by what it carries (issue 26)', () => {
   let e2e: GeminiE2e;

@@ -11,7 +11,7 @@ import { anthropicClient, anthropicKind, CLAUDE, startAnthropicRelay, type Anthr
  */
 
 /** Claude Opus 4.5's $5 / $25 per million tokens; web search $10 per 1,000 searches. */
-const PRICE: Price = { model: CLAUDE, input: 5_000_000, output: 25_000_000, tool_calls: { web_search: 10_000 }, service_tiers: { fast: 6 } };
+const PRICE = { model: CLAUDE, input: 5_000_000, output: 25_000_000, tool_calls: { web_search: 10_000 }, service_tiers: { fast: 6 } } satisfies Price;
 const WEB_SEARCH = { type: 'web_search_20250305' as const, name: 'web_search' as const, max_uses: 3 };
 
 describe('e2e: native Messages passthrough is policed by what it carries (issue 26)', () => {

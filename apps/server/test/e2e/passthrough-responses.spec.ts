@@ -15,7 +15,7 @@ import { startE2eRelay, type E2eRelay } from './e2e-relay';
 
 const MODEL = 'gpt-4o-mini';
 /** Micro-USD per million tokens: 150 / 600, as OpenAI lists gpt-4o-mini ($0.15 / $0.60). */
-const TOKENS: Price = { model: MODEL, input: 150_000, output: 600_000 };
+const TOKENS = { model: MODEL, input: 150_000, output: 600_000 } satisfies Price;
 /** $10 per 1,000 web search calls; $2.50 per 1,000 file searches; gpt-image-1 medium 1024² at $0.042. */
 const PER_CALL = { web_search: 10_000, file_search: 2_500, image_generation: 42_000 };
 

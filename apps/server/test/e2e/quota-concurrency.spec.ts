@@ -1,6 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { costBound } from '../../src/billing/price-book';
-import { completionTokenBound, promptTokenBound } from '../../src/pipeline/reservation-bound';
+import { reservationOf } from './reservation-of';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
 
 /**
@@ -12,18 +11,19 @@ const PRICE = { model: 'priced-model', input: 1_000_000, output: 1_000_000, cach
 
 describe('e2e: quota under concurrency', () => {
   let e2e: E2eRelayWithSim;
+  // What the relay reserves for `body` (1 micro-USD a token): its prompt as counted and max_tokens.
+  let reservation: number;
 
   beforeEach(async () => {
     e2e = await startRelayWithSim({ models: ['priced-model'] });
     // 1 micro-USD per prompt token and per completion token: costs equal token counts.
     await e2e.relay.storage.prices.replace([PRICE]);
     e2e.relay.services.prices.invalidate();
+    reservation = await reservationOf(e2e.relay, body, { price: PRICE });
   });
   afterEach(() => e2e.close());
 
   const body: ChatCompletionRequest = { model: 'priced-model', max_tokens: 40, messages: [{ role: 'user', content: 'count these few words' }] };
-  // What the relay reserves for `body` (1 micro-USD a token): its prompt bound and max_tokens.
-  const reservation = costBound(PRICE, promptTokenBound(body, JSON.stringify(body).length), completionTokenBound(body));
 
   it('50 parallel requests against a quota covering 10 reservations', async () => {
     // One request alone, to learn its exact cost.

@@ -48,6 +48,7 @@ export const usageEntry = (overrides: Partial<UsageLogEntry>): UsageLogEntry => 
   ttfbMs: 7,
   clientIp: '127.0.0.1',
   attempts: 1,
+  pricedBy: null,
   ...overrides,
 });
 

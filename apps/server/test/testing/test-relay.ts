@@ -62,6 +62,8 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     RELAY_DATA_DIR: dataDir,
     RELAY_ADMIN_KEY: TEST_ADMIN_KEY,
     RELAY_LOG_LEVEL: 'silent',
+    // The specs' made-up models are served for nothing unless a spec asks for the default (refuse).
+    RELAY_UNPRICED_MODELS: 'free',
     ...options.env,
   });
   const logger = options.logger ?? createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
@@ -87,6 +89,8 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
+    quotaOutputReservationTokens: config.quotaOutputReservationTokens,
+    unpricedModels: config.unpricedModels,
     consoleDir: options.consoleDir,
     metricsToken: config.metricsToken,
     version: 'test',

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts.contract';
 import { assistantsContract } from './assistants.contract';
+import { catalogueContract } from './catalogue.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
 import { endpointsContract } from './endpoints.contract';
@@ -26,6 +27,7 @@ export const relayContract = c.router({
   tokens: tokensContract,
   assistants: assistantsContract,
   accounts: accountsContract,
+  catalogue: catalogueContract,
   system: systemContract,
 });
 export type RelayContract = typeof relayContract;

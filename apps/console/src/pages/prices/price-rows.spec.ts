@@ -36,7 +36,7 @@ describe('price table ⇄ rows', () => {
     expect(outcome).toEqual({
       ok: false,
       errors: [
-        'Row 1 (gpt-4o) · Output: required',
+        'Row 1 (gpt-4o) · Input and output: set both, or neither for a model priced only by its units',
         expect.stringMatching(/^Row 2 · Input: "abc" is not an amount/),
         expect.stringMatching(/^Row 3 \(x\) · Image variants: write variant=dollars.*"broken"/),
       ],

@@ -2,7 +2,7 @@ import { PriceTableSchema, type Price, type PriceTable } from '@chat-relay/contr
 import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 
 /** Fields of an entry the table does not edit: kept as they were and sent back with the row. */
-const KEPT_FIELDS = ['video_second_variants', 'tool_calls', 'service_tiers'] as const;
+const KEPT_FIELDS = ['video_second_variants', 'tool_calls', 'service_tiers', 'free'] as const;
 type KeptField = (typeof KEPT_FIELDS)[number];
 
 /** A price field the table edits as dollars (the API keeps micro-USD). */
@@ -17,8 +17,9 @@ export interface PriceColumn {
 
 /** The table's amount columns, in the schema's order; empty optional ones are left out of the PUT. */
 export const PRICE_COLUMNS: readonly PriceColumn[] = [
-  { field: 'input', label: 'Input', unit: 'USD / 1M tokens', required: true },
-  { field: 'output', label: 'Output', unit: 'USD / 1M tokens', required: true },
+  // Both or neither: an entry priced only by its units (a video model) has no token prices.
+  { field: 'input', label: 'Input', unit: 'USD / 1M tokens', required: false },
+  { field: 'output', label: 'Output', unit: 'USD / 1M tokens', required: false },
   { field: 'cache_read', label: 'Cache read', unit: 'USD / 1M tokens', required: false },
   { field: 'cache_write', label: 'Cache write', unit: 'USD / 1M tokens', required: false },
   { field: 'image', label: 'Image', unit: 'USD / image', required: false },
@@ -64,6 +65,9 @@ const rowName = (row: PriceRow, index: number): string => `Row ${index + 1}${row
 function readRow(row: PriceRow, index: number): { price: Record<string, unknown>; errors: string[] } {
   const errors: string[] = [];
   const price: Record<string, unknown> = { model: row.model.trim(), ...row.kept };
+  if ((row.amounts.input.trim() === '') !== (row.amounts.output.trim() === '')) {
+    errors.push(`${rowName(row, index)} · Input and output: set both, or neither for a model priced only by its units`);
+  }
   for (const column of PRICE_COLUMNS) {
     const text = row.amounts[column.field];
     if (text.trim() === '') {

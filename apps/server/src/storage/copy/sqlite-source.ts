@@ -21,6 +21,8 @@ export const COPIED_TABLES = [
   'usage_rollup',
   'stored_responses',
   'upstream_objects',
+  'catalogue_overrides',
+  'catalogue_dataset',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 

@@ -6,6 +6,8 @@ import { SCHEMA_V3 } from './schema-v3';
 import { SCHEMA_V4 } from './schema-v4';
 import { SCHEMA_V5 } from './schema-v5';
 import { SCHEMA_V6 } from './schema-v6';
+import { SCHEMA_V7 } from './schema-v7';
+import { SCHEMA_V8 } from './schema-v8';
 
 export interface PostgresMigration {
   version: number;
@@ -25,6 +27,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 4, name: 'long-running tasks, and the quota reservations they hold', sql: SCHEMA_V4 },
   { version: 5, name: 'the bytes each stored response holds, for the per-account bound', sql: SCHEMA_V5 },
   { version: 6, name: 'what passes through to a channel, its prices, and the upstream objects each account created', sql: SCHEMA_V6 },
+  { version: 7, name: 'the model catalogue: overrides, and a refreshed dataset in place of the seed', sql: SCHEMA_V7 },
+  { version: 8, name: 'prices carry only the units that apply, free on purpose; the price each log row was charged at', sql: SCHEMA_V8 },
 ];
 
 /**

@@ -12,6 +12,7 @@ import { PgAccountStore } from './pg-account-store';
 import { PgAssistantStore } from './pg-assistant-store';
 import { PgChannelStore } from './pg-channel-store';
 import { PgPriceStore } from './pg-price-store';
+import { PgCatalogueStore } from './pg-catalogue-store';
 import { PgTokenStore } from './pg-token-store';
 import { createPgPool, underAdvisoryLock, type PostgresConnection } from './pg-pool';
 import { PgQuotaStore } from './pg-quota-store';
@@ -34,6 +35,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string, secrets: Secre
     responses: new PgResponseStore(pool),
     upstreamObjects: new PgUpstreamObjectStore(pool),
     tasks: new PgTaskStore(pool, instanceId),
+    catalogue: new PgCatalogueStore(pool),
   };
 }
 

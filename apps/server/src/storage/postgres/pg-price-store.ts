@@ -26,8 +26,8 @@ export class PgPriceStore implements PriceStore {
         `INSERT INTO prices (position, ${COLUMNS})
          SELECT * FROM unnest($1::integer[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
            $8::json[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], $13::json[], $14::bigint[], $15::bigint[],
-           $16::json[], $17::json[], $18::bigint[])`,
-        columnsOf(prices.map((price, index) => priceValues(price, index + 1))),
+           $16::json[], $17::json[], $18::bigint[], $19::boolean[])`,
+        columnsOf(prices.map((price, index) => priceValues(price, index + 1, PG_CODEC))),
       );
     });
   }

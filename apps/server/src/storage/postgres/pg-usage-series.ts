@@ -35,12 +35,13 @@ export function pgSeriesSql(
     values.push(value);
     return `$${values.length}${type}`;
   };
-  const clauses: string[] = [];
+  // A token count is no model call: never in the series (issue 28).
+  const clauses: string[] = ["endpoint <> 'count_tokens'"];
   if (filter.tokenId !== undefined) clauses.push(`token_id = ${param(filter.tokenId)}`);
   if (filter.accountId !== undefined) clauses.push(`account_id = ${param(filter.accountId)}`);
   if (filter.channelId !== undefined) clauses.push(`channel_id = ${param(filter.channelId)}`);
   if (filter.model !== undefined) clauses.push(`requested_model = ${param(filter.model)}`);
-  const where = clauses.length ? clauses.join(' AND ') : 'true';
+  const where = clauses.join(' AND ');
   const parts: string[] = [];
   if (spans.hours) {
     parts.push(`SELECT ${ROLLUP_TIME[bucket]}, ${ROLLUP_KEY[groupBy]}, SUM(requests), SUM(errors), ${SUMS} FROM usage_rollup

@@ -1,11 +1,11 @@
 import type { PriceRecord } from '../types';
-import { jsonColumn, type JsonColumn, type RowCodec } from './codec';
+import { flagOf, jsonColumn, type JsonColumn, type RowCodec } from './codec';
 
 /** A `prices` row as both backends read it (its position only orders the table). */
 export interface PriceRow {
   model: string;
-  input: number;
-  output: number;
+  input: number | null;
+  output: number | null;
   cache_read: number | null;
   cache_write: number | null;
   image: number | null;
@@ -20,11 +20,12 @@ export interface PriceRow {
   tool_calls: JsonColumn<NonNullable<PriceRecord['toolCalls']>> | null;
   service_tiers: JsonColumn<Record<string, number>> | null;
   audio_output: number | null;
+  free: number | boolean;
 }
 
 export const PRICE_COLUMNS =
   'model, input, output, cache_read, cache_write, image, image_variants, search_unit, characters, audio_minute, video_second, video_second_variants, song, search_query, ' +
-  'tool_calls, service_tiers, audio_output';
+  'tool_calls, service_tiers, audio_output, free';
 
 /** The units of other endpoints appear only where the price sets them. */
 export function priceRecordOf(row: PriceRow, codec: RowCodec): PriceRecord {
@@ -50,15 +51,16 @@ export function priceRecordOf(row: PriceRow, codec: RowCodec): PriceRecord {
     ...(toolCalls !== null ? { toolCalls } : {}),
     ...(serviceTiers !== null ? { serviceTiers } : {}),
     ...(row.audio_output !== null ? { audioOutput: row.audio_output } : {}),
+    ...(flagOf(row.free) ? { free: true } : {}),
   };
 }
 
 /** A price's row as written: its `position`, then the values of PRICE_COLUMNS in order (JSON as text). */
-export const priceValues = (price: PriceRecord, position: number): Array<string | number | null> => [
+export const priceValues = (price: PriceRecord, position: number, codec: RowCodec): Array<string | number | boolean | null> => [
   position,
   price.model,
-  price.input,
-  price.output,
+  price.input ?? null,
+  price.output ?? null,
   price.cacheRead ?? null,
   price.cacheWrite ?? null,
   price.image ?? null,
@@ -73,4 +75,5 @@ export const priceValues = (price: PriceRecord, position: number): Array<string 
   jsonColumn(price.toolCalls),
   jsonColumn(price.serviceTiers),
   price.audioOutput ?? null,
+  codec.flag(price.free === true),
 ];

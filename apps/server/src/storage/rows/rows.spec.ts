@@ -103,7 +103,7 @@ describe('written columns', () => {
     const object = { kind: 'item' as const, id: 'f', accountId: 1, channelId: 2, createdAt: 't', expiresAt: 't' };
     expect(Object.keys(upstreamObjectColumns(object))).toEqual(names(UPSTREAM_OBJECT_COLUMNS));
     const price: PriceRecord = { model: 'm', input: 1, output: 2, cacheRead: null, cacheWrite: null };
-    expect(priceValues(price, 1)).toHaveLength(names(PRICE_COLUMNS).length + 1);
+    expect(priceValues(price, 1, SQLITE_CODEC)).toHaveLength(names(PRICE_COLUMNS).length + 1);
     expect(usageValues(usageEntry({}), SQLITE_CODEC)).toHaveLength(names(USAGE_WRITTEN).length);
   });
 

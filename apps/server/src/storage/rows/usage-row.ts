@@ -30,6 +30,7 @@ export interface UsageRow {
   ttfb_ms: number | null;
   client_ip: string | null;
   attempts: number;
+  priced_by: string | null;
 }
 
 /** The stored entry a row holds, on either backend. */
@@ -58,12 +59,13 @@ export const storedUsageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
   ttfbMs: row.ttfb_ms,
   clientIp: row.client_ip,
   attempts: row.attempts,
+  pricedBy: row.priced_by ?? null,
 });
 
 /** The columns a new row is written with, in `usageValues`' order; `id` is the database's. */
 export const USAGE_WRITTEN = `created_at, request_id, token_id, account_id, requested_model, upstream_model, channel_id,
   assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens,
-  usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units`;
+  usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units, priced_by`;
 
 /** A new row's values in USAGE_WRITTEN's order; times in whole milliseconds. */
 export const usageValues = (entry: UsageLogEntry, codec: RowCodec): Array<string | number | boolean | null> => [
@@ -90,4 +92,5 @@ export const usageValues = (entry: UsageLogEntry, codec: RowCodec): Array<string
   entry.attempts,
   entry.endpoint,
   entry.units,
+  entry.pricedBy ?? null,
 ];

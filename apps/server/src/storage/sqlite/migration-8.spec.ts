@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { migrate, migrations } from './migrations';
+import { FREE_SEEDED_MODELS } from './migrations-money';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
@@ -32,7 +33,9 @@ function migratedFromVersion7(adminPrices: (db: Database.Database) => void = () 
   return db;
 }
 
-const priceModels = (db: Database.Database) => (db.prepare('SELECT model FROM prices ORDER BY position').all() as Array<{ model: string }>).map((row) => row.model);
+/** The models priced, in order — without the free entries a later migration (15) seeds after them. */
+const priceModels = (db: Database.Database) =>
+  (db.prepare('SELECT model FROM prices ORDER BY position').all() as Array<{ model: string }>).map((row) => row.model).filter((model) => !FREE_SEEDED_MODELS.includes(model));
 
 describe('migration 8: endpoints beside chat', () => {
   it('reads a usage row made before it as a chat row without units', async () => {
@@ -109,7 +112,9 @@ describe('migration 8: endpoints beside chat', () => {
 
   it('seeds into an empty price table from position 1', () => {
     const db = migratedFromVersion7((before) => before.prepare('DELETE FROM prices').run());
-    expect(db.prepare('SELECT position, model FROM prices ORDER BY position').all()).toEqual(SEEDED.map((model, index) => ({ position: index + 1, model })));
+    // Then migration 15's free entries after them.
+    const seeded = [...SEEDED, ...FREE_SEEDED_MODELS];
+    expect(db.prepare('SELECT position, model FROM prices ORDER BY position').all()).toEqual(seeded.map((model, index) => ({ position: index + 1, model })));
     db.close();
   });
 

@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
 import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
+import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
+import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -329,6 +331,8 @@ export const migrations: readonly Migration[] = [
   ...TASK_MIGRATIONS,
   ...RESPONSE_BOUND_MIGRATIONS,
   ...PASSTHROUGH_MIGRATIONS,
+  ...CATALOGUE_MIGRATIONS,
+  ...MONEY_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

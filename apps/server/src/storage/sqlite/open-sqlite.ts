@@ -15,6 +15,7 @@ import { SqliteAccountStore } from './sqlite-account-store';
 import { SqliteAssistantStore } from './sqlite-assistant-store';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
+import { SqliteCatalogueStore } from './sqlite-catalogue-store';
 import { SqliteQuotaStore } from './sqlite-quota-store';
 import { SqliteResponseStore } from './sqlite-response-store';
 import { SqliteUpstreamObjectStore } from './sqlite-upstream-object-store';
@@ -85,6 +86,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     responses: new SqliteResponseStore(db),
     upstreamObjects: new SqliteUpstreamObjectStore(db),
     tasks: new SqliteTaskStore(db, instanceId),
+    catalogue: new SqliteCatalogueStore(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

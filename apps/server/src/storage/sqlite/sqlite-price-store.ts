@@ -14,11 +14,11 @@ export class SqlitePriceStore implements PriceStore {
   async replace(prices: readonly PriceRecord[]): Promise<void> {
     const insert = this.db.prepare(
       `INSERT INTO prices (position, ${PRICE_COLUMNS})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM prices').run();
-      prices.forEach((price, index) => insert.run(...priceValues(price, index + 1)));
+      prices.forEach((price, index) => insert.run(...priceValues(price, index + 1, SQLITE_CODEC)));
     })();
   }
 }

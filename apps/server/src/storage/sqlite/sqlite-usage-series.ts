@@ -20,7 +20,8 @@ const SUMS = 'SUM(prompt_tokens), SUM(completion_tokens), SUM(cache_read_tokens)
 
 /** The filter's clauses, the same on the rollup and on the log (both name the columns alike). */
 function seriesWhere(filter: UsageSeriesFilter): { where: string; params: Record<string, string | number> } {
-  const clauses: string[] = [];
+  // A token count is no model call: never in the series (issue 28).
+  const clauses: string[] = ["endpoint <> 'count_tokens'"];
   const params: Record<string, string | number> = {};
   const add = (column: string, value: string | number | undefined) => {
     if (value === undefined) return;
@@ -31,7 +32,7 @@ function seriesWhere(filter: UsageSeriesFilter): { where: string; params: Record
   add('account_id', filter.accountId);
   add('channel_id', filter.channelId);
   add('requested_model', filter.model);
-  return { where: clauses.length ? clauses.join(' AND ') : '1 = 1', params };
+  return { where: clauses.join(' AND '), params };
 }
 
 /**

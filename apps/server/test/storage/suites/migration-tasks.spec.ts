@@ -1,3 +1,4 @@
+import { FREE_SEEDED_MODELS } from '../../../src/storage/sqlite/migrations-money';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { migratePostgres, postgresMigrations } from '../../../src/storage/postgres/migrations';
@@ -105,7 +106,9 @@ describe.each(openers)('migration to tasks and their prices (%s)', (_name, open)
   afterEach(() => migrated.close());
 
   it('keeps the prices as the admin set them, and then stores the new units', async () => {
-    expect(await migrated.prices.list()).toStrictEqual([{ model: 'house-*', input: 7, output: 9, cacheRead: null, cacheWrite: null, image: 11 }]);
+    // Then the free entries a later migration seeds (issue 28: OpenAI's moderation models cost nothing).
+    const seededFree = FREE_SEEDED_MODELS.map((model) => ({ model, input: null, output: null, cacheRead: null, cacheWrite: null, free: true }));
+    expect(await migrated.prices.list()).toStrictEqual([{ model: 'house-*', input: 7, output: 9, cacheRead: null, cacheWrite: null, image: 11 }, ...seededFree]);
     const table = [{ model: 'sora-2', input: 0, output: 0, cacheRead: null, cacheWrite: null, videoSecond: 100_000, videoSecondVariants: { '1280x720': 100_000 }, song: 1, searchQuery: 2 }];
     await migrated.prices.replace(table);
     expect(await migrated.prices.list()).toStrictEqual(table);

@@ -47,6 +47,9 @@ const SEEDED: PriceRecord[] = [
   { model: 'text-embedding-3-large', input: 130000, output: 0, cacheRead: null, cacheWrite: null },
   { model: 'tts-1', input: 0, output: 0, cacheRead: null, cacheWrite: null, characters: 15000000 },
   { model: 'whisper-1', input: 0, output: 0, cacheRead: null, cacheWrite: null, audioMinute: 6000 },
+  // Issue 28: OpenAI's moderation models cost nothing, marked free so they are not refused as unpriced.
+  { model: 'omni-moderation-*', input: null, output: null, cacheRead: null, cacheWrite: null, free: true },
+  { model: 'text-moderation-*', input: null, output: null, cacheRead: null, cacheWrite: null, free: true },
 ];
 
 /** Variants in no sorted order: the admin's order comes back. */
@@ -87,6 +90,10 @@ const TABLE: PriceRecord[] = [
     audioOutput: 80_000_000,
   },
   { model: 'aa-first-alphabetically', input: Number.MAX_SAFE_INTEGER, output: Number.MAX_SAFE_INTEGER, cacheRead: 0, cacheWrite: 0 },
+  // Issue 28: only the units that apply (no token prices), and free on purpose.
+  { model: 'video-only', input: null, output: null, cacheRead: null, cacheWrite: null, videoSecond: 120_000 },
+  { model: 'local-llama*', input: null, output: null, cacheRead: null, cacheWrite: null, free: true },
+  { model: 'free-but-priced', input: 5, output: 6, cacheRead: null, cacheWrite: null, free: true },
 ];
 
 /** The behaviour every PriceStore shows, on each backend (describeEachBackend). */

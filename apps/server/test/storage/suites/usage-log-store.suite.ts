@@ -54,6 +54,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
         ttfbMs: 56,
         clientIp: '2001:db8::1',
         attempts: 3,
+        pricedBy: 'gpt-4o* (table)',
       });
       const bare = usageEntry({
         requestId: 'req-bare',
@@ -96,6 +97,20 @@ export function describeUsageLogStore(backend: StoreBackend): void {
         ['search', 6, 3_000],
         ['videos', 8, 1_000],
       ]);
+    });
+
+    it('leaves count_tokens rows out of the series, from the rollup and the log alike (issue 28 defect 7)', async () => {
+      const hour = '2026-02-11T08:00:00.000Z';
+      const owner = { tokenId: tokens[0], accountId: accounts[0] };
+      await storage.usageLog.insertBatch([
+        usageEntry({ ...owner, createdAt: '2026-02-11T08:01:00.000Z', endpoint: 'chat', promptTokens: 5 }),
+        usageEntry({ ...owner, createdAt: '2026-02-11T08:02:00.000Z', endpoint: 'count_tokens' }),
+      ]);
+      const [whole] = await storage.usageLog.series({ tokenId: tokens[0] }, hour, '2026-02-11T09:00:00.000Z', 'hour', 'total');
+      expect(whole).toMatchObject({ requests: 1, promptTokens: 5 });
+      const [partial] = await storage.usageLog.series({ tokenId: tokens[0] }, '2026-02-11T08:00:30.000Z', '2026-02-11T08:30:00.000Z', 'hour', 'total');
+      expect(partial).toMatchObject({ requests: 1, promptTokens: 5 });
+      expect(requestIds((await storage.usageLog.query({ page: 1, perPage: 10, endpoint: 'count_tokens' })).rows)).toHaveLength(1);
     });
 
     it('writes 1,000 rows in one batch, settling each reserved one against its token and account', async () => {

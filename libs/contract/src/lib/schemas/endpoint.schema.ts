@@ -30,6 +30,14 @@ export const EndpointSchema = z.enum([
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export const ENDPOINTS: readonly Endpoint[] = EndpointSchema.options;
 
+/**
+ * What a usage row is of: an endpoint, or `count_tokens` — a token count (Anthropic's
+ * `/v1/messages/count_tokens`), which is no model call: its rows are never chat requests nor
+ * tokens in usage, the usage series or metrics (issue 28). Not something a channel serves.
+ */
+export const UsageEndpointSchema = z.enum([...EndpointSchema.options, 'count_tokens']);
+export type UsageEndpoint = z.infer<typeof UsageEndpointSchema>;
+
 /** The route a caller uses for an endpoint, as error messages and the README name it. */
 export const ENDPOINT_ROUTES: Readonly<Record<Endpoint, string>> = {
   chat: '/v1/chat/completions',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageOf, PageQuerySchema, TimestampSchema } from './common.schema';
-import { EndpointSchema } from './endpoint.schema';
+import { UsageEndpointSchema } from './endpoint.schema';
 import { UsdStringSchema } from './money.schema';
 
 /** One relayed request (SPEC §8). Prompts and answers are never stored. */
@@ -23,8 +23,8 @@ export const LogEntrySchema = z.object({
   cache_read_tokens: z.number().int(),
   /** Of `prompt_tokens`, those written to the provider's prompt cache (priced at `cache_write`). */
   cache_write_tokens: z.number().int(),
-  /** What was asked: chat (any chat dialect), embeddings, images… */
-  endpoint: EndpointSchema,
+  /** What was asked: chat (any chat dialect), embeddings, images…; count_tokens for a token count (no model call). */
+  endpoint: UsageEndpointSchema,
   /**
    * The endpoint's own unit besides tokens: images, rerank search units, speech input characters,
    * seconds of audio transcribed; for chat, the hosted tool calls a passthrough answer ran (web
@@ -38,6 +38,12 @@ export const LogEntrySchema = z.object({
   ttfb_ms: z.number().int().nullable(),
   client_ip: z.string().nullable(),
   attempts: z.number().int(),
+  /**
+   * Which price charged it, of the upstream model that served: `gpt-4o* (table)` (the price
+   * table's entry), `gpt-4o (catalogue)` (the model catalogue's list price), `… (free)` (an entry
+   * or the install marks it free on purpose); null when nothing was priced (refused before).
+   */
+  priced_by: z.string().nullable(),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 
@@ -46,7 +52,7 @@ export const LogQuerySchema = PageQuerySchema.extend({
   account_id: z.coerce.number().int().min(1).optional(),
   model: z.string().trim().min(1).max(200).optional(),
   status: z.coerce.number().int().min(100).max(599).optional(),
-  endpoint: EndpointSchema.optional(),
+  endpoint: UsageEndpointSchema.optional(),
   from: TimestampSchema.optional(),
   to: TimestampSchema.optional(),
 }).strict();

@@ -84,3 +84,80 @@ export const CatalogueEntrySchema = CatalogueModelSchema.extend({
   source: z.enum(['seed', 'refresh', 'override']),
 });
 export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
+
+/** Which dataset the catalogue holds: the seed shipped with the relay, or one an admin refreshed it from. */
+export const CatalogueDatasetSchema = z.object({
+  source: z.enum(['seed', 'refresh']),
+  /** The seed's repository, the URL a refresh was fetched from, or `upload`. */
+  origin: z.string(),
+  /** The seed's models.dev commit. */
+  commit: z.string().optional(),
+  /** The seed's date (YYYY-MM-DD) or when the refresh was loaded (ISO 8601). */
+  date: z.string(),
+  models: z.number().int().nonnegative(),
+  /** A refresh's entries that could not be read. */
+  skipped: z.number().int().nonnegative().optional(),
+});
+export type CatalogueDataset = z.infer<typeof CatalogueDatasetSchema>;
+
+export const CatalogueListQuerySchema = z
+  .object({
+    /** Part of an id or a name, any case. */
+    q: z.string().max(200).optional(),
+    /** A dataset provider id (`openai`, `anthropic`, `google` …). */
+    provider: z.string().max(100).optional(),
+  })
+  .strict();
+export type CatalogueListQuery = z.infer<typeof CatalogueListQuerySchema>;
+
+export const CatalogueListSchema = z.object({ data: z.array(CatalogueEntrySchema), dataset: CatalogueDatasetSchema });
+export type CatalogueList = z.infer<typeof CatalogueListSchema>;
+
+/** A model name in a path: any text (a `/` sent as %2F). */
+export const CatalogueModelParamSchema = z.object({ model: z.string().min(1).max(256) });
+export const CatalogueOverrideParamSchema = z.object({ id: z.string().trim().min(1).max(200) });
+
+/** GET /api/catalogue/models/{model}: what the relay knows of a name, as it resolves it. */
+export const CatalogueFactsSchema = z.object({
+  model: z.string(),
+  /** The entry matched (with its override merged in), or null when the catalogue does not know the name. */
+  entry: CatalogueEntrySchema.nullable(),
+  family: ModelFamilySchema,
+  context_window: z.number().int().nullable(),
+  max_output_tokens: z.number().int().nullable(),
+  reasoning: z.boolean().nullable(),
+  reasoning_options: z.array(ReasoningOptionSchema),
+  /** Every sampling parameter decided: the entry's, else the family's rule. */
+  params: ModelParamsSchema.required(),
+  /** USD per million tokens, from the catalogue (the price table may charge otherwise). */
+  list_price: ModelListPriceSchema.nullable(),
+});
+export type CatalogueFacts = z.infer<typeof CatalogueFactsSchema>;
+
+/** PUT /api/catalogue/overrides/{id}: the fields to change; `id`, when given, must be the path's. */
+export const CatalogueOverrideBodySchema = CatalogueModelSchema.partial({ id: true });
+export type CatalogueOverrideBody = z.infer<typeof CatalogueOverrideBodySchema>;
+
+/** POST /api/catalogue/refresh from a URL the relay fetches (where its network allows). */
+export const CatalogueRefreshFromUrlSchema = z
+  .object({ url: z.string().url().max(2048).refine((url) => /^https?:\/\//i.test(url), 'must be an http(s) URL') })
+  .strict();
+
+/** models.dev's api.json as a whole: providers by id, each with its models (read by the wire library's readModelsDev). */
+export const ModelsDevApiSchema = z.record(
+  z.string(),
+  z.object({ id: z.string().min(1).max(100), models: z.record(z.string(), z.unknown()) }).passthrough(),
+);
+
+export const CatalogueRefreshSchema = z.union([CatalogueRefreshFromUrlSchema, ModelsDevApiSchema]);
+export type CatalogueRefresh = z.infer<typeof CatalogueRefreshSchema>;
+
+/** GET /api/catalogue/unpriced: models channels serve that neither the price table nor the catalogue prices. */
+export const UnpricedModelSchema = z.object({
+  model: z.string(),
+  /** The name sent upstream (a channel's mapping), when it differs. */
+  upstream_model: z.string(),
+  channels: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export const UnpricedModelListSchema = z.object({ data: z.array(UnpricedModelSchema) });
+export type UnpricedModelList = z.infer<typeof UnpricedModelListSchema>;

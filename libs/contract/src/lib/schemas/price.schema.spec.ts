@@ -23,3 +23,17 @@ describe('PriceSchema: what passes through', () => {
     expect(paths({ ...price, audio_output: -1 })).toEqual([['audio_output']]);
   });
 });
+
+describe('PriceSchema: only the units that apply, free on purpose (issue 28)', () => {
+  it('takes an entry without token prices, and a free one', () => {
+    expect(PriceSchema.safeParse({ model: 'sora-2', video_second: 100_000 }).success).toBe(true);
+    expect(PriceSchema.safeParse({ model: 'local-llama*', free: true }).success).toBe(true);
+    expect(PriceSchema.safeParse({ model: 'm', input: null, output: null, free: false }).success).toBe(true);
+  });
+
+  it('refuses one token price without the other, and a free flag that is not a boolean', () => {
+    expect(PriceSchema.safeParse({ model: 'm', input: 1 }).success).toBe(false);
+    expect(PriceSchema.safeParse({ model: 'm', output: 1, input: null }).success).toBe(false);
+    expect(PriceSchema.safeParse({ model: 'm', input: 1, output: 1, free: 'yes' }).success).toBe(false);
+  });
+});

@@ -27,12 +27,18 @@ const imageVariant = z.string().regex(/^(?:[a-z]+\/)?(?:\d{2,5}x\d{2,5}|[a-z]+)$
  * tier as a multiplier of the token cost (`service_tiers`, e.g. `priority: 2`, `flex: 0.5`); audio
  * output tokens per million (`audio_output`, in place of `output` for those tokens). A per-call
  * kind or a tier without its price here is refused before any upstream call.
+ *
+ * An entry carries only the units that apply: a video model's needs no `input`/`output`. A model
+ * with no entry here and no list price in the model catalogue — or a token-priced request on an
+ * entry without token prices — is unpriced, and refused before any upstream call unless the entry
+ * says `free: true` (or the install sets RELAY_UNPRICED_MODELS=free).
  */
 export const PriceSchema = z
   .object({
     model: z.string().trim().min(1).max(200),
-    input: perMillionTokens,
-    output: perMillionTokens,
+    /** Absent or `null` with `output`: the entry has no token prices (a video or image model) — a token-priced request on it is unpriced. */
+    input: perMillionTokens.nullable().optional(),
+    output: perMillionTokens.nullable().optional(),
     cache_read: perMillionTokens.nullable().optional(),
     cache_write: perMillionTokens.nullable().optional(),
     /** Micro-USD per generated or edited image, when no `image_variants` entry matches. */
@@ -59,8 +65,14 @@ export const PriceSchema = z
     service_tiers: z.record(ServiceTierNameSchema, tierMultiplier).nullable().optional(),
     /** Micro-USD per million audio output tokens (those are not charged at `output`). */
     audio_output: perMillionTokens.nullable().optional(),
+    /** Served for nothing on purpose: the model is not refused as unpriced, and what the entry prices is still charged. */
+    free: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((price) => (price.input == null) === (price.output == null), {
+    message: 'input and output are set together (a model priced by tokens) or both left out (one priced only by its units)',
+    path: ['input'],
+  });
 export type Price = z.infer<typeof PriceSchema>;
 
 /** The whole table; the first entry whose name or glob matches a model prices it. */

@@ -22,24 +22,37 @@ function jsonType(type: unknown): unknown {
  * alike. A schema that already is JSON Schema (lower-case types) comes out unchanged.
  */
 export function convertGeminiSchemaToJsonSchema(schema: JsonObject): JsonObject {
+  return convertSchema(schema, false);
+}
+
+/**
+ * A `responseJsonSchema` or `parametersJsonSchema` (JSON Schema) with Gemini's upper-case type
+ * names lower-cased, nothing else changed: Google takes `"type": "OBJECT"` there too, and Gemini
+ * CLI sends it so (its model router's classifier schema, test-fixtures/gemini-inbound/
+ * gemini-cli-0.61.0-router-request.json), which OpenAI and Anthropic refuse as no JSON Schema.
+ * The same object when every type already is lower-case.
+ */
+export function withJsonSchemaTypes(schema: JsonObject): JsonObject {
+  return JSON.stringify(schema).includes('"type":"') && /"type":"[A-Z_]+"/.test(JSON.stringify(schema)) ? convertSchema(schema, true) : schema;
+}
+
+function convertSchema(schema: JsonObject, typesOnly: boolean): JsonObject {
   const converted: JsonObject = {};
   for (const [keyword, value] of Object.entries(schema)) {
-    if (GEMINI_ONLY.has(keyword)) continue;
+    if (!typesOnly && GEMINI_ONLY.has(keyword)) continue;
     if (keyword === 'type') {
       const type = jsonType(value);
       if (type !== undefined) converted['type'] = type;
     } else if (SCHEMA_VALUED.has(keyword) && isJsonObject(value)) {
-      converted[keyword] = convertGeminiSchemaToJsonSchema(value);
+      converted[keyword] = convertSchema(value, typesOnly);
     } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-      converted[keyword] = value.map((entry) => (isJsonObject(entry) ? convertGeminiSchemaToJsonSchema(entry) : entry));
+      converted[keyword] = value.map((entry) => (isJsonObject(entry) ? convertSchema(entry, typesOnly) : entry));
     } else if (SCHEMA_MAPS.has(keyword) && isJsonObject(value)) {
-      converted[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, entry]) => [name, isJsonObject(entry) ? convertGeminiSchemaToJsonSchema(entry) : entry]),
-      );
+      converted[keyword] = Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, isJsonObject(entry) ? convertSchema(entry, typesOnly) : entry]));
     } else {
       converted[keyword] = value;
     }
   }
-  if (schema['nullable'] === true && typeof converted['type'] === 'string') converted['type'] = [converted['type'], 'null'];
+  if (!typesOnly && schema['nullable'] === true && typeof converted['type'] === 'string') converted['type'] = [converted['type'], 'null'];
   return converted;
 }

@@ -1,6 +1,6 @@
 import { GeminiGenerateContentRequestSchema } from '@chat-relay/contract';
 import { BridgeNotes } from '../../hub/bridge-notes';
-import { convertGeminiSchemaToJsonSchema } from './convert-gemini-schema-to-json-schema';
+import { convertGeminiSchemaToJsonSchema, withJsonSchemaTypes } from './convert-gemini-schema-to-json-schema';
 import { convertGeminiToolsToChat } from './convert-gemini-tools-to-chat';
 
 function convert(extra: Record<string, unknown>) {
@@ -89,5 +89,23 @@ describe('convertGeminiSchemaToJsonSchema', () => {
   it('a property named like a keyword is a property, and JSON Schema comes out unchanged', () => {
     const schema = { type: 'object', properties: { type: { type: 'string' }, nullable: { type: 'boolean' } }, additionalProperties: false };
     expect(convertGeminiSchemaToJsonSchema(schema)).toEqual(schema);
+  });
+});
+
+describe('withJsonSchemaTypes', () => {
+  it("lower-cases Gemini's type names in a JSON Schema and changes nothing else (Gemini CLI 0.61.0's router schema)", () => {
+    expect(
+      withJsonSchemaTypes({
+        type: 'OBJECT',
+        properties: { score: { type: 'INTEGER', description: 'Complexity score.' }, tags: { type: 'ARRAY', items: { type: 'STRING' } }, example: { type: 'STRING' } },
+        required: ['score'],
+        propertyOrdering: ['score'],
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: { score: { type: 'integer', description: 'Complexity score.' }, tags: { type: 'array', items: { type: 'string' } }, example: { type: 'string' } },
+      required: ['score'],
+      propertyOrdering: ['score'],
+    });
   });
 });

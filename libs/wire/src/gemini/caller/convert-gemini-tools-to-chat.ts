@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest, GeminiFunctionDeclarationParam, GeminiToolConfigParam, GeminiToolParam, Tool } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { isJsonObject } from '../../json/json-checks';
-import { convertGeminiSchemaToJsonSchema } from './convert-gemini-schema-to-json-schema';
+import { convertGeminiSchemaToJsonSchema, withJsonSchemaTypes } from './convert-gemini-schema-to-json-schema';
 
 export type ChatToolFields = Pick<ChatCompletionRequest, 'tools' | 'tool_choice'>;
 
@@ -13,7 +13,7 @@ function convertDeclaration(declaration: GeminiFunctionDeclarationParam, param: 
     if (!DECLARATION_FIELDS.has(field)) notes.warn(`'${param}.${field}' is not sent: Chat Completions functions have no such field.`);
   }
   const { name, description, parameters, parametersJsonSchema } = declaration;
-  const schema = isJsonObject(parametersJsonSchema) ? parametersJsonSchema : parameters && convertGeminiSchemaToJsonSchema(parameters);
+  const schema = isJsonObject(parametersJsonSchema) ? withJsonSchemaTypes(parametersJsonSchema) : parameters && convertGeminiSchemaToJsonSchema(parameters);
   return {
     type: 'function',
     function: { name, ...(description !== undefined ? { description } : {}), ...(schema ? { parameters: schema } : {}) },

@@ -5,7 +5,7 @@ import { isJsonObject } from '../../json/json-checks';
 import { MAX_CHAT_STOP_SEQUENCES } from '../../anthropic-messages/caller/convert-messages-to-chat';
 import { LOW_EFFORT_BUDGET_BELOW, MEDIUM_EFFORT_BUDGET_BELOW } from '../../anthropic-messages/upstream/map-thinking-to-reasoning-effort';
 import { convertGeminiContentsToChat } from './convert-gemini-contents-to-chat';
-import { convertGeminiSchemaToJsonSchema } from './convert-gemini-schema-to-json-schema';
+import { convertGeminiSchemaToJsonSchema, withJsonSchemaTypes } from './convert-gemini-schema-to-json-schema';
 import { convertGeminiToolsToChat } from './convert-gemini-tools-to-chat';
 
 /** The name a Gemini response schema goes under (Chat Completions wants one). */
@@ -62,7 +62,7 @@ function noteTopLevel(body: GeminiGenerateContentRequest, notes: BridgeNotes): v
 
 function responseFormatOf(config: GeminiGenerationConfigParam, notes: BridgeNotes): Pick<ChatCompletionRequest, 'response_format'> {
   const mimeType = config.responseMimeType;
-  const jsonSchema = isJsonObject(config.responseJsonSchema) ? config.responseJsonSchema : undefined;
+  const jsonSchema = isJsonObject(config.responseJsonSchema) ? withJsonSchemaTypes(config.responseJsonSchema) : undefined;
   const schema = jsonSchema ?? (config.responseSchema && convertGeminiSchemaToJsonSchema(config.responseSchema));
   if (mimeType === undefined || mimeType === 'text/plain') {
     if (schema) notes.warn('a response schema without responseMimeType application/json is not sent: Gemini would not apply it either.');

@@ -1,6 +1,7 @@
 import { ChatCompletionRequestSchema, GeminiGenerateContentRequestSchema, type Message } from '@chat-relay/contract';
 import { convertGenerateContentToChat } from './convert-generate-content-to-chat';
 import { readGeminiCassette } from '../testing/gemini-fixtures';
+import { readFixture } from '../../testing/fixtures';
 
 /** Every request body a real Gemini client (pydantic-ai on google-genai) sent, recorded. */
 const recorded = [
@@ -49,4 +50,18 @@ describe('recorded Gemini requests, inbound', () => {
       { role: 'tool', tool_call_id: 'pyd_ai_e3268c26ec6340bf82ce92c8342ddad2', content: '{"return_value":"hello"}' },
     ]);
   });
+
+  it.each(['gemini-cli-0.61.0-request.json', 'gemini-cli-0.61.0-router-request.json', 'gemini-cli-0.61.0-tool-result-request.json', 'gemini-cli-0.61.0-yolo-request.json'])(
+    'Gemini CLI 0.61.0 (%s, recorded from the real CLI) bridges to a valid hub request whose schemas are JSON Schema',
+    (name) => {
+      const recordedRequest = JSON.parse(readFixture(`gemini-inbound/${name}`)) as { path: string; body: unknown };
+      const body = GeminiGenerateContentRequestSchema.parse(recordedRequest.body);
+      const converted = convertGenerateContentToChat({ body, model: 'gemini-x', stream: recordedRequest.path.includes(':streamGenerateContent') });
+      expect(converted.nativeOnly).toBeUndefined();
+      expect(ChatCompletionRequestSchema.safeParse(converted.request).success).toBe(true);
+      // Its router's classifier schema says "OBJECT" and "STRING", as Google takes them: OpenAI and Anthropic need JSON Schema's names.
+      const schemas = JSON.stringify([converted.request.response_format ?? null, converted.request.tools ?? []]);
+      expect(schemas).not.toMatch(/"type":"[A-Z]+"/);
+    },
+  );
 });

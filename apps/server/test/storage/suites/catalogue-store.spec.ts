@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeCatalogueStore } from './catalogue-store.suite';
+
+describeEachBackend('CatalogueStore', describeCatalogueStore);
