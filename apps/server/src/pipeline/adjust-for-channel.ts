@@ -18,7 +18,7 @@ import type { RelayTrace } from './request-context';
 
 export interface AdjustDeps {
   /** What each model accepts (issue 28). Absent: requests go as bridged (only the relay's own core tests leave it out). */
-  catalogue?: ModelCatalogueService;
+  catalogue?: Pick<ModelCatalogueService, 'facts'>;
   /** What each channel's upstream refused by name before. */
   refusals?: ParameterRefusals;
 }
