@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
       channels: storage.channels,
       registry: services.registry,
       health: services.health,
+      refusals: services.refusals,
       upstream: services.upstream,
       modelSync: services.modelSync,
       checks: services.channelChecks.log,

@@ -12,6 +12,7 @@ import { OpenStreams } from './pipeline/stream/open-streams';
 import { PriceBook } from './billing/price-book';
 import { ModelCatalogueService } from './catalogue/model-catalogue-service';
 import { StoredCatalogueSource } from './catalogue/stored-catalogue-source';
+import { ParameterRefusals } from './channels/parameter-refusals';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
 import { UpstreamObjects } from './pipeline/passthrough/upstream-objects';
@@ -33,6 +34,8 @@ export interface RelayServices {
   prices: PriceBook;
   /** What each model accepts, costs and allows (issue 28): the seed, an admin's refresh and overrides. */
   catalogue: ModelCatalogueService;
+  /** Parameters each channel's upstream refused by name, per upstream model: left out up front next time (issue 28). */
+  refusals: ParameterRefusals;
   /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
   authFailures: AuthFailureLog;
   /** The streamed answers under way, ended properly on shutdown. */
@@ -124,6 +127,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     cluster,
     prices,
     catalogue,
+    refusals: new ParameterRefusals(),
     authFailures,
     openStreams,
     metrics,

@@ -9,6 +9,7 @@ export * from './errors/key-rejection';
 export * from './errors/redact-secrets';
 export * from './errors/redact-upstream-error';
 export * from './models';
+export * from './adjust';
 export * from './hub/upstream-adapter';
 export * from './hub/provider-adapter';
 export * from './json/json-checks';

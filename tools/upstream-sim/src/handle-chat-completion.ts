@@ -4,6 +4,7 @@ import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
 import { requestDigest } from './decide-answer';
 import { sendError } from './http-io';
 import { errorForStatus, openAiError } from './openai-error';
+import { refuseChatParameters } from './openai-model-rules';
 import { parseOpenAiBody } from './parse-openai-body';
 import { planProviderAnswer, type ChatContext } from './plan-provider-answer';
 import { sendJsonAnswer } from './send-json-answer';
@@ -17,6 +18,12 @@ const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'];
 export async function handleChatCompletion(res: ServerResponse, rawBody: string, context: ChatContext): Promise<void> {
   const request = parseOpenAiBody(res, rawBody, ChatCompletionRequestSchema);
   if (!request) return;
+  // What the real model refuses (top_k, an effort on a chat model, output over its limit…).
+  const refusal = refuseChatParameters(request);
+  if (refusal) {
+    sendError(res, 400, openAiError(refusal.message, 'invalid_request_error', refusal.param, refusal.code));
+    return;
+  }
   const answer = planProviderAnswer(request, context);
   if (answer.kind === 'invalid') {
     sendError(res, 400, openAiError(answer.message, 'invalid_request_error', answer.param));

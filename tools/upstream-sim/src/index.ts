@@ -14,7 +14,7 @@ export type {
   MessagesRequest,
 } from './anthropic/anthropic-api';
 export { signThinking, verifyThinkingSignature } from './anthropic/thinking-signature';
-export { defaultAnthropicBetas } from './anthropic/anthropic-headers';
+export { claudeCodeBetas, defaultAnthropicBetas } from './anthropic/anthropic-headers';
 export { defaultAnthropicModels } from './anthropic/anthropic-models';
 export { geminiToInternalRequest } from './gemini/to-internal-request';
 export { thoughtSignatureFor } from './gemini/thought-signature';

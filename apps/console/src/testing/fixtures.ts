@@ -20,7 +20,7 @@ export const channelFixture = (overrides: Partial<Channel> = {}): Channel => ({
   key_hints: ['sk-…a1b2'],
   key_status: [keyStatus()],
   has_active_key: true,
-  health: { state: 'closed', attempts: 10, failures: 0, open_until: null },
+  health: { state: 'closed', attempts: 10, failures: 0, open_until: null, refused_parameters: [] },
   models: ['gpt-4o', 'gpt-4o-mini'],
   model_mapping: {},
   priority: 0,

@@ -11,7 +11,7 @@ export interface CorsPolicy {
 }
 
 const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
-/** What a browser client may read of an answer: request id, rate limits, retry hints, a download's file name. */
+/** What a browser client may read of an answer: request id, rate limits, retry hints, a download's file name, what the relay adjusted. */
 const EXPOSED_HEADERS = [
   'x-request-id',
   'content-disposition',
@@ -22,6 +22,7 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-limit-tokens',
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
+  'x-relay-adjusted',
 ].join(', ');
 const PREFLIGHT_MAX_AGE_SECONDS = '7200';
 

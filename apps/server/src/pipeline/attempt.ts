@@ -67,6 +67,12 @@ export interface PreparedCall<R> {
   native?: boolean;
   /** A non-2xx answer → its failure, the channel's keys redacted. */
   mapError(status: number, text: string): AnsweredFailure;
+  /**
+   * A non-2xx answer that refuses a parameter the relay may leave out (issue 28) → the same call
+   * without it, posted once more on this channel before anything reached the caller; undefined
+   * otherwise. The call it returns has none of its own: never more than one retry.
+   */
+  retryWithout?(status: number, text: string): PreparedCall<R> | undefined;
   answer: AnswerReader<R>;
 }
 
@@ -113,7 +119,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
   // A request the provider cannot express is the caller's error (400), whichever channel.
-  const prepared = await call.prepare({ channel, key, upstreamModel });
+  let prepared = await call.prepare({ channel, key, upstreamModel });
   if (prepared.warnings?.length) {
     deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');
   }
@@ -121,11 +127,23 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   const circuit = call.leavesCircuit ? undefined : deps.health;
   circuit?.markAttempt(channel.id);
 
-  let response;
-  try {
-    response = await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(prepared.request) });
-  } catch (error) {
-    return { ok: false, key, ...transportFailure(error) };
+  let response = await post(deps, channel, signal, key, prepared);
+  if ('ok' in response) return response;
+  if (response.statusCode >= 400 && prepared.retryWithout) {
+    // A parameter the upstream refused by name, left out once (issue 28): still this attempt, before anything reached the caller.
+    const status = response.statusCode;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      return { ok: false, key, ...transportFailure(error) };
+    }
+    const again = prepared.retryWithout(status, text);
+    if (!again) return { ok: false, key, ...prepared.mapError(status, text) };
+    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, status }, 'upstream refused a parameter by name; sent once more without it');
+    prepared = again;
+    response = await post(deps, channel, signal, key, prepared);
+    if ('ok' in response) return response;
   }
 
   const { answer } = prepared;
@@ -188,6 +206,15 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     },
   });
   return { ok: true, result: stream.result(body) };
+}
+
+/** The one post of a prepared call: the upstream's response, or the transport failure. */
+async function post(deps: AttemptDeps, channel: LiveChannel, signal: AbortLike, key: string, call: PreparedCall<unknown>) {
+  try {
+    return await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(call.request) });
+  } catch (error) {
+    return { ok: false as const, key, ...transportFailure(error) };
+  }
 }
 
 /** The request as the upstream client sends it: a multipart form encoded and streamed, a GET without a body. */

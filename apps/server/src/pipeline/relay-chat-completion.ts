@@ -3,7 +3,9 @@ import {
   chainTransformers,
   chatAdapterOf,
   RelayError,
+  type Adjustment,
   type NativeAdapter,
+  type ParameterRefusal,
   type PassthroughCarriage,
   type ProviderAdapter,
   type ReportedUsage,
@@ -25,8 +27,9 @@ import type { RelayTrace } from './request-context';
 import type { UsageSources } from './account-usage';
 import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall } from './attempt';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
+import { adjustForChannel, isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
 
-export interface ChatRelayDeps extends RoutingDeps {
+export interface ChatRelayDeps extends RoutingDeps, AdjustDeps {
   upstream: UpstreamClient;
   /** Streams register here so a shutdown can end them properly. */
   openStreams?: OpenStreams;
@@ -174,7 +177,8 @@ async function attemptChannel(
     caller: relayed.caller ?? 'anonymous',
     pinnedKey: digest ? (pinned) => pinned.keyWithDigest(digest) : undefined,
     onServed: hooks?.onServed,
-    prepare: ({ key, upstreamModel }) => prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage }, trace),
+    prepare: ({ key, upstreamModel }) =>
+      prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage, adapted: !native && isAdapted(relayed.dialect, channel) }, trace),
   };
   return attempt(deps, channel, call, trace, signal);
 }
@@ -186,6 +190,10 @@ interface ChatAttempt {
   relayed: RelayedRequest;
   native: NativeCall | undefined;
   carriage: PassthroughCarriage | undefined;
+  /** The request is the relay's adaptation (see isAdapted): it may be adjusted to the model, and sent again without a parameter refused by name. */
+  adapted: boolean;
+  /** A parameter the upstream just refused by name: this attempt is the one retry without it. */
+  refused?: ParameterRefusal;
 }
 
 /** The chat request for one channel — passed through, or through the hub — and how its answer reaches the caller's dialect. */
@@ -194,7 +202,9 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   const { request, publicModel } = relayed;
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
-  const { adapter, upstreamRequest } = buildAttempt(attempt);
+  const { adapter, upstreamRequest, sent, adjustments } = buildAttempt(deps, attempt);
+  // The last attempt's: the served one's when an answer reaches the caller.
+  trace.adjustments = adjustments;
   const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;
   const secrets = channel.record.keys;
   const usageOf = (usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
@@ -255,6 +265,13 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
     // Most requests have none: no array made for them.
     warnings: bridgeWarnings?.length || upstreamRequest.warnings ? [...(bridgeWarnings ?? []), ...(upstreamRequest.warnings ?? [])] : undefined,
     native: native !== undefined,
+    retryWithout:
+      attempt.adapted && !attempt.refused
+        ? (status, text) => {
+            const refused = refusalToRetry(deps, sent, channel, attempt.upstreamModel, status, text);
+            return refused && prepareChat(deps, { ...attempt, refused }, trace);
+          }
+        : undefined,
     mapError: (status, text) => {
       // Each adapter's error mapper redacts the channel's keys from every field it builds.
       const failure = adapter.mapErrorResponse(status, text, secrets);
@@ -265,27 +282,40 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   };
 }
 
+interface BuiltAttempt {
+  adapter: NativeAdapter | ProviderAdapter;
+  upstreamRequest: UpstreamRequest;
+  /** The hub request the upstream request was built from (the caller's own for a native call). */
+  sent: ChatCompletionRequest;
+  /** What was changed in an adapted request; undefined when nothing was (most requests). */
+  adjustments: readonly Adjustment[] | undefined;
+}
+
 /** The upstream call for one attempt, and the adapter that reads its answer. */
-function buildAttempt({ channel, key, upstreamModel, relayed, native }: ChatAttempt): { adapter: NativeAdapter | ProviderAdapter; upstreamRequest: UpstreamRequest } {
+function buildAttempt(deps: ChatRelayDeps, { channel, key, upstreamModel, relayed, native, adapted, refused }: ChatAttempt): BuiltAttempt {
   const { request, rawBody } = relayed;
   if (native) {
     const { body, headers } = native;
     const stream = request.stream === true;
     const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
-    return { adapter: native.adapter, upstreamRequest };
+    return { adapter: native.adapter, upstreamRequest, sent: request, adjustments: undefined };
   }
   const adapter = chatAdapterOf(channel.record.type);
+  // An adapted request suits the model it goes to (issue 28): the catalogue's rules, and what this channel refused before.
+  const adjusted = adapted ? adjustForChannel(deps, request, channel, upstreamModel, refused) : undefined;
+  let adjustments = adjusted?.adjustments.length ? [...adjusted.adjustments] : undefined;
   const dropped: string[] = [];
-  for (let sent = request; ; ) {
+  for (let sent = adjusted?.request ?? request; ; ) {
     try {
       const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
       if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
-      return { adapter, upstreamRequest };
+      return { adapter, upstreamRequest, sent, adjustments };
     } catch (error) {
       if (!(error instanceof RelayError) || error.status !== 400) throw error;
       const field = relayed.hooks?.advisory?.find((name) => name === error.param && sent[name] != null);
       if (!field) throw error;
       dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
+      (adjustments ??= []).push({ kind: 'dropped', field: String(field), reason: error.message });
       sent = { ...sent, [field]: undefined };
     }
   }

@@ -1,4 +1,5 @@
 import type { Endpoint, HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
+import type { Adjustment } from '@chat-relay/wire';
 import type { CallerGone } from '../core/caller-gone';
 
 /**
@@ -56,6 +57,8 @@ export interface RelayTrace {
    * reservation settled) when the task ends, not when this response closes.
    */
   deferredToTask: boolean;
+  /** What the relay changed in the attempt's adapted request so its model takes it (issue 28); set by each chat attempt. */
+  adjustments?: readonly Adjustment[];
 }
 
 export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoint = 'chat'): RelayTrace => ({
@@ -89,6 +92,8 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   clientIp: null,
   countOnly: false,
   deferredToTask: false,
+  // Present from the start, so setting it on the hot path keeps the object's shape.
+  adjustments: undefined,
 });
 
 declare module 'express-serve-static-core' {

@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { invalidRequest, type RelayError } from '@chat-relay/wire';
+import { ADJUSTED_HEADER, invalidRequest, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
@@ -9,6 +9,7 @@ import { CallerGone } from '../core/caller-gone';
 import { passthroughBound, planPassthrough, type PassthroughDeps } from './passthrough/plan-passthrough';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
+import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { priceCandidates, type PricingDeps } from './price-candidates';
@@ -94,7 +95,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
 
   // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
   if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
-  return relayChatCompletion(
+  const result = await relayChatCompletion(
     deps,
     {
       request: resolved.request,
@@ -112,6 +113,10 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     trace,
     watchCaller(res, trace),
   );
+  // Before the first byte, JSON or stream, every dialect: what was changed so the model takes the request (issue 28).
+  const adjusted = reportAdjustments(deps.logger, trace);
+  if (adjusted !== undefined) res.setHeader(ADJUSTED_HEADER, adjusted);
+  return result;
 }
 
 /**

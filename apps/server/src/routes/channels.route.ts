@@ -5,6 +5,7 @@ import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../core/channel-defaults';
 import type { ChannelCheckLog } from '../channels/channel-checks-log';
 import type { ChannelHealth } from '../channels/channel-health';
+import type { ParameterRefusals } from '../channels/parameter-refusals';
 import { alignedStates, reenabledKey } from '../storage/key-states';
 import { LiveChannel, type ChannelRegistry } from '../channels/channel-registry';
 import type { ChannelModelSync } from '../channels/model-sync';
@@ -19,6 +20,8 @@ export interface ChannelRouteDeps {
   channels: ChannelStore;
   registry: ChannelRegistry;
   health: ChannelHealth;
+  /** What each channel's upstream refused by name (shown with its health, forgotten when it changes). */
+  refusals?: ParameterRefusals;
   upstream: UpstreamClient;
   modelSync: ChannelModelSync;
   /** Each channel's last test on this instance (`last_check`): manual ones are recorded here too. */
@@ -90,10 +93,12 @@ export function channelsRouter(deps: ChannelRouteDeps) {
   const changed = (id: number) => {
     deps.registry.invalidate();
     deps.health.forget(id);
+    deps.refusals?.forget(id);
   };
   const view = (channel: ChannelRecord) =>
     channelView(channel, {
       health: deps.health.snapshot(channel.id),
+      refusedParameters: deps.refusals?.list(channel.id),
       syncError: deps.modelSync.lastError(channel.id),
       lastCheck: deps.checks.last(channel.id),
     });

@@ -7,11 +7,16 @@ import { runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 /**
- * Hub fields a Gemini request sends as hints: a thinking budget or level, topK. A channel that
- * cannot express one refuses it by name, and it is then left out for that channel (with a
- * warning in the log) rather than failing a request Gemini itself would have served.
+ * Hub fields a Gemini request sends as hints: a thinking budget or level. A channel whose
+ * converter cannot express one (Anthropic's, through the hub) refuses it by name, and it is then
+ * left out for that channel (named in `x-relay-adjusted`) rather than failing a request Gemini
+ * itself would have served. The rest of a bridged Gemini request is covered the same way
+ * without being listed here (issue 28): what the upstream model does not take is left out up
+ * front from the catalogue (OpenAI's models take no topK, gpt-4o no thinking, Claude 4.5 not
+ * topP with temperature), and a parameter the upstream itself refuses by name is left out and
+ * the request sent once more. topK is no hint any more: Anthropic and Gemini take it.
  */
-const GEMINI_HINTS: readonly (keyof ChatCompletionRequest)[] = ['reasoning_effort', 'top_k'];
+const GEMINI_HINTS: readonly (keyof ChatCompletionRequest)[] = ['reasoning_effort'];
 
 /**
  * `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (the Gemini API, for

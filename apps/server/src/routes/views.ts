@@ -1,5 +1,6 @@
 import { microUsdToUsd, type Account, type StoredResponsesUsage, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../channels/channel-health';
+import type { RememberedRefusal } from '../channels/parameter-refusals';
 import { channelEndpoints } from '../channels/channel-registry';
 import { keyHint } from '../security/keys';
 import { passthroughView } from './channel-passthrough';
@@ -10,11 +11,13 @@ import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types
 /** What this instance alone knows of a channel: its circuit, last model sync failure and last test. */
 export interface ChannelInstanceState {
   health: CircuitSnapshot;
+  /** What the channel's upstream refused by name, per upstream model (issue 28). */
+  refusedParameters?: readonly RememberedRefusal[];
   syncError?: ChannelModelSyncError | null;
   lastCheck?: ChannelCheck | null;
 }
 
-export const channelView = (channel: ChannelRecord, { health, syncError = null, lastCheck = null }: ChannelInstanceState): Channel => ({
+export const channelView = (channel: ChannelRecord, { health, refusedParameters = [], syncError = null, lastCheck = null }: ChannelInstanceState): Channel => ({
   id: channel.id,
   name: channel.name,
   type: channel.type,
@@ -36,6 +39,7 @@ export const channelView = (channel: ChannelRecord, { health, syncError = null, 
     attempts: health.attempts,
     failures: health.failures,
     open_until: health.openUntil,
+    refused_parameters: refusedParameters.map(({ model, field, atMost, since }) => ({ model, field, at_most: atMost ?? null, since })),
   },
   models: channel.models,
   model_mapping: channel.modelMapping,

@@ -120,12 +120,15 @@ describe('e2e: extended thinking through an anthropic channel', () => {
   });
 });
 
+/** A reasoning model behind the OpenAI channel: gpt-4o takes no reasoning_effort, so the relay would leave it out (issue 28). */
+const OPENAI_REASONER = 'o3';
+
 describe('e2e: thinking bridged to an openai channel', () => {
   let e2e: AnthropicE2e;
   let client: Anthropic;
 
   beforeEach(async () => {
-    e2e = await startAnthropicRelay(openAiKind);
+    e2e = await startAnthropicRelay(openAiKind, { model_mapping: { [CLAUDE]: OPENAI_REASONER } });
     client = e2e.anthropic;
   });
   afterEach(() => e2e.close());
@@ -139,7 +142,7 @@ describe('e2e: thinking bridged to an openai channel', () => {
 
     const [body] = upstreamBodies();
     // 2048 tokens of budget read as a low effort; no Anthropic field leaks upstream.
-    expect(body).toMatchObject({ model: openAiKind.upstreamModel, reasoning_effort: 'low', max_completion_tokens: 4096 });
+    expect(body).toMatchObject({ model: OPENAI_REASONER, reasoning_effort: 'low', max_completion_tokens: 4096 });
     expect(body).not.toHaveProperty('thinking');
   });
 

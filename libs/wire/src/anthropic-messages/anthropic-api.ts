@@ -108,6 +108,7 @@ export const AnthropicRequestSchema = z
     stop_sequences: z.array(z.string()).min(1).optional(),
     temperature: z.number().min(0).max(1).optional(),
     top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().min(0).optional(),
     tools: z.array(AnthropicToolSchema).min(1).optional(),
     tool_choice: AnthropicToolChoiceSchema.optional(),
     metadata: z.object({ user_id: z.string() }).strict().optional(),

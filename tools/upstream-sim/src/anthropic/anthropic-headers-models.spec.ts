@@ -56,12 +56,12 @@ describe('anthropic-beta', () => {
   });
 
   it('refuses unknown values, naming each, in the API words', async () => {
-    const beta = 'interleaved-thinking-2025-05-14,prompt-caching-scope-2026-01-05, made-up-2099-01-01';
+    const beta = 'interleaved-thinking-2025-05-14,prompt-caching-scope-2099-01-05, made-up-2099-01-01';
     expect(await errorOf(await postAnthropic(sim, hello, { beta }))).toEqual({
       status: 400,
       type: 'invalid_request_error',
       message:
-        'Unexpected value(s) `prompt-caching-scope-2026-01-05`, `made-up-2099-01-01` for the `anthropic-beta` header. ' +
+        'Unexpected value(s) `prompt-caching-scope-2099-01-05`, `made-up-2099-01-01` for the `anthropic-beta` header. ' +
         'Please consult our documentation at docs.anthropic.com or try again without the header.',
     });
     // Still recorded, so a test can see what the relay forwarded.

@@ -136,3 +136,21 @@ describe('headers', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('system-role messages (Claude Code 2.1.332)', () => {
+  const body = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [user('say hi'), { role: 'system', content: [{ type: 'text', text: 'Environment: linux' }] }] };
+  const post = (betas: string) =>
+    fetch(`${sim.anthropicBaseUrl}/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': testKey, 'anthropic-version': anthropicVersion, 'anthropic-beta': betas, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('are taken with the betas Claude Code sends beside them, and refused without', async () => {
+    expect((await post('claude-code-20250219,per-turn-control-2026-07-01,mid-conversation-tool-changes-2026-07-01')).status).toBe(200);
+    expect((await post('mid-conversation-system-2026-04-07')).status).toBe(200);
+    const refused = await post('claude-code-20250219');
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('messages.1.role');
+  });
+});

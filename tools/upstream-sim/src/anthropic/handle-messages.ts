@@ -6,7 +6,9 @@ import { sendJsonAnswer } from '../send-json-answer';
 import { addThinking } from './add-thinking';
 import { MessagesRequestSchema } from './anthropic-api';
 import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthropicError } from './anthropic-error';
+import { foldSystemMessages } from './mid-conversation-system';
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
+import { refuseForModel } from './anthropic-model-rules';
 import { buildAnthropicEvents, buildAnthropicMessage } from './build-anthropic-message';
 import { checkAnthropicPrompt, parseAnthropicBody } from './check-anthropic-request';
 import { refuseServerTools, webSearchBlocks } from './server-tools';
@@ -28,9 +30,11 @@ export async function handleAnthropicMessages(
   context: AnthropicContext,
 ): Promise<void> {
   if (!checkAnthropicHeaders(headers, res, context)) return;
-  const parsed = parseAnthropicBody(rawBody, MessagesRequestSchema);
+  const parsed = parseAnthropicBody(foldSystemMessages(headers, rawBody), MessagesRequestSchema);
   if (!parsed.ok) return invalidRequest(res, parsed.message);
   const request = parsed.value;
+  const modelRefusal = refuseForModel(request);
+  if (modelRefusal) return invalidRequest(res, modelRefusal);
   const checked = checkAnthropicPrompt(request, request.max_tokens);
   if (!checked.ok) return invalidRequest(res, checked.message);
   const serverRefusal = refuseServerTools(request.tools);

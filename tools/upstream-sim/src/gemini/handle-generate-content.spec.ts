@@ -54,8 +54,8 @@ async function streamed(body: Record<string, unknown>): Promise<{ events: Genera
 const partsOf = (response: GenerateContentResponse): ResponsePart[] => response.candidates[0]?.content.parts ?? [];
 const callsOf = (parts: readonly ResponsePart[]) => parts.flatMap((part) => ('functionCall' in part ? [part] : []));
 
-async function firstTurn(): Promise<GenerateContentResponse> {
-  return generate({ contents: [askBoth], tools });
+async function firstTurn(model?: string): Promise<GenerateContentResponse> {
+  return generate({ contents: [askBoth], tools }, model);
 }
 
 function results(weather: unknown = { result: 'rain' }, time: unknown = { result: 'noon' }) {
@@ -143,10 +143,16 @@ describe('generateContent', () => {
 });
 
 describe('thought signatures', () => {
+  // Gemini 3's rule (https://ai.google.dev/gemini-api/docs/thought-signatures): the first function call of each
+  // step of the current turn comes back with its signature; earlier turns and calls the model did not make are not checked.
+  const gemini3 = 'gemini-3-pro-preview';
+  const unsignedTurn = async (model: string) => ({
+    role: 'model',
+    parts: callsOf(partsOf(await firstTurn(model))).map(({ functionCall }) => ({ functionCall })),
+  });
+
   it('answers 400 when a call it made comes back without its thoughtSignature', async () => {
-    const first = await firstTurn();
-    const unsigned = { role: 'model', parts: callsOf(partsOf(first)).map(({ functionCall }) => ({ functionCall })) };
-    const response = await postGemini(sim, { contents: [askBoth, unsigned, results()], tools });
+    const response = await postGemini(sim, { contents: [askBoth, await unsignedTurn(gemini3), results()], tools }, { model: gemini3 });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { code: number; status: string; message: string } };
     expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
@@ -155,23 +161,38 @@ describe('thought signatures', () => {
   });
 
   it('answers 400 for a changed signature, and takes the signature back in base64url', async () => {
-    const first = await firstTurn();
+    const first = await firstTurn(gemini3);
     const [signed, other] = callsOf(partsOf(first));
     const withSignature = (thoughtSignature: string) => ({
       role: 'model',
       parts: [{ ...signed, thoughtSignature }, other],
     });
-    const changed = await postGemini(sim, { contents: [askBoth, withSignature(Buffer.from('forged').toString('base64')), results()], tools });
+    const forged = { contents: [askBoth, withSignature(Buffer.from('forged').toString('base64')), results()], tools };
+    const changed = await postGemini(sim, forged, { model: gemini3 });
     expect(changed.status).toBe(400);
     expect(((await changed.json()) as { error: { message: string } }).error.message).toMatch(/^Corrupted thought signature/);
     const base64url = Buffer.from(signed!.thoughtSignature!, 'base64').toString('base64url');
-    expect((await postGemini(sim, { contents: [askBoth, withSignature(base64url), results()], tools })).status).toBe(200);
+    const fixed = await postGemini(sim, { contents: [askBoth, withSignature(base64url), results()], tools }, { model: gemini3 });
+    expect(fixed.status).toBe(200);
   });
 
   it('does not ask a signature for calls it did not make', async () => {
     const handWritten = { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] };
     const answer = { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'rain' } } }] };
-    expect((await postGemini(sim, { contents: [askBoth, handWritten, answer], tools })).status).toBe(200);
+    expect((await postGemini(sim, { contents: [askBoth, handWritten, answer], tools }, { model: gemini3 })).status).toBe(200);
+  });
+
+  it('does not check turns before the current one (the last user text)', async () => {
+    const earlier = [askBoth, await unsignedTurn(gemini3), results(), { role: 'model', parts: [{ text: 'Rain at noon.' }] }];
+    const next = { role: 'user', parts: [{ text: 'thanks' }] };
+    expect((await postGemini(sim, { contents: [...earlier, next], tools }, { model: gemini3 })).status).toBe(200);
+  });
+
+  it('does not check Gemini 2.x (no such rule there), and checks a model it does not know, as before', async () => {
+    const flash = 'gemini-2.5-flash';
+    expect((await postGemini(sim, { contents: [askBoth, await unsignedTurn(flash), results()], tools }, { model: flash })).status).toBe(200);
+    const unknown = 'gemini-x';
+    expect((await postGemini(sim, { contents: [askBoth, await unsignedTurn(unknown), results()], tools }, { model: unknown })).status).toBe(400);
   });
 });
 

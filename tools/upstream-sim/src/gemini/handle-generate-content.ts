@@ -6,6 +6,7 @@ import { sendJsonAnswer } from '../send-json-answer';
 import { firstIssue, protoPath } from '../zod-issues';
 import { buildGenerateContentEvents, buildGenerateContentResponse } from './build-gemini-response';
 import { checkGeminiRequest } from './check-gemini-request';
+import { refuseForGeminiModel } from './gemini-model-rules';
 import { GenerateContentRequestSchema, type GenerateContentRequest, type GroundingMetadata } from './gemini-api';
 import { checkGeminiKey } from './check-gemini-key';
 import { geminiImageAnswer, wantsImage } from './gemini-image-answer';
@@ -41,7 +42,8 @@ function parseGenerateContentRequest(res: ServerResponse, rawBody: string, model
     sendGeminiError(res, invalidArgument(`* GenerateContentRequest.${protoPath(issue.path)}: ${message}`));
     return undefined;
   }
-  const problem = checkGeminiRequest(parsed.data) ?? findThoughtSignatureProblem(parsed.data, model);
+  const problem =
+    refuseForGeminiModel(parsed.data, model) ?? checkGeminiRequest(parsed.data) ?? findThoughtSignatureProblem(parsed.data, model);
   if (problem) {
     sendGeminiError(res, invalidArgument(problem));
     return undefined;

@@ -5,6 +5,7 @@ import { sendError } from '../http-io';
 import { errorForStatus, openAiError } from '../openai-error';
 import { parseOpenAiBody } from '../parse-openai-body';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
+import { refuseResponsesParameters } from '../openai-model-rules';
 import { sendJsonAnswer } from '../send-json-answer';
 import type { SimFault } from '../sim-types';
 import { buildResponseEvents } from './build-response-events';
@@ -114,6 +115,8 @@ async function answer(
 export async function handleCreateResponse(res: ServerResponse, rawBody: string, context: ResponsesContext): Promise<void> {
   const request = parseOpenAiBody(res, rawBody, ResponsesRequestSchema);
   if (!request) return;
+  const modelRefusal = refuseResponsesParameters(request);
+  if (modelRefusal) return invalid(res, 400, modelRefusal.message, modelRefusal.param, modelRefusal.code);
   const store = context.responseStore;
   const maxOutputTokens = request.max_output_tokens;
   if (maxOutputTokens != null && maxOutputTokens < minOutputTokens) {

@@ -3,18 +3,20 @@ import { formatCount, formatTime } from '../../api/format';
 import { DataTable, type Column } from '../../components/data-table';
 import { ChannelKeys } from './channel-keys';
 import { ChannelRowActions } from './channel-row-actions';
-import { describeCircuit, describeLastCheck } from './channel-text';
+import { describeCircuit, describeLastCheck, describeRefusedParameters } from './channel-text';
 
 const SHOWN_MODELS = 6;
 
 function ChannelState(props: { channel: Channel }) {
   const { channel } = props;
   const circuit = describeCircuit(channel.health);
+  const refused = describeRefusedParameters(channel.health);
   return (
     <div className="stack">
       <span className={`badge ${channel.enabled ? 'badge-ok' : 'badge-bad'}`}>{channel.enabled ? 'Enabled' : 'Disabled'}</span>
       <span className={`badge badge-${circuit.tone}`}>{circuit.label}</span>
       <small className="muted">{circuit.detail}</small>
+      {refused && <small className="muted">{refused}</small>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ChannelCheck } from '@chat-relay/contract';
 import { keyStatus } from '../../testing/fixtures';
-import { describeCircuit, describeDisabledKey, describeLastCheck, describeTestResult, testableModels } from './channel-text';
+import { describeCircuit, describeDisabledKey, describeLastCheck, describeRefusedParameters, describeTestResult, testableModels } from './channel-text';
 
 describe('channel health in words', () => {
   it('gives a passing test its latency and model, a failing one the upstream’s message and status', () => {
@@ -32,5 +32,18 @@ describe('channel health in words', () => {
 
   it('offers plain model names and mapped names for a test, never a glob', () => {
     expect(testableModels({ models: ['gpt-4o', 'gpt-4.1*', 'o?'], model_mapping: { fast: 'gpt-4o-mini', 'gpt-4o': 'x' } })).toEqual(['gpt-4o', 'fast']);
+  });
+
+  it('names what the upstream refused by name, per model, or nothing', () => {
+    expect(describeRefusedParameters({ refused_parameters: [] })).toBeUndefined();
+    const since = '2026-11-29T07:00:00.000Z';
+    expect(
+      describeRefusedParameters({
+        refused_parameters: [
+          { model: 'gpt-4o', field: 'top_k', at_most: null, since },
+          { model: 'gpt-4o', field: 'max_tokens', at_most: 16384, since },
+        ],
+      }),
+    ).toBe('Upstream refused, left out since: top_k (gpt-4o); max_tokens over 16384 (gpt-4o)');
   });
 });

@@ -15,7 +15,7 @@ export function describeLastCheck(check: ChannelCheck | null): string {
 }
 
 /** The circuit breaker in words, with whether it sends requests; `tone` picks the badge. */
-export function describeCircuit(health: ChannelHealth): { label: string; tone: 'ok' | 'bad' | 'warn'; detail: string } {
+export function describeCircuit(health: Omit<ChannelHealth, 'refused_parameters'>): { label: string; tone: 'ok' | 'bad' | 'warn'; detail: string } {
   const detail = `${health.failures} of ${health.attempts} recent attempts failed`;
   switch (health.state) {
     case 'closed':
@@ -25,6 +25,18 @@ export function describeCircuit(health: ChannelHealth): { label: string; tone: '
     case 'open':
       return { label: 'Circuit open', tone: 'bad', detail: `${detail}; no requests until ${formatTime(health.open_until)}` };
   }
+}
+
+/**
+ * What the channel's upstream refused by name, per model, that the relay now leaves out of its
+ * adapted requests (`top_k (gpt-4o); max_tokens over 16384 (gpt-4o)`); undefined when nothing was.
+ */
+export function describeRefusedParameters(health: Pick<ChannelHealth, 'refused_parameters'>): string | undefined {
+  if (health.refused_parameters.length === 0) return undefined;
+  const parts = health.refused_parameters.map((refusal) =>
+    refusal.at_most === null ? `${refusal.field} (${refusal.model})` : `${refusal.field} over ${refusal.at_most} (${refusal.model})`,
+  );
+  return `Upstream refused, left out since: ${parts.join('; ')}`;
 }
 
 /** A disabled key's reason and since when; the relay disables a key its upstream refused with 401/403. */

@@ -155,7 +155,7 @@ describe('ChannelSchema', () => {
     key_hints: ['...abcd'],
     key_status: [{ index: 0, hint: '...abcd', status: 'active', reason: null, changed_at: null }],
     has_active_key: true,
-    health: { state: 'closed', attempts: 0, failures: 0, open_until: null },
+    health: { state: 'closed', attempts: 0, failures: 0, open_until: null, refused_parameters: [] },
     models: ['gpt-4o*'],
     model_mapping: {},
     priority: 0,

@@ -134,6 +134,21 @@ export const ChannelHealthSchema = z.object({
   failures: z.number().int(),
   /** When an open circuit lets one trial request through. */
   open_until: TimestampSchema.nullable(),
+  /**
+   * Parameters the channel's upstream refused by name for a model (issue 28), left out of its
+   * adapted requests since (or `at_most`: output tokens lowered to that limit). This instance's
+   * memory, forgotten when the channel changes.
+   */
+  refused_parameters: z.array(
+    z.object({
+      /** The upstream model name, after the channel's mapping. */
+      model: z.string(),
+      /** The Chat Completions field (`max_tokens` stands for the output bound). */
+      field: z.string(),
+      at_most: z.number().int().nullable(),
+      since: TimestampSchema,
+    }),
+  ),
 });
 export type ChannelHealth = z.infer<typeof ChannelHealthSchema>;
 

@@ -140,6 +140,13 @@ describe('convertToAnthropicRequest parameters', () => {
     expect(convert({ ...hello, safety_identifier: 'hash-1', user: 'u' }).request.metadata).toEqual({ user_id: 'hash-1' });
   });
 
+  it('sends top_k, which the Messages API has (issue 28 defect 4), and refuses one that is not a whole number', () => {
+    expect(convert({ ...hello, top_k: 64 }).request).toMatchObject({ top_k: 64 });
+    expect(convert({ ...hello, top_k: 0 }).request).toMatchObject({ top_k: 0 });
+    expect(convert({ ...hello, top_k: null }).request).not.toHaveProperty('top_k');
+    expect(conversionErrorFor({ ...hello, top_k: 2.5 }).param).toBe('top_k');
+  });
+
   it('takes max_completion_tokens or max_tokens, and refuses the two when they disagree', () => {
     expect(convert({ ...hello, max_completion_tokens: 300 }).request.max_tokens).toBe(300);
     expect(convert({ ...hello, max_tokens: 200, max_completion_tokens: 200 }).request.max_tokens).toBe(200);

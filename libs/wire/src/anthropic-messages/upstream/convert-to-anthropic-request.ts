@@ -34,6 +34,7 @@ const HANDLED_FIELDS: ReadonlySet<string> = new Set([
   'response_format',
   'temperature',
   'top_p',
+  'top_k',
   'frequency_penalty',
   'presence_penalty',
   'n',
@@ -86,6 +87,15 @@ function rejectInexpressible(request: ChatCompletionRequest): void {
   }
 }
 
+/** `top_k` is no OpenAI field, so the contract does not type it: checked here (Anthropic takes a whole number ≥ 0). */
+function topKOf(value: unknown): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalidRequest('top_k must be a non-negative integer.', 'top_k', 'invalid_type');
+  }
+  return value;
+}
+
 /** max_tokens / max_completion_tokens (synonyms on OpenAI), or the model's default. */
 function maxTokensOf(request: ChatCompletionRequest, upstreamModel: string): number {
   const { max_tokens: legacy, max_completion_tokens: current } = request;
@@ -109,7 +119,7 @@ function serviceTierOf(tier: string | null | undefined): AnthropicRequest['servi
 /**
  * An OpenAI chat completion request → a Messages API request (anthropic-version 2023-06-01),
  * or a 400 naming the first parameter that cannot be expressed. Documented mappings:
- * `stop` → `stop_sequences`; `user` / `safety_identifier` → `metadata.user_id`;
+ * `stop` → `stop_sequences`; `top_k` as it is (the Messages API has it); `user` / `safety_identifier` → `metadata.user_id`;
  * `service_tier` default → standard_only; `store`, `metadata`, `prompt_cache_key` and
  * `stream_options` are OpenAI-side knobs with nothing to do upstream (the relay produces the
  * usage chunk itself); `reasoning_effort: none` is Anthropic's default.
@@ -129,6 +139,7 @@ export function convertToAnthropicRequest({
   const stop = typeof request.stop === 'string' ? [request.stop] : (request.stop ?? []);
   const userId = request['safety_identifier'] ?? request.user;
   const serviceTier = serviceTierOf(request.service_tier);
+  const topK = topKOf(request['top_k']);
 
   const body: AnthropicRequest = {
     model: upstreamModel,
@@ -142,6 +153,7 @@ export function convertToAnthropicRequest({
   if (stop.length > 0) body.stop_sequences = stop;
   if (request.temperature !== undefined && request.temperature !== null) body.temperature = request.temperature;
   if (request.top_p !== undefined && request.top_p !== null) body.top_p = request.top_p;
+  if (topK !== undefined) body.top_k = topK;
   if (toolConfig.tools) body.tools = toolConfig.tools;
   if (toolConfig.tool_choice) body.tool_choice = toolConfig.tool_choice;
   if (typeof userId === 'string' && userId !== '') body.metadata = { user_id: userId };

@@ -1,0 +1,4 @@
+export * from './adjustment';
+export * from './adjust-for-model';
+export * from './refused-parameter';
+export * from './upstream-format';
