@@ -44,9 +44,12 @@ interface UpstreamChatBody {
 
 describe.each([anthropicKind, openAiKind])('e2e: a custom assistant called as <family>-gizmo-<id> on a $type channel', (kind) => {
   let e2e: AnthropicE2e;
+  // The assistant sets temperature and top_p, which Claude Opus 4.1 and 4.5+ refuse together (as
+  // the simulator does): an operator pairing them serves a model that takes both, Claude Sonnet 4.
+  const upstreamModel = kind.type === 'anthropic' ? 'claude-sonnet-4-20250514' : kind.upstreamModel;
 
   beforeEach(async () => {
-    e2e = await startAnthropicRelay(kind, { models: [FAMILY], model_mapping: { [FAMILY]: kind.upstreamModel } });
+    e2e = await startAnthropicRelay(kind, { models: [FAMILY], model_mapping: { [FAMILY]: upstreamModel } });
     await createAssistant(e2e, {
       id: 'g-abc',
       name: 'Travel helper',
@@ -63,7 +66,7 @@ describe.each([anthropicKind, openAiKind])('e2e: a custom assistant called as <f
     const [call] = kind.calls(e2e.sim);
     if (kind === anthropicKind) {
       const body = call?.body as UpstreamMessagesBody;
-      expect(body).toMatchObject({ model: kind.upstreamModel, temperature: 0.2, top_p: 0.5, max_tokens: 300 });
+      expect(body).toMatchObject({ model: upstreamModel, temperature: 0.2, top_p: 0.5, max_tokens: 300 });
       expect(body['tool_choice']).toEqual({ type: 'none' });
       // The caller's system blocks, cache_control kept, after the instructions.
       expect(body.system).toEqual([{ type: 'text', text: INSTRUCTIONS }, ...callerSystem]);
@@ -71,7 +74,7 @@ describe.each([anthropicKind, openAiKind])('e2e: a custom assistant called as <f
       expect(body.tools).toEqual([assistantFlight, requestWeather, requestTime]);
     } else {
       const body = call?.body as UpstreamChatBody;
-      expect(body).toMatchObject({ model: kind.upstreamModel, temperature: 0.2, top_p: 0.5 });
+      expect(body).toMatchObject({ model: upstreamModel, temperature: 0.2, top_p: 0.5 });
       expect(body.messages[0]).toEqual({ role: 'system', content: INSTRUCTIONS });
       expect(body.messages.slice(1).map((message) => message.role)).toEqual(['system', 'user']);
       expect(JSON.stringify(body.messages[1]?.content)).toContain('Answer in French.');
@@ -121,7 +124,7 @@ describe.each([anthropicKind, openAiKind])('e2e: a custom assistant called as <f
     if (kind === anthropicKind) {
       const counted = e2e.sim.requests.filter((request) => request.path === '/v1/messages/count_tokens').map((request) => request.body);
       expect(counted.at(-1)).toMatchObject({
-        model: kind.upstreamModel,
+        model: upstreamModel,
         system: INSTRUCTIONS,
         tools: [{ name: 'find_flight' }, { name: 'get_weather' }],
       });

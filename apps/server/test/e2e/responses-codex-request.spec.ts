@@ -82,7 +82,8 @@ async function usageRowFor(e2e: E2eRelay, requestId: string | null): Promise<Sto
 beforeAll(prepareResponsesSpec, PREPARE_SPEC_TIMEOUT_MS);
 
 describe('e2e: a Codex request on a native Responses channel passes through', () => {
-  const native = responsesChannelKinds.find((kind) => kind.native)!;
+  // Codex asks for a reasoning effort, which gpt-4.1 refuses (as the simulator does): a Codex model.
+  const native = { ...responsesChannelKinds.find((kind) => kind.native)!, upstreamModel: 'gpt-5-mini' };
   let e2e: E2eRelay;
   let hop: ForwardingUpstream;
 
