@@ -13,6 +13,11 @@ describeTwoInstances('two relays, one quota — LiteLLM: "budgets are per pod"',
 
   it(`${REQUESTS} concurrent requests over A and B against a quota for 20: at most the limit is spent, one row per request, quota_used = Σ costs`, async () => {
     const { relay, db, createToken } = cluster();
+    // Each instance answers one limited request first, on a token of its own: its first reservation
+    // loads the price table and the tokenizer, which a cold instance would still be doing while
+    // the other one took the whole quota (both must be seen to share it).
+    const warm = await createToken({ quota_limit: 1_000 * RESERVATION });
+    for (const target of [relay('a'), relay('b')]) expect((await chat(target, warm.key, { maxTokens: MAX_TOKENS })).status).toBe(200);
     const token = await createToken({ quota_limit: LIMIT });
     // 20 ms a token: each admitted request holds its reservation ~100 ms, so they overlap.
     const outcomes = await spread([relay('a'), relay('b')], REQUESTS, (target) => chat(target, token.key, { maxTokens: MAX_TOKENS, latencyMsPerToken: 20 }));
