@@ -64,11 +64,19 @@ describe('issue 10 defect 3: quota wiped by max_tokens 1e300', () => {
   });
 
   it('a request at the bounds is charged its real cost, nothing more and nothing less', async () => {
-    const response = await post(e2e, '{"model":"gpt-4o","max_tokens":10000000,"n":1,"messages":[{"role":"user","content":"hi"}]}');
+    // gpt-4o's own output limit: served, and charged what it cost.
+    const response = await post(e2e, '{"model":"gpt-4o","max_tokens":16384,"n":1,"messages":[{"role":"user","content":"hi"}]}');
     expect(response.status).toBe(200);
     await response.text();
     const [row] = await e2e.usageRows(1);
     expect(row!.cost).toBeGreaterThan(0);
+    expect(await quotaUsed(e2e, accountId)).toEqual({ token: USED_BEFORE + row!.cost, account: USED_BEFORE + row!.cost });
+    // The contract's own bound passes the relay; gpt-4o refuses it (a Chat Completions caller's
+    // own field on an OpenAI channel reaches the upstream as sent): its 400, and no charge.
+    const refused = await post(e2e, '{"model":"gpt-4o","max_tokens":10000000,"n":1,"messages":[{"role":"user","content":"hi"}]}');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('max_tokens is too large');
+    await e2e.usageRows(2);
     expect(await quotaUsed(e2e, accountId)).toEqual({ token: USED_BEFORE + row!.cost, account: USED_BEFORE + row!.cost });
   });
 
