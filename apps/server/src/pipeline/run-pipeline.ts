@@ -88,7 +88,9 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const rawBody = input.rawBody;
     const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-    const bound = { ...passthroughBound(passthrough), cacheWrites: marksCacheWrites(res.locals.rawBody ?? rawBody) };
+    // The scan of the body only where a reservation is taken (a token or its account with a limit).
+    const limited = !(caller.token.quotaLimit === null && caller.token.account?.quotaLimit === null);
+    const bound = { ...passthroughBound(passthrough), cacheWrites: limited && marksCacheWrites(res.locals.rawBody ?? rawBody) };
     const reservation = { requestId: trace.requestId, request: resolved.request, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
     trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
   }

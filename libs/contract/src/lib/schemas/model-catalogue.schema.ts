@@ -113,7 +113,7 @@ export type CatalogueListQuery = z.infer<typeof CatalogueListQuerySchema>;
 export const CatalogueListSchema = z.object({ data: z.array(CatalogueEntrySchema), dataset: CatalogueDatasetSchema });
 export type CatalogueList = z.infer<typeof CatalogueListSchema>;
 
-/** A model name in a path: any text (a `/` sent as %2F). */
+/** A model name in a path, whatever its text (a `/` sent as %2F). */
 export const CatalogueModelParamSchema = z.object({ model: z.string().min(1).max(256) });
 export const CatalogueOverrideParamSchema = z.object({ id: z.string().trim().min(1).max(200) });
 
