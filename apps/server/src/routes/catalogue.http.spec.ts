@@ -136,7 +136,7 @@ describe('model catalogue admin API (issue 28)', () => {
     const refreshed = await request(relay.app).post('/api/catalogue/refresh').set(admin()).set('content-type', 'application/json').send(body).expect(200);
     expect(refreshed.body).toMatchObject({ source: 'refresh', models: 12_000 });
     expect(relay.services.catalogue.facts('model-11999').maxOutputTokens).toBe(16_384);
-  });
+  }, 30_000); // a size test: parsing and storing 12,000 models takes seconds on a loaded two-core CI
 
   it('refreshes from a URL (a local server here), and refuses clearly when it cannot be fetched', async () => {
     const upstream = await serve((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(modelsDev({ 'gpt-9': GPT_9 }))));

@@ -5,11 +5,17 @@ import { describeTwoInstances, useTwoInstances, type TwoInstances } from './two-
 /** A change made on one instance must be in force on the other within this (RELAY_REFRESH_MS is 60 s here). */
 const PROPAGATION_BOUND_MS = 1_000;
 
-/** How long until `read` on B answers what `expected` accepts, polled every 25 ms up to 3 s. */
+/**
+ * How long after the change the first read on B that answers what `expected` accepts was sent,
+ * polled every 25 ms up to 3 s. Timed by when the read was sent, not when its answer came back:
+ * under a loaded CI the round trip itself can take hundreds of milliseconds, which is not
+ * propagation.
+ */
 async function msUntil(read: () => Promise<unknown>, expected: (value: unknown) => boolean): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < 3_000) {
-    if (expected(await read())) return performance.now() - started;
+    const sentAt = performance.now() - started;
+    if (expected(await read())) return sentAt;
     await sleep(25);
   }
   return Number.POSITIVE_INFINITY;
