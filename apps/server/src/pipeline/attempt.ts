@@ -1,4 +1,4 @@
-import { redactUpstreamError, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure, type UpstreamRequest } from '@chat-relay/wire';
+import { redactUpstreamError, type Adjustment, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure, type UpstreamRequest } from '@chat-relay/wire';
 import type { Readable } from 'node:stream';
 import type { AbortLike } from '../core/caller-gone';
 import type { StreamFraming } from './caller-dialect';
@@ -62,7 +62,7 @@ export interface PreparedCall<R> {
   /** As the channel's adapter built it; its own `warnings` are the caller's to pass on in `warnings`. */
   request: UpstreamRequest;
   /** What was accepted but cannot be honoured exactly: logged. */
-  warnings?: readonly string[];
+  warnings?: readonly Adjustment[];
   /** Passed through in the caller's dialect (for onServed). */
   native?: boolean;
   /** A non-2xx answer → its failure, the channel's keys redacted. */

@@ -55,7 +55,7 @@ export interface RelayedRequest {
   /** Set when only such a channel can serve the request (a 400 naming what cannot be bridged). */
   nativeOnly?: RelayError;
   /** What converting to the hub could not keep exactly: logged when a bridged channel is tried. */
-  bridgeWarnings?: readonly string[];
+  bridgeWarnings?: readonly Adjustment[];
   /** What the caller's dialect needs of the attempt beyond its request. */
   hooks?: DialectHooks;
   /**
@@ -304,18 +304,16 @@ function buildAttempt(deps: ChatRelayDeps, { channel, key, upstreamModel, relaye
   // An adapted request suits the model it goes to (issue 28): the catalogue's rules, and what this channel refused before.
   const adjusted = adapted ? adjustForChannel(deps, request, channel, upstreamModel, refused) : undefined;
   let adjustments = adjusted?.adjustments.length ? [...adjusted.adjustments] : undefined;
-  const dropped: string[] = [];
   for (let sent = adjusted?.request ?? request; ; ) {
     try {
       const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
-      if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
       return { adapter, upstreamRequest, sent, adjustments };
     } catch (error) {
       if (!(error instanceof RelayError) || error.status !== 400) throw error;
       const field = relayed.hooks?.advisory?.find((name) => name === error.param && sent[name] != null);
       if (!field) throw error;
-      dropped.push(`${field} not sent to this ${channel.record.type} channel: ${error.message}`);
-      (adjustments ??= []).push({ kind: 'dropped', field: String(field), reason: error.message });
+      // Logged with the model's other adjustments, and named in the answer's header.
+      (adjustments ??= []).push({ kind: 'dropped', field: String(field), reason: `not sent to this ${channel.record.type} channel: ${error.message}` });
       sent = { ...sent, [field]: undefined };
     }
   }

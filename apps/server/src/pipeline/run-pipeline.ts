@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { ADJUSTED_HEADER, invalidRequest, type RelayError } from '@chat-relay/wire';
+import { ADJUSTED_HEADER, invalidRequest, type Adjustment, type RelayError } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
@@ -32,7 +32,7 @@ export interface PipelineRequest {
   native?: NativeRequest;
   /** Only a channel speaking the caller's dialect can serve it. */
   nativeOnly?: RelayError;
-  bridgeWarnings?: readonly string[];
+  bridgeWarnings?: readonly Adjustment[];
   /** The dialect's own checks of the request, once the caller's policy has admitted it. */
   validate?(): void;
   /** What the dialect needs of each attempt: a pinned channel, hints, a search of its own. */

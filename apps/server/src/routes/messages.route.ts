@@ -1,5 +1,14 @@
 import { messagesContract, type AnthropicCountTokensRequest, type AnthropicMessage, type AnthropicMessagesRequest } from '@chat-relay/contract';
-import { anthropicNativeAdapter, convertMessagesToChat, inspectMessagesRequest, nativeChannelType, stripBridgedThinking } from '@chat-relay/wire';
+import {
+  anthropicNativeAdapter,
+  convertMessagesToChat,
+  inspectMessagesRequest,
+  lossOf,
+  MESSAGES_TO_CHAT,
+  nativeChannelType,
+  stripBridgedThinking,
+  type Adjustment,
+} from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { anthropicMessagesDialect } from '../dialects/messages/anthropic-messages-dialect';
@@ -24,9 +33,9 @@ function withoutMaxTokens({ max_tokens: _maxTokens, ...prompt }: AnthropicMessag
 }
 
 /** Betas only Anthropic honours: a bridged request cannot forward them, and says so in the log. */
-function betasNotForwarded(headers: Record<string, string>): string[] {
+function betasNotForwarded(headers: Record<string, string>): Adjustment[] {
   const beta = headers['anthropic-beta'];
-  return beta ? [`anthropic-beta ${beta} is not forwarded: the channel does not speak Anthropic's API`] : [];
+  return beta ? [lossOf(MESSAGES_TO_CHAT.rules.betaHeader, { from: beta })] : [];
 }
 
 /**

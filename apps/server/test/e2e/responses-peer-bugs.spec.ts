@@ -143,8 +143,9 @@ describe.each(bridgedKinds)('Portkey: instructions, reasoning and previous_respo
       expect(kind.calls(e2e.sim)).toHaveLength(3);
       expect(lastCall(e2e)).not.toHaveProperty('thinking');
       const requestId = answered.headers.get('x-request-id');
-      const warned = logged.find((line) => line['requestId'] === requestId && line['msg'] === 'request translated with warnings');
-      expect(JSON.stringify(warned?.['warnings'])).toMatch(/reasoning_effort not sent to this anthropic channel/);
+      const adjusted = logged.find((line) => line['requestId'] === requestId && line['msg'] === 'request adjusted for the model');
+      expect(JSON.stringify(adjusted?.['adjustments'])).toMatch(/reasoning_effort dropped: not sent to this anthropic channel/);
+      expect(answered.headers.get('x-relay-adjusted')).toContain('reasoning_effort dropped');
     } else {
       const thought = await client.responses.create(reasoning);
       expect(thought.reasoning?.effort).toBe('low');

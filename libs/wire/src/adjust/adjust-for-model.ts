@@ -1,6 +1,7 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { ModelFacts } from '../models/model-catalogue';
-import type { Adjustment, ParameterRefusal, UpstreamFormat } from './adjustment';
+import type { Adjustment } from '../hub/bridge-loss';
+import type { ParameterRefusal, UpstreamFormat } from './adjustment';
 
 export interface AdjustTarget {
   format: UpstreamFormat;

@@ -1,18 +1,5 @@
-/**
- * One change the relay made to an adapted request so the model it goes to takes it (issue 28):
- * a field left out, renamed or re-valued (`mapped`), or lowered to the model's limit (`clamped`).
- * Bridge losses as data (issue 27): logged once per request and shown to the caller in the
- * `x-relay-adjusted` header.
- */
-export interface Adjustment {
-  kind: 'dropped' | 'mapped' | 'clamped';
-  /** The hub (Chat Completions) field. */
-  field: string;
-  /** Why, for the log. */
-  reason: string;
-  from?: string | number;
-  to?: string | number;
-}
+import type { Adjustment } from '../hub/bridge-loss';
+
 
 /** The dialect an adapted request reaches the upstream in: the channel type's chat format. */
 export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini';

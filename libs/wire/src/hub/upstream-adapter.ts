@@ -1,3 +1,4 @@
+import type { Adjustment } from './bridge-loss';
 import type { RelayError } from '../errors/relay-error';
 import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 
@@ -30,7 +31,7 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   body: string | Buffer | MultipartBody;
   /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
-  warnings?: string[];
+  warnings?: Adjustment[];
 }
 
 /**

@@ -1,20 +1,18 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import type { AnthropicDocumentBlockParam, AnthropicImageBlockParam, UserContentPart } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 
 /** What a PDF is called upstream when the caller gave it no title (OpenAI wants a file name). */
 export const UNTITLED_PDF_NAME = 'document.pdf';
 
-const CACHE_CONTROL_DROPPED =
-  'cache_control breakpoints are not sent: Chat Completions has no explicit prompt caching (OpenAI-compatible upstreams cache on their own).';
-const CITATIONS_DROPPED = 'citations are not available through a bridged channel: documents are sent as plain content.';
 
 /** One warning for every dropped cache breakpoint, wherever it was. */
 export function noteCacheControl(block: { cache_control?: unknown }, notes: BridgeNotes): void {
-  if (block.cache_control !== undefined && block.cache_control !== null) notes.warn(CACHE_CONTROL_DROPPED);
+  if (block.cache_control !== undefined && block.cache_control !== null) notes.lose(MESSAGES_TO_CHAT.rules.cacheControl);
 }
 
 export function noteCitations(present: boolean, notes: BridgeNotes): void {
-  if (present) notes.warn(CITATIONS_DROPPED);
+  if (present) notes.lose(MESSAGES_TO_CHAT.rules.citations);
 }
 
 const text = (value: string): UserContentPart => ({ type: 'text', text: value });

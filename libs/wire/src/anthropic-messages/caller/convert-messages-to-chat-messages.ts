@@ -1,3 +1,4 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import {
   isKnownAnthropicContentBlockParam,
   type AnthropicContentBlockParam,
@@ -11,10 +12,6 @@ import type { BridgeNotes } from '../../hub/bridge-notes';
 import { convertDocumentToChat, convertImageToChat, noteCacheControl, noteCitations } from './convert-anthropic-media-to-chat';
 import { convertToolResultToChat } from './convert-tool-result-to-chat';
 
-const THINKING_DROPPED =
-  'thinking blocks of earlier turns are not sent: Chat Completions has no place for them in a request.';
-const PREFILL_NOT_CONTINUED =
-  'a final assistant message is sent as history: Chat Completions answers after it rather than continuing it.';
 
 /**
  * `system` (top level, or a system turn) → the text of one system message. Documented mapping:
@@ -74,7 +71,7 @@ function convertUserTurn(blocks: AnthropicContentBlockParam[], param: string, no
       }
       case 'thinking':
       case 'redacted_thinking':
-        notes.warn(THINKING_DROPPED);
+        notes.lose(MESSAGES_TO_CHAT.rules.thinkingBlocks);
         return;
       case 'tool_use':
       case 'server_tool_use':
@@ -113,7 +110,7 @@ function convertAssistantTurn(blocks: AnthropicContentBlockParam[], param: strin
         return;
       case 'thinking':
       case 'redacted_thinking':
-        notes.warn(THINKING_DROPPED);
+        notes.lose(MESSAGES_TO_CHAT.rules.thinkingBlocks);
         return;
       case 'server_tool_use':
       case 'web_search_tool_result':
@@ -161,6 +158,6 @@ export function convertMessagesToChatMessages(
       converted.push(...convertAssistantTurn(message.content, param, notes));
     }
   });
-  if (messages.at(-1)?.role === 'assistant') notes.warn(PREFILL_NOT_CONTINUED);
+  if (messages.at(-1)?.role === 'assistant') notes.lose(MESSAGES_TO_CHAT.rules.prefill, { field: `messages[${messages.length - 1}]` });
   return converted;
 }

@@ -1,3 +1,4 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import {
   isAnthropicCustomTool,
   type AnthropicTool,
@@ -20,7 +21,7 @@ function convertTool(tool: AnthropicTool, param: string, notes: BridgeNotes): To
   }
   noteCacheControl(tool, notes);
   for (const field of Object.keys(tool)) {
-    if (!CUSTOM_TOOL_FIELDS.has(field)) notes.warn(`'${param}.${field}' is not sent: Chat Completions tools have no such field.`);
+    if (!CUSTOM_TOOL_FIELDS.has(field)) notes.lose(MESSAGES_TO_CHAT.rules.toolField, { field: `${param}.${field}` });
   }
   const strict = (tool as { strict?: unknown }).strict;
   return [
@@ -68,7 +69,7 @@ export function convertMessagesToChatTools(
 ): ChatToolFields {
   const converted = (tools ?? []).flatMap((tool, index) => convertTool(tool, `tools[${index}]`, notes));
   if (converted.length === 0) {
-    if (toolChoice !== undefined) notes.warn('tool_choice is not sent: there is no tool it could apply to.');
+    if (toolChoice !== undefined) notes.lose(MESSAGES_TO_CHAT.rules.toolChoiceWithoutTools);
     return {};
   }
   const fields: ChatToolFields = { tools: converted };

@@ -1,6 +1,8 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import type { AnthropicMessagesRequest, ChatCompletionRequest } from '@chat-relay/contract';
 import type { RelayError } from '../../errors/relay-error';
 import { isJsonObject } from '../../json/json-checks';
+import type { Adjustment } from '../../hub/bridge-loss';
 import { BridgeNotes } from '../../hub/bridge-notes';
 import { noteCacheControl } from './convert-anthropic-media-to-chat';
 import { convertMessagesToChatMessages } from './convert-messages-to-chat-messages';
@@ -17,7 +19,7 @@ export interface ConvertedMessagesRequest {
   /** The hub request, converted as well as possible even when `nativeOnly` is set (for cost estimates). */
   request: ChatCompletionRequest;
   /** What was accepted but is not honoured exactly, for the log. */
-  warnings: string[];
+  warnings: Adjustment[];
   /** A 400 naming the first field only an Anthropic channel can serve: the relay must not bridge then. */
   nativeOnly: RelayError | undefined;
 }
@@ -54,7 +56,7 @@ function convertOutputConfig(
 ): Pick<ChatCompletionRequest, 'response_format'> {
   if (!outputConfig) return {};
   for (const field of Object.keys(outputConfig)) {
-    if (field !== 'effort' && field !== 'format') notes.warn(`'output_config.${field}' is not sent: Chat Completions has no such setting.`);
+    if (field !== 'effort' && field !== 'format') notes.lose(MESSAGES_TO_CHAT.rules.outputConfigField, { field: `output_config.${field}` });
   }
   const format = outputConfig.format;
   if (format === undefined || format === null) return {};
@@ -70,7 +72,7 @@ function convertOutputConfig(
 function convertMetadata(metadata: AnthropicMessagesRequest['metadata'], notes: BridgeNotes): Pick<ChatCompletionRequest, 'user'> {
   if (!metadata) return {};
   for (const field of Object.keys(metadata)) {
-    if (field !== 'user_id') notes.warn(`'metadata.${field}' is not sent: only metadata.user_id has a counterpart (user).`);
+    if (field !== 'user_id') notes.lose(MESSAGES_TO_CHAT.rules.metadataField, { field: `metadata.${field}` });
   }
   const userId = metadata.user_id;
   return typeof userId === 'string' && userId !== '' ? { user: userId } : {};
@@ -80,7 +82,7 @@ function convertMetadata(metadata: AnthropicMessagesRequest['metadata'], notes: 
 function convertServiceTier(tier: string | undefined, notes: BridgeNotes): Pick<ChatCompletionRequest, 'service_tier'> {
   if (tier === undefined || tier === 'auto') return {};
   if (tier === 'standard_only') return { service_tier: 'default' };
-  notes.warn(`service_tier '${tier}' is not sent: it has no Chat Completions counterpart.`);
+  notes.lose(MESSAGES_TO_CHAT.rules.serviceTier, { from: tier });
   return {};
 }
 
@@ -98,7 +100,7 @@ function noteOtherFields(request: AnthropicMessagesRequest, notes: BridgeNotes):
     if (CONVERTED_FIELDS.has(field) || value === undefined || value === null) continue;
     const nativeOnly = NATIVE_ONLY_FIELDS[field];
     if (nativeOnly) notes.refuse(field, nativeOnly);
-    else notes.warn(`'${field}' is not sent: it has no Chat Completions counterpart.`);
+    else notes.lose(MESSAGES_TO_CHAT.rules.otherField, { field });
   }
 }
 

@@ -1,3 +1,4 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import {
   isKnownAnthropicToolResultContentBlockParam,
   type AnthropicToolResultBlockParam,
@@ -13,8 +14,6 @@ export interface ConvertedToolResult {
   media: UserContentPart[];
 }
 
-const IS_ERROR_DROPPED =
-  'tool_result is_error is not sent: Chat Completions has no error flag, the result goes as plain content.';
 
 /**
  * A `tool_result` block → a `tool` message answering `tool_use_id`. Documented mapping: its
@@ -28,7 +27,7 @@ export function convertToolResultToChat(
   notes: BridgeNotes,
 ): ConvertedToolResult {
   noteCacheControl(block, notes);
-  if (block.is_error === true) notes.warn(IS_ERROR_DROPPED);
+  if (block.is_error === true) notes.lose(MESSAGES_TO_CHAT.rules.toolResultIsError);
   const texts: string[] = [];
   const media: UserContentPart[] = [];
   const content = block.content ?? '';

@@ -1,3 +1,4 @@
+import type { Adjustment } from '../../hub/bridge-loss';
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { AnthropicRequest } from '../anthropic-api';
@@ -14,7 +15,7 @@ export interface ConvertToAnthropicRequestArgs {
 export interface ConvertedAnthropicRequest {
   request: AnthropicRequest;
   /** Accepted parameters Anthropic cannot honour exactly (documented mappings), for the log. */
-  warnings: string[];
+  warnings: Adjustment[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { conversionErrorFor, convertForTest as convert, userMessage as user } from '../testing/convert-for-test';
 
 const weather = {
@@ -58,7 +59,7 @@ describe('convertToAnthropicTools', () => {
 
   it('accepts strict tools and reports that Anthropic does not enforce them', () => {
     const strictWeather = { ...weather, function: { ...weather.function, strict: true } };
-    expect(convert({ ...ask, tools: [strictWeather] }).warnings).toEqual(['tools[0].function.strict is not enforced by Anthropic']);
+    expect(convert({ ...ask, tools: [strictWeather] }).warnings).toEqual([lost('tools[0].function.strict')]);
   });
 });
 
@@ -76,7 +77,7 @@ describe('response_format through a forced tool', () => {
       },
     ]);
     expect(request.tool_choice).toEqual({ type: 'tool', name: 'json_response__city_answer', disable_parallel_tool_use: true });
-    expect(warnings).toEqual(['response_format.json_schema.strict is not enforced by Anthropic']);
+    expect(warnings).toEqual([lost('response_format.json_schema.strict')]);
   });
 
   it('lets the model call a tool or answer in JSON when tools come with tool_choice auto', () => {

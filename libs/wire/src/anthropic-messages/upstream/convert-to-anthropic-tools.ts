@@ -1,3 +1,5 @@
+import { CHAT_TO_ANTHROPIC } from './chat-to-anthropic-losses';
+import { lossOf, type Adjustment } from '../../hub/bridge-loss';
 import type { ResponseFormat, Tool, ToolChoice } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { AnthropicTool, AnthropicToolChoice } from '../anthropic-api';
@@ -14,12 +16,12 @@ export interface AnthropicToolConfig {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   /** What was accepted but cannot be honoured exactly (documented mappings). */
-  warnings: string[];
+  warnings: Adjustment[];
 }
 
 const EMPTY_INPUT_SCHEMA = { type: 'object', properties: {} } as const;
 
-function convertTool(tool: Tool, index: number, warnings: string[]): AnthropicTool {
+function convertTool(tool: Tool, index: number, warnings: Adjustment[]): AnthropicTool {
   const param = `tools[${index}]`;
   if (tool.type !== 'function') {
     throw invalidRequest('Custom (free-text) tools are not supported on Anthropic channels.', param, 'unsupported_value');
@@ -38,7 +40,7 @@ function convertTool(tool: Tool, index: number, warnings: string[]): AnthropicTo
     );
   }
   // Anthropic has no strict mode on 2023-06-01: the schema is followed, not enforced.
-  if (strict) warnings.push(`${param}.function.strict is not enforced by Anthropic`);
+  if (strict) warnings.push(lossOf(CHAT_TO_ANTHROPIC.rules.strictTool, { field: `${param}.function.strict` }));
   return {
     name,
     ...(description !== undefined ? { description } : {}),
@@ -74,10 +76,10 @@ function convertToolChoice(
 function checkJsonFormat(
   format: Exclude<ResponseFormat, { type: 'text' }>,
   tools: readonly AnthropicTool[],
-  warnings: string[],
+  warnings: Adjustment[],
 ): void {
   if (format.type !== 'json_schema') return;
-  if (format.json_schema.strict) warnings.push('response_format.json_schema.strict is not enforced by Anthropic');
+  if (format.json_schema.strict) warnings.push(lossOf(CHAT_TO_ANTHROPIC.rules.strictJsonSchema));
   const schemaType = format.json_schema.schema?.['type'];
   if (schemaType !== undefined && schemaType !== 'object') {
     throw invalidRequest(
@@ -105,7 +107,7 @@ function checkJsonFormat(
  * later turn, as on OpenAI.
  */
 export function convertToAnthropicTools(args: ConvertToAnthropicToolsArgs): AnthropicToolConfig {
-  const warnings: string[] = [];
+  const warnings: Adjustment[] = [];
   const tools = (args.tools ?? []).map((tool, index) => convertTool(tool, index, warnings));
   const { toolChoice, parallelToolCalls, responseFormat } = args;
 

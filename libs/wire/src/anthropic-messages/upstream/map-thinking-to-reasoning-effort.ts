@@ -1,3 +1,4 @@
+import { MESSAGES_TO_CHAT } from '../messages-bridge-losses';
 import type { AnthropicThinkingConfig } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 
@@ -29,7 +30,7 @@ export function mapThinkingToReasoningEffort(
   if (thinking?.type === 'disabled') return undefined;
   if (effort !== undefined && effort !== null) {
     if (SHARED_EFFORTS.has(effort)) return effort;
-    notes.warn(`output_config.effort '${effort}' is sent as reasoning_effort 'high', the highest Chat Completions offers.`);
+    notes.lose(MESSAGES_TO_CHAT.rules.effortAbove, { from: effort, to: 'high' });
     return 'high';
   }
   switch (thinking?.type) {
@@ -40,7 +41,7 @@ export function mapThinkingToReasoningEffort(
     case 'adaptive':
       return 'medium';
     case 'between_tools':
-      notes.warn("thinking 'between_tools' is sent as reasoning_effort 'medium'.");
+      notes.lose(MESSAGES_TO_CHAT.rules.thinkingBetweenTools, { from: 'between_tools', to: 'medium' });
       return 'medium';
     default: {
       const unhandled: never = thinking;

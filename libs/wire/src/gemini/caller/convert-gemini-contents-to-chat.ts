@@ -1,3 +1,4 @@
+import { GEMINI_TO_CHAT } from '../gemini-bridge-losses';
 import type { FunctionToolCall, GeminiContentParam, GeminiPartParam, Message, UserContentPart } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { convertGeminiUserPart, partKindOf } from './convert-gemini-parts-to-chat';
@@ -37,7 +38,7 @@ function convertModelTurn(content: GeminiContentParam, contentIndex: number, not
   const toolCalls: FunctionToolCall[] = [];
   content.parts.forEach((part: GeminiPartParam, partIndex) => {
     const param = `contents[${contentIndex}].parts[${partIndex}]`;
-    if (part.thought === true) return notes.warn('thought parts are not sent: Chat Completions has no place for them in a request.');
+    if (part.thought === true) return notes.lose(GEMINI_TO_CHAT.rules.thoughtParts, { field: `${param}.thought` });
     if (part.text !== undefined) return void texts.push(part.text);
     const call = part.functionCall;
     if (call) {
@@ -106,7 +107,7 @@ export function convertGeminiContentsToChat(
     }
   });
   if (contents.at(-1)?.role === 'model') {
-    notes.warn('a final model turn is sent as history: Chat Completions answers after it rather than continuing it.');
+    notes.lose(GEMINI_TO_CHAT.rules.finalModelTurn, { field: `contents[${contents.length - 1}]` });
   }
   return messages;
 }

@@ -1,3 +1,4 @@
+import { GEMINI_TO_CHAT } from '../gemini-bridge-losses';
 import type { GeminiPartParam, UserContentPart } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 
@@ -60,7 +61,7 @@ function fileDataToChat(file: { mimeType?: string; fileUri: string }, param: str
  */
 export function convertGeminiUserPart(part: GeminiPartParam, param: string, notes: BridgeNotes): UserContentPart[] {
   if (part.thought === true) {
-    notes.warn('thought parts are not sent: Chat Completions has no place for them in a request.');
+    notes.lose(GEMINI_TO_CHAT.rules.thoughtParts, { field: `${param}.thought` });
     return [];
   }
   if (part.text !== undefined) return [{ type: 'text', text: part.text }];

@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { GeminiGenerateContentRequestSchema } from '@chat-relay/contract';
 import { BridgeNotes } from '../../hub/bridge-notes';
 import { convertGeminiSchemaToJsonSchema, withJsonSchemaTypes } from './convert-gemini-schema-to-json-schema';
@@ -46,18 +47,18 @@ describe('convertGeminiToolsToChat', () => {
   it('VALIDATED → auto, with a warning', () => {
     const { fields, notes } = convert({ tools: [{ functionDeclarations: [weather] }], toolConfig: { functionCallingConfig: { mode: 'VALIDATED' } } });
     expect(fields.tool_choice).toBe('auto');
-    expect(notes.warnings).toEqual([expect.stringContaining('VALIDATED')]);
+    expect(notes.warnings).toEqual([lost('toolConfig.functionCallingConfig.mode', 'mapped', { from: 'VALIDATED', to: 'auto' })]);
   });
 
   it('no function declared: neither tools nor tool_choice, a toolConfig said not sent', () => {
     const { fields, notes } = convert({ toolConfig: { functionCallingConfig: { mode: 'ANY' } } });
     expect(fields).toEqual({});
-    expect(notes.warnings).toEqual([expect.stringContaining('toolConfig is not sent')]);
+    expect(notes.warnings).toEqual([lost('toolConfig')]);
   });
 
   it('declaration fields with no counterpart are warnings; tools Google runs are refused by name', () => {
     const { notes } = convert({ tools: [{ functionDeclarations: [{ ...weather, behavior: 'NON_BLOCKING' }] }, { urlContext: {} }] });
-    expect(notes.warnings).toEqual([expect.stringContaining("'tools[0].functionDeclarations[0].behavior' is not sent")]);
+    expect(notes.warnings).toEqual([lost('tools[0].functionDeclarations[0].behavior')]);
     expect(notes.nativeOnly).toMatchObject({ param: 'tools[1].urlContext' });
   });
 });

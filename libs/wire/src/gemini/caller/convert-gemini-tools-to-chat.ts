@@ -1,3 +1,4 @@
+import { GEMINI_TO_CHAT } from '../gemini-bridge-losses';
 import type { ChatCompletionRequest, GeminiFunctionDeclarationParam, GeminiToolConfigParam, GeminiToolParam, Tool } from '@chat-relay/contract';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { isJsonObject } from '../../json/json-checks';
@@ -10,7 +11,7 @@ const DECLARATION_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 
 
 function convertDeclaration(declaration: GeminiFunctionDeclarationParam, param: string, notes: BridgeNotes): Tool {
   for (const field of Object.keys(declaration)) {
-    if (!DECLARATION_FIELDS.has(field)) notes.warn(`'${param}.${field}' is not sent: Chat Completions functions have no such field.`);
+    if (!DECLARATION_FIELDS.has(field)) notes.lose(GEMINI_TO_CHAT.rules.declarationField, { field: `${param}.${field}` });
   }
   const { name, description, parameters, parametersJsonSchema } = declaration;
   const schema = isJsonObject(parametersJsonSchema) ? withJsonSchemaTypes(parametersJsonSchema) : parameters && convertGeminiSchemaToJsonSchema(parameters);
@@ -44,7 +45,7 @@ function convertFunctionCallingConfig(
     case 'NONE':
       return 'none';
     case 'VALIDATED':
-      notes.warn("functionCallingConfig mode VALIDATED is sent as tool_choice 'auto': Chat Completions has no schema-constrained choice.");
+      notes.lose(GEMINI_TO_CHAT.rules.validatedMode, { from: 'VALIDATED', to: 'auto' });
       return 'auto';
     case 'ANY': {
       const [only] = names;
@@ -75,11 +76,11 @@ export function convertGeminiToolsToChat(
 ): ChatToolFields {
   const converted = (tools ?? []).flatMap((tool, index) => convertTool(tool, index, notes));
   for (const field of Object.keys(toolConfig ?? {})) {
-    if (field !== 'functionCallingConfig') notes.warn(`'toolConfig.${field}' is not sent: Chat Completions has no such setting.`);
+    if (field !== 'functionCallingConfig') notes.lose(GEMINI_TO_CHAT.rules.toolConfigField, { field: `toolConfig.${field}` });
   }
   const config = toolConfig?.functionCallingConfig;
   if (converted.length === 0) {
-    if (config?.mode !== undefined) notes.warn('toolConfig is not sent: there is no function it could apply to.');
+    if (config?.mode !== undefined) notes.lose(GEMINI_TO_CHAT.rules.toolConfigWithoutTools);
     return {};
   }
   const choice = config && convertFunctionCallingConfig(config, notes);

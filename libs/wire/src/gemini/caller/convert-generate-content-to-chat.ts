@@ -1,5 +1,7 @@
+import { GEMINI_TO_CHAT } from '../gemini-bridge-losses';
 import type { ChatCompletionRequest, GeminiGenerateContentRequest, GeminiGenerationConfigParam } from '@chat-relay/contract';
 import type { RelayError } from '../../errors/relay-error';
+import type { Adjustment } from '../../hub/bridge-loss';
 import { BridgeNotes } from '../../hub/bridge-notes';
 import { isJsonObject } from '../../json/json-checks';
 import { MAX_CHAT_STOP_SEQUENCES } from '../../anthropic-messages/caller/convert-messages-to-chat';
@@ -23,7 +25,7 @@ export interface ConvertedGenerateContent {
   /** The hub request, converted as well as possible even when `nativeOnly` is set (for cost estimates). */
   request: ChatCompletionRequest;
   /** What was accepted but is not honoured exactly, for the log. */
-  warnings: string[];
+  warnings: Adjustment[];
   /** A 400 naming the first field only a Gemini channel can serve: the relay must not bridge then. */
   nativeOnly: RelayError | undefined;
   /** `thinkingConfig.includeThoughts`: a bridged answer's reasoning goes back as thought parts. */
@@ -55,8 +57,8 @@ function noteTopLevel(body: GeminiGenerateContentRequest, notes: BridgeNotes): v
   for (const [field, value] of Object.entries(body)) {
     if (TOP_LEVEL_FIELDS.has(field) || value === undefined || value === null) continue;
     if (field === 'cachedContent') notes.refuse(field, 'the cached content is stored at Google');
-    else if (field === 'safetySettings') notes.warn("'safetySettings' is not sent: the channel applies its own safety rules.");
-    else notes.warn(`'${field}' is not sent: it has no Chat Completions counterpart.`);
+    else if (field === 'safetySettings') notes.lose(GEMINI_TO_CHAT.rules.safetySettings);
+    else notes.lose(GEMINI_TO_CHAT.rules.otherField, { field });
   }
 }
 
@@ -65,7 +67,7 @@ function responseFormatOf(config: GeminiGenerationConfigParam, notes: BridgeNote
   const jsonSchema = isJsonObject(config.responseJsonSchema) ? withJsonSchemaTypes(config.responseJsonSchema) : undefined;
   const schema = jsonSchema ?? (config.responseSchema && convertGeminiSchemaToJsonSchema(config.responseSchema));
   if (mimeType === undefined || mimeType === 'text/plain') {
-    if (schema) notes.warn('a response schema without responseMimeType application/json is not sent: Gemini would not apply it either.');
+    if (schema) notes.lose(GEMINI_TO_CHAT.rules.schemaWithoutJson, { field: config.responseJsonSchema !== undefined ? 'generationConfig.responseJsonSchema' : 'generationConfig.responseSchema' });
     return {};
   }
   if (mimeType !== 'application/json') {
@@ -89,14 +91,14 @@ function convertGenerationConfig(config: GeminiGenerationConfigParam | undefined
   if (!config) return {};
   for (const [field, value] of Object.entries(config)) {
     if (!GENERATION_FIELDS.has(field) && value !== undefined && value !== null) {
-      notes.warn(`'generationConfig.${field}' is not sent: Chat Completions has no such setting.`);
+      notes.lose(GEMINI_TO_CHAT.rules.generationField, { field: `generationConfig.${field}` });
     }
   }
   const modalities = config.responseModalities ?? [];
   const other = modalities.find((modality) => modality.toUpperCase() !== 'TEXT');
   if (other !== undefined) notes.refuse('generationConfig.responseModalities', `${other} answers have no Chat Completions counterpart`);
   if (config.responseLogprobs === true || config.logprobs !== undefined) {
-    notes.warn('log probabilities are not returned through a bridged channel: responseLogprobs and logprobs are not sent.');
+    notes.lose(GEMINI_TO_CHAT.rules.logprobs);
   }
   const stop = config.stopSequences ?? [];
   if (stop.length > MAX_CHAT_STOP_SEQUENCES) {

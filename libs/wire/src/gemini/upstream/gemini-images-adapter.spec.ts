@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { ImageGenerationRequestSchema } from '@chat-relay/contract';
 import { jsonAnswer, sentJson } from '../../openai-endpoints/testing/media-fixtures';
 import { aspectRatioOf, geminiImagesAdapter } from './gemini-images-adapter';
@@ -43,7 +44,7 @@ describe('geminiImagesAdapter.buildRequest: gemini-*-image models', () => {
       contents: [{ role: 'user', parts: [{ text: 'A lighthouse at dusk' }] }],
       generationConfig: { responseModalities: ['TEXT', 'IMAGE'], candidateCount: 2, imageConfig: { aspectRatio: '3:4' } },
     });
-    expect(built.warnings).toEqual(['size 1024x1536 was sent as aspectRatio 3:4, the nearest Gemini supports']);
+    expect(built.warnings).toEqual([lost('size', 'mapped', { from: '1024x1536', to: '3:4' })]);
   });
 
   it('sends only the prompt and the modalities when nothing else is asked', () => {

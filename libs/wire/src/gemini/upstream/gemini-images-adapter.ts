@@ -1,3 +1,5 @@
+import { TO_GEMINI } from './chat-to-gemini-losses';
+import { lossOf, type Adjustment } from '../../hub/bridge-loss';
 import { ImageGenerationRequestSchema, type ImageGenerationRequest } from '@chat-relay/contract';
 import { z } from 'zod';
 import { invalidRequest, upstreamError, type RelayError } from '../../errors/relay-error';
@@ -47,7 +49,7 @@ const unsupported = (param: string, why: string): RelayError =>
  * `size` when none is near. Gemini picks the resolution itself; a ratio that is not the size's
  * own is said in a warning.
  */
-export function aspectRatioOf(size: string): { aspectRatio: string; warning?: string } {
+export function aspectRatioOf(size: string): { aspectRatio: string; warning?: Adjustment } {
   const match = /^(\d+)x(\d+)$/.exec(size);
   const [width, height] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
   if (width > 0 && height > 0) {
@@ -57,7 +59,7 @@ export function aspectRatioOf(size: string): { aspectRatio: string; warning?: st
     );
     if (drift <= EXACT_RATIO) return { aspectRatio: name };
     if (drift <= MAX_RATIO_DRIFT) {
-      return { aspectRatio: name, warning: `size ${size} was sent as aspectRatio ${name}, the nearest Gemini supports` };
+      return { aspectRatio: name, warning: lossOf(TO_GEMINI.rules.imageSize, { from: size, to: name }) };
     }
   }
   const supported = ASPECT_RATIOS.map(([ratio]) => ratio).join(', ');
@@ -90,7 +92,7 @@ function rejectInexpressible(request: JsonRequest): void {
 interface GeminiImageCall {
   method: 'predict' | 'generateContent';
   body: Record<string, unknown>;
-  warnings: string[];
+  warnings: Adjustment[];
 }
 
 function imageCallOf(request: JsonRequest, model: string): GeminiImageCall {

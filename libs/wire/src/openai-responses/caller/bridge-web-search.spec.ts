@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { ChatCompletionRequestSchema, ResponseObjectSchema, type ChatCompletion, type SearchResult } from '@chat-relay/contract';
 import { expectOpenAiValid } from '../../gemini/testing/expect-openai-valid';
 import { searchQueryOf, webSearchCallItem, withWebSearchSources, WEB_SEARCH_SOURCES_MAX_BYTES, type WebSearchOutcome } from './bridge-web-search';
@@ -56,7 +57,7 @@ describe('webSearchPlanOf (through convertResponsesToChat)', () => {
       tools: [{ type: 'web_search', user_location: { type: 'approximate', city: 'Paris' } }, { type: 'web_search_preview', search_context_size: 'high' }],
     });
     expect(webSearch?.request.max_results).toBe(5);
-    expect(warnings).toEqual([expect.stringContaining('Only the first web_search tool'), expect.stringContaining('tools[0].user_location is not sent')]);
+    expect(warnings).toEqual([lost('tools[*](web_search)'), lost('tools[0].user_location')]);
   });
 });
 

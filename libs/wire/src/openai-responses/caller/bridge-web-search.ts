@@ -1,3 +1,4 @@
+import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
 import {
   SearchRequestSchema,
   type ChatCompletionRequest,
@@ -102,9 +103,9 @@ export function webSearchPlanOf(request: Pick<ResponsesRequest, 'tools' | 'tool_
   const index = tools.findIndex(isWebSearchTool);
   const tool = tools[index];
   if (!tool || request.tool_choice === 'none') return undefined;
-  if (tools.filter(isWebSearchTool).length > 1) notes.warn('Only the first web_search tool is used: the relay runs one search a request.');
+  if (tools.filter(isWebSearchTool).length > 1) notes.lose(RESPONSES_TO_CHAT.rules.secondWebSearch);
   const location: unknown = tool['user_location'];
-  if (location !== undefined && location !== null) notes.warn(`tools[${index}].user_location is not sent: the relay's search engines take no location.`);
+  if (location !== undefined && location !== null) notes.lose(RESPONSES_TO_CHAT.rules.searchLocation, { field: `tools[${index}].user_location` });
   const contextSize: unknown = tool['search_context_size'];
   const maxResults = (typeof contextSize === 'string' ? RESULTS_BY_CONTEXT_SIZE[contextSize] : undefined) ?? RESULTS_BY_CONTEXT_SIZE['medium'];
   const includeDomains = allowedDomainsOf(tool, index);

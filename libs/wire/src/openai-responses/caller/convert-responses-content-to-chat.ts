@@ -1,3 +1,4 @@
+import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
 import type { ResponseInputContent, UserContentPart } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { BridgeNotes } from '../../hub/bridge-notes';
@@ -22,7 +23,7 @@ function convertMediaToChat(part: ResponseInputContent, at: PartParam, notes: Br
     if (url) {
       // `original` (full resolution) has no Chat Completions level: `high` is the closest.
       const chatDetail = detail === 'original' ? 'high' : detail;
-      if (detail === 'original') notes.warn(`${at('.detail')}: detail 'original' sent as 'high'`);
+      if (detail === 'original') notes.lose(RESPONSES_TO_CHAT.rules.imageDetailOriginal, { field: at('.detail'), from: 'original', to: 'high' });
       return [{ type: 'image_url', image_url: { url, ...(chatDetail ? { detail: chatDetail } : {}) } }];
     }
     if (fileId) {

@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { bridgeErrorFor, bridgedMessages, bridgeResponses, nativeOnlyOf } from '../testing/bridge-responses-request';
 
 const NATIVE = 'is only available on channels that speak the Responses API natively.';
@@ -121,7 +122,7 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
       { role: 'tool', tool_call_id: 'call_p', content: 'sunny' },
       { role: 'tool', tool_call_id: 'call_r', content: 'rain' },
     ]);
-    expect(warnings).toEqual(['reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.']);
+    expect(warnings).toEqual([lost('input[*](reasoning)')]);
   });
 
   it('calls with no assistant message before them make one with null content; a call after a tool output starts a new one', () => {
@@ -160,7 +161,7 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
       ]),
       user('Describe them.'),
     ]);
-    expect(warnings).toEqual([expect.stringContaining('images and files of a function_call_output are sent in a user message')]);
+    expect(warnings).toEqual([lost('input[*].output', 'mapped')]);
   });
 
   it('media of the last output are not lost at the end of the input', () => {
@@ -195,7 +196,7 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
     const { request, warnings, nativeOnly } = bridgeResponses({ input: [user('Weather?'), searched, { role: 'assistant', content: 'Sunny ([1](https://w.example)).' }, user('Tomorrow?')] });
     expect(nativeOnly).toBeUndefined();
     expect(request.messages).toEqual([user('Weather?'), { role: 'assistant', content: 'Sunny ([1](https://w.example)).' }, user('Tomorrow?')]);
-    expect(warnings).toEqual([expect.stringContaining('web_search_call items are not sent')]);
+    expect(warnings).toEqual([lost('input[*](web_search_call)')]);
     // Stored by the relay for previous_response_id: the same.
     expect(nativeOnlyOf({ input: 'Now?' }, [searched])).toBeUndefined();
   });

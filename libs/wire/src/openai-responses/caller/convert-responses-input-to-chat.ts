@@ -1,3 +1,4 @@
+import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
 import type { AssistantMessage, Message, ResponseInputItem, ResponsesRequest, UserContentPart } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import {
@@ -10,12 +11,6 @@ import {
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { itemKind } from './responses-item-kinds';
 
-const REASONING_DROPPED =
-  'reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.';
-const WEB_SEARCH_DROPPED =
-  'web_search_call items are not sent: a channel bridged through Chat Completions cannot take them back (the answers that used their results are).';
-const TOOL_MEDIA_MOVED =
-  'images and files of a function_call_output are sent in a user message after the tool results: a Chat Completions tool message holds text only.';
 
 /** An item and where it stands in the request: `input[3]`, or the stored history of previous_response_id. */
 interface LocatedItem {
@@ -113,15 +108,15 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
       return;
     case 'function_call_output': {
       const { text, media } = convertToolOutputToChat(known.item.output, at, notes);
-      if (media.length > 0) notes.warn(TOOL_MEDIA_MOVED);
+      if (media.length > 0) notes.lose(RESPONSES_TO_CHAT.rules.toolOutputMedia);
       chat.pushToolResult(known.item.call_id, text, media);
       return;
     }
     case 'reasoning':
-      notes.warn(REASONING_DROPPED);
+      notes.lose(RESPONSES_TO_CHAT.rules.reasoningItems);
       return;
     case 'web_search_call':
-      notes.warn(WEB_SEARCH_DROPPED);
+      notes.lose(RESPONSES_TO_CHAT.rules.webSearchItems);
       return;
     case 'item_reference':
       // resolveReferences replaced every reference; one naming another reference is never a target.

@@ -1,3 +1,4 @@
+import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
 import {
   ResponseFormatSchema,
   type ChatCompletionRequest,
@@ -9,12 +10,13 @@ import { convertResponsesInputToChat } from './convert-responses-input-to-chat';
 import { convertResponsesToolsToChat } from './convert-responses-tools-to-chat';
 import { webSearchPlanOf, type WebSearchPlan } from './bridge-web-search';
 import { BridgeNotes } from '../../hub/bridge-notes';
+import type { Adjustment } from '../../hub/bridge-loss';
 
 export interface ConvertedResponsesRequest {
   /** The hub request, converted as well as possible even when `nativeOnly` is set (for cost estimates). */
   request: ChatCompletionRequest;
   /** What was accepted but is not honoured exactly, for the log. */
-  warnings: string[];
+  warnings: Adjustment[];
   /** A 400 naming the first field only a channel speaking Responses natively can serve: the relay must not bridge then. */
   nativeOnly?: RelayError;
   /** The search a bridged channel needs first: the request has a web_search tool (see webSearchPlanOf). */
@@ -24,10 +26,6 @@ export interface ConvertedResponsesRequest {
 /** OpenAI's reasoning efforts (the ReasoningEffort of its OpenAPI description). */
 export const REASONING_EFFORTS: ReadonlySet<string> = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
 
-const REASONING_SUMMARY_NOTE =
-  "reasoning.summary is not sent: reasoning summaries are returned as the provider's reasoning text when it sends one.";
-const ENCRYPTED_REASONING_NOTE =
-  "include 'reasoning.encrypted_content' is not honoured: a bridged channel returns no encrypted reasoning, so none can be sent back.";
 const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 
 /** Top-level fields read below (or kept by the relay itself: store, metadata, previous_response_id); any other one is named in a warning and not sent. */
@@ -68,17 +66,17 @@ function noteOtherFields(request: ResponsesRequest, notes: BridgeNotes): void {
     if (CONVERTED_FIELDS.has(field) || value === undefined || value === null) continue;
     const nativeOnly = NATIVE_ONLY_FIELDS[field];
     if (nativeOnly) notes.refuse(field, nativeOnly);
-    else notes.warn(`'${field}' is not sent: it has no Chat Completions counterpart.`);
+    else notes.lose(RESPONSES_TO_CHAT.rules.otherField, { field });
   }
   if (request.background === true) notes.refuse('background', 'background mode');
-  if (request.truncation === 'auto') notes.warn("truncation 'auto' is not honoured: a bridged channel refuses an input longer than its context.");
+  if (request.truncation === 'auto') notes.lose(RESPONSES_TO_CHAT.rules.truncationAuto, { from: 'auto' });
 }
 
 function convertTextConfig(text: ResponsesRequest['text'], notes: BridgeNotes): Pick<ChatCompletionRequest, 'response_format'> {
   if (!text) return {};
   for (const [field, value] of Object.entries(text)) {
     if (field === 'format' || value === undefined || value === null) continue;
-    notes.warn(`'text.${field}' is not sent: not every channel bridged through Chat Completions has that setting.`);
+    notes.lose(RESPONSES_TO_CHAT.rules.textField, { field: `text.${field}` });
   }
   const format = text.format;
   if (!format || format.type === 'text') return {};
@@ -107,20 +105,20 @@ function convertReasoning(reasoning: ResponsesRequest['reasoning'], notes: Bridg
   if (!reasoning) return {};
   for (const [field, value] of Object.entries(reasoning)) {
     if (value === undefined || value === null || field === 'effort') continue;
-    if (field === 'summary' || field === 'generate_summary') notes.warn(REASONING_SUMMARY_NOTE);
-    else notes.warn(`'reasoning.${field}' is not sent: it has no Chat Completions counterpart.`);
+    if (field === 'summary' || field === 'generate_summary') notes.lose(RESPONSES_TO_CHAT.rules.reasoningSummary, { field: `reasoning.${field}` });
+    else notes.lose(RESPONSES_TO_CHAT.rules.reasoningField, { field: `reasoning.${field}` });
   }
   const effort = reasoning.effort;
   if (effort === undefined || effort === null) return {};
   if (REASONING_EFFORTS.has(effort)) return { reasoning_effort: effort };
-  notes.warn(`reasoning.effort '${effort}' is not sent: it is none of ${[...REASONING_EFFORTS].join(', ')}.`);
+  notes.lose(RESPONSES_TO_CHAT.rules.reasoningEffortUnknown, { from: effort });
   return {};
 }
 
 /** `include` and `top_logprobs` → `logprobs` / `top_logprobs`; other includes have nothing to add on a bridged channel. */
 function convertLogprobs(request: ResponsesRequest, notes: BridgeNotes): Pick<ChatCompletionRequest, 'logprobs' | 'top_logprobs'> {
   const include = request.include ?? [];
-  if (include.includes('reasoning.encrypted_content')) notes.warn(ENCRYPTED_REASONING_NOTE);
+  if (include.includes('reasoning.encrypted_content')) notes.lose(RESPONSES_TO_CHAT.rules.encryptedReasoning);
   const topLogprobs: unknown = request['top_logprobs'];
   if (topLogprobs !== undefined && topLogprobs !== null) {
     if (typeof topLogprobs !== 'number' || !Number.isInteger(topLogprobs) || topLogprobs < 0 || topLogprobs > 20) {
