@@ -1,4 +1,4 @@
-import { argumentsFromSchema, argumentsJsonFromSchema } from './args-from-schema';
+import { argumentsFromSchema, argumentsJsonFromSchema, commandLineOf } from './args-from-schema';
 
 describe('argumentsFromSchema', () => {
   it('fills every property, required or not, from its type', () => {
@@ -47,5 +47,23 @@ describe('argumentsFromSchema', () => {
     const schema = { type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer' } } };
     expect(argumentsJsonFromSchema(schema)).toBe(argumentsJsonFromSchema(structuredClone(schema)));
     expect(JSON.parse(argumentsJsonFromSchema(schema))).toEqual({ q: 'q value', n: 1 });
+  });
+});
+
+describe('a shell tool runs the command line the user asked for (the agents suite, issue 29)', () => {
+  it('reads the first backticked text of the message', () => {
+    expect(commandLineOf('Use the shell tool to run `echo relay-ok` please')).toBe('echo relay-ok');
+    expect(commandLineOf('no command here')).toBeUndefined();
+  });
+
+  it('gives it to `command` / `cmd` as a string, or as bash -lc for an argv array; without a command, every property as before', () => {
+    // Only what the tool requires besides the command: Claude Code's Bash would run it in the background otherwise.
+    const bash = { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' }, run_in_background: { type: 'boolean' } }, required: ['command'] };
+    expect(argumentsFromSchema(bash, 'echo hi')).toEqual({ command: 'echo hi' });
+    const codex = { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' } }, required: ['cmd', 'workdir'] };
+    expect(argumentsFromSchema(codex, 'echo hi')).toEqual({ cmd: 'echo hi', workdir: 'workdir value' });
+    const argv = { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } } };
+    expect(argumentsFromSchema(argv, 'echo hi')).toEqual({ command: ['bash', '-lc', 'echo hi'] });
+    expect(argumentsFromSchema(bash)).toEqual({ command: 'command value', description: 'description value', run_in_background: true });
   });
 });

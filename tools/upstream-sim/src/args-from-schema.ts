@@ -67,17 +67,37 @@ function numberFromSchema(schema: Record<string, unknown>, integer: boolean): nu
   return 1;
 }
 
+/** Property names a shell tool takes its command line in (Claude Code's Bash, Gemini CLI's run_shell_command, Codex's exec_command and shell). */
+const COMMAND_PROPERTIES: ReadonlySet<string> = new Set(['command', 'cmd']);
+
 class ExampleBuilder {
-  constructor(private readonly root: Record<string, unknown>) {}
+  constructor(
+    private readonly root: Record<string, unknown>,
+    private readonly command?: string,
+  ) {}
 
   object(schema: Record<string, unknown>, depth: number): { [key: string]: JsonValue } {
     const properties = schema['properties'];
     const result: { [key: string]: JsonValue } = {};
     if (!isRecord(properties) || depth > maxDepth) return result;
+    // A shell call as a model makes it: the command, and only what else the tool requires
+    // (Claude Code's Bash would otherwise run it in the background).
+    const shell = depth === 0 && this.command !== undefined && Object.keys(properties).some((name) => COMMAND_PROPERTIES.has(name));
+    const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
     for (const [name, propertySchema] of Object.entries(properties)) {
-      result[name] = this.value(propertySchema, name, depth + 1);
+      const command = shell && COMMAND_PROPERTIES.has(name) ? this.commandValue(propertySchema) : undefined;
+      if (command !== undefined) result[name] = command;
+      else if (!shell || required.has(name)) result[name] = this.value(propertySchema, name, depth + 1);
     }
     return result;
+  }
+
+  /** The user's command line where a shell tool takes it: a string as it is, an argv array as `bash -lc <line>`. */
+  private commandValue(schema: unknown): JsonValue | undefined {
+    const type = isRecord(schema) ? schemaType(schema) : undefined;
+    if (type === 'string') return this.command ?? null;
+    if (type === 'array') return ['bash', '-lc', this.command ?? ''];
+    return undefined;
   }
 
   /** A deterministic example value for one JSON schema; `name` is the property it belongs to. */
@@ -122,14 +142,23 @@ class ExampleBuilder {
  * (enum → first, string → "<name> value" or a sample of its `format`, number → minimum or 1,
  * boolean → true, `$ref` → its `$defs` entry, …).
  */
-export function argumentsFromSchema(parameters: JsonSchemaObject | undefined): { [key: string]: JsonValue } {
+export function argumentsFromSchema(parameters: JsonSchemaObject | undefined, command?: string): { [key: string]: JsonValue } {
   if (parameters === undefined) return {};
-  return new ExampleBuilder(parameters).object(parameters, 0);
+  return new ExampleBuilder(parameters, command).object(parameters, 0);
 }
 
-/** The JSON string OpenAI puts in `function.arguments`; `"{}"` when there are no parameters. */
-export function argumentsJsonFromSchema(parameters: JsonSchemaObject | undefined): string {
-  return JSON.stringify(argumentsFromSchema(parameters));
+/**
+ * The JSON string OpenAI puts in `function.arguments`; `"{}"` when there are no parameters.
+ * `command`: the command line the user asked for (in backticks), given to a shell tool's
+ * `command`/`cmd` parameter so an agent's shell round trip runs it.
+ */
+export function argumentsJsonFromSchema(parameters: JsonSchemaObject | undefined, command?: string): string {
+  return JSON.stringify(argumentsFromSchema(parameters, command));
+}
+
+/** The first `backticked` text of the user's message: the command line they asked a shell tool to run. */
+export function commandLineOf(userText: string): string | undefined {
+  return /`([^`\n]+)`/.exec(userText)?.[1];
 }
 
 /** A value valid against `schema` whatever its root type (a structured-output answer). */

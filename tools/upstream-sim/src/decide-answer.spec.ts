@@ -83,6 +83,31 @@ describe('decideAnswer', () => {
     expect(textOf(plan)).toBe('Here is what I found: get_weather: sunny, 21 C; get_time: 10:42.');
   });
 
+  it('answers the tool results when a user message only follows them (Claude Code sends reminders beside its tool results)', () => {
+    const call = { id: 'call_a', type: 'function' as const, function: { name: 'get_weather', arguments: '{}' } };
+    const plan = ask(
+      [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'call_a', content: 'sunny' },
+        { role: 'user', content: '<system-reminder>nothing to call a tool for</system-reminder>' },
+      ],
+      { tools: [weatherTool, timeTool] },
+    );
+    expect(textOf(plan)).toBe('Here is what I found: get_weather: sunny.');
+  });
+
+  it('reads the last turn past system messages sent after it (Claude Code 2.1 sends its environment so)', () => {
+    const plan = ask(
+      [
+        { role: 'user', content: 'get the weather please' },
+        { role: 'system', content: '# Environment' },
+      ],
+      { tools: [timeTool, weatherTool] },
+    );
+    expect(plan).toMatchObject({ kind: 'tool_calls', toolCalls: [{ function: { name: 'get_weather' } }] });
+  });
+
   it('answers in text when tool_choice is none', () => {
     const plan = ask([{ role: 'user', content: 'get weather' }], { tools: [weatherTool], tool_choice: 'none' });
     expect(textOf(plan)).toBe('You said: get weather');

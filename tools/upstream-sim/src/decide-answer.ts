@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
-import { argumentsJsonFromSchema } from './args-from-schema';
+import { argumentsJsonFromSchema, commandLineOf } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools } from './select-tools';
 import { structuredAnswerText } from './structured-answer';
@@ -92,17 +92,25 @@ function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: 
  */
 export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
   const promptTokens = countPromptTokens(request);
-  const lastMessage = request.messages[request.messages.length - 1];
+  // The conversation's turns: instructions sent after them (Claude Code's mid-conversation system
+  // messages) are not a turn to answer.
+  const turns = request.messages.filter((message) => message.role !== 'system' && message.role !== 'developer');
+  const lastMessage = turns[turns.length - 1];
 
-  if (lastMessage?.role === 'user') {
-    const selection = selectTools(request, stripSimMarkers(textOfContent(lastMessage.content)));
+  // A user turn that only follows tool results (Claude Code sends its reminders beside them, so
+  // they arrive as tool messages and a user message) answers the results, as a model would.
+  const answersToolResults = lastMessage?.role === 'user' && turns[turns.length - 2]?.role === 'tool';
+  if (lastMessage?.role === 'user' && !answersToolResults) {
+    const userText = stripSimMarkers(textOfContent(lastMessage.content));
+    const selection = selectTools(request, userText);
     if (selection.kind === 'invalid') return selection;
     if (selection.tools.length > 0) {
       const digest = requestDigest(request);
+      const command = commandLineOf(userText);
       const toolCalls: FunctionToolCall[] = selection.tools.map((tool, index) => ({
         id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
         type: 'function',
-        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) },
+        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters, command) },
       }));
       const completionTokens = toolCalls.reduce(
         (sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments),
@@ -115,7 +123,7 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
   const userText = stripSimMarkers(lastUserText(request.messages));
   const structured = structuredAnswerText(request.response_format, userText);
   if (structured !== undefined) return textPlan(request, structured, promptTokens);
-  const toolResults = trailingToolResults(request.messages);
+  const toolResults = trailingToolResults(answersToolResults ? turns.slice(0, -1) : turns);
   if (toolResults.length > 0) {
     const found = toolResults.map((result) => `${result.name}: ${result.content}`).join('; ');
     return textPlan(request, `Here is what I found: ${found}.`, promptTokens);
