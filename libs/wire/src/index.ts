@@ -31,6 +31,7 @@ export {
 export { geminiAdapter } from './gemini';
 export {
   convertGenerateContentToChat,
+  dropRepeatedFunctionResponses,
   type ConvertedGenerateContent,
   type ConvertGenerateContentArgs,
   convertChatToGenerateContent,

@@ -1,5 +1,5 @@
 import { geminiContract, parseGeminiTarget, type ChatCompletionRequest, type GeminiGenerateContentResponse } from '@chat-relay/contract';
-import { convertGenerateContentToChat, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest, nativeChannelType } from '@chat-relay/wire';
+import { convertGenerateContentToChat, dropRepeatedFunctionResponses, geminiNativeAdapter, inspectGenerateContentRequest, invalidRequest, nativeChannelType } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import { applyAssistantToGemini } from '../dialects/gemini/apply-assistant-to-gemini';
 import { geminiDialect, unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
@@ -36,21 +36,24 @@ export function geminiRouter(deps: PipelineDeps) {
       if (alt !== 'json' && alt !== 'sse') {
         throw invalidRequest(`alt=${alt} is not served: answers come as JSON (alt=json, the default) or server-sent events (alt=sse).`, 'alt', 'unsupported_value');
       }
-      const converted = convertGenerateContentToChat({ body, model: target.model, stream });
+      // Gemini CLI's resumed sessions repeat tool responses, which Gemini itself would refuse: left out first.
+      const repaired = dropRepeatedFunctionResponses(body);
+      const request = repaired.body;
+      const converted = convertGenerateContentToChat({ body: request, model: target.model, stream });
       const result = await runPipeline(deps, req, res, {
         request: converted.request,
         dialect: geminiDialect({ includeThoughts: converted.includeThoughts, sse: alt === 'sse' }),
         native: {
           channelType: nativeChannelType('generate_content'),
           adapter: geminiNativeAdapter,
-          body,
-          rawBody: res.locals.rawBody,
+          body: request,
+          rawBody: repaired.dropped.length === 0 ? res.locals.rawBody : undefined,
           headers: {},
           inspect: inspectGenerateContentRequest,
-          applyAssistant: (assistant) => applyAssistantToGemini(assistant, body),
+          applyAssistant: (assistant) => applyAssistantToGemini(assistant, request),
         },
         nativeOnly: converted.nativeOnly,
-        bridgeWarnings: converted.warnings,
+        bridgeWarnings: repaired.dropped.length === 0 ? converted.warnings : [...repaired.dropped, ...converted.warnings],
         hooks: { advisory: GEMINI_HINTS },
       });
       const answer = relayAnswer<GeminiGenerateContentResponse>(res, result);

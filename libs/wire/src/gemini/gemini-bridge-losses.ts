@@ -9,6 +9,7 @@ export const GEMINI_TO_CHAT = lossTable('Gemini generateContent → Chat Complet
   logprobs: { kind: 'dropped', field: 'generationConfig.responseLogprobs', reason: 'log probabilities are not returned through a bridged channel (responseLogprobs and logprobs are not sent)' },
   thoughtParts: { kind: 'dropped', field: 'contents[*].parts[*].thought', reason: 'thought parts have no place in a Chat Completions request' },
   finalModelTurn: { kind: 'mapped', field: 'contents[*]', reason: 'a final model turn is sent as history: Chat Completions answers after it rather than continuing it' },
+  repeatedResponse: { kind: 'dropped', field: 'contents[*].parts[*].functionResponse', reason: 'a repeat of the response the same call was given in this turn (Gemini CLI repeats them when it resumes a session)' },
   declarationField: { kind: 'dropped', field: 'tools[*].functionDeclarations[*].*', reason: 'Chat Completions functions have no such field' },
   validatedMode: { kind: 'mapped', field: 'toolConfig.functionCallingConfig.mode', reason: "VALIDATED is sent as tool_choice 'auto': Chat Completions has no schema-constrained choice" },
   toolConfigField: { kind: 'dropped', field: 'toolConfig.*', reason: 'Chat Completions has no such setting' },
