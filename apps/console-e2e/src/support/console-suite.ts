@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type BrowserSession } from './browser';
 import { PageWatch } from './page-watch';
 import { RelayApi } from './relay-api';
-import { startRelayProcess, WORKSPACE_ROOT, type RelayProcess } from './relay-process';
+import { startRelayProcess, WORKSPACE_ROOT, type RelayProcess } from '@chat-relay/e2e-support';
 
 /** The only key the simulator accepts: a channel with another key fails its test. */
 export const SIM_KEY = 'sk-sim-console-e2e';

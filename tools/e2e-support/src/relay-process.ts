@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The workspace root, where `dist/` and `tmp/` are. */
-export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
+export const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
 /** The production bundle `npm run build` writes (the console is served from dist/apps/console beside it). */
 const RELAY_BUNDLE = path.join(WORKSPACE_ROOT, 'dist/apps/server/main.js');
@@ -33,9 +33,11 @@ function requireBuilt(file: string): void {
 
 /**
  * `node dist/apps/server/main.js` as an operator runs it: its own process on 127.0.0.1, port 0,
- * SQLite in a fresh data directory, none of this machine's DATABASE_URL / REDIS_URL.
+ * SQLite in a fresh data directory, none of this machine's DATABASE_URL / REDIS_URL (`env`: more
+ * settings, as an operator's environment would add them).
  */
-export async function startRelayProcess(startTimeoutMs = 30_000): Promise<RelayProcess> {
+export async function startRelayProcess(options: { startTimeoutMs?: number; env?: Record<string, string> } = {}): Promise<RelayProcess> {
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   requireBuilt(RELAY_BUNDLE);
   requireBuilt(CONSOLE_INDEX);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-e2e-relay-'));
@@ -51,6 +53,7 @@ export async function startRelayProcess(startTimeoutMs = 30_000): Promise<RelayP
       RELAY_LOG_LEVEL: 'info',
       DATABASE_URL: '',
       REDIS_URL: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
