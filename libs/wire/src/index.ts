@@ -38,6 +38,11 @@ export {
   geminiNativeAdapter,
   toGeminiError,
   type GeminiErrorAnswer,
+  convertEmbedContentsToEmbeddings,
+  convertEmbeddingsToGemini,
+  type BridgedEmbeddingRequest,
+  type ConvertedEmbedContents,
+  type ConvertEmbedContentsArgs,
 } from './gemini';
 export {
   convertResponsesToChat,

@@ -1,0 +1,80 @@
+import type { EmbeddingList, GeminiContentEmbedding, GeminiEmbedContentRequest } from '@chat-relay/contract';
+import { invalidRequest } from '../../errors/relay-error';
+
+/** OpenAI's embeddings request, as the relay's embeddings pipeline (`/v1/embeddings`) takes it. */
+export interface BridgedEmbeddingRequest {
+  model: string;
+  input: string[];
+  encoding_format: 'float';
+  dimensions?: number;
+}
+
+export interface ConvertedEmbedContents {
+  request: BridgedEmbeddingRequest;
+  /** What the embeddings pipeline cannot carry (task types, titles), to be logged. */
+  warnings: string[];
+}
+
+export interface ConvertEmbedContentsArgs {
+  /** The model in the URL, the name the caller uses. */
+  model: string;
+  requests: readonly GeminiEmbedContentRequest[];
+  /** `batchEmbedContents`: each request names the URL's model (`models/{model}`), as Google requires. */
+  batch: boolean;
+}
+
+/** A content's text: its text parts joined by new lines (Google embeds a content's parts as one input). */
+function textOf(request: GeminiEmbedContentRequest, at: string): string {
+  const parts = request.content.parts ?? [];
+  const texts = parts.map((part, index) => {
+    if (typeof part.text !== 'string') {
+      throw invalidRequest(`${at}.content.parts[${index}]: only text can be embedded through the relay; send the part's text.`, `${at}.content.parts[${index}]`, 'unsupported_parameter');
+    }
+    return part.text;
+  });
+  if (texts.length === 0) throw invalidRequest(`${at}.content.parts must not be empty.`, `${at}.content.parts`, 'invalid_value');
+  return texts.join('\n');
+}
+
+/**
+ * Gemini's `embedContent` / `batchEmbedContents` → one embeddings request of the relay's pipeline,
+ * each content one input, in order. `outputDimensionality` → `dimensions` (one value for the
+ * whole call: requests asking different ones are refused). `taskType` and `title` have no
+ * counterpart in that request: left out, each named in `warnings`.
+ */
+export function convertEmbedContentsToEmbeddings({ model, requests, batch }: ConvertEmbedContentsArgs): ConvertedEmbedContents {
+  const warnings = new Set<string>();
+  const dimensions = new Set<number>();
+  const input = requests.map((request, index) => {
+    const at = batch ? `requests[${index}]` : 'request';
+    if (batch && request.model !== `models/${model}`) {
+      const named = request.model === undefined ? 'names no model' : `names ${request.model}`;
+      throw invalidRequest(`${at}.model ${named}: each request must name the URL's model, models/${model}.`, `${at}.model`, 'invalid_value');
+    }
+    if (request.outputDimensionality !== undefined) dimensions.add(request.outputDimensionality);
+    if (request.taskType !== undefined) warnings.add(`taskType ${request.taskType} not sent: the relay embeds through its embeddings pipeline, which has no task type`);
+    if (request.title !== undefined) warnings.add('title not sent: the relay embeds through its embeddings pipeline, which has no document title');
+    return textOf(request, at);
+  });
+  if (dimensions.size > 1) {
+    throw invalidRequest('outputDimensionality must be the same for every request of one batch through the relay.', 'requests', 'invalid_value');
+  }
+  const [asked] = [...dimensions];
+  return {
+    request: { model, input, encoding_format: 'float', ...(asked !== undefined && { dimensions: asked }) },
+    warnings: [...warnings],
+  };
+}
+
+/** One vector of OpenAI's list: floats, or base64 of little-endian float32s. */
+function valuesOf(embedding: number[] | string): number[] {
+  if (Array.isArray(embedding)) return embedding;
+  const bytes = Buffer.from(embedding, 'base64');
+  const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
+  return Array.from(floats);
+}
+
+/** OpenAI's embedding list → Google's `ContentEmbedding`s, in the inputs' order. */
+export function convertEmbeddingsToGemini(list: Pick<EmbeddingList, 'data'>): GeminiContentEmbedding[] {
+  return [...list.data].sort((a, b) => a.index - b.index).map(({ embedding }) => ({ values: valuesOf(embedding) }));
+}
