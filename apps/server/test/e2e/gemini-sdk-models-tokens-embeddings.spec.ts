@@ -124,6 +124,28 @@ describe('e2e: @google/genai models, countTokens and embedContent through the re
       expect(row).toMatchObject({ requestedModel: 'gemini-2.5-flash', status: 200, endpoint: 'count_tokens', promptTokens: 0, completionTokens: 0, cost: 0 });
     });
 
+    it('nothing to count: 400 INVALID_ARGUMENT naming the field, as Google refuses it, nothing sent upstream', async () => {
+      for (const body of [{}, { generateContentRequest: { contents: [] } }]) {
+        const refused = await postGemini(e2e, 'gemini-2.5-flash:countTokens', body);
+        expect(refused.status).toBe(400);
+        const { error } = (await refused.json()) as { error: { status: string; message: string } };
+        expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringContaining('contents') });
+      }
+      expect(sim.requests).toEqual([]);
+    });
+
+    it('counts with Bearer too, and a whole generateContentRequest (its system instruction counted)', async () => {
+      const count = async (body: unknown) => {
+        const response = await postGemini(e2e, 'gpt-4o:countTokens', body, { authorization: `Bearer ${e2e.token}` });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { totalTokens: number }).totalTokens;
+      };
+      const contents = [{ role: 'user', parts: [{ text: 'Hello there' }] }];
+      const alone = await count({ contents });
+      const withSystem = await count({ generateContentRequest: { model: 'models/gpt-4o', contents, systemInstruction: { parts: [{ text: 'You answer in long, careful French sentences.' }] } } });
+      expect(withSystem).toBeGreaterThan(alone);
+    });
+
     it('a model no channel serves: 404 NOT_FOUND in Google’s shape', async () => {
       expect((await apiError(() => genai.models.countTokens({ model: 'no-such-model', contents }))).status).toBe(404);
     });
