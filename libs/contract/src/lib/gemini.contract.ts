@@ -17,7 +17,10 @@ const c = initContract();
 /** `{model}:{method}` for one of `methods`, the last path segment of Gemini's model methods. */
 const geminiTargetParams = (methods: readonly GeminiMethod[]) =>
   z.object({
-    target: z.string().refine((target) => methods.includes(parseGeminiTarget(target)?.method as GeminiMethod), 'names no method the relay serves'),
+    target: z.string().refine((target) => {
+      const method = parseGeminiTarget(target)?.method;
+      return method !== undefined && methods.includes(method);
+    }, 'names no method the relay serves'),
   });
 
 /** `{model}:generateContent` or `{model}:streamGenerateContent`. */
