@@ -16,7 +16,6 @@ import {
   geminiNativeAdapter,
   inspectGenerateContentRequest,
   invalidRequest,
-  jsonEndpointAdapter,
   modelNotFound,
   nativeChannelType,
 } from '@chat-relay/wire';
@@ -28,6 +27,7 @@ import type { ModelCatalogueService } from '../catalogue/model-catalogue-service
 import { listModels } from '../channels/list-models';
 import { applyAssistantToGemini } from '../dialects/gemini/apply-assistant-to-gemini';
 import { geminiDialect, unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
+import { embeddingsAdapterForGemini } from '../dialects/gemini/gemini-embeddings-adapter';
 import { geminiModelPage, toGeminiModel } from '../dialects/gemini/gemini-model-list';
 import { countTokens } from '../pipeline/count-tokens';
 import { runEndpoint } from '../pipeline/run-endpoint';
@@ -93,7 +93,7 @@ export function geminiRouter(deps: GeminiRouteDeps) {
       model,
       request: { ...converted.request },
       stream: false,
-      adapterFor: (type) => jsonEndpointAdapter('embeddings', type),
+      adapterFor: embeddingsAdapterForGemini,
       bound: () => ({ promptTokens: res.locals.rawBody?.length ?? Buffer.byteLength(JSON.stringify(requests)), completionTokens: 0, units: 0 }),
       lower: 'send fewer or shorter contents',
     });

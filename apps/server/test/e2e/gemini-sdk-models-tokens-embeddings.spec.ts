@@ -161,10 +161,19 @@ describe('e2e: @google/genai models, countTokens and embedContent through the re
       expect(row?.promptTokens).toBeGreaterThan(0);
     });
 
-    it('on an OpenAI channel: its vectors, outputDimensionality as dimensions', async () => {
-      const answer = await genai.models.embedContent({ model: 'text-embedding-3-small', contents: 'hello world', config: { outputDimensionality: 64 } });
+    it('on a gemini channel, taskType reaches Google as asked', async () => {
+      await genai.models.embedContent({ model: 'text-embedding-004', contents: 'where is Paris?', config: { taskType: 'RETRIEVAL_QUERY' } });
+      expect(sim.requests[0]?.body).toEqual({
+        requests: [{ model: 'models/text-embedding-004', content: { parts: [{ text: 'where is Paris?' }] }, taskType: 'RETRIEVAL_QUERY' }],
+      });
+    });
+
+    it('on an OpenAI channel: its vectors, outputDimensionality as dimensions, taskType left out', async () => {
+      const config = { outputDimensionality: 64, taskType: 'RETRIEVAL_QUERY' };
+      const answer = await genai.models.embedContent({ model: 'text-embedding-3-small', contents: 'hello world', config });
       expect(answer.embeddings?.map((embedding) => embedding.values)).toEqual([embeddingVector('hello world', 64)]);
       expect(sim.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['hello world'], dimensions: 64 } });
+      expect(sim.requests[0]?.body).not.toHaveProperty('task_type');
     });
 
     it(':embedContent answers one embedding', async () => {

@@ -23,14 +23,17 @@ describe('convertEmbedContentsToEmbeddings', () => {
     });
   });
 
-  it('sends outputDimensionality as dimensions, and names taskType and title as not sent', () => {
+  it('sends outputDimensionality as dimensions and taskType as task_type, and names title as not sent', () => {
     const converted = convertEmbedContentsToEmbeddings({
       model: 'm',
-      requests: [text('a', { model: 'models/m', outputDimensionality: 64, taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc' }), text('b', { model: 'models/m', outputDimensionality: 64 })],
+      requests: [
+        text('a', { model: 'models/m', outputDimensionality: 64, taskType: 'RETRIEVAL_DOCUMENT', title: 'Doc' }),
+        text('b', { model: 'models/m', outputDimensionality: 64, taskType: 'RETRIEVAL_DOCUMENT' }),
+      ],
       batch: true,
     });
-    expect(converted.request).toEqual({ model: 'm', input: ['a', 'b'], encoding_format: 'float', dimensions: 64 });
-    expect(converted.warnings).toEqual([expect.stringContaining('taskType RETRIEVAL_DOCUMENT not sent'), expect.stringContaining('title not sent')]);
+    expect(converted.request).toEqual({ model: 'm', input: ['a', 'b'], encoding_format: 'float', dimensions: 64, task_type: 'RETRIEVAL_DOCUMENT' });
+    expect(converted.warnings).toEqual([expect.stringContaining('title not sent')]);
   });
 
   it('refuses, naming the field: a batch request of another model or none, differing dimensions, a part that is not text', () => {
@@ -38,6 +41,8 @@ describe('convertEmbedContentsToEmbeddings', () => {
     expect(refusal(() => convertEmbedContentsToEmbeddings({ model: 'm', requests: [text('a')], batch: true })).message).toContain('names no model');
     const dimensions = [text('a', { model: 'models/m', outputDimensionality: 8 }), text('b', { model: 'models/m', outputDimensionality: 16 })];
     expect(refusal(() => convertEmbedContentsToEmbeddings({ model: 'm', requests: dimensions, batch: true })).param).toBe('requests');
+    const tasks = [text('a', { model: 'models/m', taskType: 'RETRIEVAL_QUERY' }), text('b', { model: 'models/m' })];
+    expect(refusal(() => convertEmbedContentsToEmbeddings({ model: 'm', requests: tasks, batch: true })).message).toContain('taskType');
     const image = { content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } };
     expect(refusal(() => convertEmbedContentsToEmbeddings({ model: 'm', requests: [image], batch: false })).param).toBe('request.content.parts[0]');
   });

@@ -7,11 +7,13 @@ export interface BridgedEmbeddingRequest {
   input: string[];
   encoding_format: 'float';
   dimensions?: number;
+  /** Gemini's `taskType`: only a channel speaking Gemini's API receives it (see embeddingsAdapterForGemini). */
+  task_type?: string;
 }
 
 export interface ConvertedEmbedContents {
   request: BridgedEmbeddingRequest;
-  /** What the embeddings pipeline cannot carry (task types, titles), to be logged. */
+  /** What the embeddings pipeline cannot carry (titles), to be logged. */
   warnings: string[];
 }
 
@@ -38,13 +40,14 @@ function textOf(request: GeminiEmbedContentRequest, at: string): string {
 
 /**
  * Gemini's `embedContent` / `batchEmbedContents` → one embeddings request of the relay's pipeline,
- * each content one input, in order. `outputDimensionality` → `dimensions` (one value for the
- * whole call: requests asking different ones are refused). `taskType` and `title` have no
- * counterpart in that request: left out, each named in `warnings`.
+ * each content one input, in order. `outputDimensionality` → `dimensions` and `taskType` →
+ * `task_type` (one value each for the whole call: requests asking different ones are refused).
+ * `title` has no counterpart in that request: left out, named in `warnings`.
  */
 export function convertEmbedContentsToEmbeddings({ model, requests, batch }: ConvertEmbedContentsArgs): ConvertedEmbedContents {
   const warnings = new Set<string>();
   const dimensions = new Set<number>();
+  const taskTypes = new Set<string | undefined>();
   const input = requests.map((request, index) => {
     const at = batch ? `requests[${index}]` : 'request';
     if (batch && request.model !== `models/${model}`) {
@@ -52,16 +55,18 @@ export function convertEmbedContentsToEmbeddings({ model, requests, batch }: Con
       throw invalidRequest(`${at}.model ${named}: each request must name the URL's model, models/${model}.`, `${at}.model`, 'invalid_value');
     }
     if (request.outputDimensionality !== undefined) dimensions.add(request.outputDimensionality);
-    if (request.taskType !== undefined) warnings.add(`taskType ${request.taskType} not sent: the relay embeds through its embeddings pipeline, which has no task type`);
+    taskTypes.add(request.taskType);
     if (request.title !== undefined) warnings.add('title not sent: the relay embeds through its embeddings pipeline, which has no document title');
     return textOf(request, at);
   });
   if (dimensions.size > 1) {
     throw invalidRequest('outputDimensionality must be the same for every request of one batch through the relay.', 'requests', 'invalid_value');
   }
+  if (taskTypes.size > 1) throw invalidRequest('taskType must be the same for every request of one batch through the relay.', 'requests', 'invalid_value');
   const [asked] = [...dimensions];
+  const [taskType] = [...taskTypes];
   return {
-    request: { model, input, encoding_format: 'float', ...(asked !== undefined && { dimensions: asked }) },
+    request: { model, input, encoding_format: 'float', ...(asked !== undefined && { dimensions: asked }), ...(taskType !== undefined && { task_type: taskType }) },
     warnings: [...warnings],
   };
 }
