@@ -17,7 +17,7 @@ export function embeddingsAdapterForGemini(type: ChannelType): EndpointAdapter<J
       const { task_type: taskType, ...request } = args.request;
       if (taskType === undefined) return adapter.buildRequest(args);
       const built = adapter.buildRequest({ ...args, request, rawBody: undefined });
-      const dropped = `taskType ${String(taskType)} not sent: a ${type} channel's embeddings have no task type`;
+      const dropped = `taskType ${String(taskType)} not sent: ${type} channels' embeddings have no task type`;
       return { ...built, warnings: [...(built.warnings ?? []), dropped] };
     },
   };
