@@ -5,6 +5,7 @@ import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
 import { errorHandler, undecodablePath, unknownRoute } from './middleware/error-handler';
+import { geminiMethodRoute } from './middleware/gemini-method-route';
 import { admitToken } from './middleware/admit-token';
 import { bodyReader, readBody } from './middleware/json-body';
 import { multipartBody } from './middleware/multipart-body';
@@ -104,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
     chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
-    gemini: geminiRouter(pipeline),
+    gemini: geminiRouter({ ...pipeline, catalogue: services.catalogue }),
     endpoints: endpointsRouter(pipeline),
     videos: videosRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),
     suno: sunoRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),
@@ -151,9 +152,10 @@ export function createApp(deps: AppDeps): Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
-    // Order matters: the usage row is opened first, the key is checked before any body is read,
+    // Order matters: a Gemini method finds its route first, the usage row is opened next, the key is checked before any body is read,
     // an API token's policy and its model's admission are decided before any body is parsed.
     globalMiddleware: [
+      geminiMethodRoute,
       usageLog({ recorder: services.recorder, prices: services.prices, rateLimiter: services.rateLimiter, logger }, services.inFlight),
       bearerAuth(auth),
       admitToken({ rateLimiter: services.rateLimiter, registry: services.registry, accounts: storage.accounts, readBody: bodies }),

@@ -41,6 +41,11 @@ export {
   geminiNativeAdapter,
   toGeminiError,
   type GeminiErrorAnswer,
+  convertEmbedContentsToEmbeddings,
+  convertEmbeddingsToGemini,
+  type BridgedEmbeddingRequest,
+  type ConvertedEmbedContents,
+  type ConvertEmbedContentsArgs,
 } from './gemini';
 export {
   convertResponsesToChat,

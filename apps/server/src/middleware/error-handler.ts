@@ -62,7 +62,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     // Already answered by someone else (a 503 on shutdown): nothing more to say.
     if (res.writableEnded) return;
-    if (res.locals.trace) res.locals.trace.errorCode = relayError.code ?? relayError.type;
+    const trace = res.locals.trace;
+    if (trace) {
+      trace.errorCode = relayError.code ?? relayError.type;
+      // A relayed request refused by the relay itself gets a usage row: the log names why (issue 29).
+      if (trace.attempts === 0 && res.locals.caller !== undefined) {
+        const { status, code, param, message } = relayError;
+        logger.info({ requestId: res.locals.requestId, path: req.path, status, code, param, message }, 'request refused before any upstream attempt');
+      }
+    }
     if (res.headersSent) {
       res.destroy();
       return;

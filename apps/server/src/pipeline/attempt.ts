@@ -121,7 +121,8 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   // A request the provider cannot express is the caller's error (400), whichever channel.
   let prepared = await call.prepare({ channel, key, upstreamModel });
   if (prepared.warnings?.length) {
-    deps.logger.info({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');
+    // A mapping that is not exact is a warning (README), with the request id to find the row by.
+    deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');
   }
   trace.attempts += 1;
   const circuit = call.leavesCircuit ? undefined : deps.health;

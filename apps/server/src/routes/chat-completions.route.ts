@@ -1,4 +1,4 @@
-import type { ChatCompletion } from '@chat-relay/contract';
+import type { ChatCompletion, Model } from '@chat-relay/contract';
 import { AnthropicModelListQuerySchema, chatContract, parseGizmoModel } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, modelNotFound } from '@chat-relay/wire';
@@ -11,6 +11,9 @@ import type { ModelCatalogueService } from '../catalogue/model-catalogue-service
 import { familyAllowed } from '../pipeline/resolve-model';
 import { callerAccountId, runPipeline, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
+
+/** A model /v1/messages can use: served for chat. */
+const servesChat = (model: Model): boolean => model.endpoints?.includes('chat') ?? true;
 
 /** The catalogue describes the models listed in OpenAI's shape (limits, prices). */
 export type ChatRouteDeps = PipelineDeps & { catalogue: ModelCatalogueService };
@@ -41,10 +44,11 @@ export function chatRouter(deps: ChatRouteDeps) {
       const channels = await deps.registry.all();
       const data = listModels(channels, assistants).filter((model) => isModelAllowed(allowList, model.id));
       // Anthropic's model object has no field for limits or prices: its shape stays as Anthropic's.
+      // An Anthropic caller can only use a model through /v1/messages: chat models only (issue 29).
       if (wantsAnthropicShape(req)) {
         const page = AnthropicModelListQuerySchema.safeParse(req.query);
         if (!page.success) throw invalidRequest('limit must be an integer from 1 to 1000; after_id and before_id model ids.', 'limit');
-        return { status: 200, body: anthropicModelPage(data, page.data) };
+        return { status: 200, body: anthropicModelPage(data.filter(servesChat), page.data) };
       }
       return { status: 200, body: { object: 'list' as const, data: await withCatalogueFacts(data, channels, { priceBook: deps.prices, catalogue: deps.catalogue }) } };
     },
@@ -74,7 +78,10 @@ export function chatRouter(deps: ChatRouteDeps) {
       const created = Math.floor(Date.parse(channel.record.createdAt) / 1000);
       const endpoints = servedEndpoints(enabled, model);
       const described = { id: model, object: 'model' as const, created, owned_by: channel.record.type, endpoints };
-      if (wantsAnthropicShape(req)) return { status: 200, body: toAnthropicModel(described) };
+      if (wantsAnthropicShape(req)) {
+        if (!servesChat(described)) throw modelNotFound(model);
+        return { status: 200, body: toAnthropicModel(described) };
+      }
       const [withFacts] = await withCatalogueFacts([described], enabled, { priceBook: deps.prices, catalogue: deps.catalogue });
       return { status: 200, body: withFacts ?? described };
     },

@@ -109,14 +109,14 @@ describe('POST /v1beta/models/{model}:{method} over HTTP', () => {
 
     it('a method the relay does not serve: 404 NOT_FOUND, whatever the body', async () => {
       for (const body of [{ content: { parts: [{ text: 'x' }] } }, hello]) {
-        const error = geminiError(await post('bridged-model:embedContent', body).expect(404));
-        expect(error.message).toContain('bridged-model:embedContent');
+        const error = geminiError(await post('bridged-model:predictLongRunning', body).expect(404));
+        expect(error.message).toContain('bridged-model:predictLongRunning');
       }
     });
 
     it('paths no route matches under /v1beta: 401 without a key, then 404 NOT_FOUND, Google’s shape both', async () => {
       geminiError(await request(relay.app).get('/v1beta/models').expect(401));
-      const missing = await request(relay.app).get('/v1beta/models/bridged-model').set('x-goog-api-key', key).expect(404);
+      const missing = await request(relay.app).get('/v1beta/cachedContents').set('x-goog-api-key', key).expect(404);
       expect(geminiError(missing).status).toBe('NOT_FOUND');
       geminiError(await request(relay.app).post('/v1beta/tunedModels/x:generateContent').query({ key }).send(hello).expect(404));
     });

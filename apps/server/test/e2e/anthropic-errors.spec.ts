@@ -6,6 +6,7 @@ import {
   anthropicError,
   anthropicKind,
   CLAUDE,
+  geminiKind,
   namedEventsOf,
   openAiKind,
   postAnthropic,
@@ -169,6 +170,18 @@ describe('e2e: errors reach the Anthropic SDK as its own classes, in Anthropicâ€
       status: 529,
       body: { error: { type: 'overloaded_error' } },
     });
+  });
+
+  it('529 OverloadedError when a Gemini upstream is overloaded (503 UNAVAILABLE), not a 502 api_error (issue 29)', async () => {
+    const gemini = await startAnthropicRelay(geminiKind);
+    try {
+      gemini.sim.failNext({ kind: 'status', status: 503 }, 10);
+      const error = await anthropicError(() => gemini.anthropic.messages.create(hello));
+      expect(error).toBeInstanceOf(Anthropic.OverloadedError);
+      expectSdkError(error, 529, 'overloaded_error');
+    } finally {
+      await gemini.close();
+    }
   });
 
   it('an upstream 500: a 5xx api_error (InternalServerError), the channel key never in the message', async () => {

@@ -109,6 +109,19 @@ describe.each(channelKinds)('e2e: a custom assistant called as <family>-gizmo-<i
     expectAssistantApplied();
   });
 
+  it('countTokens counts the assistant’s instructions and tools, as they would be sent (a gemini channel asked with them)', async () => {
+    const gizmo = await e2e.genai.models.countTokens({ model: GIZMO, contents: 'Hello there' });
+    const family = await e2e.genai.models.countTokens({ model: GEMINI, contents: 'Hello there' });
+    expect(gizmo.totalTokens).toBeGreaterThan(family.totalTokens ?? 0);
+    if (kind === geminiKind) {
+      const [call] = e2e.sim.requests;
+      expect(call?.path).toBe(`/v1beta/models/${kind.upstreamModel}:countTokens`);
+      const asked = (call?.body as { generateContentRequest: Upstream }).generateContentRequest;
+      expect(asked).toMatchObject({ model: `models/${kind.upstreamModel}`, systemInstruction: { parts: [{ text: INSTRUCTIONS }] } });
+    }
+    // The relay's tokenizer loads on its first count: seconds on a busy machine.
+  }, 20_000);
+
   it('the assistant’s own function is offered and called when the request declares none', async () => {
     const answer = await e2e.genai.models.generateContent({ model: GIZMO, contents: 'Please find flight options from Paris' });
     expect(answer.functionCalls?.map((call) => call.name)).toEqual(['find_flight']);

@@ -106,5 +106,10 @@ export interface RouteMetadata {
    * `POST /v1/videos` does: the body is read by the request's own content type.
    */
   multipartToo?: boolean;
+  /**
+   * The Gemini methods (`{model}:{method}`, the path's last segment) a route serves; the routes
+   * of one path share it, each taking its own methods (see the server's gemini-method-route).
+   */
+  geminiMethods?: readonly string[];
 }
 export const meta = (metadata: RouteMetadata): RouteMetadata => metadata;

@@ -10,7 +10,19 @@ describe('relayContract.gemini', () => {
   it('is one token-authenticated Gemini-dialect route with a usage row, the model and method in its last segment', () => {
     expect(generateContent.path).toBe('/v1beta/models/:target');
     expect(generateContent.method).toBe('POST');
-    expect(generateContent.metadata as RouteMetadata).toEqual({ auth: 'token', streaming: true, dialect: 'gemini' });
+    expect(generateContent.metadata as RouteMetadata).toEqual({ auth: 'token', streaming: true, dialect: 'gemini', geminiMethods: ['generateContent', 'streamGenerateContent'] });
+  });
+
+  it('shares the path with countTokens, embedContent and batchEmbedContents, each route taking its own methods only', () => {
+    const { countTokens, embedContent, batchEmbedContents } = relayContract.gemini;
+    for (const [route, method] of [[countTokens, 'countTokens'], [embedContent, 'embedContent'], [batchEmbedContents, 'batchEmbedContents']] as const) {
+      expect(route.path).toBe(generateContent.path);
+      expect((route.metadata as RouteMetadata).geminiMethods).toEqual([method]);
+      const params = route.pathParams as z.ZodTypeAny;
+      expect(params.safeParse({ target: `gemini-2.5-flash:${method}` }).success).toBe(true);
+      expect(params.safeParse({ target: 'gemini-2.5-flash:generateContent' }).success).toBe(false);
+    }
+    expect((embedContent.metadata as RouteMetadata).endpoint).toBe('embeddings');
   });
 
   it.each([400, 401, 403, 404, 409, 413, 429, 500, 502, 503, 504] as const)('answers %i in Google’s error shape, not OpenAI’s', (status) => {
@@ -24,7 +36,9 @@ describe('relayContract.gemini', () => {
     expect(params.safeParse({ target: 'gemini-2.5-flash:generateContent' }).success).toBe(true);
     expect(parseGeminiTarget('gemini-2.5-flash:streamGenerateContent')).toEqual({ model: 'gemini-2.5-flash', method: 'streamGenerateContent' });
     expect(parseGeminiTarget('vendor:model:v2:generateContent')).toEqual({ model: 'vendor:model:v2', method: 'generateContent' });
-    for (const target of ['gemini-2.5-flash:embedContent', 'gemini-2.5-flash', ':generateContent', 'gemini:generatecontent']) {
+    expect(parseGeminiTarget('gemini-2.5-flash:embedContent')).toEqual({ model: 'gemini-2.5-flash', method: 'embedContent' });
+    expect(params.safeParse({ target: 'gemini-2.5-flash:embedContent' }).success).toBe(false);
+    for (const target of ['gemini-2.5-flash:predictLongRunning', 'gemini-2.5-flash', ':generateContent', 'gemini:generatecontent']) {
       expect(parseGeminiTarget(target)).toBeUndefined();
       expect(params.safeParse({ target }).success).toBe(false);
     }

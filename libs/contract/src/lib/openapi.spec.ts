@@ -30,6 +30,11 @@ describe('buildOpenApiDocument', () => {
         '/v1/audio/transcriptions',
         '/v1/audio/translations',
         '/v1beta/models/{target}',
+        '/v1beta/models/{target}:countTokens',
+        '/v1beta/models/{target}:embedContent',
+        '/v1beta/models/{target}:batchEmbedContents',
+        '/v1beta/models',
+        '/v1beta/models/{model}',
         '/v1/search',
         '/v1/videos',
         '/v1/videos/{id}',
@@ -146,6 +151,14 @@ describe('buildOpenApiDocument', () => {
       expect(answer.properties).toEqual(expect.objectContaining({ candidates: expect.any(Object), usageMetadata: expect.any(Object) }));
       const error = operation.responses['404'].content['application/json'].schema;
       expect(error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'status']));
+    });
+
+    it('documents countTokens, the embedding methods and the model list as operations of their own', () => {
+      expect(document.paths['/v1beta/models/{target}:countTokens'].post.operationId).toBe('countTokens');
+      expect(document.paths['/v1beta/models/{target}:embedContent'].post.operationId).toBe('embedContent');
+      expect(document.paths['/v1beta/models/{target}:batchEmbedContents'].post.requestBody.content['application/json'].schema.required).toEqual(['requests']);
+      expect(document.paths['/v1beta/models'].get.operationId).toBe('listGeminiModels');
+      expect(document.paths['/v1beta/models/{model}'].get.security).toEqual([{ bearer: [] }, { googApiKey: [] }, { googKeyQuery: [] }]);
     });
 
     it('accepts the key as Bearer, x-goog-api-key or ?key=', () => {

@@ -4,6 +4,13 @@ import type { RouteMetadata } from './common-responses';
 import { relayContract } from './contract';
 
 /**
+ * Gemini's methods share one path (`{model}:{method}`), which OpenAPI would document once: each
+ * route of a single method is given a path of its own here (`…/{target}/~method`), written back
+ * as `…/{target}:method` once generated (the generator reads `:name` as a parameter).
+ */
+const METHOD_MARK = '/~';
+
+/**
  * The contract as the OpenAPI generator should see it: a response declared with
  * `c.otherResponse` (JSON sent pre-serialised) documented by its body schema, which the
  * generator would otherwise leave out.
@@ -19,9 +26,18 @@ function documentedRoutes(router: AppRouter): AppRouter {
     for (const [status, response] of Object.entries(entry.responses)) {
       responses[Number(status)] = isAppRouteOtherResponse(response) && response.contentType === 'application/json' ? response.body : response;
     }
-    out[key] = { ...entry, responses };
+    const methods = (entry.metadata as RouteMetadata | undefined)?.geminiMethods;
+    const path = methods?.length === 1 ? `${entry.path}${METHOD_MARK}${methods[0]}` : entry.path;
+    out[key] = { ...entry, path, responses };
   }
   return out;
+}
+
+/** The generated paths with each Gemini method back after its colon. */
+function withGeminiMethods(document: Record<string, unknown>): Record<string, unknown> {
+  const paths = document['paths'] as Record<string, unknown>;
+  const renamed = Object.fromEntries(Object.entries(paths).map(([path, item]) => [path.replace(METHOD_MARK, ':'), item]));
+  return { ...document, paths: renamed };
 }
 
 const cache = new Map<string, Record<string, unknown>>();
@@ -61,6 +77,7 @@ export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown>
       },
     },
   ) as unknown as Record<string, unknown>;
-  cache.set(version, document);
-  return document;
+  const documented = withGeminiMethods(document);
+  cache.set(version, documented);
+  return documented;
 }

@@ -15,3 +15,9 @@ export const GEMINI_TO_CHAT = lossTable('Gemini generateContent → Chat Complet
   toolConfigField: { kind: 'dropped', field: 'toolConfig.*', reason: 'Chat Completions has no such setting' },
   toolConfigWithoutTools: { kind: 'dropped', field: 'toolConfig', reason: 'there is no function it could apply to' },
 });
+
+/** What a Gemini embedContent / batchEmbedContents request loses in the relay's embeddings pipeline (docs/guides/bridge-fidelity.md). */
+export const GEMINI_EMBED_TO_EMBEDDINGS = lossTable('Gemini embedContent → embeddings', {
+  title: { kind: 'dropped', field: 'requests[*].title', reason: 'the embeddings pipeline has no document title' },
+  taskType: { kind: 'dropped', field: 'taskType', reason: 'only a gemini channel takes a task type: the others embed without it' },
+});

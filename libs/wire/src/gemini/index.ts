@@ -7,3 +7,10 @@ export { convertChatToGenerateContent, type ConvertChatToGenerateContentArgs } f
 export { ChatToGeminiStream, type ChatToGeminiStreamOptions } from './caller/chat-to-gemini-stream';
 export { geminiNativeAdapter } from './native/gemini-native-adapter';
 export { toGeminiError, type GeminiErrorAnswer } from './caller/gemini-error-body';
+export {
+  convertEmbedContentsToEmbeddings,
+  convertEmbeddingsToGemini,
+  type BridgedEmbeddingRequest,
+  type ConvertedEmbedContents,
+  type ConvertEmbedContentsArgs,
+} from './caller/convert-embed-contents-to-embeddings';

@@ -4,6 +4,7 @@ import { geminiAdapter } from '../gemini/upstream/gemini-adapter';
 import { geminiEmbeddingsAdapter } from '../gemini/upstream/gemini-embeddings-adapter';
 import { geminiImagesAdapter } from '../gemini/upstream/gemini-images-adapter';
 import { geminiNativeAdapter } from '../gemini/native/gemini-native-adapter';
+import { buildGeminiCountTokensRequest } from '../gemini/native/gemini-count-tokens-request';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider, type EndpointsNamedBy, type ModelList } from './channel-provider';
 import { geminiAuthHeaders } from './provider-auth';
@@ -52,7 +53,7 @@ export const geminiModelList: ModelList = {
   mapErrorResponse: (status, text, secrets) => geminiAdapter.mapErrorResponse(status, text, secrets),
 };
 
-/** Google's Gemini API: chat and completions bridged through generateContent, embeddings and images in its own API, generateContent callers passed through. */
+/** Google's Gemini API: chat and completions bridged through generateContent, embeddings and images in its own API, generateContent callers passed through, their countTokens counted by Google. */
 export const geminiProvider: ChannelProvider = {
   chat: geminiAdapter,
   json: {
@@ -62,5 +63,11 @@ export const geminiProvider: ChannelProvider = {
   },
   native: { generate_content: geminiNativeAdapter },
   modelList: geminiModelList,
+  // `{model}:countTokens`: Google's own count of a Gemini caller's request.
+  tokenCounter: {
+    dialect: 'generate_content',
+    buildRequest: buildGeminiCountTokensRequest,
+    mapErrorResponse: (status, text, secrets) => geminiNativeAdapter.mapErrorResponse(status, text, secrets),
+  },
   probe: modelListProbe(geminiModelList),
 };

@@ -51,9 +51,10 @@ describe('the lookups the server makes', () => {
     expect(nativeAdapterOf('responses')).toBe(openaiResponsesNativeAdapter);
   });
 
-  it('list models of the model providers only, count tokens on Anthropic only, send the hub as it is to OpenAI only', () => {
+  it('list models of the model providers only, count tokens on Anthropic and Gemini (each its own dialect), send the hub as it is to OpenAI only', () => {
     expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini']);
-    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic']);
+    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini']);
+    expect([tokenCounterOf('anthropic')?.dialect, tokenCounterOf('gemini')?.dialect]).toEqual(['messages', 'generate_content']);
     expect(ChannelTypeSchema.options.filter(sendsHubAsIs)).toEqual(['openai']);
   });
 

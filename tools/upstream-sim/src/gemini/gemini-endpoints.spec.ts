@@ -64,6 +64,25 @@ describe(':embedContent and :batchEmbedContents', () => {
   });
 });
 
+describe(':countTokens', () => {
+  it('counts contents as generateContent reports promptTokenCount for them, and a generateContentRequest instead when sent', async () => {
+    const contents = [{ role: 'user', parts: [{ text: 'What is the weather in Paris today?' }] }];
+    const counted = (await (await call('gemini-2.5-flash', 'countTokens', { contents })).json()) as { totalTokens: number };
+    const answered = (await (await call('gemini-2.5-flash', 'generateContent', { contents })).json()) as { usageMetadata: { promptTokenCount: number } };
+    expect(counted.totalTokens).toBe(answered.usageMetadata.promptTokenCount);
+    const whole = { model: 'models/gemini-2.5-flash', contents, systemInstruction: { parts: [{ text: 'Answer in one long sentence.' }] } };
+    const withSystem = (await (await call('gemini-2.5-flash', 'countTokens', { contents: [content('ignored')], generateContentRequest: whole })).json()) as { totalTokens: number };
+    expect(withSystem.totalTokens).toBeGreaterThan(counted.totalTokens);
+  });
+
+  it('refuses a generateContentRequest without its model, nothing to count, and a missing key, as Gemini does', async () => {
+    const noModel = await call('gemini-2.5-flash', 'countTokens', { generateContentRequest: { contents: [content('x')] } });
+    expect(((await noModel.json()) as GeminiError).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect((await call('gemini-2.5-flash', 'countTokens', {})).status).toBe(400);
+    expect((await call('gemini-2.5-flash', 'countTokens', { contents: [content('x')] }, '')).status).toBe(403);
+  });
+});
+
 describe('Imagen :predict', () => {
   it('answers sampleCount PNGs (4 by default), the same for the same prompt', async () => {
     const predict = async (body: unknown) => (await (await call('imagen-4.0-generate-001', 'predict', body)).json()) as { predictions: { bytesBase64Encoded: string; mimeType: string }[] };

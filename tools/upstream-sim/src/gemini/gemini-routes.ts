@@ -3,6 +3,7 @@ import type { GeminiModelEntry } from '../sim-types';
 import { checkGeminiKey } from './check-gemini-key';
 import { geminiError, sendGeminiError } from './gemini-error';
 import { handleGeminiModels } from './gemini-models';
+import { handleGeminiCountTokens } from './handle-gemini-count-tokens';
 import { handleBatchEmbedContents, handleEmbedContent } from './handle-gemini-embeddings';
 import { handleGenerateContent, type GeminiContext } from './handle-generate-content';
 import { handleImagenPredict } from './handle-imagen-predict';
@@ -11,10 +12,10 @@ export interface GeminiRoutesContext extends GeminiContext {
   geminiModels: readonly GeminiModelEntry[];
 }
 
-const methodRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents|predict)$/;
+const methodRoute = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents|predict)$/;
 const modelsRoute = /^\/v1beta\/models(?:\/([^/:]+))?$/;
 
-/** Everything under `/v1beta`: generateContent (streamed or not), embeddings, Imagen, the model list; else 404. */
+/** Everything under `/v1beta`: generateContent (streamed or not), countTokens, embeddings, Imagen, the model list; else 404. */
 export async function handleGeminiRoute(
   req: IncomingMessage,
   res: ServerResponse,
@@ -32,6 +33,7 @@ export async function handleGeminiRoute(
       return;
     }
     if (!checkGeminiKey(req.headers, res, context.acceptedKeys)) return;
+    if (action === 'countTokens') return handleGeminiCountTokens(res, model, rawBody);
     if (action === 'embedContent') return handleEmbedContent(res, model, rawBody, context);
     if (action === 'batchEmbedContents') return handleBatchEmbedContents(res, model, rawBody, context);
     return handleImagenPredict(res, model, rawBody, context);

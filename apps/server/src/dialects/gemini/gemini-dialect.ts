@@ -1,11 +1,11 @@
-import type { ChatCompletion } from '@chat-relay/contract';
+import { GEMINI_METHODS, type ChatCompletion } from '@chat-relay/contract';
 import { ChatToGeminiStream, convertChatToGenerateContent, notFound, toGeminiError, type RelayError } from '@chat-relay/wire';
 import type { CallerDialect, StreamFraming } from '../../pipeline/caller-dialect';
 import { sseData } from '../../pipeline/stream/sse';
 
-/** A model method the relay does not serve (`{model}:embedContent`), as Google answers it: 404 NOT_FOUND. */
+/** A model method the relay does not serve (`{model}:predictLongRunning`), as Google answers it: 404 NOT_FOUND. */
 export const unknownGeminiMethod = (target: string) =>
-  notFound('unknown_method', `Method not found: '${target}' names no method the relay serves; use {model}:generateContent or {model}:streamGenerateContent.`);
+  notFound('unknown_method', `Method not found: '${target}' names no method the relay serves; use {model}:${GEMINI_METHODS.join(', {model}:')}.`);
 
 export interface GeminiDialectOptions {
   /** `thinkingConfig.includeThoughts`: a bridged answer's reasoning goes back as thought parts. */

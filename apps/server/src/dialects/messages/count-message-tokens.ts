@@ -4,25 +4,14 @@ import {
   type AnthropicCountTokensResponse,
   type ChatCompletionRequest,
 } from '@chat-relay/contract';
-import { modelNotFound, stripBridgedThinking, tokenCounterOf, type TokenCounter } from '@chat-relay/wire';
-import type { Logger } from '../../logger';
-import { attempt, type UpstreamCall } from '../../pipeline/attempt';
+import { stripBridgedThinking } from '@chat-relay/wire';
 import type { AbortLike } from '../../core/caller-gone';
-import type { ChannelHealth } from '../../channels/channel-health';
-import type { ChannelRegistry } from '../../channels/channel-registry';
-import { countPromptTokens } from '../../billing/estimate-usage';
-import { pickChannel } from '../../channels/pick-channel';
+import { countTokens, type CountTokensDeps } from '../../pipeline/count-tokens';
 import type { RelayTrace } from '../../pipeline/request-context';
-import type { UpstreamClient } from '../../channels/upstream/upstream-client';
 
-export interface CountTokensDeps {
-  registry: ChannelRegistry;
-  health: ChannelHealth;
-  upstream: UpstreamClient;
-  logger: Logger;
-}
+export type { CountTokensDeps };
 
-export interface CountTokensRequest {
+export interface CountMessageTokensRequest {
   /** The request in the hub's form (assistant applied): what routing and the tokenizer see. */
   hub: ChatCompletionRequest;
   /** The caller's own request (assistant applied), for an Anthropic channel. */
@@ -33,64 +22,29 @@ export interface CountTokensRequest {
 }
 
 /**
- * `POST /v1/messages/count_tokens`: an `anthropic` channel serving the model counts (its own
- * tokenizer, exact); otherwise, or when that channel fails, the relay's tokenizer counts the
- * prompt as it counts prompts for usage estimates. A 4xx from the channel is the caller's error.
- * Nothing is charged; one attempt, no retries: a count is cheap to ask again.
+ * `POST /v1/messages/count_tokens`: an `anthropic` channel serving the model counts, else the
+ * relay's tokenizer (pipeline/count-tokens.ts). Thinking blocks a bridge signed are left out of
+ * what an Anthropic channel receives, as on `/v1/messages`.
  */
-export async function countMessageTokens(
+export function countMessageTokens(
   deps: CountTokensDeps,
-  request: CountTokensRequest,
+  request: CountMessageTokensRequest,
   trace: RelayTrace,
   signal: AbortLike,
 ): Promise<AnthropicCountTokensResponse> {
-  const model = request.hub.model;
-  const candidates = await deps.registry.candidatesFor(model);
-  if (candidates.length === 0) throw modelNotFound(model);
-  // A channel whose provider counts a Messages request itself (today: anthropic).
-  const counting = candidates.filter((channel) => tokenCounterOf(channel.record.type)?.dialect === 'messages' && channel.hasActiveKey);
-  const channel = pickChannel(counting, new Set(), (id) => deps.health.isAvailable(id));
-  const counter = channel && tokenCounterOf(channel.record.type);
-  if (channel && counter) {
-    const outcome = await attempt(deps, channel, countCall(model, request, counter), trace, signal);
-    if (outcome.ok && outcome.result) return outcome.result;
-    if (!outcome.ok && (!outcome.retryable || signal.aborted)) throw outcome.error;
-    const failed = outcome.ok ? 'count_tokens answer unreadable; counted by the relay' : 'count_tokens failed upstream; counted by the relay';
-    deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, status: outcome.ok ? undefined : outcome.error.status }, failed);
-  }
-  trace.usageEstimated = true;
-  return { input_tokens: await countPromptTokens(request.hub) };
-}
-
-/** The count asked of a channel's provider: one call, its answer read, the circuit left alone. */
-function countCall(model: string, request: CountTokensRequest, counter: TokenCounter): UpstreamCall<AnthropicCountTokensResponse | undefined> {
-  return {
-    model,
-    caller: 'count_tokens',
-    leavesCircuit: true,
-    prepare: ({ channel, key, upstreamModel }) => {
-      const native = stripBridgedThinking(request.native);
-      const rawBody = native === request.native ? request.rawBody : undefined;
-      return {
-        request: counter.buildRequest({ channel: channel.record, key, body: native, rawBody, upstreamModel, headers: request.headers, stream: false }),
-        mapError: (status, text) => counter.mapErrorResponse(status, text, channel.record.keys),
-        answer: {
-          kind: 'whole',
-          read: (text) => {
-            const counted = AnthropicCountTokensResponseSchema.safeParse(parsedOrUndefined(text));
-            // Unreadable: the relay counts instead. A count uses nothing: no usage to account.
-            return { ok: true, result: () => (counted.success ? counted.data : undefined) };
-          },
-        },
-      };
+  const native = stripBridgedThinking(request.native);
+  return countTokens(
+    deps,
+    {
+      hub: request.hub,
+      dialect: 'messages',
+      native,
+      rawBody: native === request.native ? request.rawBody : undefined,
+      headers: request.headers,
+      answer: AnthropicCountTokensResponseSchema,
+      counted: (tokens) => ({ input_tokens: tokens }),
     },
-  };
-}
-
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+    trace,
+    signal,
+  );
 }

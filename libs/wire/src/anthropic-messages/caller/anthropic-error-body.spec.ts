@@ -1,5 +1,6 @@
 import { AnthropicErrorResponseSchema } from '@chat-relay/contract';
 import { modelNotFound, noAvailableChannel, RelayError, upstreamError, upstreamTimeout } from '../../errors/relay-error';
+import { mapGeminiErrorResponse } from '../../gemini/upstream/gemini-error';
 import { toAnthropicError } from './anthropic-error-body';
 
 const relayError = (status: number, overrides: Partial<{ type: string; code: string | null }> = {}) =>
@@ -53,6 +54,16 @@ describe('toAnthropicError', () => {
       status: 529,
       body: { type: 'error', error: { type: 'overloaded_error', message: 'The upstream provider failed with status 529: Overloaded' } },
     });
+  });
+
+  it('a Gemini overloaded 503 (UNAVAILABLE) is a 529 overloaded_error, as Anthropic says it (issue 29)', () => {
+    const failure = mapGeminiErrorResponse(503, JSON.stringify({ error: { code: 503, status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' } }), []);
+    expect(answerOf(failure.error)).toMatchObject({ status: 529, body: { error: { type: 'overloaded_error' } } });
+  });
+
+  it('an upstream 503 or 529 without an error body is overloaded too; other upstream failures stay api_error', () => {
+    for (const status of [503, 529]) expect(answerOf(upstreamError(`failed with ${status}`, `upstream_${status}`))).toMatchObject({ status: 529, body: { error: { type: 'overloaded_error' } } });
+    expect(answerOf(upstreamError('failed with 500', 'INTERNAL'))).toMatchObject({ status: 502, body: { error: { type: 'api_error' } } });
   });
 
   it('the relay own errors: no channel → 529, upstream timeout → 504, unknown model → 404', () => {

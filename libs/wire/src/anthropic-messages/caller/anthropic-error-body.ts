@@ -19,6 +19,15 @@ export interface AnthropicErrorAnswer {
 }
 
 /**
+ * The codes an upstream failure carries when its provider was overloaded: Anthropic's
+ * `overloaded_error`, Google's 503 `UNAVAILABLE` ("The model is overloaded", documented as
+ * "temporarily overloaded or down": https://ai.google.dev/gemini-api/docs/troubleshooting), and
+ * a bare 503 or 529 from any provider. The relay sends them on as a 502; Anthropic's clients
+ * back off on a 529.
+ */
+const OVERLOADED_CODES = new Set(['overloaded_error', 'UNAVAILABLE', 'upstream_503', 'upstream_529']);
+
+/**
  * A relay error as Anthropic would say it, status and type. The relay's own reasons map onto
  * Anthropic's: an exhausted quota is a 402 `billing_error` (not a 429 a client would retry), no
  * channel available or an upstream overloaded is a 529 `overloaded_error`, an upstream failure a
@@ -35,7 +44,7 @@ export function toAnthropicError(error: RelayError, requestId?: string): Anthrop
 function statusAndType(error: RelayError): [number, AnthropicErrorType] {
   const { status } = error;
   if (error.type === 'insufficient_quota') return [402, 'billing_error'];
-  if (error.code === 'overloaded_error' || status === 503 || status === 529) return [529, 'overloaded_error'];
+  if ((error.code !== null && OVERLOADED_CODES.has(error.code)) || status === 503 || status === 529) return [529, 'overloaded_error'];
   switch (status) {
     case 401:
       return [401, 'authentication_error'];

@@ -118,22 +118,6 @@ describe('convertGeminiContentsToChat', () => {
     ]);
   });
 
-  it("a repeat of a response already given to the same call is left out, noted (Gemini CLI 0.61's resumed sessions send each twice)", () => {
-    const call = { id: 'run_shell_command__call_1', name: 'run_shell_command', args: { command: 'ls' } };
-    const answer = { id: call.id, name: call.name, response: { output: 'a.txt' } };
-    const { messages, notes } = convert({
-      contents: [user({ text: 'List files' }), model({ functionCall: call }), user({ functionResponse: answer }, { functionResponse: answer }), user({ text: 'Again' })],
-    });
-    expect(messages.filter((message) => message.role === 'tool')).toEqual([{ role: 'tool', tool_call_id: call.id, content: '{"output":"a.txt"}' }]);
-    expect(notes.nativeOnly).toBeUndefined();
-    expect(notes.warnings).toEqual([lost('contents[2].parts[1].functionResponse')]);
-    // Without ids, only an identical response to a call of that name already answered is a repeat.
-    const other = convert({
-      contents: [user({ text: 'Hi' }), model({ functionCall: { name: 'a', args: {} } }), user({ functionResponse: { name: 'a', response: { n: 1 } } }, { functionResponse: { name: 'a', response: { n: 2 } } })],
-    });
-    expect(other.notes.nativeOnly?.param).toBe('contents[2].parts[1].functionResponse');
-  });
-
   it('a response that answers no call of the model turn before it is refused, naming it', () => {
     const { notes } = convert({
       contents: [user({ text: 'Hi' }), model({ functionCall: { name: 'a', args: {} } }), user({ functionResponse: { name: 'b', response: {} } })],

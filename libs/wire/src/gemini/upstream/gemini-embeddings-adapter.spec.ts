@@ -45,6 +45,13 @@ describe('geminiEmbeddingsAdapter.buildRequest', () => {
     });
   });
 
+  it('sends task_type as each request’s taskType, and refuses one Gemini does not know', () => {
+    expect(sentJson(build({ input: ['q'], task_type: 'RETRIEVAL_QUERY' }))).toEqual({
+      requests: [{ model: 'models/gemini-embedding-001', content: { parts: [{ text: 'q' }] }, taskType: 'RETRIEVAL_QUERY' }],
+    });
+    expect(() => build({ input: 'q', task_type: 'SEARCH' })).toThrow(expect.objectContaining({ status: 400, param: 'task_type' }));
+  });
+
   it.each([
     ['token ids', { input: [101, 2023, 102] }, 'input'],
     ['lists of token ids', { input: [[101], [102]] }, 'input'],

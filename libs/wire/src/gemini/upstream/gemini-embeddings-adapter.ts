@@ -1,4 +1,4 @@
-import { EmbeddingRequestSchema } from '@chat-relay/contract';
+import { EmbeddingRequestSchema, GeminiEmbeddingTaskTypeSchema } from '@chat-relay/contract';
 import { z } from 'zod';
 import { invalidRequest } from '../../errors/relay-error';
 import type { EndpointAdapter } from '../../hub/endpoint-adapter';
@@ -8,8 +8,20 @@ import { malformedAnswer, parseEndpointRequest, readJsonObject, textsOf, uncount
 import { mapGeminiErrorResponse } from './gemini-error';
 import { geminiAuthHeaders } from '../../providers/provider-auth';
 
-/** Read by the conversion; `user` is OpenAI bookkeeping, accepted and not sent. */
-const ACCEPTED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
+/**
+ * Read by the conversion; `user` is OpenAI bookkeeping, accepted and not sent. `task_type` is
+ * Gemini's own `taskType` (what the relay's Gemini route sends on for `embedContent`).
+ */
+const ACCEPTED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user', 'task_type']);
+
+/** `task_type` as Gemini's `taskType`, or a 400 naming it. */
+function taskTypeOf(request: JsonRequest): { taskType?: string } {
+  const taskType = request['task_type'];
+  if (taskType === undefined || taskType === null) return {};
+  const parsed = GeminiEmbeddingTaskTypeSchema.safeParse(taskType);
+  if (!parsed.success) throw invalidRequest(`'task_type' must be one of ${GeminiEmbeddingTaskTypeSchema.options.join(', ')}.`, 'task_type', 'invalid_value');
+  return { taskType: parsed.data };
+}
 
 const BatchEmbedAnswerSchema = z
   .object({ embeddings: z.array(z.object({ values: z.array(z.number()) }).passthrough()) })
@@ -36,7 +48,7 @@ function rejectInexpressible(request: JsonRequest): void {
 
 /**
  * `/embeddings` on a Gemini channel: `POST {base_url}/models/{model}:batchEmbedContents`, one
- * request per input (`dimensions` → `outputDimensionality`), the key in `x-goog-api-key`. The
+ * request per input (`dimensions` → `outputDimensionality`, `task_type` → `taskType`), the key in `x-goog-api-key`. The
  * vectors come back in the inputs' order as OpenAI's list, base64-encoded when asked. Gemini
  * counts no tokens here: the relay counts the inputs and rewrites the answer's usage.
  */
@@ -48,11 +60,12 @@ export const geminiEmbeddingsAdapter: EndpointAdapter<JsonRequest> = {
     rejectInexpressible(request);
     const model = upstreamModel.replace(/^models\//, '');
     const dimensions = embedding.dimensions !== undefined ? { outputDimensionality: embedding.dimensions } : {};
+    const taskType = taskTypeOf(request);
     return {
       url: `${trimBaseUrl(channel.baseUrl)}/models/${encodeURIComponent(model)}:batchEmbedContents`,
       headers: { ...geminiAuthHeaders(key), 'content-type': 'application/json' },
       body: JSON.stringify({
-        requests: texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] }, ...dimensions })),
+        requests: texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] }, ...taskType, ...dimensions })),
       }),
     };
   },

@@ -24,7 +24,7 @@ export const GeminiGenerateContentRequestSchema = geminiProtoObject({
 export type GeminiGenerateContentRequest = z.infer<typeof GeminiGenerateContentRequestSchema>;
 
 /** The methods the relay serves on a model, as `{model}:{method}` in the path. */
-export const GEMINI_METHODS = ['generateContent', 'streamGenerateContent'] as const;
+export const GEMINI_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'] as const;
 export type GeminiMethod = (typeof GEMINI_METHODS)[number];
 
 const isGeminiMethod = (method: string): method is GeminiMethod => (GEMINI_METHODS as readonly string[]).includes(method);
