@@ -307,7 +307,7 @@ function buildAttempt(deps: ChatRelayDeps, { channel, key, upstreamModel, relaye
   const dropped: string[] = [];
   for (let sent = adjusted?.request ?? request; ; ) {
     try {
-      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
+      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, model: adjusted?.facts, rawBody: sent === request ? rawBody : undefined });
       if (dropped.length > 0) upstreamRequest.warnings = [...dropped, ...(upstreamRequest.warnings ?? [])];
       return { adapter, upstreamRequest, sent, adjustments };
     } catch (error) {

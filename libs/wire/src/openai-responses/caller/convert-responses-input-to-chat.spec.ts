@@ -121,7 +121,7 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
       { role: 'tool', tool_call_id: 'call_p', content: 'sunny' },
       { role: 'tool', tool_call_id: 'call_r', content: 'rain' },
     ]);
-    expect(warnings).toEqual(['reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.']);
+    expect(warnings).toEqual(["reasoning items without the relay's encrypted_content are not sent: a channel bridged through Chat Completions cannot take that reasoning back."]);
   });
 
   it('calls with no assistant message before them make one with null content; a call after a tool output starts a new one', () => {

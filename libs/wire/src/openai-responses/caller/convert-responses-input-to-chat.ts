@@ -8,10 +8,11 @@ import {
   type PartParam,
 } from './convert-responses-content-to-chat';
 import type { BridgeNotes } from '../../hub/bridge-notes';
+import { THINKING_BLOCKS_FIELD, thinkingBlockOfEncrypted, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { itemKind } from './responses-item-kinds';
 
 const REASONING_DROPPED =
-  'reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.';
+  'reasoning items without the relay\'s encrypted_content are not sent: a channel bridged through Chat Completions cannot take that reasoning back.';
 const WEB_SEARCH_DROPPED =
   'web_search_call items are not sent: a channel bridged through Chat Completions cannot take them back (the answers that used their results are).';
 const TOOL_MEDIA_MOVED =
@@ -64,9 +65,15 @@ class ChatMessages {
   readonly messages: Message[] = [];
   private lastAssistant: AssistantMessage | undefined;
   private pendingMedia: UserContentPart[] = [];
+  /** Signed thinking waiting for the assistant message it belongs to (the reasoning item comes first). */
+  private pendingThinking: HubThinkingBlock[] = [];
 
   push(message: Message): void {
     this.flushMedia();
+    if (message.role === 'assistant' && this.pendingThinking.length > 0) {
+      message = { ...message, [THINKING_BLOCKS_FIELD]: this.pendingThinking };
+    }
+    this.pendingThinking = [];
     this.messages.push(message);
     this.lastAssistant = message.role === 'assistant' ? message : undefined;
   }
@@ -76,6 +83,13 @@ class ChatMessages {
     const call = { id, type: 'function' as const, function: { name, arguments: args } };
     if (this.lastAssistant) (this.lastAssistant.tool_calls ??= []).push(call);
     else this.push({ role: 'assistant', content: null, tool_calls: [call] });
+  }
+
+  /** A reasoning item's signed thinking: into the assistant message it precedes, or the one it follows in the same turn. */
+  pushThinking(block: HubThinkingBlock): void {
+    const current = this.lastAssistant as (AssistantMessage & { [THINKING_BLOCKS_FIELD]?: HubThinkingBlock[] }) | undefined;
+    if (current) (current[THINKING_BLOCKS_FIELD] ??= []).push(block);
+    else this.pendingThinking.push(block);
   }
 
   pushToolResult(callId: string, text: string, media: UserContentPart[]): void {
@@ -117,9 +131,12 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
       chat.pushToolResult(known.item.call_id, text, media);
       return;
     }
-    case 'reasoning':
-      notes.warn(REASONING_DROPPED);
+    case 'reasoning': {
+      const block = thinkingBlockOfEncrypted(known.item.encrypted_content);
+      if (block) chat.pushThinking(block);
+      else notes.warn(REASONING_DROPPED);
       return;
+    }
     case 'web_search_call':
       notes.warn(WEB_SEARCH_DROPPED);
       return;
@@ -144,8 +161,10 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * (user content see convertUserContentToChat; system and developer kept as such; assistant see
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
- * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
- * and web_search_call items are dropped; item_reference → the item it names, from the history,
+ * call_id); function_call_output → a tool message (see convertToolOutputToChat); a reasoning item
+ * whose `encrypted_content` the relay made (an anthropic channel's signed thinking) → the
+ * `thinking_blocks` of the assistant message it precedes (or follows, in the same turn), other
+ * reasoning items and web_search_call items are dropped; item_reference → the item it names, from the history,
  * the input or `referable` (items of earlier stored responses the caller may name; naming none:
  * native only); any other item (hosted tool calls: file search, computer use, MCP, custom tools …)
  * is for native channels.

@@ -27,7 +27,7 @@ export const REASONING_EFFORTS: ReadonlySet<string> = new Set(['none', 'minimal'
 const REASONING_SUMMARY_NOTE =
   "reasoning.summary is not sent: reasoning summaries are returned as the provider's reasoning text when it sends one.";
 const ENCRYPTED_REASONING_NOTE =
-  "include 'reasoning.encrypted_content' is not honoured: a bridged channel returns no encrypted reasoning, so none can be sent back.";
+  "include 'reasoning.encrypted_content' is honoured only where the channel signs its reasoning (anthropic: the relay's encrypted_content); other bridged channels return none to send back.";
 const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 
 /** Top-level fields read below (or kept by the relay itself: store, metadata, previous_response_id); any other one is named in a warning and not sent. */
