@@ -5,12 +5,10 @@
  * (map-thinking-to-reasoning-effort.ts: below 4096 low, below 16384 medium, else high).
  * `none` sends no budget; `minimal` is the provider's smallest (Anthropic 1024, Gemini 0 = off).
  */
-export const REASONING_EFFORT_BUDGETS: Readonly<Record<string, number>> = {
-  low: 1024,
-  medium: 8192,
-  high: 24576,
-  xhigh: 32768,
-};
+export const EFFORT_BUDGETS = { low: 1024, medium: 8192, high: 24576, xhigh: 32768 } as const;
+
+/** The same table, looked up by a caller's effort name. */
+export const REASONING_EFFORT_BUDGETS: Readonly<Record<string, number>> = EFFORT_BUDGETS;
 
 /** OpenAI's effort names, lowest first: an effort a model does not list is sent as the nearest it does. */
 export const EFFORT_ORDER: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];

@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { EFFORT_BUDGETS } from '../../adjust/reasoning-effort-budgets';
 import { invalidRequest } from '../../errors/relay-error';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { convertToGeminiTools } from './convert-to-gemini-tools';
@@ -117,16 +118,16 @@ function maxOutputTokensOf(request: ChatCompletionRequest): number | undefined {
 
 /**
  * `reasoning_effort` → Gemini's thinking budget in tokens. Documented mapping: the levels are
- * fixed budgets (Gemini 2.5 takes budgets; Gemini 3 still reads them), and thoughts are never
+ * the relay's one table of budgets (adjust/reasoning-effort-budgets.ts, shared with Anthropic) (Gemini 2.5 takes budgets; Gemini 3 still reads them), and thoughts are never
  * asked for, since an OpenAI answer has no place for them. `minimal` and `none` turn thinking
  * off, which some models (2.5 Pro) refuse with a 400 of their own.
  */
 export const GEMINI_THINKING_BUDGETS: Readonly<Record<string, number>> = {
   none: 0,
   minimal: 0,
-  low: 1024,
-  medium: 8192,
-  high: 24576,
+  low: EFFORT_BUDGETS.low,
+  medium: EFFORT_BUDGETS.medium,
+  high: EFFORT_BUDGETS.high,
 };
 
 function thinkingConfigOf(effort: string | null | undefined): GeminiThinkingConfig | undefined {
