@@ -122,3 +122,31 @@ describe('e2e: reasoning effort reaches Claude through an anthropic channel (ope
     expect(sent(0).thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
   });
 });
+
+describe('e2e: the same rule on a gemini channel (openai SDK)', () => {
+  const geminiKind = responsesChannelKinds.find((kind) => kind.name === 'gemini')!;
+  let e2e: ResponsesE2e;
+
+  beforeEach(async () => {
+    e2e = await startResponsesRelay(geminiKind);
+  });
+  afterEach(() => e2e.close());
+
+  it('reasoning.effort high asks gemini-2.5-flash for its budget and the thoughts, which come back as a reasoning item; the next turn is accepted', async () => {
+    const client = e2e.client();
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: askWeather }];
+    const settings = { model: RESPONSES_MODEL, tools: [weatherTool], reasoning: { effort: 'high' as const }, store: false };
+    const first = await client.responses.create({ ...settings, input });
+    const sentConfig = (geminiKind.calls(e2e.sim)[0]?.body as { generationConfig?: { thinkingConfig?: unknown } }).generationConfig?.thinkingConfig;
+    expect(sentConfig).toEqual({ thinkingBudget: 24576, includeThoughts: true });
+    expect(first.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+    expect(reasoningOf(first)[0]?.summary[0]?.text).toMatch(/I should call get_weather/);
+
+    const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call')!;
+    const second = await client.responses.create({
+      ...settings,
+      input: [...input, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' }],
+    });
+    expect(second.status).toBe('completed');
+  });
+});
