@@ -65,6 +65,20 @@ describe('e2e: reasoning effort reaches Claude through an anthropic channel (ope
     expect(blocks[0]).toMatchObject({ thinking: reasoning?.summary[0]?.text });
   });
 
+  it('stored: continued by previous_response_id, the stored reasoning goes back as the thinking block', async () => {
+    const settings = { model: RESPONSES_MODEL, tools: [weatherTool], reasoning: { effort: 'low' as const } };
+    const first = await client.responses.create({ ...settings, input: askWeather });
+    const call = first.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call')!;
+    const second = await client.responses.create({
+      ...settings,
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' }],
+    });
+    expect(second.status).toBe('completed');
+    const blocks = sent(1).messages[1]!.content as Array<Record<string, unknown>>;
+    expect(blocks.map((block) => block['type'])).toEqual(['thinking', 'tool_use']);
+  });
+
   it('a reasoning item whose signature was altered is refused by Anthropic (the simulator), the caller told in its dialect', async () => {
     const tamper = (item: Reasoning): Reasoning => {
       const encoded = item.encrypted_content ?? '';
