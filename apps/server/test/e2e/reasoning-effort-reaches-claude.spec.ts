@@ -121,6 +121,24 @@ describe('e2e: reasoning effort reaches Claude through an anthropic channel (ope
     expect(blocks.map((block) => block['type'])).toEqual(['thinking', 'tool_use']);
   });
 
+  it('Chat Completions: a caller that drops the thinking on the next turn is still served (that turn without thinking)', async () => {
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: weatherTool.parameters ?? {} } }];
+    const first = await client.chat.completions.create({ model: RESPONSES_MODEL, messages: [{ role: 'user', content: askWeather }], tools, reasoning_effort: 'high' });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    const second = await client.chat.completions.create({
+      model: RESPONSES_MODEL,
+      messages: [
+        { role: 'user', content: askWeather },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: call.id, content: '{"sky":"sunny"}' },
+      ],
+      tools,
+      reasoning_effort: 'high',
+    });
+    expect(second.choices[0]?.finish_reason).toBe('stop');
+    expect(sent(1).thinking).toBeUndefined();
+  });
+
   it('streamed Responses: the reasoning item is done with encrypted_content before the call', async () => {
     const stream = await client.responses.create({
       model: RESPONSES_MODEL,

@@ -28,6 +28,20 @@ function styleOf(facts: ThinkingFacts | undefined): ThinkingStyle {
 
 const forcesToolUse = (body: AnthropicRequest): boolean => body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
 
+/**
+ * The request continues a tool-use turn (its last user turn answers tool uses) whose assistant
+ * turn came back without its thinking: Anthropic refuses thinking then ("a final `assistant`
+ * message must start with a thinking block"), so that request goes without it — as when a caller
+ * drops the `thinking_blocks` / reasoning items the relay gave it.
+ */
+function continuesTurnWithoutThinking(body: AnthropicRequest): boolean {
+  const last = body.messages.at(-1);
+  if (last?.role !== 'user' || !last.content.some((block) => block.type === 'tool_result')) return false;
+  const turn = body.messages.at(-2);
+  const first = turn?.role === 'assistant' ? turn.content[0]?.type : undefined;
+  return first !== undefined && first !== 'thinking' && first !== 'redacted_thinking';
+}
+
 /** Temperature, top_k and top_p as thinking takes them (Anthropic's extended-thinking compatibility rules). */
 function fitSamplers(body: AnthropicRequest, warnings: string[]): void {
   if (body.temperature !== undefined && body.temperature !== 1) {
@@ -91,6 +105,7 @@ export function convertReasoningEffortToThinking(
   warnings: string[],
 ): void {
   if (effort === undefined || effort === null || effort === 'none') return;
+  if (continuesTurnWithoutThinking(body)) return void warnings.push(UNSIGNED_TURN_NOTE);
   const style = styleOf(facts);
   if (style.kind === 'adaptive') {
     const sent = nearestEffort(effort, style.efforts);
@@ -117,6 +132,9 @@ export function convertReasoningEffortToThinking(
   body.thinking = { type: 'enabled', budget_tokens: budget };
   fitSamplers(body, warnings);
 }
+
+const UNSIGNED_TURN_NOTE =
+  'reasoning_effort not sent: the tool-use turn this request continues came back without its thinking (send the thinking_blocks or reasoning items back to keep thinking on).';
 
 const FORCED_TOOL_NOTE =
   'reasoning_effort not sent: Anthropic refuses thinking when the tool choice forces a tool (tool_choice required or a named function, or a JSON response format).';

@@ -85,6 +85,16 @@ describe('reasoning_effort reaches Claude as thinking', () => {
     expect(warnings.join(' ')).toContain('reasoning_effort not sent');
   });
 
+  it('sends no thinking when the tool-use turn it continues came back without its thinking (Anthropic would refuse it)', () => {
+    const call = { id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const messages = [user('Go'), { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'toolu_1', content: 'ok' }];
+    const { request, warnings } = convert({ messages, reasoning_effort: 'high' }, 'claude-sonnet-4-5', sonnet45);
+    expect(request.thinking).toBeUndefined();
+    expect(warnings.join(' ')).toContain('came back without its thinking');
+    const fresh = convert({ messages: [...messages, { role: 'assistant', content: 'Done.' }, user('Again')], reasoning_effort: 'high' }, 'claude-sonnet-4-5', sonnet45);
+    expect(fresh.request.thinking).toEqual({ type: 'enabled', budget_tokens: 24576 });
+  });
+
   it('refuses an effort it has no budget for, naming it', () => {
     expect(conversionErrorFor({ ...hello, reasoning_effort: 'extreme' }).toBody().error).toMatchObject({ param: 'reasoning_effort', code: 'unsupported_value' });
   });
