@@ -1,6 +1,7 @@
 // Issue 29 item 3: `reasoning_effort` on an anthropic channel was a 400 ("extended thinking is not
 // offered through Anthropic channels"), and thinking that came back was left out of the answer.
 import type { ChatCompletionChunk } from '@chat-relay/contract';
+import { createOpenAiSpecValidator } from '@chat-relay/contract/testing';
 import { cassetteRequestJson, cassetteResponseText, readCassette, sseEventsOf } from '../testing/anthropic-fixtures';
 import { conversionErrorFor, convertForTest as convert, userMessage as user } from '../testing/convert-for-test';
 import { runAnthropicStream } from '../testing/run-anthropic-stream';
@@ -111,6 +112,8 @@ describe('the thinking comes back signed, and goes back', () => {
     expect(message['thinking_blocks']).toEqual([
       { type: 'thinking', thinking: message['reasoning_content'], signature: expect.stringMatching(/^EqEECkYICxgCKkAo3UA4/) },
     ]);
+    // Still a chat.completion by OpenAI's published description (extra message fields allowed).
+    expect(createOpenAiSpecValidator().errorsFor('CreateChatCompletionResponse', converted.body)).toEqual([]);
   });
 
   it('sends the message back with its thinking block first, as the recorded next request has it', () => {
@@ -141,5 +144,7 @@ describe('the thinking comes back signed, and goes back', () => {
     const signedAt = deltas.findIndex((delta) => delta?.['thinking_blocks'] !== undefined);
     const firstText = deltas.findIndex((delta) => typeof delta?.['content'] === 'string' && delta['content'] !== '');
     expect(signedAt).toBeLessThan(firstText);
+    const spec = createOpenAiSpecValidator();
+    expect(run.chunks.flatMap((chunk) => spec.errorsFor('CreateChatCompletionStreamResponse', chunk))).toEqual([]);
   });
 });
