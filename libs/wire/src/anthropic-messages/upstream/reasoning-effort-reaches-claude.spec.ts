@@ -102,6 +102,12 @@ describe('reasoning_effort reaches Claude as thinking', () => {
 });
 
 describe('the thinking comes back signed, and goes back', () => {
+  it('counts the thinking as reasoning_tokens (recorded stream: output_tokens_details.thinking_tokens 53)', () => {
+    const [interaction] = readCassette('anthropic-inbound/cassette-stream-thinking-display-tool-chain.yaml');
+    const run = runAnthropicStream(sseEventsOf(cassetteResponseText(interaction!)), true);
+    expect(run.chunks.at(-1)?.usage).toMatchObject({ completion_tokens: 92, completion_tokens_details: { reasoning_tokens: 53 } });
+  });
+
   const roundTrip = readCassette('anthropic-inbound/cassette-thinking-tool-result-roundtrip.yaml');
 
   it('returns the thinking as reasoning_content and the signed blocks as thinking_blocks (recorded answer)', () => {
