@@ -62,6 +62,11 @@ export interface AnthropicModelFacts {
   maxOutputTokens: number;
   /** Takes `thinking` (`enabled` or `adaptive`). */
   thinking: boolean;
+  /**
+   * Refuses `thinking: {type: "enabled", budget_tokens}`, adaptive being its only way to think
+   * (Opus 4.7 on: https://github.com/AAswordman/Operit/pull/568, https://github.com/QuantumNous/new-api/pull/4293).
+   */
+  adaptiveOnly?: boolean;
   /** Refuses `temperature` together with `top_p` (Claude Opus 4.1 and every Claude from 4.5 on). */
   oneSampler: boolean;
 }
@@ -75,7 +80,8 @@ const dated = (id: string) => (): string => id;
  * https://github.com/anthropics/claude-code/issues/24451).
  */
 export const anthropicModelFacts: readonly AnthropicModelFacts[] = [
-  { pattern: /^claude-opus-4-[6-9]/, canonicalId: asSent, maxOutputTokens: 128_000, thinking: true, oneSampler: true },
+  { pattern: /^claude-opus-4-[7-9]/, canonicalId: asSent, maxOutputTokens: 128_000, thinking: true, adaptiveOnly: true, oneSampler: true },
+  { pattern: /^claude-opus-4-6/, canonicalId: asSent, maxOutputTokens: 128_000, thinking: true, oneSampler: true },
   { pattern: /^claude-sonnet-4-[6-9]/, canonicalId: asSent, maxOutputTokens: 64_000, thinking: true, oneSampler: true },
   { pattern: /^claude-opus-4-5/, canonicalId: dated('claude-opus-4-5-20251101'), maxOutputTokens: 64_000, thinking: true, oneSampler: true },
   { pattern: /^claude-sonnet-4-5/, canonicalId: dated('claude-sonnet-4-5-20250929'), maxOutputTokens: 64_000, thinking: true, oneSampler: true },

@@ -252,6 +252,26 @@ describe('Anthropic Messages', () => {
     expect(await anthropicStatus({ model: 'claude-no-such-model', max_tokens: 1_000_000, temperature: 1, top_p: 1 })).toBe(200);
   });
 
+  // https://github.com/AAswordman/Operit/pull/568, https://github.com/QuantumNous/new-api/pull/4293 (issue 29)
+  it('refuses a thinking budget on Opus 4.7 and later, which think adaptively only', async () => {
+    const budget = { thinking: { type: 'enabled', budget_tokens: 2048 } };
+    expect((await anthropicError({ model: 'claude-opus-4-7', max_tokens: 4096, ...budget })).message).toMatch(
+      /^"thinking\.type\.enabled" is not supported for this model/,
+    );
+    expect(await anthropicStatus({ model: 'claude-opus-4-8', max_tokens: 4096, thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'high' } })).toBe(200);
+    expect(await anthropicStatus({ model: 'claude-opus-4-6', max_tokens: 4096, ...budget })).toBe(200);
+  });
+
+  // https://platform.claude.com/docs/en/build-with-claude/extended-thinking; adaptive: test-fixtures/anthropic-inbound/cassette-count-tokens-tools-thinking.yaml
+  it('refuses a thinking budget with a forced tool, and takes adaptive thinking with one', async () => {
+    const tools = [{ name: 'f', input_schema: { type: 'object' } }];
+    expect(
+      await anthropicError({ model: 'claude-sonnet-4-5', max_tokens: 4096, tools, tool_choice: { type: 'any' }, thinking: { type: 'enabled', budget_tokens: 1024 } }),
+    ).toEqual({ status: 400, type: 'invalid_request_error', message: 'Thinking may not be enabled when tool_choice forces tool use.' });
+    expect(await anthropicStatus({ model: 'claude-opus-4-6', max_tokens: 4096, tools, tool_choice: { type: 'any' }, thinking: { type: 'adaptive' } })).toBe(200);
+    expect(await anthropicStatus({ model: 'claude-sonnet-4-5', max_tokens: 4096, tools, tool_choice: { type: 'auto' }, thinking: { type: 'enabled', budget_tokens: 1024 } })).toBe(200);
+  });
+
   // https://github.com/anthropics/claude-code/issues/11388, https://github.com/vibe-log/vibe-log-cli/issues/6
   it('refuses thinking on a model without it', async () => {
     expect(

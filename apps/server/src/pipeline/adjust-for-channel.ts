@@ -7,6 +7,7 @@ import {
   upstreamFormatOf,
   type Adjustment,
   type AdjustedRequest,
+  type ModelFacts,
   type ParameterRefusal,
 } from '@chat-relay/wire';
 import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
@@ -33,13 +34,24 @@ export function isAdapted(dialect: CallerDialect | undefined, channel: LiveChann
   return dialect?.bridge !== undefined || !sendsHubAsIs(channel.record.type);
 }
 
-/** The adapted request for one attempt, adjusted to what its upstream model takes and what the channel refused before. */
-export function adjustForChannel(deps: AdjustDeps, request: ChatCompletionRequest, channel: LiveChannel, upstreamModel: string, refused?: ParameterRefusal): AdjustedRequest {
+/**
+ * The adapted request for one attempt, adjusted to what its upstream model takes and what the
+ * channel refused before; with the model's facts, which the channel's converter reads too (how
+ * the model thinks).
+ */
+export function adjustForChannel(
+  deps: AdjustDeps,
+  request: ChatCompletionRequest,
+  channel: LiveChannel,
+  upstreamModel: string,
+  refused?: ParameterRefusal,
+): AdjustedRequest & { facts?: ModelFacts } {
   const catalogue = deps.catalogue;
   if (!catalogue) return { request, adjustments: [] };
   const remembered = deps.refusals?.of(channel.id, upstreamModel);
   const all = refused ? [...(remembered ?? []), refused] : remembered;
-  return adjustForModel(request, catalogue.facts(upstreamModel), { format: upstreamFormatOf(channel.record.type), refused: all });
+  const facts = catalogue.facts(upstreamModel);
+  return { ...adjustForModel(request, facts, { format: upstreamFormatOf(channel.record.type), refused: all }), facts };
 }
 
 /**

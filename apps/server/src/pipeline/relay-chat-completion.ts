@@ -306,7 +306,7 @@ function buildAttempt(deps: ChatRelayDeps, { channel, key, upstreamModel, relaye
   let adjustments = adjusted?.adjustments.length ? [...adjusted.adjustments] : undefined;
   for (let sent = adjusted?.request ?? request; ; ) {
     try {
-      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, rawBody: sent === request ? rawBody : undefined });
+      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, model: adjusted?.facts, rawBody: sent === request ? rawBody : undefined });
       return { adapter, upstreamRequest, sent, adjustments };
     } catch (error) {
       if (!(error instanceof RelayError) || error.status !== 400) throw error;

@@ -41,7 +41,7 @@ export type GeminiRouteDeps = PipelineDeps & { catalogue: ModelCatalogueService 
 
 /**
  * Hub fields a Gemini request sends as hints: a thinking budget or level. A channel whose
- * converter cannot express one (Anthropic's, through the hub) refuses it by name, and it is then
+ * converter cannot express one (an effort it has no mapping for) refuses it by name, and it is then
  * left out for that channel (named in `x-relay-adjusted`) rather than failing a request Gemini
  * itself would have served. The rest of a bridged Gemini request is covered the same way
  * without being listed here (issue 28): what the upstream model does not take is left out up

@@ -214,8 +214,8 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 
 /**
  * What a Responses caller asks for as a preference, not as a condition of the answer: how hard
- * to reason, and one tool call at a time. Anthropic channels cannot take a reasoning effort,
- * Gemini cannot promise a single call; bridged there, the field is left out (logged), not a 400.
+ * to reason, and one tool call at a time. A channel that cannot take one (Gemini cannot promise
+ * a single call; an effort a channel has no mapping for) leaves the field out (logged), not a 400.
  */
 const RESPONSES_HINTS = ['reasoning_effort', 'parallel_tool_calls'] as const;
 

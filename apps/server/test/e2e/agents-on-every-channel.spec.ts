@@ -169,15 +169,16 @@ const cases: Case[] = [
     },
   },
   {
-    // Defect 3: Claude 4.5 refuses temperature with top_p (temperature kept); defect 4: top_k reaches Anthropic.
-    // Its thinking level has no Anthropic form through the hub: a hint, left out.
+    // Defect 3: Claude 4.5 refuses temperature with top_p (temperature kept). Its thinking level HIGH
+    // reaches Claude as a thinking budget (issue 29), with which Anthropic takes no top_k (left out, logged).
     agent: 'geminiCli',
     kind: 'anthropic',
     upstreamModel: 'claude-sonnet-4-5-20250929',
-    adjusted: 'top_p dropped; reasoning_effort dropped',
+    adjusted: 'top_p dropped',
     reached: (body) => {
-      expect(body).toMatchObject({ temperature: 1, top_k: 64 });
+      expect(body).toMatchObject({ temperature: 1, thinking: { type: 'enabled', budget_tokens: 24576 } });
       expect(body).not.toHaveProperty('top_p');
+      expect(body).not.toHaveProperty('top_k');
     },
   },
   {
@@ -195,11 +196,12 @@ const cases: Case[] = [
     reached: (body) => expect(body).not.toHaveProperty('reasoning_effort'),
   },
   {
+    // Its reasoning.effort reaches Claude as a thinking budget (issue 29).
     agent: 'codex',
     kind: 'anthropic',
     upstreamModel: 'claude-sonnet-4-5-20250929',
-    adjusted: 'reasoning_effort dropped',
-    reached: (body) => expect(body).not.toHaveProperty('thinking'),
+    adjusted: null,
+    reached: (body) => expect(body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 8192 } }),
   },
   {
     agent: 'codex',

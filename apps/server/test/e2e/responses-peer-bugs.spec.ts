@@ -134,23 +134,11 @@ describe.each(bridgedKinds)('Portkey: instructions, reasoning and previous_respo
     });
 
     const reasoning = { model: RESPONSES_MODEL, input: 'Think first', reasoning: { effort: 'low' as const } };
-    if (kind.type === 'anthropic') {
-      // Anthropic channels take no reasoning effort (extended thinking needs its signed blocks
-      // back on every later turn, which bridged reasoning items cannot carry). Codex sends one
-      // on every request, so it is a hint: answered without it, and the log says so.
-      const answered = await post(e2e, reasoning);
-      expect(answered.status).toBe(200);
-      expect(kind.calls(e2e.sim)).toHaveLength(3);
-      expect(lastCall(e2e)).not.toHaveProperty('thinking');
-      const requestId = answered.headers.get('x-request-id');
-      const adjusted = logged.find((line) => line['requestId'] === requestId && line['msg'] === 'request adjusted for the model');
-      expect(JSON.stringify(adjusted?.['adjustments'])).toMatch(/reasoning_effort dropped: not sent to this anthropic channel/);
-      expect(answered.headers.get('x-relay-adjusted')).toContain('reasoning_effort dropped');
-    } else {
-      const thought = await client.responses.create(reasoning);
-      expect(thought.reasoning?.effort).toBe('low');
-      expect(upstreamTurns(kind, lastCall(e2e)).reasoning).toEqual(kind.type === 'gemini' ? { thinkingBudget: 1024, includeThoughts: false } : 'low');
-    }
+    // Reasoning effort reaches every channel type (issue 29): Claude's thinking budget, Gemini's, OpenAI's effort.
+    const thought = await client.responses.create(reasoning);
+    expect(thought.reasoning?.effort).toBe('low');
+    const expected: Record<string, unknown> = { anthropic: { type: 'enabled', budget_tokens: 1024 }, gemini: { thinkingBudget: 1024, includeThoughts: true }, openai: 'low' };
+    expect(upstreamTurns(kind, lastCall(e2e)).reasoning).toEqual(expected[kind.type]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { ModelFacts } from '../models/model-catalogue';
 import type { Adjustment } from '../hub/bridge-loss';
 import type { ParameterRefusal, UpstreamFormat } from './adjustment';
+import { nearestEffort } from './reasoning-effort-budgets';
 
 export interface AdjustTarget {
   format: UpstreamFormat;
@@ -16,9 +17,6 @@ export interface AdjustedRequest {
 }
 
 const NONE: readonly Adjustment[] = Object.freeze([]);
-
-/** OpenAI's effort names, lowest first: an effort the model does not list is sent as the nearest it does. */
-const EFFORT_ORDER = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 
 type Fields = Record<string, unknown>;
 
@@ -158,18 +156,6 @@ function applyRefusal(changes: Changes, { field, atMost }: ParameterRefusal): vo
 function mapEffort(changes: Changes, effort: string, facts: ModelFacts): void {
   const listed = facts.reasoningOptions.find((option) => option.type === 'effort');
   if (!listed || listed.type !== 'effort' || listed.values.length === 0 || listed.values.includes(effort)) return;
-  const rank = EFFORT_ORDER.indexOf(effort);
-  if (rank < 0) return;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const value of listed.values) {
-    const at = EFFORT_ORDER.indexOf(value);
-    if (at < 0) continue;
-    const distance = Math.abs(at - rank);
-    if (distance < bestDistance || (distance === bestDistance && at > rank)) {
-      best = value;
-      bestDistance = distance;
-    }
-  }
+  const best = nearestEffort(effort, listed.values);
   if (best !== undefined) changes.revalue('reasoning_effort', effort, best, `${facts.model} offers reasoning_effort ${listed.values.join(', ')}`);
 }

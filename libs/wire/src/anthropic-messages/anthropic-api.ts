@@ -69,9 +69,22 @@ export const AnthropicUserBlockParamSchema = z.discriminatedUnion('type', [
 ]);
 export type AnthropicUserBlockParam = z.infer<typeof AnthropicUserBlockParamSchema>;
 
+/** A thinking block sent back as the model wrote it: Anthropic checks its `signature`. */
+export const AnthropicThinkingBlockParamSchema = z
+  .object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().min(1) })
+  .strict();
+export type AnthropicThinkingBlockParam = z.infer<typeof AnthropicThinkingBlockParamSchema>;
+
+export const AnthropicRedactedThinkingBlockParamSchema = z
+  .object({ type: z.literal('redacted_thinking'), data: z.string().min(1) })
+  .strict();
+export type AnthropicRedactedThinkingBlockParam = z.infer<typeof AnthropicRedactedThinkingBlockParamSchema>;
+
 export const AnthropicAssistantBlockParamSchema = z.discriminatedUnion('type', [
   AnthropicTextBlockParamSchema,
   AnthropicToolUseBlockParamSchema,
+  AnthropicThinkingBlockParamSchema,
+  AnthropicRedactedThinkingBlockParamSchema,
 ]);
 export type AnthropicAssistantBlockParam = z.infer<typeof AnthropicAssistantBlockParamSchema>;
 
@@ -99,6 +112,13 @@ export const AnthropicToolChoiceSchema = z.discriminatedUnion('type', [
 ]);
 export type AnthropicToolChoice = z.infer<typeof AnthropicToolChoiceSchema>;
 
+/** What the relay asks for when a caller asks to reason: a budget (Claude 4 and earlier), or adaptive with an effort (4.6 on). */
+export const AnthropicThinkingRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }).strict(),
+  z.object({ type: z.literal('adaptive'), display: z.literal('summarized').optional() }).strict(),
+]);
+export type AnthropicThinkingRequest = z.infer<typeof AnthropicThinkingRequestSchema>;
+
 export const AnthropicRequestSchema = z
   .object({
     model: z.string().min(1),
@@ -113,6 +133,8 @@ export const AnthropicRequestSchema = z
     tool_choice: AnthropicToolChoiceSchema.optional(),
     metadata: z.object({ user_id: z.string() }).strict().optional(),
     service_tier: z.enum(['auto', 'standard_only']).optional(),
+    thinking: AnthropicThinkingRequestSchema.optional(),
+    output_config: z.object({ effort: z.string().min(1) }).strict().optional(),
     stream: z.boolean(),
   })
   .strict();

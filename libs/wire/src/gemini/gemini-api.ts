@@ -82,6 +82,8 @@ export interface GeminiGenerationConfig {
 /** `thinkingBudget` in tokens: 0 turns thinking off where the model allows it, -1 lets it decide. */
 export interface GeminiThinkingConfig {
   thinkingBudget?: number;
+  /** Gemini 3's way (minimal, low, medium, high as the model offers); never sent with a budget. */
+  thinkingLevel?: string;
   includeThoughts?: boolean;
 }
 
@@ -98,7 +100,7 @@ export interface GenerateContentRequest {
 export const GeminiPartSchema = z
   .object({
     text: z.string().optional(),
-    /** A thought summary (only sent when thoughts are asked for): never part of the answer. */
+    /** A thought summary (sent when thoughts are asked for): the reasoning, never part of the answer text. */
     thought: z.boolean().optional(),
     /** Opaque, base64: must be sent back on the same part in the next turn (Gemini 3). */
     thoughtSignature: z.string().optional(),

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
+import type { ModelFacts } from '../models/model-catalogue';
 import type { PassthroughRun } from '../passthrough/passthrough-carriage';
 import type { ReportedUsage, UpstreamAdapter, UpstreamTarget } from './upstream-adapter';
 
@@ -16,6 +17,8 @@ export interface BuildRequestArgs {
   request: ChatCompletionRequest;
   /** The model name to send upstream (after the channel's mapping). */
   upstreamModel: string;
+  /** What the catalogue knows of the upstream model, for an adapted request (how it thinks, its output limit). */
+  model?: ModelFacts | undefined;
   /**
    * The caller's body exactly as received, given only when `request` is what it parsed to (no
    * assistant applied): an adapter that needs no translation may forward these bytes as they are.

@@ -20,6 +20,17 @@ export function refuseForModel(request: MessagesRequest): string | undefined {
     // "'claude-3-5-haiku-20241022' does not support thinking.": https://github.com/anthropics/claude-code/issues/11388
     return `'${id}' does not support thinking.`;
   }
+  if (facts.adaptiveOnly && request.thinking?.type === 'enabled') {
+    // https://github.com/AAswordman/Operit/pull/568 (Opus 4.8 / 4.7 answer 400 with these words)
+    return '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.';
+  }
+  if (request.thinking?.type === 'enabled' && (request.tool_choice?.type === 'any' || request.tool_choice?.type === 'tool')) {
+    // https://platform.claude.com/docs/en/build-with-claude/extended-thinking (with thinking, tool_choice auto or none only);
+    // the words as quoted by maximhq/bifrost (TestToAnthropicChatRequest_StructuredOutput_ToolConversion_ThinkingEffort).
+    // Adaptive thinking takes a forced tool: test-fixtures/anthropic-inbound/cassette-count-tokens-tools-thinking.yaml
+    // (Opus 4.6, tool_choice any, answered).
+    return 'Thinking may not be enabled when tool_choice forces tool use.';
+  }
   if (thinkingIsOn(request.thinking) && request.temperature !== undefined && request.temperature !== 1) {
     // https://github.com/mnfst/modelparams.dev/issues/214 (the current wording, with adaptive mode);
     // before adaptive thinking: https://github.com/Hk-Gosuto/ChatGPT-Next-Web-LangChain/issues/345

@@ -10,6 +10,8 @@ export interface GeminiMeta {
   thoughtSignature: string;
   /** Set when the request asked for thinking (`thinkingConfig.thinkingBudget` > 0). */
   thoughtsTokenCount: number | undefined;
+  /** The thought summary, when the request asked for thoughts: a `thought: true` part first. */
+  thoughts?: string;
   /** Set when the request offered Google Search: the finished candidate says what it searched. */
   grounding?: GroundingMetadata;
 }
@@ -81,6 +83,7 @@ export function buildGenerateContentResponse(plan: AnswerContent, meta: GeminiMe
   const text = textOfPlan(plan);
   const calls = plan.kind === 'tool_calls' ? plan.toolCalls : [];
   const parts: ResponsePart[] = [
+    ...(meta.thoughts !== undefined ? [{ text: meta.thoughts, thought: true as const }] : []),
     ...(text !== undefined ? [{ text }] : []),
     ...calls.map((call, index) => functionCallPart(call, index === 0 ? meta.thoughtSignature : undefined)),
   ];
@@ -97,6 +100,7 @@ export function buildGenerateContentEvents(plan: AnswerContent, meta: GeminiMeta
   const promptTokens = plan.usage.prompt_tokens;
   const tokens = splitIntoStreamTokens(textOfPlan(plan) ?? '');
   const events: GenerateContentResponse[] = [];
+  if (meta.thoughts !== undefined) events.push(responseOf([{ text: meta.thoughts, thought: true }], undefined, usageMetadata(promptTokens, 0, meta.thoughtsTokenCount), meta));
   let candidatesTokens = 0;
   for (let start = 0; start < tokens.length; start += tokensPerTextEvent) {
     const group = tokens.slice(start, start + tokensPerTextEvent);

@@ -128,7 +128,7 @@ export type GenerateContentRequest = z.infer<typeof GenerateContentRequestSchema
 // What the simulator answers (written by it, so plain types rather than schemas).
 
 export type ResponsePart =
-  | { text: string }
+  | { text: string; thought?: true }
   | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { inlineData: { mimeType: string; data: string } };
 

@@ -133,6 +133,19 @@ describe('generateContent', () => {
     expect(usage.totalTokenCount).toBe(usage.promptTokenCount + usage.candidatesTokenCount + 50);
   });
 
+  // test-fixtures/gemini/cassette-thinking-part.yaml: the thought summary is a `thought: true` text part before the answer.
+  it('sends the thought summary first when thoughts are asked for, streamed or not', async () => {
+    const body = { contents: [{ role: 'user', parts: [{ text: 'think' }] }], generationConfig: { thinkingConfig: { thinkingBudget: 50, includeThoughts: true } } };
+    const parts = partsOf(await generate(body));
+    expect(parts).toEqual([{ text: expect.stringMatching(/^The user wrote: "think"/), thought: true }, { text: 'You said: think' }]);
+    const { events } = await streamed(body);
+    expect(partsOf(events[0]!)).toEqual([parts[0]]);
+    const level = partsOf(await generate({ ...body, generationConfig: { thinkingConfig: { thinkingLevel: 'high', includeThoughts: true } } }, 'gemini-3-pro-preview'));
+    expect(level[0]).toMatchObject({ thought: true });
+    const off = partsOf(await generate({ ...body, generationConfig: { thinkingConfig: { thinkingBudget: 0, includeThoughts: true } } }));
+    expect(off).toEqual([{ text: 'You said: think' }]);
+  });
+
   it('says a text before the calls with [sim:preamble=on], the signature still on the first call', async () => {
     const parts = partsOf(await generate({ contents: [{ role: 'user', parts: [{ text: 'get weather [sim:preamble=on]' }] }], tools }));
     expect(parts).toEqual([

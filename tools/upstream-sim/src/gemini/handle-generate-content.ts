@@ -1,4 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { thinkingTextFor } from '../anthropic/add-thinking';
+import type { AnswerContent } from '../build-chat-completion';
 import { requestDigest } from '../decide-answer';
 import { lastUserText } from '../message-text';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
@@ -57,6 +60,17 @@ function thoughtsTokenCount(request: GenerateContentRequest): number | undefined
   return budget !== undefined && budget > 0 ? budget : undefined;
 }
 
+/**
+ * The thought summary, when the request asks for it (`includeThoughts`) and thinks (a budget
+ * other than 0, or a level): one `thought: true` text part before the answer, as Gemini sends it
+ * (test-fixtures/gemini/cassette-thinking-part.yaml).
+ */
+function thoughtsOf(request: GenerateContentRequest, plan: AnswerContent, internal: ChatCompletionRequest): { thoughts?: string } {
+  const config = request.generationConfig?.thinkingConfig as Record<string, unknown> | undefined;
+  if (config?.['includeThoughts'] !== true || config['thinkingBudget'] === 0) return {};
+  return { thoughts: thinkingTextFor(plan, internal) };
+}
+
 /** Google Search offered (`googleSearch`, or its proto name): one query of the user's words, one source. */
 function groundingFor(request: { tools?: unknown }, query: string): { grounding?: GroundingMetadata } {
   const tools = Array.isArray(request.tools) ? (request.tools as unknown[]) : [];
@@ -99,6 +113,7 @@ export async function handleGenerateContent(
     responseId: `sim${requestDigest(internal).slice(0, 20)}`,
     thoughtSignature: thoughtSignatureFor(internal),
     thoughtsTokenCount: thoughtsTokenCount(request),
+    ...thoughtsOf(request, plan, internal),
     ...groundingFor(request, lastUserText(internal.messages)),
   };
   // An image model asked for an image answers with one instead of the brain's text or calls.

@@ -3,15 +3,16 @@ import { ChatCompletionRequestSchema, type ChatCompletionRequest } from '@chat-r
 import { RelayError } from '../../errors/relay-error';
 import { AnthropicRequestSchema } from '../anthropic-api';
 import { convertToAnthropicRequest, type ConvertedAnthropicRequest } from '../upstream/convert-to-anthropic-request';
+import type { ThinkingFacts } from '../upstream/convert-reasoning-effort-to-thinking';
 
 /**
  * Converts an OpenAI body (validated by the contract first, as the route does) and fails the
  * test if the result is not a request Anthropic accepts: no empty text block, valid tool ids
  * and names, strictly alternating roles.
  */
-export function convertForTest(body: Record<string, unknown>, upstreamModel = 'claude-haiku-4-5'): ConvertedAnthropicRequest {
+export function convertForTest(body: Record<string, unknown>, upstreamModel = 'claude-haiku-4-5', model?: ThinkingFacts): ConvertedAnthropicRequest {
   const request: ChatCompletionRequest = ChatCompletionRequestSchema.parse({ model: 'public-name', ...body });
-  const converted = convertToAnthropicRequest({ request, upstreamModel });
+  const converted = convertToAnthropicRequest({ request, upstreamModel, model });
   const issues = AnthropicRequestSchema.safeParse(converted.request).error?.issues ?? [];
   if (issues.length > 0) throw new Error(`invalid Anthropic request: ${JSON.stringify(issues)}`);
   const roles = converted.request.messages.map((message) => message.role);

@@ -12,8 +12,8 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
  * e.g. `https://api.anthropic.com/v1`) with `x-api-key` and `anthropic-version`.
  */
 export const anthropicAdapter: ProviderAdapter = {
-  buildRequest({ channel, key, request, upstreamModel }) {
-    const { request: body, warnings } = convertToAnthropicRequest({ request, upstreamModel });
+  buildRequest({ channel, key, request, upstreamModel, model }) {
+    const { request: body, warnings } = convertToAnthropicRequest({ request, upstreamModel, model });
     return {
       url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`,
       headers: { ...anthropicAuthHeaders(key), 'content-type': 'application/json' },

@@ -111,7 +111,7 @@ describe('AnthropicStreamTransformer on recorded streams', () => {
     expect(second!.transformer.usage).toEqual({ promptTokens: 678, completionTokens: 82 });
   });
 
-  it('leaves thinking blocks out and streams only the answer text (cassette-stream-thinking.yaml)', () => {
+  it('streams the answer text as content, apart from the thinking (cassette-stream-thinking.yaml)', () => {
     const [interaction] = readCassette('anthropic/cassette-stream-thinking.yaml');
     const run = runAnthropicStream(sseEventsOf(cassetteResponseText(interaction!)));
     expectValidChunks(run, 'msg_01ALwQ87pTS7hH1PjSdC9wJD');

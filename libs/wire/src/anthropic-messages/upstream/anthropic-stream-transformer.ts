@@ -1,5 +1,6 @@
 import type { ChatCompletionChunk, FinishReason } from '@chat-relay/contract';
 import { upstreamError } from '../../errors/relay-error';
+import { THINKING_BLOCKS_FIELD, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import {
   ANTHROPIC_STREAM_EVENT_TYPES,
@@ -31,7 +32,10 @@ type Block =
   | { kind: 'text' }
   | { kind: 'tool'; toolIndex: number; sentArguments: boolean; startInput: Record<string, unknown> }
   | { kind: 'json'; sentContent: boolean; startInput: Record<string, unknown> }
+  | { kind: 'thinking'; signature: string }
   | { kind: 'ignored' };
+
+const stringOr = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstreamError(message, 'bad_response') });
 
@@ -43,7 +47,9 @@ const badEvent = (message: string): StreamStep => ({ kind: 'error', error: upstr
  * off by `max_tokens` arrive as they are — and a call that received no fragment is closed with
  * `"{}"`. `finish_reason` is sent once, at `message_delta`; the usage chunk after `message_stop`
  * when the caller asked for it; an `error` event is one error step, then nothing more.
- * Thinking blocks and pings carry nothing for the caller.
+ * Thinking: its text as `reasoning_content` deltas, and at the block's end one delta with the
+ * signed block (`thinking_blocks`, text '' since it came already; a redacted block whole, at its
+ * start) — see hub/thinking-blocks.ts. Pings carry nothing for the caller.
  */
 export class AnthropicStreamTransformer implements StreamTransformer {
   private id = '';
@@ -129,6 +135,15 @@ export class AnthropicStreamTransformer implements StreamTransformer {
       this.blocks.set(index, { kind: 'text' });
       return block.text === '' ? [] : this.content(block.text);
     }
+    if (block.type === 'thinking') {
+      this.blocks.set(index, { kind: 'thinking', signature: stringOr(block['signature']) });
+      return this.reasoning(stringOr(block['thinking']));
+    }
+    if (block.type === 'redacted_thinking') {
+      this.blocks.set(index, { kind: 'ignored' });
+      const data = stringOr(block['data']);
+      return data === '' ? [] : this.thinkingBlock({ type: 'redacted_thinking', data });
+    }
     if (!isToolUseBlock(block)) {
       this.blocks.set(index, { kind: 'ignored' });
       return [];
@@ -151,6 +166,11 @@ export class AnthropicStreamTransformer implements StreamTransformer {
       if (block.kind !== 'text') return this.stopWith(badEvent(`The upstream provider sent text into block ${index}.`));
       return delta.text === '' ? [] : this.content(delta.text);
     }
+    if (block.kind === 'thinking') {
+      if (delta.type === 'thinking_delta') return this.reasoning(stringOr(delta['thinking']));
+      if (delta.type === 'signature_delta') block.signature += stringOr(delta['signature']);
+      return [];
+    }
     if (!isInputJsonDelta(delta)) return [];
     if (delta.partial_json === '') return [];
     if (block.kind === 'json') {
@@ -170,7 +190,19 @@ export class AnthropicStreamTransformer implements StreamTransformer {
       return this.toolArguments(block.toolIndex, JSON.stringify(block.startInput));
     }
     if (block?.kind === 'json' && !block.sentContent) return this.content(JSON.stringify(block.startInput));
+    if (block?.kind === 'thinking' && block.signature !== '') return this.thinkingBlock({ type: 'thinking', thinking: '', signature: block.signature });
     return [];
+  }
+
+  private reasoning(text: string): StreamStep[] {
+    if (text === '') return [];
+    this.delivered += text.length;
+    this.deliveredParts.push(text);
+    return this.emit({ reasoning_content: text });
+  }
+
+  private thinkingBlock(block: HubThinkingBlock): StreamStep[] {
+    return this.emit({ [THINKING_BLOCKS_FIELD]: [block] });
   }
 
   private messageDelta({ delta, usage }: Event<'message_delta'>): StreamStep[] {

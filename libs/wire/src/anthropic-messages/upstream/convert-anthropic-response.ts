@@ -1,6 +1,7 @@
 import type { ChatCompletion, ToolCall } from '@chat-relay/contract';
 import { upstreamError } from '../../errors/relay-error';
 import type { ConvertedCompletion } from '../../hub/provider-adapter';
+import { HubThinkingBlockSchema, THINKING_BLOCKS_FIELD, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { AnthropicMessageSchema, isTextBlock, isToolUseBlock } from '../anthropic-api';
 import { isJsonResponseTool } from './anthropic-json-response-tool';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
@@ -19,7 +20,9 @@ export interface ConvertAnthropicResponseArgs {
  * A Messages API `message` → an OpenAI `chat.completion`: text blocks joined as `content`,
  * `tool_use` blocks as `tool_calls` in order with their `toolu_…` ids, `content: null` when the
  * model only called tools (never `""`). The JSON-response tool's input becomes the content.
- * Thinking and server-tool blocks are not part of an OpenAI message and are left out.
+ * Thinking blocks: their text as `reasoning_content` (as DeepSeek and LiteLLM send it), the
+ * blocks with their signatures as `thinking_blocks` (hub/thinking-blocks.ts). Server-tool blocks
+ * are not part of an OpenAI message and are left out.
  */
 export function convertAnthropicResponse({ text, publicModel, created }: ConvertAnthropicResponseArgs): ConvertedCompletion {
   let json: unknown;
@@ -35,9 +38,17 @@ export function convertAnthropicResponse({ text, publicModel, created }: Convert
   const message = parsed.data;
 
   let content = '';
+  let reasoning = '';
+  const thinking: HubThinkingBlock[] = [];
   const toolCalls: ToolCall[] = [];
   for (const block of message.content) {
     if (isTextBlock(block)) content += block.text;
+    else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const parsed = HubThinkingBlockSchema.safeParse(block);
+      if (!parsed.success) return { ok: false, error: upstreamError('The upstream provider sent a malformed thinking block.', 'bad_response') };
+      thinking.push(parsed.data);
+      if (parsed.data.type === 'thinking') reasoning += parsed.data.thinking;
+    }
     else if (isToolUseBlock(block)) {
       if (isJsonResponseTool(block.name)) content += JSON.stringify(block.input);
       else {
@@ -65,6 +76,7 @@ export function convertAnthropicResponse({ text, publicModel, created }: Convert
           content: toolCalls.length > 0 && content === '' ? null : content,
           refusal: null,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(thinking.length > 0 ? { reasoning_content: reasoning, [THINKING_BLOCKS_FIELD]: thinking } : {}),
         },
         logprobs: null,
         finish_reason: finishReasonFor(message.stop_reason, toolCalls.length),
@@ -73,6 +85,6 @@ export function convertAnthropicResponse({ text, publicModel, created }: Convert
     usage,
   };
   const argumentChars = toolCalls.reduce((sum, call) => sum + (call.type === 'function' ? call.function.arguments.length : 0), 0);
-  const deliveredChars = content.length + argumentChars;
+  const deliveredChars = content.length + argumentChars + reasoning.length;
   return { ok: true, body, usage: reported, deliveredChars };
 }

@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolMessage } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
+import { thinkingBlocksOf } from '../../hub/thinking-blocks';
 import type {
   AnthropicAssistantBlockParam,
   AnthropicMessageParam,
@@ -47,10 +48,14 @@ function convertAssistant(message: AssistantMessage, param: string): AnthropicAs
     );
   }
   const content = message.content ?? '';
-  const blocks: AnthropicAssistantBlockParam[] =
-    typeof content === 'string'
-      ? textBlocks(content)
-      : content.flatMap((part) => textBlocks(part.type === 'text' ? part.text : part.refusal));
+  // The model's signed thinking first, where Anthropic wants it back (before the text and tool uses).
+  const blocks: AnthropicAssistantBlockParam[] = thinkingBlocksOf(message).map((block) =>
+    block.type === 'thinking'
+      ? { type: 'thinking', thinking: block.thinking, signature: block.signature }
+      : { type: 'redacted_thinking', data: block.data },
+  );
+  if (typeof content === 'string') blocks.push(...textBlocks(content));
+  else blocks.push(...content.flatMap((part) => textBlocks(part.type === 'text' ? part.text : part.refusal)));
   if (message.refusal) blocks.push(...textBlocks(message.refusal));
   (message.tool_calls ?? []).forEach((call, index) => {
     const callParam = `${param}.tool_calls[${index}]`;
@@ -110,7 +115,9 @@ function appendUserTurn(turns: AnthropicMessageParam[], blocks: AnthropicUserBlo
  * OpenAI `messages` → Anthropic `system` + `messages`: system and developer messages (several,
  * anywhere) are lifted to `system`; tool messages become `tool_result` blocks of the next user
  * turn, consecutive ones grouped; same-role neighbours are merged; empty text is left out and a
- * message left with no content at all disappears. The participant `name` of a message, and
+ * message left with no content at all disappears. An assistant message's `thinking_blocks` (the
+ * signed thinking an anthropic channel returned, see hub/thinking-blocks.ts) go first in its turn;
+ * `reasoning_content` without them is not sent (nothing signs it). The participant `name` of a message, and
  * fields outside the OpenAI message schema, have no Anthropic equivalent and are not sent.
  */
 export function convertToAnthropicMessages(messages: readonly Message[]): AnthropicPrompt {

@@ -186,7 +186,6 @@ describe('convertToAnthropicRequest parameters', () => {
     ['logit_bias', { logit_bias: { '50256': -100 } }],
     ['presence_penalty', { presence_penalty: 0.5 }],
     ['frequency_penalty', { frequency_penalty: -1 }],
-    ['reasoning_effort', { reasoning_effort: 'high' }],
     ['service_tier', { service_tier: 'flex' }],
     ['temperature', { temperature: 1.5 }],
     ['functions', { functions: [{ name: 'f' }] }],

@@ -3,6 +3,7 @@ import type { ChatCompletionRequest } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { AnthropicRequest } from '../anthropic-api';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+import { convertReasoningEffortToThinking, type ThinkingFacts } from './convert-reasoning-effort-to-thinking';
 import { convertToAnthropicTools } from './convert-to-anthropic-tools';
 import { defaultAnthropicMaxTokens } from './default-anthropic-max-tokens';
 
@@ -10,6 +11,8 @@ export interface ConvertToAnthropicRequestArgs {
   request: ChatCompletionRequest;
   /** The model name to send (after the channel's mapping). */
   upstreamModel: string;
+  /** What the catalogue knows of the upstream model: how it thinks, its output limit. */
+  model?: ThinkingFacts | undefined;
 }
 
 export interface ConvertedAnthropicRequest {
@@ -76,9 +79,6 @@ function rejectInexpressible(request: ChatCompletionRequest): void {
   }
   if (request.frequency_penalty) throw unsupported('frequency_penalty', 'Anthropic has no repetition penalties');
   if (request.presence_penalty) throw unsupported('presence_penalty', 'Anthropic has no repetition penalties');
-  if (request.reasoning_effort && request.reasoning_effort !== 'none') {
-    throw unsupported('reasoning_effort', 'extended thinking is not offered through Anthropic channels');
-  }
   if (request.temperature !== undefined && request.temperature !== null && request.temperature > 1) {
     throw invalidRequest(
       `temperature ${request.temperature} is out of range for Anthropic channels, which accept 0 to 1.`,
@@ -123,11 +123,12 @@ function serviceTierOf(tier: string | null | undefined): AnthropicRequest['servi
  * `stop` → `stop_sequences`; `top_k` as it is (the Messages API has it); `user` / `safety_identifier` → `metadata.user_id`;
  * `service_tier` default → standard_only; `store`, `metadata`, `prompt_cache_key` and
  * `stream_options` are OpenAI-side knobs with nothing to do upstream (the relay produces the
- * usage chunk itself); `reasoning_effort: none` is Anthropic's default.
+ * usage chunk itself); `reasoning_effort` → thinking (see convertReasoningEffortToThinking).
  */
 export function convertToAnthropicRequest({
   request,
   upstreamModel,
+  model,
 }: ConvertToAnthropicRequestArgs): ConvertedAnthropicRequest {
   rejectInexpressible(request);
   const { system, messages } = convertToAnthropicMessages(request.messages);
@@ -159,5 +160,7 @@ export function convertToAnthropicRequest({
   if (toolConfig.tool_choice) body.tool_choice = toolConfig.tool_choice;
   if (typeof userId === 'string' && userId !== '') body.metadata = { user_id: userId };
   if (serviceTier) body.service_tier = serviceTier;
-  return { request: body, warnings: toolConfig.warnings };
+  const warnings = [...toolConfig.warnings];
+  convertReasoningEffortToThinking(body, request.reasoning_effort, model, warnings);
+  return { request: body, warnings };
 }

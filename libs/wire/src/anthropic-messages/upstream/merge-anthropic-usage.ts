@@ -9,10 +9,12 @@ export function mergeAnthropicUsage(base: AnthropicUsage | undefined, delta: Ant
   const input = delta.input_tokens ?? base?.input_tokens;
   const output = delta.output_tokens ?? base?.output_tokens;
   if (input === undefined || input === null || output === undefined || output === null) return undefined;
+  const details = delta['output_tokens_details'] ?? base?.['output_tokens_details'];
   return {
     input_tokens: input,
     output_tokens: output,
     cache_creation_input_tokens: delta.cache_creation_input_tokens ?? base?.cache_creation_input_tokens ?? null,
     cache_read_input_tokens: delta.cache_read_input_tokens ?? base?.cache_read_input_tokens ?? null,
+    ...(details !== undefined ? { output_tokens_details: details } : {}),
   };
 }

@@ -15,6 +15,10 @@ export const isFunctionCallPart = (part: GeminiPart): part is FunctionCallPart =
 export const isAnswerText = (part: GeminiPart): part is GeminiPart & { text: string } =>
   part.text !== undefined && part.thought !== true && part.functionCall === undefined;
 
+/** A thought summary part (sent when thoughts are asked for): reasoning, never the answer. */
+export const isThoughtText = (part: GeminiPart): part is GeminiPart & { text: string } =>
+  part.text !== undefined && part.thought === true && part.functionCall === undefined;
+
 /**
  * A Gemini functionCall part → an OpenAI tool call. Gemini sends the arguments whole, as an
  * object (`{}` or absent for a function without arguments: always the JSON text "{}", never "").

@@ -156,7 +156,7 @@ describe('convertGeminiResponse on other answers', () => {
     });
   });
 
-  it('keeps one choice per candidate (n > 1), skips thought summaries and counts cached tokens', () => {
+  it('keeps one choice per candidate (n > 1), thought summaries as reasoning_content apart from the text, and counts cached tokens', () => {
     const text = JSON.stringify({
       candidates: [
         { index: 0, content: { parts: [{ text: 'thinking…', thought: true }, { text: 'A' }] }, finishReason: 'STOP' },
@@ -170,7 +170,7 @@ describe('convertGeminiResponse on other answers', () => {
     expect(converted.body).toEqual({
       ...envelope('chatcmpl-two'),
       choices: [
-        { index: 0, message: message('A'), logprobs: null, finish_reason: 'stop' },
+        { index: 0, message: { ...message('A'), reasoning_content: 'thinking…' }, logprobs: null, finish_reason: 'stop' },
         { index: 1, message: message('BC'), logprobs: null, finish_reason: 'length' },
       ],
       usage: usage(10, 3, 0, 4),

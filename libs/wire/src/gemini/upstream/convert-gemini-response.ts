@@ -7,6 +7,7 @@ import {
   convertGeminiFunctionCall,
   isAnswerText,
   isFunctionCallPart,
+  isThoughtText,
   type OpenAiToolCall,
 } from '../caller/convert-gemini-function-call';
 import { convertGeminiUsage } from './convert-gemini-usage';
@@ -24,14 +25,14 @@ export interface ConvertGeminiResponseArgs {
 
 interface OpenAiChoice {
   index: number;
-  message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: OpenAiToolCall[] };
+  message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: OpenAiToolCall[]; reasoning_content?: string };
   logprobs: null;
   finish_reason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
 }
 
 /**
  * A `generateContent` answer → an OpenAI `chat.completion`: one choice per candidate, text
- * parts joined, each functionCall a tool call with a generated stable id (`content: null` when
+ * parts joined, thought parts (asked for with a reasoning effort) joined as `reasoning_content`, each functionCall a tool call with a generated stable id (`content: null` when
  * there is no text), a prompt blocked before any candidate → one `content_filter` choice.
  */
 export function convertGeminiResponse({ text, publicModel, created }: ConvertGeminiResponseArgs): ConvertedCompletion {
@@ -89,6 +90,8 @@ function convertCandidate(
 
   const choice = emptyChoice(index, outcome.finishReason);
   choice.message.content = texts.length > 0 ? texts.join('') : null;
+  const thoughts = parts.filter(isThoughtText).map((part) => part.text).join('');
+  if (thoughts !== '') choice.message.reasoning_content = thoughts;
   if (toolCalls.length > 0) choice.message.tool_calls = toolCalls;
   return { ok: true, choice };
 }
@@ -102,6 +105,7 @@ function deliveredCharsOf(choices: readonly OpenAiChoice[]): number {
   let chars = 0;
   for (const { message } of choices) {
     chars += message.content?.length ?? 0;
+    chars += message.reasoning_content?.length ?? 0;
     for (const call of message.tool_calls ?? []) chars += call.function.arguments.length;
   }
   return chars;

@@ -110,9 +110,9 @@ describe('convertToGeminiRequest maps top_k and reasoning_effort', () => {
     ['low', 1024],
     ['medium', 8192],
     ['high', 24576],
-  ])('reasoning_effort %s → thinkingBudget %d, without thoughts in the answer', (effort, thinkingBudget) => {
+  ])('reasoning_effort %s → thinkingBudget %d, thoughts asked for when it thinks', (effort, thinkingBudget) => {
     expect(convert({ reasoning_effort: effort }).generationConfig).toEqual({
-      thinkingConfig: { thinkingBudget, includeThoughts: false },
+      thinkingConfig: { thinkingBudget, includeThoughts: thinkingBudget > 0 },
     });
   });
 

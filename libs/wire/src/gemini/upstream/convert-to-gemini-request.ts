@@ -1,4 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
+import { EFFORT_BUDGETS, nearestEffort } from '../../adjust/reasoning-effort-budgets';
+import type { ModelFacts } from '../../models/model-catalogue';
 import { invalidRequest } from '../../errors/relay-error';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { convertToGeminiTools } from './convert-to-gemini-tools';
@@ -58,10 +60,10 @@ const WHY_NOT: Readonly<Record<string, string>> = {
  *   reasoning_effort → thinkingConfig (see GEMINI_THINKING_BUDGETS).
  * Values out of Gemini's range (e.g. n > 8) are sent as asked; Gemini's 400 then names them.
  */
-export function convertToGeminiRequest(request: ChatCompletionRequest): GenerateContentRequest {
+export function convertToGeminiRequest(request: ChatCompletionRequest, model?: GeminiThinkingFacts): GenerateContentRequest {
   rejectInexpressible(request);
   const body: GenerateContentRequest = { ...convertToGeminiContents(request.messages), ...convertToGeminiTools(request) };
-  const generationConfig = convertGenerationConfig(request);
+  const generationConfig = convertGenerationConfig(request, model);
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
 }
@@ -75,7 +77,10 @@ function rejectInexpressible(request: ChatCompletionRequest): void {
   }
 }
 
-function convertGenerationConfig(request: ChatCompletionRequest): GeminiGenerationConfig {
+/** What of the catalogue's facts the thinking mapping reads. */
+export type GeminiThinkingFacts = Pick<ModelFacts, 'reasoningOptions'>;
+
+function convertGenerationConfig(request: ChatCompletionRequest, model: GeminiThinkingFacts | undefined): GeminiGenerationConfig {
   const config: GeminiGenerationConfig = {};
   const maxOutputTokens = maxOutputTokensOf(request);
   if (maxOutputTokens !== undefined) config.maxOutputTokens = maxOutputTokens;
@@ -89,7 +94,7 @@ function convertGenerationConfig(request: ChatCompletionRequest): GeminiGenerati
   if (request.frequency_penalty != null) config.frequencyPenalty = request.frequency_penalty;
   const topK = topKOf(request['top_k']);
   if (topK !== undefined) config.topK = topK;
-  const thinkingConfig = thinkingConfigOf(request.reasoning_effort);
+  const thinkingConfig = thinkingConfigOf(request.reasoning_effort, model);
   if (thinkingConfig) config.thinkingConfig = thinkingConfig;
 
   const format = request.response_format;
@@ -116,22 +121,34 @@ function maxOutputTokensOf(request: ChatCompletionRequest): number | undefined {
 }
 
 /**
- * `reasoning_effort` → Gemini's thinking budget in tokens. Documented mapping: the levels are
- * fixed budgets (Gemini 2.5 takes budgets; Gemini 3 still reads them), and thoughts are never
- * asked for, since an OpenAI answer has no place for them. `minimal` and `none` turn thinking
- * off, which some models (2.5 Pro) refuse with a 400 of their own.
+ * `reasoning_effort` → Gemini's thinking budget in tokens: the relay's one table of budgets
+ * (adjust/reasoning-effort-budgets.ts, shared with Anthropic); `minimal` and `none` turn thinking
+ * off. Gemini 2.5 takes budgets; Gemini 3 still reads them, but takes its own levels best.
  */
 export const GEMINI_THINKING_BUDGETS: Readonly<Record<string, number>> = {
   none: 0,
   minimal: 0,
-  low: 1024,
-  medium: 8192,
-  high: 24576,
+  low: EFFORT_BUDGETS.low,
+  medium: EFFORT_BUDGETS.medium,
+  high: EFFORT_BUDGETS.high,
 };
 
-function thinkingConfigOf(effort: string | null | undefined): GeminiThinkingConfig | undefined {
+/**
+ * The thinking config, with the thoughts asked for whenever the model thinks (they come back as
+ * reasoning, see convertGeminiResponse). From the catalogue: a model that lists efforts (Gemini
+ * 3) gets `thinkingLevel`, the nearest it lists (it cannot stop thinking: `none` is its lowest);
+ * one with a budget range (Gemini 2.5) the table's budget kept within its range (2.5 Pro cannot
+ * go below 128); unknown models the table's budget.
+ */
+function thinkingConfigOf(effort: string | null | undefined, model: GeminiThinkingFacts | undefined): GeminiThinkingConfig | undefined {
   if (effort === null || effort === undefined) return undefined;
-  const thinkingBudget = GEMINI_THINKING_BUDGETS[effort];
+  const options = model?.reasoningOptions ?? [];
+  const levels = options.find((option) => option.type === 'effort');
+  if (levels?.type === 'effort' && levels.values.length > 0) {
+    const thinkingLevel = nearestEffort(effort, levels.values);
+    if (thinkingLevel !== undefined) return { thinkingLevel, includeThoughts: true };
+  }
+  let thinkingBudget = GEMINI_THINKING_BUDGETS[effort];
   if (thinkingBudget === undefined) {
     throw invalidRequest(
       `reasoning_effort '${effort}' cannot be sent to a Gemini channel; use ${Object.keys(GEMINI_THINKING_BUDGETS).join(', ')}.`,
@@ -139,7 +156,12 @@ function thinkingConfigOf(effort: string | null | undefined): GeminiThinkingConf
       'unsupported_value',
     );
   }
-  return { thinkingBudget, includeThoughts: false };
+  const range = options.find((option) => option.type === 'budget_tokens');
+  if (range?.type === 'budget_tokens') {
+    if (range.min !== undefined) thinkingBudget = Math.max(thinkingBudget, range.min);
+    if (range.max !== undefined) thinkingBudget = Math.min(thinkingBudget, range.max);
+  }
+  return { thinkingBudget, includeThoughts: thinkingBudget > 0 };
 }
 
 /** `top_k` is no OpenAI field, so the contract does not type it: checked here. */

@@ -13,7 +13,7 @@ const nowInSeconds = () => Math.floor(Date.now() / 1000);
  * stream, with the key in `x-goog-api-key` (never in the URL, where logs would keep it).
  */
 export const geminiAdapter: ProviderAdapter = {
-  buildRequest: ({ channel, key, request, upstreamModel }) => {
+  buildRequest: ({ channel, key, request, upstreamModel, model: facts }) => {
     const model = encodeURIComponent(upstreamModel.replace(/^models\//, ''));
     const method = request.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return {
@@ -23,7 +23,7 @@ export const geminiAdapter: ProviderAdapter = {
         'content-type': 'application/json',
         accept: request.stream ? 'text/event-stream' : 'application/json',
       },
-      body: JSON.stringify(convertToGeminiRequest(request)),
+      body: JSON.stringify(convertToGeminiRequest(request, facts)),
     };
   },
   convertResponse: (text, publicModel) => convertGeminiResponse({ text, publicModel, created: nowInSeconds() }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RelayError } from '../../errors/relay-error';
 import { upstreamError } from '../../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
-import { completionIdOf, convertGeminiFunctionCall, isAnswerText, isFunctionCallPart } from '../caller/convert-gemini-function-call';
+import { completionIdOf, convertGeminiFunctionCall, isAnswerText, isFunctionCallPart, isThoughtText } from '../caller/convert-gemini-function-call';
 import { convertGeminiUsage, type OpenAiUsage } from './convert-gemini-usage';
 import { GeminiErrorBodySchema, GenerateContentResponseSchema, type GeminiCandidate } from '../gemini-api';
 import { geminiFinishFailure, mapGeminiStreamError } from './gemini-error';
@@ -107,6 +107,10 @@ export class GeminiStreamTransformer implements StreamTransformer {
         this.deliveredChars += part.text.length;
         this.deliveredParts.push(part.text);
         steps.push(this.chunk(index, { content: part.text }));
+      } else if (isThoughtText(part) && part.text !== '') {
+        this.deliveredChars += part.text.length;
+        this.deliveredParts.push(part.text);
+        steps.push(this.chunk(index, { reasoning_content: part.text }));
       }
     }
     if (candidate.finishReason === undefined) return undefined;

@@ -4,6 +4,7 @@ import type { RelayError } from '../../errors/relay-error';
 import type { ChunkTransformer } from '../../hub/chunk-transformer';
 import type { StreamStep } from '../../hub/upstream-adapter';
 import { readHubChunk } from '../../hub/read-hub-chunk';
+import { encryptedContentOf, thinkingBlocksOf, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { ToolCallAssembler, type AssembledToolCall } from '../../hub/tool-call-assembler';
 import { isJsonObject, isNumber, isString, type JsonObject } from '../../json/json-checks';
 import { buildResponseObject, type ResponseIdentity } from './build-response-object';
@@ -43,7 +44,8 @@ const nonEmpty = (value: unknown): string => (isString(value) ? value : '');
  * output items, each opened (`output_item.added`) before any delta of its own and closed
  * (`output_item.done`) with its whole content; every event carries `sequence_number` 0, 1, 2 …
  * and the one response id. Reasoning text (`reasoning_content` / `reasoning`) is a reasoning item
- * with one summary part; text and refusal are the parts of a message item (a new part when the
+ * with one summary part, closed with the signed block as `encrypted_content` when one ends it
+ * (`thinking_blocks`, an anthropic channel's); text and refusal are the parts of a message item (a new part when the
  * kind changes); each tool call is a function_call item, opened once its name is known (its
  * arguments so far then follow as one delta). A reasoning or message item opens after the one
  * before it is closed; a tool call closes the open reasoning or message item, but calls stay open
@@ -132,6 +134,7 @@ export class ChatToResponsesStream implements ChunkTransformer {
     const steps: StreamStep[] = [];
     const reasoning = reasoningTextOf(delta);
     if (reasoning !== '') steps.push(...this.appendReasoning(reasoning));
+    for (const block of thinkingBlocksOf(delta)) steps.push(...this.endThinking(block));
     const text = nonEmpty(delta['content']);
     if (text !== '') steps.push(...this.appendToMessage({ type: 'output_text', text, logprobs: outputLogprobsOf(logprobs) }));
     const refusal = nonEmpty(delta['refusal']);
@@ -148,7 +151,7 @@ export class ChatToResponsesStream implements ChunkTransformer {
     let item = this.current;
     if (item?.kind !== 'reasoning') {
       steps.push(...this.closeCurrent());
-      item = { kind: 'reasoning', id: this.options.newId('rs'), outputIndex: this.items.length, done: false, text: '' };
+      item = { kind: 'reasoning', id: this.options.newId('rs'), outputIndex: this.items.length, done: false, text: '', summarized: true };
       this.open(item);
       steps.push(
         this.event('response.output_item.added', { output_index: item.outputIndex, item: { type: 'reasoning', id: item.id, summary: [] } }),
@@ -158,6 +161,25 @@ export class ChatToResponsesStream implements ChunkTransformer {
     item.text += text;
     steps.push(this.event('response.reasoning_summary_text.delta', { ...this.summaryAt(item), delta: text }));
     return steps;
+  }
+
+  /**
+   * A signed thinking block ended: the open reasoning item takes it as `encrypted_content` and
+   * closes (the next thinking is an item of its own); a block with no text before it (redacted,
+   * or thinking not shown) is an item without summary.
+   */
+  private endThinking(block: HubThinkingBlock): StreamStep[] {
+    const encrypted = encryptedContentOf(block);
+    const open = this.current;
+    if (open?.kind === 'reasoning' && block.type === 'thinking') {
+      open.encrypted = encryptedContentOf({ ...block, thinking: open.text });
+      return this.closeCurrent();
+    }
+    const steps = this.closeCurrent();
+    const item: ReasoningState = { kind: 'reasoning', id: this.options.newId('rs'), outputIndex: this.items.length, done: false, text: '', summarized: false, encrypted };
+    this.open(item);
+    steps.push(this.event('response.output_item.added', { output_index: item.outputIndex, item: { type: 'reasoning', id: item.id, summary: [] } }));
+    return [...steps, ...this.closeCurrent()];
   }
 
   /** A piece of text or refusal, into the open message (a new part when the kind changes) or a new one. */
@@ -233,13 +255,13 @@ export class ChatToResponsesStream implements ChunkTransformer {
     if (!item) return [];
     this.current = undefined;
     const steps: StreamStep[] = [];
-    if (item.kind === 'reasoning') {
+    if (item.kind === 'reasoning' && item.summarized) {
       const part = { type: 'summary_text', text: item.text };
       steps.push(
         this.event('response.reasoning_summary_text.done', { ...this.summaryAt(item), text: item.text }),
         this.event('response.reasoning_summary_part.done', { ...this.summaryAt(item), part }),
       );
-    } else {
+    } else if (item.kind === 'message') {
       steps.push(...this.closePart(item));
     }
     return [...steps, this.itemDone(item)];

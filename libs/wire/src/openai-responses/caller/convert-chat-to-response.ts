@@ -1,5 +1,6 @@
 import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesRequest, ResponseWebSearchCall } from '@chat-relay/contract';
 import { reasoningTextOf } from '../../anthropic-messages/reasoning-text-of';
+import { encryptedContentOf, thinkingBlocksOf, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { buildResponseObject } from './build-response-object';
 import { outputLogprobsOf } from './convert-chat-logprobs';
 import { mapFinishReasonToIncomplete } from './map-finish-reason-to-incomplete';
@@ -25,14 +26,21 @@ export interface ConvertChatToResponseArgs {
   hostedCalls?: readonly ResponseWebSearchCall[];
 }
 
+/** A signed thinking block as a reasoning item: its text the summary (a redacted block has none). */
+function reasoningItemOf(block: HubThinkingBlock, id: string): ResponseOutputItem {
+  const summary = block.type === 'thinking' && block.thinking !== '' ? [{ type: 'summary_text' as const, text: block.thinking }] : [];
+  return { type: 'reasoning', id, summary, encrypted_content: encryptedContentOf(block) };
+}
+
 /** The call_id of a hub tool call that came without an id (Responses requires one). */
 export const bridgedCallId = (itemId: string): string => `call_${itemId}`;
 
 /**
  * A hub `chat.completion` (its first choice) → a Response. Output items in order: the relay's
- * own hosted calls (`hostedCalls`: the web search it ran), a `reasoning`
- * item when the message has reasoning text (as its one summary_text: the bridge has no
- * encrypted reasoning to give), a `message` item with an `output_text` part (annotations [],
+ * own hosted calls (`hostedCalls`: the web search it ran), a `reasoning` item per signed
+ * thinking block (`thinking_blocks`, an anthropic channel's: its text as the one summary_text,
+ * the block as `encrypted_content` so the item brings it back), else one when the message has
+ * reasoning text (its one summary_text, nothing encrypted to give), a `message` item with an `output_text` part (annotations [],
  * the choice's logprobs) and/or a `refusal` part when there is text or a refusal, then one
  * `function_call` item per tool call (call_id = the hub's tool call id) — text and calls of one
  * turn are both kept. Status: finish reason `length` → incomplete (max_output_tokens),
@@ -44,7 +52,9 @@ export function convertChatToResponse({ completion, request, responseId, created
   const choice = completion.choices[0];
   const message = choice?.message;
   const output: ResponseOutputItem[] = [...hostedCalls];
-  const reasoning = message ? reasoningTextOf(message) : '';
+  const blocks = message ? thinkingBlocksOf(message) : [];
+  const reasoning = message && blocks.length === 0 ? reasoningTextOf(message) : '';
+  for (const block of blocks) output.push(reasoningItemOf(block, newId('rs')));
   if (reasoning !== '') output.push({ type: 'reasoning', id: newId('rs'), summary: [{ type: 'summary_text', text: reasoning }] });
   const content: Extract<ResponseOutputItem, { type: 'message' }>['content'] = [];
   if (message?.content) content.push({ type: 'output_text', text: message.content, annotations: [], logprobs: outputLogprobsOf(choice?.logprobs) });

@@ -9,6 +9,7 @@ import {
   type PartParam,
 } from './convert-responses-content-to-chat';
 import type { BridgeNotes } from '../../hub/bridge-notes';
+import { THINKING_BLOCKS_FIELD, thinkingBlockOfEncrypted, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { itemKind } from './responses-item-kinds';
 
 
@@ -59,9 +60,15 @@ class ChatMessages {
   readonly messages: Message[] = [];
   private lastAssistant: AssistantMessage | undefined;
   private pendingMedia: UserContentPart[] = [];
+  /** Signed thinking waiting for the assistant message it belongs to (the reasoning item comes first). */
+  private pendingThinking: HubThinkingBlock[] = [];
 
   push(message: Message): void {
     this.flushMedia();
+    if (message.role === 'assistant' && this.pendingThinking.length > 0) {
+      message = { ...message, [THINKING_BLOCKS_FIELD]: this.pendingThinking };
+    }
+    this.pendingThinking = [];
     this.messages.push(message);
     this.lastAssistant = message.role === 'assistant' ? message : undefined;
   }
@@ -71,6 +78,13 @@ class ChatMessages {
     const call = { id, type: 'function' as const, function: { name, arguments: args } };
     if (this.lastAssistant) (this.lastAssistant.tool_calls ??= []).push(call);
     else this.push({ role: 'assistant', content: null, tool_calls: [call] });
+  }
+
+  /** A reasoning item's signed thinking: into the assistant message it precedes, or the one it follows in the same turn. */
+  pushThinking(block: HubThinkingBlock): void {
+    const current = this.lastAssistant as (AssistantMessage & { [THINKING_BLOCKS_FIELD]?: HubThinkingBlock[] }) | undefined;
+    if (current) (current[THINKING_BLOCKS_FIELD] ??= []).push(block);
+    else this.pendingThinking.push(block);
   }
 
   pushToolResult(callId: string, text: string, media: UserContentPart[]): void {
@@ -112,9 +126,12 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
       chat.pushToolResult(known.item.call_id, text, media);
       return;
     }
-    case 'reasoning':
-      notes.lose(RESPONSES_TO_CHAT.rules.reasoningItems);
+    case 'reasoning': {
+      const block = thinkingBlockOfEncrypted(known.item.encrypted_content);
+      if (block) chat.pushThinking(block);
+      else notes.lose(RESPONSES_TO_CHAT.rules.reasoningItems);
       return;
+    }
     case 'web_search_call':
       notes.lose(RESPONSES_TO_CHAT.rules.webSearchItems);
       return;
@@ -139,8 +156,10 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * (user content see convertUserContentToChat; system and developer kept as such; assistant see
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
- * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
- * and web_search_call items are dropped; item_reference → the item it names, from the history,
+ * call_id); function_call_output → a tool message (see convertToolOutputToChat); a reasoning item
+ * whose `encrypted_content` the relay made (an anthropic channel's signed thinking) → the
+ * `thinking_blocks` of the assistant message it precedes (or follows, in the same turn), other
+ * reasoning items and web_search_call items are dropped; item_reference → the item it names, from the history,
  * the input or `referable` (items of earlier stored responses the caller may name; naming none:
  * native only); any other item (hosted tool calls: file search, computer use, MCP, custom tools …)
  * is for native channels.

@@ -15,6 +15,10 @@ interface ItemBase {
 export interface ReasoningState extends ItemBase {
   kind: 'reasoning';
   text: string;
+  /** Whether it has its one summary part (a signed block without text, or a redacted one, has none). */
+  summarized: boolean;
+  /** The signed thinking it carries (see hub/thinking-blocks.ts), once its block ended. */
+  encrypted?: string;
 }
 
 export interface MessageState extends ItemBase {
@@ -60,7 +64,12 @@ export function renderItem(item: ItemState, openStatus: OpenItemStatus): Respons
   const status = item.done ? 'completed' : openStatus;
   switch (item.kind) {
     case 'reasoning':
-      return { type: 'reasoning', id: item.id, summary: [{ type: 'summary_text', text: item.text }] };
+      return {
+        type: 'reasoning',
+        id: item.id,
+        summary: item.summarized ? [{ type: 'summary_text', text: item.text }] : [],
+        ...(item.encrypted !== undefined ? { encrypted_content: item.encrypted } : {}),
+      };
     case 'message':
       return { type: 'message', id: item.id, status, role: 'assistant', content: item.parts.map(renderPart) };
     case 'call':
