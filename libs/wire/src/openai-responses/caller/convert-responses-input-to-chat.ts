@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ResponseInputItem, ResponsesRequest, UserContentPart } from '@chat-relay/contract';
+import type { AssistantMessage, Message, ResponseInputItem, ResponsesRequest, ToolCall, UserContentPart } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import {
   convertAssistantContentToChat,
@@ -9,6 +9,7 @@ import {
 } from './convert-responses-content-to-chat';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { itemKind } from './responses-item-kinds';
+import { bridgedToolName } from './bridged-tools';
 
 const REASONING_DROPPED =
   'reasoning items are not sent: a channel bridged through Chat Completions cannot take reasoning back.';
@@ -44,7 +45,7 @@ function itemsById(items: readonly LocatedItem[]): Map<string, ResponseInputItem
 function resolveReferences(items: readonly LocatedItem[], referable: readonly ResponseInputItem[], notes: BridgeNotes): LocatedItem[] {
   const byId = itemsById([...items, ...referable.map((item) => ({ item, at: () => HISTORY_PARAM }))]);
   return items.flatMap((located) => {
-    const known = itemKind(located.item);
+    const known = itemKind(located.item, located.at);
     if (known.kind !== 'item_reference') return [located];
     const target = byId.get(known.item.id);
     if (!target) {
@@ -71,9 +72,8 @@ class ChatMessages {
     this.lastAssistant = message.role === 'assistant' ? message : undefined;
   }
 
-  pushToolCall(id: string, name: string, args: string): void {
+  pushToolCall(call: ToolCall): void {
     this.flushMedia();
-    const call = { id, type: 'function' as const, function: { name, arguments: args } };
     if (this.lastAssistant) (this.lastAssistant.tool_calls ??= []).push(call);
     else this.push({ role: 'assistant', content: null, tool_calls: [call] });
   }
@@ -93,7 +93,7 @@ class ChatMessages {
 }
 
 function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: BridgeNotes): void {
-  const known = itemKind(item);
+  const known = itemKind(item, at);
   switch (known.kind) {
     case 'message': {
       const { role, content } = known.item;
@@ -108,15 +108,28 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
       }
       return;
     }
-    case 'function_call':
-      chat.pushToolCall(known.item.call_id, known.item.name, known.item.arguments);
+    case 'function_call': {
+      const { call_id: id, name, arguments: args } = known.item;
+      const namespace: unknown = known.item['namespace'];
+      const offered = bridgedToolName(name, typeof namespace === 'string' ? namespace : undefined);
+      chat.pushToolCall({ id, type: 'function', function: { name: offered, arguments: args } });
       return;
-    case 'function_call_output': {
+    }
+    case 'custom_tool_call': {
+      const { call_id: id, name, namespace, input } = known.item;
+      chat.pushToolCall({ id, type: 'custom', custom: { name: bridgedToolName(name, namespace), input } });
+      return;
+    }
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
       const { text, media } = convertToolOutputToChat(known.item.output, at, notes);
       if (media.length > 0) notes.warn(TOOL_MEDIA_MOVED);
       chat.pushToolResult(known.item.call_id, text, media);
       return;
     }
+    case 'additional_tools':
+      // Its tools are among the request's tools (convertResponsesToolsToChat).
+      return;
     case 'reasoning':
       notes.warn(REASONING_DROPPED);
       return;
@@ -144,10 +157,13 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * (user content see convertUserContentToChat; system and developer kept as such; assistant see
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
- * call_id); function_call_output → a tool message (see convertToolOutputToChat); reasoning items
+ * call_id; a namespaced call under its offered name, see bridgedToolName); custom_tool_call →
+ * a custom tool call (id = call_id, input as is); function_call_output and
+ * custom_tool_call_output → a tool message (see convertToolOutputToChat); additional_tools items
+ * → nothing here (their tools are tools, see convertResponsesToolsToChat); reasoning items
  * and web_search_call items are dropped; item_reference → the item it names, from the history,
  * the input or `referable` (items of earlier stored responses the caller may name; naming none:
- * native only); any other item (hosted tool calls: file search, computer use, MCP, custom tools …)
+ * native only); any other item (hosted tool calls: file search, computer use, MCP, tool search …)
  * is for native channels.
  */
 export function convertResponsesInputToChat(
