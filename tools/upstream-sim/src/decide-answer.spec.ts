@@ -5,7 +5,7 @@ import {
   type Message,
 } from '@chat-relay/contract';
 import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
-import { decideAnswer, type AnswerPlan } from './decide-answer';
+import { asFunctionCall, decideAnswer, type AnswerPlan } from './decide-answer';
 
 const weatherTool = {
   type: 'function' as const,
@@ -54,12 +54,22 @@ describe('decideAnswer', () => {
     const messages: Message[] = [{ role: 'user', content: 'get weather and get time' }];
     const plan = ask(messages, { tools: [weatherTool, timeTool] });
     if (plan.kind !== 'tool_calls') throw new Error(plan.kind);
-    expect(plan.toolCalls.map((call) => call.function.name)).toEqual(['get_weather', 'get_time']);
-    expect(plan.toolCalls.map((call) => call.function.arguments)).toEqual(['{"city":"city value"}', '{}']);
+    const calls = plan.toolCalls.map(asFunctionCall);
+    expect(calls.map((call) => call.function.name)).toEqual(['get_weather', 'get_time']);
+    expect(calls.map((call) => call.function.arguments)).toEqual(['{"city":"city value"}', '{}']);
     const ids = plan.toolCalls.map((call) => call.id);
     expect(ids.every((id) => /^call_[0-9a-f]{24}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(2);
     expect(ask(messages, { tools: [weatherTool, timeTool] })).toEqual(plan);
+  });
+
+  it('calls a custom tool with freeform input: a minimal patch for an apply_patch grammar (Codex, issue 29)', () => {
+    const messages: Message[] = [{ role: 'user', content: 'apply the patch' }];
+    const applyPatch = { type: 'custom' as const, custom: { name: 'apply_patch', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'begin_patch: "*** Begin Patch" LF' } } } };
+    const plan = ask(messages, { tools: [weatherTool, applyPatch] });
+    if (plan.kind !== 'tool_calls') throw new Error(plan.kind);
+    expect(plan.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' } }]);
+    expect(asFunctionCall(plan.toolCalls[0]!).function).toEqual({ name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }) });
     expect(plan.usage.completion_tokens).toBeGreaterThan(0);
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools } from './select-tools';
@@ -8,7 +8,7 @@ import { countTokens, splitIntoStreamTokens } from './tokens';
 
 export type AnswerPlan =
   | { kind: 'text'; content: string; finishReason: 'stop' | 'length'; usage: Usage }
-  | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage; preamble?: string }
+  | { kind: 'tool_calls'; toolCalls: ToolCall[]; usage: Usage; preamble?: string }
   | { kind: 'invalid'; param: string; message: string };
 
 /** Text-only part lists read as their text: the same words sent as a string or as parts are the same turn. */
@@ -45,6 +45,28 @@ function messageTokens(message: Message): number {
 export function countPromptTokens(request: ChatCompletionRequest): number {
   const toolTokens = request.tools ? Math.ceil(JSON.stringify(request.tools).length / 4) : 0;
   return request.messages.reduce((sum, message) => sum + messageTokens(message), 0) + toolTokens;
+}
+
+export const toolCallName = (call: ToolCall): string => (call.type === 'function' ? call.function.name : call.custom.name);
+const toolCallPayload = (call: ToolCall): string => (call.type === 'function' ? call.function.arguments : call.custom.input);
+
+/**
+ * A custom tool's call as a function that takes one string, `input` — how providers without
+ * freeform tools are offered one (the relay's customToolAsFunction): what the Anthropic and Gemini
+ * surfaces answer with (their requests only ever have functions, so this is for the type's sake).
+ */
+export function asFunctionCall(call: ToolCall): FunctionToolCall {
+  return call.type === 'function' ? call : { id: call.id, type: 'function', function: { name: call.custom.name, arguments: JSON.stringify({ input: call.custom.input }) } };
+}
+
+/**
+ * What the model writes into a custom tool: for a grammar that reads a patch (Codex's apply_patch:
+ * `*** Begin Patch` … `*** End Patch`) a minimal valid patch adding one file, else a line of text.
+ */
+function customInputFor(format: unknown): string {
+  const definition = JSON.stringify(format ?? null);
+  if (definition.includes('Begin Patch')) return '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n';
+  return 'sim input';
 }
 
 function usageOf(promptTokens: number, completionTokens: number): Usage {
@@ -99,15 +121,13 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
     if (selection.kind === 'invalid') return selection;
     if (selection.tools.length > 0) {
       const digest = requestDigest(request);
-      const toolCalls: FunctionToolCall[] = selection.tools.map((tool, index) => ({
-        id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
-        type: 'function',
-        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) },
-      }));
-      const completionTokens = toolCalls.reduce(
-        (sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments),
-        0,
-      );
+      const toolCalls: ToolCall[] = selection.tools.map((tool, index) => {
+        const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
+        return tool.custom
+          ? { id, type: 'custom', custom: { name: tool.name, input: customInputFor(tool.custom.format) } }
+          : { id, type: 'function', function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) } };
+      });
+      const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
       return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
     }
   }
@@ -129,7 +149,7 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
  */
 export function withToolPreamble(plan: AnswerPlan): AnswerPlan {
   if (plan.kind !== 'tool_calls') return plan;
-  const preamble = `Let me call ${plan.toolCalls.map((call) => call.function.name).join(' and ')}.`;
+  const preamble = `Let me call ${plan.toolCalls.map(toolCallName).join(' and ')}.`;
   const preambleTokens = splitIntoStreamTokens(preamble).length;
   return {
     ...plan,

@@ -1,5 +1,6 @@
 import type { FunctionToolCall } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
+import { asFunctionCall } from '../decide-answer';
 import { countTokens, splitIntoStreamTokens } from '../tokens';
 import type { GeminiFinishReason, GenerateContentResponse, GroundingMetadata, ResponsePart, UsageMetadata } from './gemini-api';
 
@@ -79,7 +80,7 @@ function responseOf(
 /** The non-streamed response: text and/or functionCall parts, the first call signed. */
 export function buildGenerateContentResponse(plan: AnswerContent, meta: GeminiMeta): GenerateContentResponse {
   const text = textOfPlan(plan);
-  const calls = plan.kind === 'tool_calls' ? plan.toolCalls : [];
+  const calls = plan.kind === 'tool_calls' ? plan.toolCalls.map(asFunctionCall) : [];
   const parts: ResponsePart[] = [
     ...(text !== undefined ? [{ text }] : []),
     ...calls.map((call, index) => functionCallPart(call, index === 0 ? meta.thoughtSignature : undefined)),
@@ -104,7 +105,7 @@ export function buildGenerateContentEvents(plan: AnswerContent, meta: GeminiMeta
     const usage = usageMetadata(promptTokens, candidatesTokens, meta.thoughtsTokenCount);
     events.push(responseOf([{ text: group.join('') }], undefined, usage, meta));
   }
-  const calls = plan.kind === 'tool_calls' ? plan.toolCalls : [];
+  const calls = plan.kind === 'tool_calls' ? plan.toolCalls.map(asFunctionCall) : [];
   for (const [index, call] of calls.entries()) {
     candidatesTokens += callTokens(call);
     const usage = usageMetadata(promptTokens, candidatesTokens, meta.thoughtsTokenCount);
