@@ -119,6 +119,9 @@ describe('convertResponsesToChat: tools', () => {
     expect(converted.request.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : tool.custom.name))).toEqual(['functions__apply_patch', 'weather']);
     expect(converted.request.messages).toEqual([{ role: 'user', content: 'Hi' }]);
     expect(bridgeErrorFor({ input: [{ type: 'additional_tools', id: 'at_1', role: 'developer' }, { role: 'user', content: 'Hi' }] }).param).toBe('input[0].tools');
+    const searching = bridgeResponses({ input: [{ ...added, tools: [{ type: 'web_search' }] }, { role: 'user', content: 'Hi' }] });
+    expect({ webSearch: searching.webSearch, warnings: searching.warnings }).toEqual({ webSearch: undefined, warnings: ["input[0].tools[0] (web_search) is not sent: a bridged channel runs only the web search of 'tools'."] });
+    expect(nativeOnlyOf({ input: [{ ...added, tools: [{ type: 'file_search' }] }, { role: 'user', content: 'Hi' }] })?.[0]).toBe('input[0].tools[0].type');
   });
 
   it('a function name Chat Completions refuses is a 400 naming it', () => {

@@ -49,8 +49,11 @@ function convertCustomTool(tool: ResponsesTool, at: string, namespace: string | 
 }
 
 function convertTool({ tool, at, namespace }: LocatedTool, notes: BridgeNotes): Tool[] {
-  // The relay runs the web search itself before the model answers (see webSearchPlanOf).
-  if (isWebSearchTool(tool)) return [];
+  // The relay runs the web search of `tools` itself (see webSearchPlanOf); one added by an input item is not run.
+  if (isWebSearchTool(tool)) {
+    if (!at.startsWith('tools[')) notes.warn(`${at} (${tool.type}) is not sent: a bridged channel runs only the web search of 'tools'.`);
+    return [];
+  }
   if (tool.type === 'tool_search') {
     notes.warn(TOOL_SEARCH_DROPPED);
     return [];
