@@ -70,6 +70,11 @@ describe('decideAnswer', () => {
     if (plan.kind !== 'tool_calls') throw new Error(plan.kind);
     expect(plan.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' } }]);
     expect(asFunctionCall(plan.toolCalls[0]!).function).toEqual({ name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }) });
+    // The same tool as the relay offers it to Anthropic and Gemini: a function of one string whose description holds the grammar.
+    const asFunction = { type: 'function' as const, function: { name: 'apply_patch', parameters: { type: 'object', properties: { input: { type: 'string', description: 'matching: "*** Begin Patch" LF' } }, required: ['input'] } } };
+    const viaFunction = ask(messages, { tools: [asFunction] });
+    if (viaFunction.kind !== 'tool_calls') throw new Error(viaFunction.kind);
+    expect(asFunctionCall(viaFunction.toolCalls[0]!).function.arguments).toBe(JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }));
     expect(plan.usage.completion_tokens).toBeGreaterThan(0);
   });
 

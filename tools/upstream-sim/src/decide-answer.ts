@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, FunctionDefinition, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools } from './select-tools';
@@ -69,6 +69,18 @@ function customInputFor(format: unknown): string {
   return 'sim input';
 }
 
+/**
+ * A function's arguments, built from its schema — except a function of one string `input` that
+ * describes a patch grammar (a custom tool offered as a function, as the relay does for Anthropic
+ * and Gemini): the model follows the grammar it was told, as for the custom tool itself.
+ */
+function functionArguments(parameters: FunctionDefinition['parameters']): string {
+  const properties = parameters?.['properties'];
+  const oneInput = typeof properties === 'object' && properties !== null && Object.keys(properties).join() === 'input';
+  if (oneInput && JSON.stringify(properties).includes('Begin Patch')) return JSON.stringify({ input: customInputFor(properties) });
+  return argumentsJsonFromSchema(parameters);
+}
+
 function usageOf(promptTokens: number, completionTokens: number): Usage {
   return {
     prompt_tokens: promptTokens,
@@ -125,7 +137,7 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
         const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
         return tool.custom
           ? { id, type: 'custom', custom: { name: tool.name, input: customInputFor(tool.custom.format) } }
-          : { id, type: 'function', function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) } };
+          : { id, type: 'function', function: { name: tool.name, arguments: functionArguments(tool.parameters) } };
       });
       const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
       return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };

@@ -86,6 +86,28 @@ describe.each(responsesChannelKinds.filter((kind) => !kind.native))('e2e: Codex 
     await postRecorded(e2e, 'codexGpt55ToolResult');
   });
 
+  it('codex_apply_patch_round_trip: asked to patch, the model calls the custom apply_patch with a patch; its output goes back and the turn ends in text', async () => {
+    const PATCH = '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n';
+    const askToPatch = (body: Item): Item => {
+      const input = body['input'] as Item[];
+      return { ...body, input: [...input.slice(0, -1), { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Use apply_patch to add hello.txt' }] }] };
+    };
+    const events = await postRecorded(e2e, 'codexGpt55', askToPatch);
+    const call = completedOutput(events).find((item) => item['type'] === 'custom_tool_call');
+    expect(call).toMatchObject({ name: 'apply_patch', input: PATCH, status: 'completed' });
+    expect(call).not.toHaveProperty('namespace');
+    const inputDeltas = events.filter((event) => event.data.type === 'response.custom_tool_call_input.delta').map((event) => event.data['delta']);
+    expect(inputDeltas.join('')).toBe(PATCH);
+
+    const followUp = await postRecorded(e2e, 'codexGpt55', (body) => {
+      const asked = askToPatch(body);
+      const output = 'Success. Updated the following files:\nA hello.txt\n';
+      const items = [{ type: 'custom_tool_call', call_id: call?.['call_id'], name: 'apply_patch', input: PATCH }, { type: 'custom_tool_call_output', call_id: call?.['call_id'], output }];
+      return { ...asked, input: [...(asked['input'] as Item[]), ...items] };
+    });
+    expect(JSON.stringify(completedOutput(followUp))).toContain('apply_patch: Success. Updated the following files');
+  });
+
   it('codex_namespace_tool_refused: the namespace multi_agent_v1 (sent for a model Codex does not know) is offered as prefixed functions', async () => {
     await postRecorded(e2e, 'codexGpt4o');
     expect(offeredToolNames(kind, e2e)).toEqual(expect.arrayContaining(['exec_command', 'multi_agent_v1__close_agent']));
