@@ -75,6 +75,13 @@ describe('decideAnswer', () => {
     const viaFunction = ask(messages, { tools: [asFunction] });
     if (viaFunction.kind !== 'tool_calls') throw new Error(viaFunction.kind);
     expect(asFunctionCall(viaFunction.toolCalls[0]!).function.arguments).toBe(JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }));
+    // Codex's exec runs JavaScript: a line whose text(…) is the output, as a custom tool or as its function.
+    const exec = { type: 'custom' as const, custom: { name: 'exec', description: 'Run JavaScript code to orchestrate tool calls' } };
+    const script = ask([{ role: 'user', content: 'exec it' }], { tools: [exec] });
+    expect(script.kind === 'tool_calls' ? script.toolCalls[0] : undefined).toMatchObject({ type: 'custom', custom: { name: 'exec', input: 'text("hi");' } });
+    const execFunction = { type: 'function' as const, function: { name: 'exec', description: exec.custom.description, parameters: { type: 'object', properties: { input: { type: 'string' } } } } };
+    const scriptCall = ask([{ role: 'user', content: 'exec it' }], { tools: [execFunction] });
+    expect(scriptCall.kind === 'tool_calls' ? asFunctionCall(scriptCall.toolCalls[0]!).function.arguments : '').toBe('{"input":"text(\\"hi\\");"}');
     expect(plan.usage.completion_tokens).toBeGreaterThan(0);
   });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, FunctionDefinition, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
-import { selectTools } from './select-tools';
+import { selectTools, type SelectedTool } from './select-tools';
 import { structuredAnswerText } from './structured-answer';
 import { countTokens, splitIntoStreamTokens } from './tokens';
 
@@ -59,26 +59,31 @@ export function asFunctionCall(call: ToolCall): FunctionToolCall {
   return call.type === 'function' ? call : { id: call.id, type: 'function', function: { name: call.custom.name, arguments: JSON.stringify({ input: call.custom.input }) } };
 }
 
+const PATCH_INPUT = '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n';
+/** Codex's `exec` runs JavaScript whose `text(…)` is the tool's output. */
+const SCRIPT_INPUT = 'text("hi");';
+
 /**
- * What the model writes into a custom tool: for a grammar that reads a patch (Codex's apply_patch:
- * `*** Begin Patch` … `*** End Patch`) a minimal valid patch adding one file, else a line of text.
+ * What the model writes into a freeform tool, from what it was told of it (description, grammar):
+ * a minimal valid patch for a patch grammar (Codex's apply_patch: `*** Begin Patch` …), a line of
+ * JavaScript for a tool that runs JavaScript (Codex's exec), else undefined.
  */
-function customInputFor(format: unknown): string {
-  const definition = JSON.stringify(format ?? null);
-  if (definition.includes('Begin Patch')) return '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n';
-  return 'sim input';
+function freeformInputFor(toolText: string): string | undefined {
+  if (toolText.includes('Begin Patch')) return PATCH_INPUT;
+  if (toolText.includes('JavaScript')) return SCRIPT_INPUT;
+  return undefined;
 }
 
 /**
- * A function's arguments, built from its schema — except a function of one string `input` that
- * describes a patch grammar (a custom tool offered as a function, as the relay does for Anthropic
- * and Gemini): the model follows the grammar it was told, as for the custom tool itself.
+ * A function's arguments, built from its schema — except a function of one string `input` for a
+ * patch or a script (a custom tool offered as a function, as the relay does for Anthropic and
+ * Gemini): the model writes what it would write into the custom tool itself.
  */
-function functionArguments(parameters: FunctionDefinition['parameters']): string {
-  const properties = parameters?.['properties'];
+function functionArguments(tool: SelectedTool): string {
+  const properties = tool.parameters?.['properties'];
   const oneInput = typeof properties === 'object' && properties !== null && Object.keys(properties).join() === 'input';
-  if (oneInput && JSON.stringify(properties).includes('Begin Patch')) return JSON.stringify({ input: customInputFor(properties) });
-  return argumentsJsonFromSchema(parameters);
+  const freeform = oneInput ? freeformInputFor(JSON.stringify([tool.description ?? '', properties])) : undefined;
+  return freeform !== undefined ? JSON.stringify({ input: freeform }) : argumentsJsonFromSchema(tool.parameters);
 }
 
 function usageOf(promptTokens: number, completionTokens: number): Usage {
@@ -136,8 +141,8 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
       const toolCalls: ToolCall[] = selection.tools.map((tool, index) => {
         const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
         return tool.custom
-          ? { id, type: 'custom', custom: { name: tool.name, input: customInputFor(tool.custom.format) } }
-          : { id, type: 'function', function: { name: tool.name, arguments: functionArguments(tool.parameters) } };
+          ? { id, type: 'custom', custom: { name: tool.name, input: freeformInputFor(JSON.stringify([tool.description ?? '', tool.custom.format ?? null])) ?? 'sim input' } }
+          : { id, type: 'function', function: { name: tool.name, arguments: functionArguments(tool) } };
       });
       const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
       return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };

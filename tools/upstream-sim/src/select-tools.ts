@@ -3,6 +3,7 @@ import type { ChatCompletionRequest, JsonSchemaObject } from '@chat-relay/contra
 /** A tool the model may call: a function (its parameters), or a custom one (freeform input, maybe a grammar). */
 export interface SelectedTool {
   name: string;
+  description?: string;
   parameters?: JsonSchemaObject;
   /** Present for a custom tool: its `format` as sent. */
   custom?: { format?: unknown };
@@ -49,7 +50,9 @@ function namesAllowedBy(choice: ChatCompletionRequest['tool_choice']): Set<strin
  */
 export function selectTools(request: ChatCompletionRequest, userText: string): ToolSelection {
   const functions: SelectedTool[] = (request.tools ?? []).map((tool) =>
-    tool.type === 'function' ? tool.function : { name: tool.custom.name, custom: { format: tool.custom.format } },
+    tool.type === 'function'
+      ? tool.function
+      : { name: tool.custom.name, ...(tool.custom.description !== undefined ? { description: tool.custom.description } : {}), custom: { format: tool.custom.format } },
   );
   const choice = request.tool_choice;
   if (functions.length === 0 || choice === 'none') return noTools;
