@@ -50,8 +50,8 @@ const nonEmpty = (value: unknown): string => (isString(value) ? value : '');
  * kind changes); each tool call is a function_call item (a namespaced tool's name and namespace
  * restored), or a custom_tool_call for a custom tool (its input streamed as custom_tool_call_input
  * deltas; when the channel made it as a one-string function, as one delta when it closes),
- * opened once its name is known (its arguments so far then follow as one delta). A reasoning or message item opens after the one
- * before it is closed; a tool call closes the open reasoning or message item, but calls stay open
+ * opened once its name is known (its arguments so far then follow as one delta). A reasoning or
+ * message item opens after the one before it is closed; a tool call closes the open reasoning or message item, but calls stay open
  * side by side (Chat Completions interleaves them by index) and their deltas go to their own
  * item — nothing is lost. finish() (the upstream ended properly) closes every open item in output
  * order and sends `response.completed`, or `response.incomplete` for finish reason length /
