@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatCompletionChunk, FunctionToolCall } from '@chat-relay/contract';
+import type { ChatCompletion, ChatCompletionChunk, ToolCall } from '@chat-relay/contract';
 import type { AnswerPlan } from './decide-answer';
 import { splitIntoPieces, splitIntoStreamTokens } from './tokens';
 
@@ -39,8 +39,22 @@ export function buildChatCompletion(plan: AnswerContent, meta: CompletionMeta): 
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
-function toolCallDeltas(toolCalls: FunctionToolCall[]): Delta[] {
-  return toolCalls.flatMap((call, index) => [
+/**
+ * A custom tool's call streams like a function's, under `custom` (name first, then the input in
+ * pieces). OpenAI's OpenAPI description types stream deltas as functions only; this is the
+ * message's custom tool call shape (ChatCompletionMessageCustomToolCall) cut the same way.
+ */
+function customCallDeltas(call: Extract<ToolCall, { type: 'custom' }>, index: number): Delta[] {
+  const deltas = [
+    { index, id: call.id, type: 'custom', custom: { name: call.custom.name, input: '' } },
+    ...splitIntoPieces(call.custom.input, argumentsPieceLength).map((piece) => ({ index, custom: { input: piece } })),
+  ];
+  // The contract's delta type knows functions only (as OpenAI's description): the fields pass through.
+  return deltas.map((delta) => ({ tool_calls: [delta as unknown as NonNullable<Delta['tool_calls']>[number]] }));
+}
+
+function toolCallDeltas(toolCalls: ToolCall[]): Delta[] {
+  return toolCalls.flatMap((call, index) => call.type === 'custom' ? customCallDeltas(call, index) : [
     {
       tool_calls: [
         { index, id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: '' } },

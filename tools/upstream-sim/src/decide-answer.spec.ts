@@ -5,7 +5,7 @@ import {
   type Message,
 } from '@chat-relay/contract';
 import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
-import { decideAnswer, type AnswerPlan } from './decide-answer';
+import { asFunctionCall, decideAnswer, type AnswerPlan } from './decide-answer';
 
 const weatherTool = {
   type: 'function' as const,
@@ -54,12 +54,34 @@ describe('decideAnswer', () => {
     const messages: Message[] = [{ role: 'user', content: 'get weather and get time' }];
     const plan = ask(messages, { tools: [weatherTool, timeTool] });
     if (plan.kind !== 'tool_calls') throw new Error(plan.kind);
-    expect(plan.toolCalls.map((call) => call.function.name)).toEqual(['get_weather', 'get_time']);
-    expect(plan.toolCalls.map((call) => call.function.arguments)).toEqual(['{"city":"city value"}', '{}']);
+    const calls = plan.toolCalls.map(asFunctionCall);
+    expect(calls.map((call) => call.function.name)).toEqual(['get_weather', 'get_time']);
+    expect(calls.map((call) => call.function.arguments)).toEqual(['{"city":"city value"}', '{}']);
     const ids = plan.toolCalls.map((call) => call.id);
     expect(ids.every((id) => /^call_[0-9a-f]{24}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(2);
     expect(ask(messages, { tools: [weatherTool, timeTool] })).toEqual(plan);
+  });
+
+  it('calls a custom tool with freeform input: a minimal patch for an apply_patch grammar (Codex, issue 29)', () => {
+    const messages: Message[] = [{ role: 'user', content: 'apply the patch' }];
+    const applyPatch = { type: 'custom' as const, custom: { name: 'apply_patch', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'begin_patch: "*** Begin Patch" LF' } } } };
+    const plan = ask(messages, { tools: [weatherTool, applyPatch] });
+    if (plan.kind !== 'tool_calls') throw new Error(plan.kind);
+    expect(plan.toolCalls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' } }]);
+    expect(asFunctionCall(plan.toolCalls[0]!).function).toEqual({ name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }) });
+    // The same tool as the relay offers it to Anthropic and Gemini: a function of one string whose description holds the grammar.
+    const asFunction = { type: 'function' as const, function: { name: 'apply_patch', parameters: { type: 'object', properties: { input: { type: 'string', description: 'matching: "*** Begin Patch" LF' } }, required: ['input'] } } };
+    const viaFunction = ask(messages, { tools: [asFunction] });
+    if (viaFunction.kind !== 'tool_calls') throw new Error(viaFunction.kind);
+    expect(asFunctionCall(viaFunction.toolCalls[0]!).function.arguments).toBe(JSON.stringify({ input: '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n' }));
+    // Codex's exec runs JavaScript: a line whose text(…) is the output, as a custom tool or as its function.
+    const exec = { type: 'custom' as const, custom: { name: 'exec', description: 'Run JavaScript code to orchestrate tool calls' } };
+    const script = ask([{ role: 'user', content: 'exec it' }], { tools: [exec] });
+    expect(script.kind === 'tool_calls' ? script.toolCalls[0] : undefined).toMatchObject({ type: 'custom', custom: { name: 'exec', input: 'text("hi");' } });
+    const execFunction = { type: 'function' as const, function: { name: 'exec', description: exec.custom.description, parameters: { type: 'object', properties: { input: { type: 'string' } } } } };
+    const scriptCall = ask([{ role: 'user', content: 'exec it' }], { tools: [execFunction] });
+    expect(scriptCall.kind === 'tool_calls' ? asFunctionCall(scriptCall.toolCalls[0]!).function.arguments : '').toBe('{"input":"text(\\"hi\\");"}');
     expect(plan.usage.completion_tokens).toBeGreaterThan(0);
   });
 

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema, commandLineOf } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
-import { selectTools } from './select-tools';
+import { selectTools, type SelectedTool } from './select-tools';
 import { structuredAnswerText } from './structured-answer';
 import { countTokens, splitIntoStreamTokens } from './tokens';
 
 export type AnswerPlan =
   | { kind: 'text'; content: string; finishReason: 'stop' | 'length'; usage: Usage }
-  | { kind: 'tool_calls'; toolCalls: FunctionToolCall[]; usage: Usage; preamble?: string }
+  | { kind: 'tool_calls'; toolCalls: ToolCall[]; usage: Usage; preamble?: string }
   | { kind: 'invalid'; param: string; message: string };
 
 /** Text-only part lists read as their text: the same words sent as a string or as parts are the same turn. */
@@ -45,6 +45,46 @@ function messageTokens(message: Message): number {
 export function countPromptTokens(request: ChatCompletionRequest): number {
   const toolTokens = request.tools ? Math.ceil(JSON.stringify(request.tools).length / 4) : 0;
   return request.messages.reduce((sum, message) => sum + messageTokens(message), 0) + toolTokens;
+}
+
+export const toolCallName = (call: ToolCall): string => (call.type === 'function' ? call.function.name : call.custom.name);
+const toolCallPayload = (call: ToolCall): string => (call.type === 'function' ? call.function.arguments : call.custom.input);
+
+/**
+ * A custom tool's call as a function that takes one string, `input` — how providers without
+ * freeform tools are offered one (the relay's customToolAsFunction): what the Anthropic and Gemini
+ * surfaces answer with (their requests only ever have functions, so this is for the type's sake).
+ */
+export function asFunctionCall(call: ToolCall): FunctionToolCall {
+  return call.type === 'function' ? call : { id: call.id, type: 'function', function: { name: call.custom.name, arguments: JSON.stringify({ input: call.custom.input }) } };
+}
+
+const PATCH_INPUT = '*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n';
+/** Codex's `exec` runs JavaScript whose `text(…)` is the tool's output. */
+const SCRIPT_INPUT = 'text("hi");';
+
+/**
+ * What the model writes into a freeform tool, from what it was told of it (description, grammar):
+ * a minimal valid patch for a patch grammar (Codex's apply_patch: `*** Begin Patch` …), a line of
+ * JavaScript for a tool that runs JavaScript (Codex's exec), else undefined.
+ */
+function freeformInputFor(toolText: string, command?: string): string | undefined {
+  if (toolText.includes('Begin Patch')) return PATCH_INPUT;
+  // Asked to run a command: the script runs it with Codex's own exec_command, as its model does.
+  if (toolText.includes('JavaScript')) return command === undefined ? SCRIPT_INPUT : `text(await tools.exec_command({ cmd: ${JSON.stringify(command)} }));`;
+  return undefined;
+}
+
+/**
+ * A function's arguments, built from its schema — except a function of one string `input` for a
+ * patch or a script (a custom tool offered as a function, as the relay does for Anthropic and
+ * Gemini): the model writes what it would write into the custom tool itself.
+ */
+function functionArguments(tool: SelectedTool, command: string | undefined): string {
+  const properties = tool.parameters?.['properties'];
+  const oneInput = typeof properties === 'object' && properties !== null && Object.keys(properties).join() === 'input';
+  const freeform = oneInput ? freeformInputFor(JSON.stringify([tool.description ?? '', properties]), command) : undefined;
+  return freeform !== undefined ? JSON.stringify({ input: freeform }) : argumentsJsonFromSchema(tool.parameters, command);
 }
 
 function usageOf(promptTokens: number, completionTokens: number): Usage {
@@ -107,15 +147,13 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
     if (selection.tools.length > 0) {
       const digest = requestDigest(request);
       const command = commandLineOf(userText);
-      const toolCalls: FunctionToolCall[] = selection.tools.map((tool, index) => ({
-        id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
-        type: 'function',
-        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters, command) },
-      }));
-      const completionTokens = toolCalls.reduce(
-        (sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments),
-        0,
-      );
+      const toolCalls: ToolCall[] = selection.tools.map((tool, index) => {
+        const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
+        return tool.custom
+          ? { id, type: 'custom', custom: { name: tool.name, input: freeformInputFor(JSON.stringify([tool.description ?? '', tool.custom.format ?? null]), command) ?? 'sim input' } }
+          : { id, type: 'function', function: { name: tool.name, arguments: functionArguments(tool, command) } };
+      });
+      const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
       return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
     }
   }
@@ -137,7 +175,7 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
  */
 export function withToolPreamble(plan: AnswerPlan): AnswerPlan {
   if (plan.kind !== 'tool_calls') return plan;
-  const preamble = `Let me call ${plan.toolCalls.map((call) => call.function.name).join(' and ')}.`;
+  const preamble = `Let me call ${plan.toolCalls.map(toolCallName).join(' and ')}.`;
   const preambleTokens = splitIntoStreamTokens(preamble).length;
   return {
     ...plan,

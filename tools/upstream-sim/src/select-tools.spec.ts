@@ -71,9 +71,10 @@ describe('selectTools', () => {
     expect(names(selectTools(request({ tool_choice: choice }), 'get weather'))).toEqual(['send_email']);
   });
 
-  it('ignores custom tools and requests without tools', () => {
-    const custom: Tool = { type: 'custom', custom: { name: 'grammar' } };
-    expect(names(selectTools(request({ tools: [custom] }), 'grammar'))).toEqual([]);
+  it('calls custom tools too (Codex’s apply_patch, issue 29), and nothing without tools', () => {
+    const custom: Tool = { type: 'custom', custom: { name: 'apply_patch' } };
+    expect(names(selectTools(request({ tools: [...tools, custom] }), 'apply the patch'))).toEqual(['apply_patch']);
+    expect(names(selectTools(request({ tools: [custom], tool_choice: { type: 'custom', custom: { name: 'apply_patch' } } }), 'hi'))).toEqual(['apply_patch']);
     expect(names(selectTools(request({ tools: undefined }), 'get weather'))).toEqual([]);
   });
 });

@@ -1,7 +1,16 @@
-import type { ChatCompletionRequest, FunctionDefinition } from '@chat-relay/contract';
+import type { ChatCompletionRequest, JsonSchemaObject } from '@chat-relay/contract';
+
+/** A tool the model may call: a function (its parameters), or a custom one (freeform input, maybe a grammar). */
+export interface SelectedTool {
+  name: string;
+  description?: string;
+  parameters?: JsonSchemaObject;
+  /** Present for a custom tool: its `format` as sent. */
+  custom?: { format?: unknown };
+}
 
 export type ToolSelection =
-  | { kind: 'tools'; tools: FunctionDefinition[] }
+  | { kind: 'tools'; tools: SelectedTool[] }
   | { kind: 'invalid'; param: string; message: string };
 
 const noTools: ToolSelection = { kind: 'tools', tools: [] };
@@ -35,22 +44,27 @@ function namesAllowedBy(choice: ChatCompletionRequest['tool_choice']): Set<strin
 }
 
 /**
- * Which function tools the simulated model calls for `userText` (the last user message):
- * `tool_choice` "none" → none; a named function → exactly it; otherwise every fitting tool
+ * Which tools (functions and custom tools) the simulated model calls for `userText` (the last
+ * user message): `tool_choice` "none" → none; a named function or custom tool → exactly it; otherwise every fitting tool
  * (only the first with `parallel_tool_calls: false`), or the first tool when none fits.
  */
 export function selectTools(request: ChatCompletionRequest, userText: string): ToolSelection {
-  const functions = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.function] : []));
+  const functions: SelectedTool[] = (request.tools ?? []).map((tool) =>
+    tool.type === 'function'
+      ? tool.function
+      : { name: tool.custom.name, ...(tool.custom.description !== undefined ? { description: tool.custom.description } : {}), custom: { format: tool.custom.format } },
+  );
   const choice = request.tool_choice;
   if (functions.length === 0 || choice === 'none') return noTools;
 
-  if (typeof choice === 'object' && choice.type === 'function') {
-    const named = functions.find((fn) => fn.name === choice.function.name);
+  if (typeof choice === 'object' && (choice.type === 'function' || choice.type === 'custom')) {
+    const wanted = choice.type === 'function' ? choice.function.name : choice.custom.name;
+    const named = functions.find((fn) => fn.name === wanted && (choice.type === 'custom') === (fn.custom !== undefined));
     if (!named) {
       return {
         kind: 'invalid',
         param: 'tool_choice',
-        message: `Invalid value for 'tool_choice': no function named '${choice.function.name}' was specified in the 'tools' parameter.`,
+        message: `Invalid value for 'tool_choice': no ${choice.type === 'function' ? 'function' : 'custom tool'} named '${wanted}' was specified in the 'tools' parameter.`,
       };
     }
     return { kind: 'tools', tools: [named] };

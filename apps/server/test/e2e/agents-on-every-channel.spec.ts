@@ -26,13 +26,17 @@ const geminiCli = readAgentRequest('geminiCli');
 const geminiCliBody = agentBody(geminiCli);
 const GEMINI_CLI_MODEL = /\/models\/([^:]+):/.exec(geminiCli.path)?.[1] ?? '';
 
+/** Codex 0.171.0's recorded first turn with its default model: its tools in an additional_tools item (namespaces, custom exec). */
+const codex2 = readAgentRequest('codex');
+const codex2Body = agentBody(codex2) as Record<string, unknown> & { model: string };
+
 interface Agent {
   name: string;
   publicModel: string;
   post(e2e: E2eRelay): Promise<Response>;
 }
 
-const agents: Record<'claudeCode' | 'claudeCode2' | 'geminiCli' | 'codex', Agent> = {
+const agents: Record<'claudeCode' | 'claudeCode2' | 'geminiCli' | 'codex' | 'codex2', Agent> = {
   claudeCode: {
     name: 'Claude Code',
     publicModel: claudeCodeBody.model,
@@ -69,6 +73,11 @@ const agents: Record<'claudeCode' | 'claudeCode2' | 'geminiCli' | 'codex', Agent
         body: JSON.stringify(codexRequest),
       }),
   },
+  codex2: {
+    name: 'Codex 0.171.0',
+    publicModel: codex2Body.model,
+    post: (e2e) => fetch(`${e2e.url}/v1/responses`, { method: 'POST', headers: agentHeaders(codex2, e2e.token), body: JSON.stringify(codex2Body) }),
+  },
 };
 
 /** A chat channel type in front of the simulator: where it is, and the model calls it makes there. */
@@ -99,6 +108,8 @@ interface Case {
 }
 
 const generationConfigOf = (body: Record<string, unknown>) => body['generationConfig'] as Record<string, unknown>;
+/** The recorded Codex's exec tool, offered under its namespace in each dialect's own tool shape. */
+const CODEX_EXEC = 'functions__exec';
 
 const cases: Case[] = [
   {
@@ -210,6 +221,30 @@ const cases: Case[] = [
     // parallel_tool_calls: false is a hint Gemini has no field for.
     adjusted: 'parallel_tool_calls dropped',
     reached: (body) => expect(generationConfigOf(body)).toMatchObject({ thinkingConfig: { thinkingBudget: 8192 } }),
+  },
+  {
+    // Issue 29, defect 1: its additional_tools item (namespace and custom tools) was a 400 on every bridged channel.
+    agent: 'codex2',
+    kind: 'openai',
+    upstreamModel: 'gpt-4o',
+    adjusted: 'reasoning_effort dropped',
+    reached: (body) => expect(body['tools']).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'custom', custom: expect.objectContaining({ name: CODEX_EXEC }) })])),
+  },
+  {
+    agent: 'codex2',
+    kind: 'anthropic',
+    upstreamModel: 'claude-sonnet-4-5-20250929',
+    // Its reasoning effort reaches Claude as thinking (issue 29): nothing left out.
+    adjusted: null,
+    reached: (body) => expect(body['tools']).toEqual(expect.arrayContaining([expect.objectContaining({ name: CODEX_EXEC, input_schema: expect.objectContaining({ required: ['input'] }) })])),
+  },
+  {
+    agent: 'codex2',
+    kind: 'gemini',
+    upstreamModel: 'gemini-2.5-flash',
+    // parallel_tool_calls: false is a hint Gemini has no field for.
+    adjusted: 'parallel_tool_calls dropped',
+    reached: (body) => expect(JSON.stringify(body['tools'])).toContain(`"name":"${CODEX_EXEC}"`),
   },
 ];
 

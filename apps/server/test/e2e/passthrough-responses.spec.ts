@@ -83,6 +83,14 @@ describe('e2e: native Responses passthrough is policed by what it carries (issue
     expect(upstreamCalls()).toHaveLength(0);
   });
 
+  it('additional_tools_hosted_tool_unpoliced: a hosted tool inside an additional_tools input item is refused like one in tools, naming its place', async () => {
+    await start();
+    const added = { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', description: '', tools: [{ type: 'web_search' }] }] };
+    const input = [added, { role: 'user', content: 'hi' }] as unknown as OpenAI.Responses.ResponseInput;
+    expect(await refusal({ model: MODEL, input })).toMatchObject({ status: 400, code: 'hosted_tool_not_allowed', param: 'input[0].tools[0].tools[0]' });
+    expect(upstreamCalls()).toHaveLength(0);
+  });
+
   it('the tools a caller runs itself pass with nothing allowed, as Codex declares them on every turn', async () => {
     await start();
     const codexTools = [

@@ -13,6 +13,13 @@ describe('ToolCallAssembler', () => {
     expect(last).toEqual({ call: { id: 'call_1', name: 'get_weather', args: '{"city":"Paris"}' }, fragment: '"Paris"}', started: false });
   });
 
+  it('a custom tool call: its name and input under `custom`, marked custom (Chat Completions custom tools, issue 29)', () => {
+    const calls = new ToolCallAssembler(plainToolCall);
+    calls.add({ index: 0, id: 'call_1', type: 'custom', custom: { name: 'apply_patch', input: '' } });
+    const last = calls.add({ index: 0, custom: { input: '*** Begin' } });
+    expect(last).toEqual({ call: { id: 'call_1', name: 'apply_patch', args: '*** Begin', custom: true }, fragment: '*** Begin', started: false });
+  });
+
   it('keeps calls at different indexes apart, interleaved', () => {
     const calls = new ToolCallAssembler(plainToolCall);
     const first = calls.add({ index: 0, id: 'a', function: { name: 'f', arguments: '{"x"' } }).call;

@@ -4,8 +4,10 @@ import { isJsonObject, isNumber, isString, type JsonObject } from '../json/json-
 export interface AssembledToolCall {
   id: string;
   name: string;
-  /** Every argument fragment received, in order. */
+  /** Every argument fragment received, in order (a custom tool's call: its input text). */
   args: string;
+  /** A custom (freeform) tool's call (`type: 'custom'`, `custom: {name, input}`), not a function's. */
+  custom?: boolean;
 }
 
 /** What one `tool_calls[]` delta did: the call it belongs to, its argument fragment, and whether it started the call. */
@@ -32,8 +34,9 @@ export class ToolCallAssembler<Call extends AssembledToolCall> {
   add(delta: JsonObject): ToolCallPiece<Call> {
     const position = isNumber(delta['index']) ? delta['index'] : 0;
     const id = nonEmpty(delta['id']);
-    const fn = isJsonObject(delta['function']) ? delta['function'] : {};
-    const fragment = nonEmpty(fn['arguments']);
+    const custom = isJsonObject(delta['custom']) ? delta['custom'] : undefined;
+    const fn = custom ?? (isJsonObject(delta['function']) ? delta['function'] : {});
+    const fragment = nonEmpty(custom ? custom['input'] : fn['arguments']);
     let call = this.byPosition.get(position);
     let started = false;
     // A new id at a known index is a new call (servers that number every call 0).
@@ -43,6 +46,7 @@ export class ToolCallAssembler<Call extends AssembledToolCall> {
       started = true;
     }
     if (call.id === '') call.id = id;
+    if (custom || delta['type'] === 'custom') call.custom = true;
     // Names come whole; a server that repeats the name on later fragments must not double it.
     if (call.name === '') call.name = nonEmpty(fn['name']);
     call.args += fragment;

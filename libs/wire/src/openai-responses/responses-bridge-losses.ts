@@ -14,5 +14,7 @@ export const RESPONSES_TO_CHAT = lossTable('OpenAI Responses → Chat Completion
   reasoningItems: { kind: 'dropped', field: 'input[*](reasoning)', reason: "reasoning items without the relay's encrypted_content: a channel bridged through Chat Completions cannot take that reasoning back" },
   webSearchItems: { kind: 'dropped', field: 'input[*](web_search_call)', reason: 'a channel bridged through Chat Completions cannot take them back (the answers that used their results are sent)' },
   secondWebSearch: { kind: 'dropped', field: 'tools[*](web_search)', reason: 'only the first web_search tool is used: the relay runs one search a request' },
+  webSearchOutsideTools: { kind: 'dropped', field: 'input[*](additional_tools).tools[*](web_search)', reason: "a bridged channel runs only the web search of 'tools'" },
+  toolSearch: { kind: 'dropped', field: 'tools[*](tool_search)', reason: 'a bridged channel cannot search deferred tools: every deferred tool is offered to the model directly' },
   searchLocation: { kind: 'dropped', field: 'tools[*].user_location', reason: "the relay's search engines take no location" },
 });

@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
-import { trailingToolResults } from '../decide-answer';
+import { toolCallName, trailingToolResults } from '../decide-answer';
 import { lastUserText, stripSimMarkers } from '../message-text';
 import { splitIntoStreamTokens } from '../tokens';
 import type { ThinkingConfig } from './anthropic-api';
@@ -23,7 +23,7 @@ export interface AnthropicAnswer {
 /** What the simulated model thinks: what it read, and what it is about to do. */
 export function thinkingTextFor(plan: AnswerContent, internal: ChatCompletionRequest): string {
   if (plan.kind === 'tool_calls') {
-    const names = plan.toolCalls.map((call) => call.function.name).join(' and ');
+    const names = plan.toolCalls.map(toolCallName).join(' and ');
     return `The user wrote: "${stripSimMarkers(lastUserText(internal.messages))}". I should call ${names}.`;
   }
   const results = trailingToolResults(internal.messages);

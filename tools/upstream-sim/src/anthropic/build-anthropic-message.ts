@@ -1,5 +1,6 @@
 import type { FunctionToolCall } from '@chat-relay/contract';
 import { argumentsPieceLength, type AnswerContent } from '../build-chat-completion';
+import { asFunctionCall } from '../decide-answer';
 import { splitIntoPieces, splitIntoStreamTokens } from '../tokens';
 import type { AnthropicAnswer, ThinkingPart } from './add-thinking';
 import type {
@@ -70,7 +71,7 @@ function usageOf(meta: AnthropicMeta, outputTokens: number): AnthropicUsage {
 export function buildAnthropicMessage(answer: AnthropicAnswer, meta: AnthropicMeta): AnthropicMessageResponse {
   const { plan, thinking } = answer;
   const text = textOfPlan(plan);
-  const toolUses = plan.kind === 'tool_calls' ? plan.toolCalls.map(toolUseOf) : [];
+  const toolUses = plan.kind === 'tool_calls' ? plan.toolCalls.map((call) => toolUseOf(asFunctionCall(call))) : [];
   return {
     id: meta.id,
     type: 'message',

@@ -1,5 +1,6 @@
 import type { FunctionToolCall } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
+import { asFunctionCall } from '../decide-answer';
 import { countTokens, splitIntoStreamTokens } from '../tokens';
 import type { GeminiFinishReason, GenerateContentResponse, GroundingMetadata, ResponsePart, UsageMetadata } from './gemini-api';
 
@@ -81,7 +82,7 @@ function responseOf(
 /** The non-streamed response: text and/or functionCall parts, the first call signed. */
 export function buildGenerateContentResponse(plan: AnswerContent, meta: GeminiMeta): GenerateContentResponse {
   const text = textOfPlan(plan);
-  const calls = plan.kind === 'tool_calls' ? plan.toolCalls : [];
+  const calls = plan.kind === 'tool_calls' ? plan.toolCalls.map(asFunctionCall) : [];
   const parts: ResponsePart[] = [
     ...(meta.thoughts !== undefined ? [{ text: meta.thoughts, thought: true as const }] : []),
     ...(text !== undefined ? [{ text }] : []),
@@ -108,7 +109,7 @@ export function buildGenerateContentEvents(plan: AnswerContent, meta: GeminiMeta
     const usage = usageMetadata(promptTokens, candidatesTokens, meta.thoughtsTokenCount);
     events.push(responseOf([{ text: group.join('') }], undefined, usage, meta));
   }
-  const calls = plan.kind === 'tool_calls' ? plan.toolCalls : [];
+  const calls = plan.kind === 'tool_calls' ? plan.toolCalls.map(asFunctionCall) : [];
   for (const [index, call] of calls.entries()) {
     candidatesTokens += callTokens(call);
     const usage = usageMetadata(promptTokens, candidatesTokens, meta.thoughtsTokenCount);

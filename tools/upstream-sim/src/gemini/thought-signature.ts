@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { decideAnswer, requestDigest } from '../decide-answer';
+import { asFunctionCall, decideAnswer, requestDigest } from '../decide-answer';
 import { factsFor, geminiModelFacts } from '../model-facts';
 import type { Content, GenerateContentRequest, Part } from './gemini-api';
 import { geminiToInternalRequest } from './to-internal-request';
@@ -28,7 +28,7 @@ function canonicalJson(value: unknown): string {
 function isSimsAnswer(prefix: ChatCompletionRequest, callParts: readonly Part[]): boolean {
   const plan = decideAnswer(prefix);
   if (plan.kind !== 'tool_calls' || plan.toolCalls.length !== callParts.length) return false;
-  return plan.toolCalls.every((call, index) => {
+  return plan.toolCalls.map(asFunctionCall).every((call, index) => {
     const sent = callParts[index]?.functionCall;
     return (
       sent?.name === call.function.name &&

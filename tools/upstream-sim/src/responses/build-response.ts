@@ -1,5 +1,6 @@
 import type { ResponsesRequest } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
+import { asFunctionCall } from '../decide-answer';
 import { servedTier } from './hosted-tools';
 import { newId } from './input-items';
 import type { FunctionCallItem, HostedCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStatus, ResponseUsageBody } from './responses-wire';
@@ -113,7 +114,8 @@ export function outputItemsOf(plan: AnswerContent, hosted: readonly HostedCallIt
         ];
   const calls: FunctionCallItem[] =
     plan.kind === 'tool_calls'
-      ? plan.toolCalls.map((call) => ({
+      ? // The simulator's Responses surface offers its model function tools only (to-internal-request).
+        plan.toolCalls.map(asFunctionCall).map((call) => ({
           id: newId('fc'),
           type: 'function_call',
           status: 'completed',

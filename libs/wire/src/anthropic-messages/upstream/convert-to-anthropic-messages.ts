@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolMessage } from '@chat-relay/contract';
+import { customCallArguments } from '../../hub/custom-tool-as-function';
 import { invalidRequest } from '../../errors/relay-error';
 import { thinkingBlocksOf } from '../../hub/thinking-blocks';
 import type {
@@ -59,15 +60,12 @@ function convertAssistant(message: AssistantMessage, param: string): AnthropicAs
   if (message.refusal) blocks.push(...textBlocks(message.refusal));
   (message.tool_calls ?? []).forEach((call, index) => {
     const callParam = `${param}.tool_calls[${index}]`;
-    if (call.type !== 'function') {
-      throw invalidRequest('Custom tool calls are not supported on Anthropic channels.', callParam, 'unsupported_value');
-    }
-    const toolUse: AnthropicToolUseBlockParam = {
-      type: 'tool_use',
-      id: toAnthropicToolId(call.id),
-      name: call.function.name,
-      input: parseArguments(call.function.arguments, `${callParam}.function.arguments`),
-    };
+    // A custom tool is a function of one string here (customToolAsFunction): its call is that function's.
+    const { name, args } =
+      call.type === 'function'
+        ? { name: call.function.name, args: parseArguments(call.function.arguments, `${callParam}.function.arguments`) }
+        : customCallArguments(call);
+    const toolUse: AnthropicToolUseBlockParam = { type: 'tool_use', id: toAnthropicToolId(call.id), name, input: args };
     blocks.push(toolUse);
   });
   return blocks;

@@ -49,12 +49,35 @@ describe('convertToAnthropicTools', () => {
     expect(
       conversionErrorFor({ ...ask, tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }).param,
     ).toBe('tool_choice');
-    expect(conversionErrorFor({ ...ask, tools: [{ type: 'custom', custom: { name: 'grammar' } }] }).param).toBe('tools[0]');
     expect(conversionErrorFor({ ...ask, tools: [{ type: 'function', function: { name: 'json_response__x' } }] }).param).toBe(
       'tools[0].function.name',
     );
     const arrayInput = { type: 'function', function: { name: 'f', parameters: { type: 'array' } } };
     expect(conversionErrorFor({ ...ask, tools: [arrayInput] }).param).toBe('tools[0].function.parameters');
+  });
+
+  it('codex_custom_tool_refused: a custom tool → a tool of one string `input`, its grammar in that input’s description; chosen by name; its earlier call a tool_use with {input}', () => {
+    const patch = { type: 'custom', custom: { name: 'apply_patch', description: 'Edit files.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: "*** Begin Patch"' } } } };
+    const call = { id: 'call_1', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } };
+    const { request } = convert({
+      messages: [user('Patch it'), { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: 'Done' }, user('Again')],
+      tools: [patch, { type: 'custom', custom: { name: 'note' } }],
+      tool_choice: { type: 'custom', custom: { name: 'apply_patch' } },
+    });
+    expect(request.tools).toEqual([
+      {
+        name: 'apply_patch',
+        description: 'Edit files.',
+        input_schema: {
+          type: 'object',
+          properties: { input: { type: 'string', description: 'The raw input, not JSON-encoded, matching this lark grammar:\nstart: "*** Begin Patch"' } },
+          required: ['input'],
+        },
+      },
+      { name: 'note', input_schema: { type: 'object', properties: { input: { type: 'string', description: 'The raw input text.' } }, required: ['input'] } },
+    ]);
+    expect(request.tool_choice).toEqual({ type: 'tool', name: 'apply_patch' });
+    expect(JSON.stringify(request.messages)).toContain(JSON.stringify({ type: 'tool_use', id: 'call_1', name: 'apply_patch', input: { input: '*** Begin Patch' } }));
   });
 
   it('accepts strict tools and reports that Anthropic does not enforce them', () => {

@@ -4,6 +4,7 @@ import type { ResponseFormat, Tool, ToolChoice } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { AnthropicTool, AnthropicToolChoice } from '../anthropic-api';
 import { isJsonResponseTool, JSON_RESPONSE_TOOL_PREFIX, jsonResponseTool } from './anthropic-json-response-tool';
+import { customToolAsFunction } from '../../hub/custom-tool-as-function';
 
 export interface ConvertToAnthropicToolsArgs {
   tools: readonly Tool[] | undefined;
@@ -21,18 +22,22 @@ export interface AnthropicToolConfig {
 
 const EMPTY_INPUT_SCHEMA = { type: 'object', properties: {} } as const;
 
+function checkNotReserved(name: string, param: string): void {
+  if (isJsonResponseTool(name)) {
+    throw invalidRequest(`Tool names starting with '${JSON_RESPONSE_TOOL_PREFIX}' are reserved on Anthropic channels.`, param);
+  }
+}
+
+/** A custom tool → a function of one string (customToolAsFunction): Anthropic has no freeform tools. */
 function convertTool(tool: Tool, index: number, warnings: Adjustment[]): AnthropicTool {
   const param = `tools[${index}]`;
-  if (tool.type !== 'function') {
-    throw invalidRequest('Custom (free-text) tools are not supported on Anthropic channels.', param, 'unsupported_value');
+  if (tool.type === 'custom') {
+    const { name, description, parameters } = customToolAsFunction(tool);
+    checkNotReserved(name, `${param}.custom.name`);
+    return { name, ...(description !== undefined ? { description } : {}), input_schema: parameters };
   }
   const { name, description, parameters, strict } = tool.function;
-  if (isJsonResponseTool(name)) {
-    throw invalidRequest(
-      `Tool names starting with '${JSON_RESPONSE_TOOL_PREFIX}' are reserved on Anthropic channels.`,
-      `${param}.function.name`,
-    );
-  }
+  checkNotReserved(name, `${param}.function.name`);
   if (parameters?.['type'] !== undefined && parameters['type'] !== 'object') {
     throw invalidRequest(
       'Anthropic tools take an object as input: parameters.type must be "object".',
@@ -59,10 +64,10 @@ function convertToolChoice(
   if (toolChoice === 'none') return { type: 'none' };
   if (toolChoice === 'auto') return { type: 'auto', ...parallel };
   if (toolChoice === 'required') return { type: 'any', ...parallel };
-  if (toolChoice.type === 'function') {
-    const { name } = toolChoice.function;
+  if (toolChoice.type === 'function' || toolChoice.type === 'custom') {
+    const { name } = toolChoice.type === 'function' ? toolChoice.function : toolChoice.custom;
     if (!tools.some((tool) => tool.name === name)) {
-      throw invalidRequest(`tool_choice names '${name}', which is not one of the tools.`, 'tool_choice.function.name');
+      throw invalidRequest(`tool_choice names '${name}', which is not one of the tools.`, `tool_choice.${toolChoice.type}.name`);
     }
     return { type: 'tool', name, ...parallel };
   }
@@ -98,7 +103,8 @@ function checkJsonFormat(
 
 /**
  * `tools`, `tool_choice`, `parallel_tool_calls` and `response_format` → Anthropic `tools` and
- * `tool_choice`: auto → auto, none → none, required → any, a named function → tool, and
+ * `tool_choice` (a custom tool → a function of one string, see customToolAsFunction): auto →
+ * auto, none → none, required → any, a named function or custom tool → tool, and
  * `parallel_tool_calls: false` → `disable_parallel_tool_use: true`. A JSON response format adds
  * the JSON-response tool (see anthropic-json-response-tool.ts) whenever the model may answer in
  * text this turn: forced alone when it has no caller tool to call (or `tool_choice: none`), or

@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolMessage } from '@chat-relay/contract';
+import { customCallArguments } from '../../hub/custom-tool-as-function';
 import { invalidRequest } from '../../errors/relay-error';
 import type { GeminiContent, GeminiRequestPart, GenerateContentRequest } from '../gemini-api';
 import { readGeminiToolCallId } from '../gemini-tool-call-id';
@@ -82,16 +83,14 @@ function convertAssistantParts(
 
   (message.tool_calls ?? []).forEach((call, index) => {
     const callParam = `${param}.tool_calls[${index}]`;
-    if (call.type !== 'function') {
-      throw invalidRequest('Custom tool calls cannot be sent to a Gemini channel.', `${callParam}.type`);
-    }
+    // A custom tool is a function of one string here (customToolAsFunction): its call is that function's.
+    const { name, args } =
+      call.type === 'function'
+        ? { name: call.function.name, args: parseArguments(call.function.arguments, `${callParam}.function.arguments`) }
+        : customCallArguments(call);
     const { wireId, thoughtSignature } = readGeminiToolCallId(call.id);
-    callNames.set(call.id, call.function.name);
-    const functionCall = {
-      id: wireId,
-      name: call.function.name,
-      args: parseArguments(call.function.arguments, `${callParam}.function.arguments`),
-    };
+    callNames.set(call.id, name);
+    const functionCall = { id: wireId, name, args };
     parts.push(thoughtSignature ? { functionCall, thoughtSignature } : { functionCall });
   });
   return parts;

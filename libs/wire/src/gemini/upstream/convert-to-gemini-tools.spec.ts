@@ -38,6 +38,24 @@ describe('convertToGeminiTools', () => {
     });
   });
 
+  it('codex_custom_tool_refused: a custom tool → a function of one string `input` (its grammar told in the description), chosen by name', () => {
+    const sql = { type: 'custom', custom: { name: 'sql', description: 'Run SQL.', format: { type: 'grammar', grammar: { syntax: 'regex', definition: 'SELECT .*' } } } };
+    expect(convert({ tools: [sql], tool_choice: { type: 'custom', custom: { name: 'sql' } } })).toEqual({
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'sql',
+              description: 'Run SQL.',
+              parameters: { type: 'OBJECT', properties: { input: { type: 'STRING', description: 'The raw input, not JSON-encoded, matching this regex grammar:\nSELECT .*' } }, required: ['input'] },
+            },
+          ],
+        },
+      ],
+      toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['sql'] } },
+    });
+  });
+
   it.each([
     ['auto', 'auto', { mode: 'AUTO' }],
     ['none', 'none', { mode: 'NONE' }],
@@ -88,8 +106,7 @@ describe('convertToGeminiTools', () => {
       'tool_choice.function.name',
     ],
     ['required without tools', { tool_choice: 'required' }, 'tool_choice'],
-    ['a custom tool', { tools: [{ type: 'custom', custom: { name: 'sql' } }] }, 'tools[0].type'],
-    ['a custom tool_choice', { tools: [time], tool_choice: { type: 'custom', custom: { name: 'sql' } } }, 'tool_choice'],
+    ['a custom tool_choice naming no tool', { tools: [time], tool_choice: { type: 'custom', custom: { name: 'sql' } } }, 'tool_choice.custom.name'],
     ['a name starting with a digit', { tools: [{ type: 'function', function: { name: '2fa' } }] }, 'tools[0].function.name'],
     ['a name declared twice', { tools: [time, time] }, 'tools[1].function.name'],
     [

@@ -2,6 +2,7 @@ import type { ChatCompletionRequest, ToolChoice } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { GeminiFunctionDeclaration, GeminiToolConfig, GenerateContentRequest } from '../gemini-api';
 import { sanitizeGeminiSchema } from './sanitize-gemini-schema';
+import { customToolAsFunction } from '../../hub/custom-tool-as-function';
 
 /** Gemini's rule for function names (OpenAI's allows a leading digit or dash; Gemini does not). */
 const GEMINI_FUNCTION_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
@@ -13,8 +14,9 @@ type ToolsRequest = Pick<ChatCompletionRequest, 'tools' | 'tool_choice' | 'paral
 /**
  * `tools`, `tool_choice` and `parallel_tool_calls` → Gemini `tools[].functionDeclarations` and
  * `toolConfig.functionCallingConfig`:
- *   auto → AUTO, none → NONE, required → ANY, a named function → ANY + allowedFunctionNames,
+ *   auto → AUTO, none → NONE, required → ANY, a named function or custom tool → ANY + allowedFunctionNames,
  *   allowed_tools → ANY + allowedFunctionNames (mode required) or AUTO over only those tools (auto).
+ * A custom (freeform) tool is a function of one string (see customToolAsFunction).
  * A function's `strict` flag has no Gemini counterpart and is not sent; its parameters are
  * sanitised to Gemini's schema subset. `parallel_tool_calls: false` is a 400: Gemini has no
  * switch for it, and a caller that cannot take several calls would break on the first batch.
@@ -48,19 +50,17 @@ export function convertToGeminiTools(request: ToolsRequest): ConvertedTools {
 
 function convertTool(tool: NonNullable<ToolsRequest['tools']>[number], index: number): GeminiFunctionDeclaration {
   const param = `tools[${index}]`;
-  if (tool.type !== 'function') {
-    throw invalidRequest('Custom tools cannot be sent to a Gemini channel; declare a function tool.', `${param}.type`);
-  }
-  const { name, description, parameters } = tool.function;
+  // Gemini has no freeform tools: a custom one is a function of one string (customToolAsFunction).
+  const { name, description, parameters } = tool.type === 'function' ? tool.function : customToolAsFunction(tool);
   if (!GEMINI_FUNCTION_NAME.test(name)) {
     throw invalidRequest(
       `Function name '${name}' is not accepted by Gemini: it must start with a letter or an underscore.`,
-      `${param}.function.name`,
+      `${param}.${tool.type}.name`,
     );
   }
   const declaration: GeminiFunctionDeclaration = { name };
   if (description !== undefined) declaration.description = description;
-  const schema = parameters && sanitizeGeminiSchema(parameters, `${param}.function.parameters`, 'parameters');
+  const schema = parameters && sanitizeGeminiSchema(parameters, `${param}.${tool.type === 'function' ? 'function.parameters' : 'custom'}`, 'parameters');
   if (schema) declaration.parameters = schema;
   return declaration;
 }
@@ -96,8 +96,10 @@ function convertToolChoice(choice: ToolChoice | undefined, declared: readonly st
       }
       return { toolConfig: { functionCallingConfig: { mode: 'AUTO' } }, allowOnly: names };
     }
-    case 'custom':
-      throw invalidRequest('Custom tools cannot be chosen on a Gemini channel.', 'tool_choice');
+    case 'custom': {
+      const name = declaredName(choice.custom.name, declared, 'tool_choice.custom.name');
+      return { toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [name] } } };
+    }
     default: {
       const unhandled: never = choice;
       throw new Error(`unhandled tool_choice ${JSON.stringify(unhandled)}`);

@@ -19,6 +19,13 @@ describe('readOpenAiChunk', () => {
     expect(delivered).toEqual(['Hel', '{"a"']);
   });
 
+  it('a custom tool call’s input is delivered like arguments (what is counted when the usage never comes)', () => {
+    const { facts, delivered } = read({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, type: 'custom', custom: { name: 'apply_patch', input: '*** Begin' } }] }, finish_reason: null }] });
+    expect(facts?.choiceCount).toBe(1);
+    expect(delivered).toEqual(['*** Begin']);
+    expect(read({ choices: [{ delta: { tool_calls: [{ index: 0, custom: { input: 3 } }] } }] }).facts).toBeUndefined();
+  });
+
   it('reads the usage chunk', () => {
     const { facts } = read({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } });
     expect(facts?.usage).toEqual({ promptTokens: 5, completionTokens: 7 });

@@ -49,7 +49,7 @@ function withAudioTokens(usage: ReportedUsage, value: Record<string, unknown>): 
   return usage;
 }
 
-/** Checks one delta and hands its content and tool-call argument text to `deliver`. */
+/** Checks one delta and hands its content and tool-call argument (or custom input) text to `deliver`. */
 function readDelta(delta: unknown, deliver: (text: string) => void): boolean {
   if (delta === undefined) return true;
   if (!isJsonObject(delta) || !isLoose(delta['content'], isString)) return false;
@@ -60,10 +60,13 @@ function readDelta(delta: unknown, deliver: (text: string) => void): boolean {
   if (!Array.isArray(calls)) return false;
   for (const call of calls) {
     if (!isJsonObject(call)) return false;
-    const fn = call['function'];
+    // A custom tool's call carries its input under `custom` (counted like a function's arguments).
+    const custom = call['custom'];
+    const fn = custom ?? call['function'];
+    const field = custom === undefined ? 'arguments' : 'input';
     if (fn === undefined) continue;
-    if (!isJsonObject(fn) || !isOptional(fn['arguments'], isString)) return false;
-    const args = fn['arguments'];
+    if (!isJsonObject(fn) || !isOptional(fn[field], isString)) return false;
+    const args = fn[field];
     if (typeof args === 'string' && args !== '') deliver(args);
   }
   return true;

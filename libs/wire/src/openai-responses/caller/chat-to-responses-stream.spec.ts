@@ -315,6 +315,51 @@ describe('peer bugs', () => {
     expect([aiSdk.text, aiSdk.calls]).toEqual(['First wordsText after the call', [{ call_id: 'call_1', name: 'f', arguments: '{}' }]]);
   });
 
+  describe('Codex tools (issue 29): names restored, custom tools as custom_tool_call', () => {
+    const codexTools = {
+      tools: [
+        { type: 'namespace', name: 'clock', description: 'Time.', tools: [{ type: 'function', name: 'sleep', parameters: { type: 'object' } }] },
+        { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: 'start: x' } },
+      ],
+      input: [{ type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', description: '', tools: [{ type: 'custom', name: 'exec' }] }] }, { role: 'user', content: 'Go' }],
+    };
+
+    it('codex_namespace_call_name: a namespaced function call comes back under its own name, with its namespace, on every event', () => {
+      const { events, stream } = run([chunk(toolDelta(0, { id: 'call_1', name: 'clock__sleep', args: '{"ms"' })), chunk(toolDelta(0, { args: ':1}' }), 'tool_calls')], { fields: codexTools });
+      const added = events.find((event) => event.type === 'response.output_item.added');
+      expect(added?.['item']).toEqual({ type: 'function_call', id: 'fc_1', call_id: 'call_1', namespace: 'clock', name: 'sleep', arguments: '', status: 'in_progress' });
+      expect(events.find((event) => event.type === 'response.function_call_arguments.done')).toMatchObject({ name: 'sleep', arguments: '{"ms":1}' });
+      expect(stream.response.output).toEqual([{ type: 'function_call', id: 'fc_1', call_id: 'call_1', namespace: 'clock', name: 'sleep', arguments: '{"ms":1}', status: 'completed' }]);
+    });
+
+    it('codex_custom_call_anthropic_gemini: a custom tool called as its one-string function (Anthropic, Gemini) → custom_tool_call, its input told whole when it closes', () => {
+      const args = JSON.stringify({ input: 'text(await tools.exec_command({ cmd: "echo hi" }));' });
+      const { events, stream } = run([chunk(toolDelta(0, { id: 'call_1', name: 'functions__exec', args: args.slice(0, 10) })), chunk(toolDelta(0, { args: args.slice(10) }), 'tool_calls')], { fields: codexTools });
+      expect(typesOf(events).slice(2)).toEqual([
+        'response.output_item.added',
+        'response.custom_tool_call_input.delta',
+        'response.custom_tool_call_input.done',
+        'response.output_item.done',
+        'response.completed',
+      ]);
+      expect(events[2]?.['item']).toEqual({ type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_1', namespace: 'functions', name: 'exec', input: '', status: 'in_progress' });
+      const input = 'text(await tools.exec_command({ cmd: "echo hi" }));';
+      expect(events[3]).toMatchObject({ item_id: 'ctc_1', output_index: 0, delta: input });
+      expect(events[4]).toMatchObject({ item_id: 'ctc_1', output_index: 0, input });
+      expect(stream.response.output).toEqual([{ type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_1', namespace: 'functions', name: 'exec', input, status: 'completed' }]);
+    });
+
+    it('codex_custom_call_openai_chat: a Chat Completions custom tool call streams its input as custom_tool_call_input deltas', () => {
+      const custom = (fields: Record<string, unknown>) => ({ tool_calls: [{ index: 0, ...fields }] });
+      const { events, stream } = run(
+        [chunk(custom({ id: 'call_9', type: 'custom', custom: { name: 'apply_patch', input: '' } })), chunk(custom({ custom: { input: '*** Begin' } })), chunk(custom({ custom: { input: ' Patch' } }), 'tool_calls')],
+        { fields: codexTools },
+      );
+      expect(events.filter((event) => event.type === 'response.custom_tool_call_input.delta').map((event) => event['delta'])).toEqual(['*** Begin', ' Patch']);
+      expect(stream.response.output).toEqual([{ type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_9', name: 'apply_patch', input: '*** Begin Patch', status: 'completed' }]);
+    });
+  });
+
   it('a role-only first chunk opens no empty message item', () => {
     const { events } = run([chunk({ role: 'assistant', content: '' }), chunk(toolDelta(0, { id: 'call_1', name: 'f', args: '{}' }), 'tool_calls')]);
     expect(expectValidResponsesStream(events).response.output.map((item) => item.type)).toEqual(['function_call']);

@@ -10,6 +10,7 @@ import { isJsonObject, isNumber, isString, type JsonObject } from '../../json/js
 import { buildResponseObject, type ResponseIdentity } from './build-response-object';
 import { outputLogprobsOf } from './convert-chat-logprobs';
 import { bridgedCallId, type NewItemId } from './convert-chat-to-response';
+import { bridgedToolsOf, type BridgedTool } from './bridged-tools';
 import { mapFinishReasonToIncomplete } from './map-finish-reason-to-incomplete';
 import { responseUsageFromChat } from './response-usage-from-chat';
 import { responsesErrorCode } from './responses-error-code';
@@ -17,6 +18,8 @@ import {
   deltaLogprobs,
   renderItem,
   renderPart,
+  customInput,
+  renderCall,
   type CallState,
   type HostedState,
   type ItemState,
@@ -45,10 +48,12 @@ const nonEmpty = (value: unknown): string => (isString(value) ? value : '');
  * (`output_item.done`) with its whole content; every event carries `sequence_number` 0, 1, 2 …
  * and the one response id. Reasoning text (`reasoning_content` / `reasoning`) is a reasoning item
  * with one summary part, closed with the signed block as `encrypted_content` when one ends it
- * (`thinking_blocks`, an anthropic channel's); text and refusal are the parts of a message item (a new part when the
- * kind changes); each tool call is a function_call item, opened once its name is known (its
- * arguments so far then follow as one delta). A reasoning or message item opens after the one
- * before it is closed; a tool call closes the open reasoning or message item, but calls stay open
+ * (`thinking_blocks`, an anthropic channel's); text and refusal are the parts of a message item (a
+ * new part when the kind changes); each tool call is a function_call item (a namespaced tool's
+ * name and namespace restored), or a custom_tool_call for a custom tool (its input streamed as
+ * custom_tool_call_input deltas; when the channel made it as a one-string function, as one delta
+ * when it closes), opened once its name is known (its arguments so far then follow as one delta).
+ * A reasoning or message item opens after the one before it is closed; a tool call closes the open reasoning or message item, but calls stay open
  * side by side (Chat Completions interleaves them by index) and their deltas go to their own
  * item — nothing is lost. finish() (the upstream ended properly) closes every open item in output
  * order and sends `response.completed`, or `response.incomplete` for finish reason length /
@@ -65,6 +70,8 @@ export class ChatToResponsesStream implements ChunkTransformer {
   private readonly items: ItemState[] = [];
   private current: ReasoningState | MessageState | undefined;
   private readonly calls = new ToolCallAssembler<CallSlot>(() => ({ id: '', name: '', args: '' }));
+  /** What each offered tool name stands for: read when the first call opens. */
+  private tools: ReadonlyMap<string, BridgedTool> | undefined;
   private readonly slots: CallSlot[] = [];
   private finishReason: string | null = null;
   private usage: ResponseUsage | undefined;
@@ -219,7 +226,7 @@ export class ChatToResponsesStream implements ChunkTransformer {
     if (item) {
       if (fragment === '') return [];
       item.args += fragment;
-      return [this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.outputIndex, delta: fragment })];
+      return this.callDelta(item, fragment);
     }
     // Until the item opens, `slot.args` is what it opens with.
     return slot.name === '' ? [] : this.openCall(slot);
@@ -227,17 +234,37 @@ export class ChatToResponsesStream implements ChunkTransformer {
 
   private openCall(slot: CallSlot): StreamStep[] {
     const steps = this.closeCurrent();
-    const id = this.options.newId('fc');
-    const item: CallState = { kind: 'call', id, outputIndex: this.items.length, done: false, callId: slot.id || bridgedCallId(id), name: slot.name, args: '' };
+    this.tools ??= bridgedToolsOf(this.options.request);
+    const tool = this.tools.get(slot.name);
+    const form = slot.custom ? 'custom' : tool?.custom ? 'custom-as-function' : 'function';
+    const id = this.options.newId(form === 'function' ? 'fc' : 'ctc');
+    const item: CallState = {
+      kind: 'call',
+      id,
+      outputIndex: this.items.length,
+      done: false,
+      callId: slot.id || bridgedCallId(id),
+      name: tool?.name ?? slot.name,
+      ...(tool?.namespace !== undefined ? { namespace: tool.namespace } : {}),
+      form,
+      args: '',
+    };
     this.items.push(item);
     slot.item = item;
-    const added = { type: 'function_call', id, call_id: item.callId, name: item.name, arguments: '', status: 'in_progress' };
-    steps.push(this.event('response.output_item.added', { output_index: item.outputIndex, item: added }));
+    steps.push(this.event('response.output_item.added', { output_index: item.outputIndex, item: renderCall(item, 'in_progress') }));
     if (slot.args !== '') {
       item.args = slot.args;
-      steps.push(this.event('response.function_call_arguments.delta', { item_id: id, output_index: item.outputIndex, delta: slot.args }));
+      steps.push(...this.callDelta(item, slot.args));
     }
     return steps;
+  }
+
+  /** A function's arguments stream as they come, a custom call's input too; a function-made custom call's input waits for its end. */
+  private callDelta(item: CallState, fragment: string): StreamStep[] {
+    const at = { item_id: item.id, output_index: item.outputIndex };
+    if (item.form === 'function') return [this.event('response.function_call_arguments.delta', { ...at, delta: fragment })];
+    if (item.form === 'custom') return [this.event('response.custom_tool_call_input.delta', { ...at, delta: fragment })];
+    return [];
   }
 
   private open(item: ReasoningState | MessageState): void {
@@ -279,8 +306,12 @@ export class ChatToResponsesStream implements ChunkTransformer {
   }
 
   private closeCall(item: CallState): StreamStep[] {
-    const done = this.event('response.function_call_arguments.done', { item_id: item.id, output_index: item.outputIndex, name: item.name, arguments: item.args });
-    return [done, this.itemDone(item)];
+    const at = { item_id: item.id, output_index: item.outputIndex };
+    if (item.form === 'function') return [this.event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.args }), this.itemDone(item)];
+    item.done = true;
+    const input = customInput(item);
+    const steps = item.form === 'custom-as-function' && input !== '' ? [this.event('response.custom_tool_call_input.delta', { ...at, delta: input })] : [];
+    return [...steps, this.event('response.custom_tool_call_input.done', { ...at, input }), this.itemDone(item)];
   }
 
   private itemDone(item: ItemState): StreamStep {

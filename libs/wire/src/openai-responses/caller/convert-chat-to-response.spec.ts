@@ -177,6 +177,34 @@ describe('convertChatToResponse', () => {
     });
   });
 
+  it('codex_tool_calls_restored: a namespaced call gets its name and namespace back; a custom tool’s call (custom, or its one-string function) is a custom_tool_call', () => {
+    const fields = {
+      tools: [
+        { type: 'namespace', name: 'clock', description: 'Time.', tools: [{ type: 'function', name: 'sleep', parameters: { type: 'object' } }] },
+        { type: 'namespace', name: 'functions', description: '', tools: [{ type: 'custom', name: 'exec' }] },
+        { type: 'custom', name: 'apply_patch' },
+      ],
+    };
+    const response = convert(
+      completion(
+        {
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'clock__sleep', arguments: '{}' } },
+            { id: 'call_2', type: 'function', function: { name: 'functions__exec', arguments: '{"input":"text(1)"}' } },
+            { id: 'call_3', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } },
+          ],
+        },
+        'tool_calls',
+      ),
+      fields,
+    );
+    expect(response.output).toEqual([
+      { type: 'function_call', id: 'fc_1', call_id: 'call_1', namespace: 'clock', name: 'sleep', arguments: '{}', status: 'completed' },
+      { type: 'custom_tool_call', id: 'ctc_2', call_id: 'call_2', namespace: 'functions', name: 'exec', input: 'text(1)', status: 'completed' },
+      { type: 'custom_tool_call', id: 'ctc_3', call_id: 'call_3', name: 'apply_patch', input: '*** Begin Patch', status: 'completed' },
+    ]);
+  });
+
   it('a hub tool call without an id still gets a call_id (Responses requires one)', () => {
     const response = convert(completion({ tool_calls: [{ id: '', type: 'function', function: { name: 'f', arguments: '{}' } }] }, 'tool_calls'));
     expect(response.output[0]).toMatchObject({ id: 'fc_1', call_id: 'call_fc_1' });

@@ -2,14 +2,15 @@ import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesReque
 import { reasoningTextOf } from '../../anthropic-messages/reasoning-text-of';
 import { encryptedContentOf, thinkingBlocksOf, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { buildResponseObject } from './build-response-object';
+import { bridgedToolsOf, customInputOf, type BridgedTool } from './bridged-tools';
 import { outputLogprobsOf } from './convert-chat-logprobs';
 import { mapFinishReasonToIncomplete } from './map-finish-reason-to-incomplete';
 import { responseUsageFromChat } from './response-usage-from-chat';
 
 export { responseUsageFromChat };
 
-/** Where output item ids come from: `msg_…`, `fc_…`, `rs_…` (and `ws_…` for a web search), given by the relay. */
-export type NewItemId = (prefix: 'msg' | 'fc' | 'rs' | 'ws') => string;
+/** Where output item ids come from: `msg_…`, `fc_…`, `ctc_…`, `rs_…` (and `ws_…` for a web search), given by the relay. */
+export type NewItemId = (prefix: 'msg' | 'fc' | 'ctc' | 'rs' | 'ws') => string;
 
 export interface ConvertChatToResponseArgs {
   /** The hub's answer (an upstream adapter's `convertResponse` body). */
@@ -36,14 +37,32 @@ function reasoningItemOf(block: HubThinkingBlock, id: string): ResponseOutputIte
 export const bridgedCallId = (itemId: string): string => `call_${itemId}`;
 
 /**
+ * A call of the name a tool was offered under → its output item, in the caller's terms: the
+ * namespace and name restored; a custom tool's call a `custom_tool_call` with its text, whether
+ * it came as a custom call (`customCall`) or as the one-string function Anthropic and Gemini
+ * channels offer (then `payload` is that function's arguments). `call_id` is left to the caller.
+ */
+export function callItemOf(offeredName: string, payload: string, customCall: boolean, tools: ReadonlyMap<string, BridgedTool> | undefined, newId: NewItemId) {
+  const tool = tools?.get(offeredName);
+  const namespace = tool?.namespace !== undefined ? { namespace: tool.namespace } : {};
+  const name = tool?.name ?? offeredName;
+  if (customCall || tool?.custom) {
+    const input = customCall ? payload : customInputOf(payload);
+    return { type: 'custom_tool_call' as const, id: newId('ctc'), call_id: '', ...namespace, name, input, status: 'completed' as const };
+  }
+  return { type: 'function_call' as const, id: newId('fc'), call_id: '', ...namespace, name, arguments: payload, status: 'completed' as const };
+}
+
+/**
  * A hub `chat.completion` (its first choice) → a Response. Output items in order: the relay's
  * own hosted calls (`hostedCalls`: the web search it ran), a `reasoning` item per signed
  * thinking block (`thinking_blocks`, an anthropic channel's: its text as the one summary_text,
  * the block as `encrypted_content` so the item brings it back), else one when the message has
  * reasoning text (its one summary_text, nothing encrypted to give), a `message` item with an `output_text` part (annotations [],
  * the choice's logprobs) and/or a `refusal` part when there is text or a refusal, then one
- * `function_call` item per tool call (call_id = the hub's tool call id) — text and calls of one
- * turn are both kept. Status: finish reason `length` → incomplete (max_output_tokens),
+ * `function_call` item per tool call (call_id = the hub's tool call id; a namespaced tool's name
+ * and namespace restored), or a `custom_tool_call` for a custom tool (see callItemOf) — text and
+ * calls of one turn are both kept. Status: finish reason `length` → incomplete (max_output_tokens),
  * `content_filter` → incomplete (content_filter), else completed; the model's items are always
  * completed (a hosted call keeps its own status: a failed search stays failed).
  * Usage: see responseUsageFromChat; the rest: see buildResponseObject.
@@ -60,11 +79,11 @@ export function convertChatToResponse({ completion, request, responseId, created
   if (message?.content) content.push({ type: 'output_text', text: message.content, annotations: [], logprobs: outputLogprobsOf(choice?.logprobs) });
   if (message?.refusal) content.push({ type: 'refusal', refusal: message.refusal });
   if (content.length > 0) output.push({ type: 'message', id: newId('msg'), status: 'completed', role: 'assistant', content });
-  // Only function calls can come back: the bridge sends function tools only.
-  for (const call of message?.tool_calls ?? []) {
-    if (call.type !== 'function') continue;
-    const id = newId('fc');
-    output.push({ type: 'function_call', id, call_id: call.id || bridgedCallId(id), name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+  const calls = message?.tool_calls ?? [];
+  const tools = calls.length > 0 ? bridgedToolsOf(request) : undefined;
+  for (const call of calls) {
+    const item = call.type === 'function' ? callItemOf(call.function.name, call.function.arguments, false, tools, newId) : callItemOf(call.custom.name, call.custom.input, true, tools, newId);
+    output.push({ ...item, call_id: call.id || bridgedCallId(item.id) });
   }
   const incompleteReason = mapFinishReasonToIncomplete(choice?.finish_reason);
   return buildResponseObject(

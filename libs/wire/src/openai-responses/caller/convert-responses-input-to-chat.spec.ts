@@ -201,7 +201,33 @@ describe('convertResponsesToChat: calls, outputs, reasoning, references', () => 
     expect(nativeOnlyOf({ input: 'Now?' }, [searched])).toBeUndefined();
   });
 
-  it.each(['computer_call', 'computer_call_output', 'mcp_call', 'mcp_approval_response', 'custom_tool_call', 'local_shell_call', 'image_generation_call'])(
+  it('codex_custom_tool_call_refused: custom_tool_call → a custom tool call (namespaced name), its output → a tool message; a namespaced function_call too', () => {
+    const messages = bridgedMessages([
+      user('Go'),
+      { type: 'custom_tool_call', id: 'ctc_1', status: 'completed', call_id: 'call_1', name: 'exec', namespace: 'functions', input: 'text(1)' },
+      { type: 'function_call', id: 'fc_1', call_id: 'call_2', name: 'sleep', namespace: 'clock', arguments: '{}' },
+      { type: 'custom_tool_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: 'Script completed' }] },
+      { type: 'function_call_output', call_id: 'call_2', output: 'slept' },
+    ]);
+    expect(messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'custom', custom: { name: 'functions__exec', input: 'text(1)' } },
+          { id: 'call_2', type: 'function', function: { name: 'clock__sleep', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Script completed' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'slept' },
+    ]);
+  });
+
+  it('a malformed custom_tool_call is a 400 naming its field', () => {
+    expect(bridgeErrorFor({ input: [user('Go'), { type: 'custom_tool_call', call_id: 'call_1', name: 'exec' }] }).param).toBe('input[1].input');
+  });
+
+  it.each(['computer_call', 'computer_call_output', 'mcp_call', 'mcp_approval_response', 'local_shell_call', 'image_generation_call'])(
     'a %s item is native only, naming input[i].type and the type',
     (type) => {
       expect(nativeOnlyOf({ input: [user('x'), { type, id: 'x_1' }] })).toEqual(['input[1].type', `'input[1].type': a '${type}' item ${NATIVE}`]);

@@ -1,5 +1,5 @@
 import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
-import type { AssistantMessage, Message, ResponseInputItem, ResponsesRequest, UserContentPart } from '@chat-relay/contract';
+import type { AssistantMessage, Message, ResponseInputItem, ResponsesRequest, ToolCall, UserContentPart } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import {
   convertAssistantContentToChat,
@@ -11,6 +11,7 @@ import {
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { THINKING_BLOCKS_FIELD, thinkingBlockOfEncrypted, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { itemKind } from './responses-item-kinds';
+import { bridgedToolName } from './bridged-tools';
 
 
 /** An item and where it stands in the request: `input[3]`, or the stored history of previous_response_id. */
@@ -40,7 +41,7 @@ function itemsById(items: readonly LocatedItem[]): Map<string, ResponseInputItem
 function resolveReferences(items: readonly LocatedItem[], referable: readonly ResponseInputItem[], notes: BridgeNotes): LocatedItem[] {
   const byId = itemsById([...items, ...referable.map((item) => ({ item, at: () => HISTORY_PARAM }))]);
   return items.flatMap((located) => {
-    const known = itemKind(located.item);
+    const known = itemKind(located.item, located.at);
     if (known.kind !== 'item_reference') return [located];
     const target = byId.get(known.item.id);
     if (!target) {
@@ -73,9 +74,8 @@ class ChatMessages {
     this.lastAssistant = message.role === 'assistant' ? message : undefined;
   }
 
-  pushToolCall(id: string, name: string, args: string): void {
+  pushToolCall(call: ToolCall): void {
     this.flushMedia();
-    const call = { id, type: 'function' as const, function: { name, arguments: args } };
     if (this.lastAssistant) (this.lastAssistant.tool_calls ??= []).push(call);
     else this.push({ role: 'assistant', content: null, tool_calls: [call] });
   }
@@ -102,7 +102,7 @@ class ChatMessages {
 }
 
 function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: BridgeNotes): void {
-  const known = itemKind(item);
+  const known = itemKind(item, at);
   switch (known.kind) {
     case 'message': {
       const { role, content } = known.item;
@@ -117,15 +117,28 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
       }
       return;
     }
-    case 'function_call':
-      chat.pushToolCall(known.item.call_id, known.item.name, known.item.arguments);
+    case 'function_call': {
+      const { call_id: id, name, arguments: args } = known.item;
+      const namespace: unknown = known.item['namespace'];
+      const offered = bridgedToolName(name, typeof namespace === 'string' ? namespace : undefined);
+      chat.pushToolCall({ id, type: 'function', function: { name: offered, arguments: args } });
       return;
-    case 'function_call_output': {
+    }
+    case 'custom_tool_call': {
+      const { call_id: id, name, namespace, input } = known.item;
+      chat.pushToolCall({ id, type: 'custom', custom: { name: bridgedToolName(name, namespace), input } });
+      return;
+    }
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
       const { text, media } = convertToolOutputToChat(known.item.output, at, notes);
       if (media.length > 0) notes.lose(RESPONSES_TO_CHAT.rules.toolOutputMedia);
       chat.pushToolResult(known.item.call_id, text, media);
       return;
     }
+    case 'additional_tools':
+      // Its tools are among the request's tools (convertResponsesToolsToChat).
+      return;
     case 'reasoning': {
       const block = thinkingBlockOfEncrypted(known.item.encrypted_content);
       if (block) chat.pushThinking(block);
@@ -156,12 +169,15 @@ function convertItem({ item, at }: LocatedItem, chat: ChatMessages, notes: Bridg
  * (user content see convertUserContentToChat; system and developer kept as such; assistant see
  * convertAssistantContentToChat — an empty one is not sent); consecutive function_call items,
  * with the assistant message right before them, → one assistant message with `tool_calls` (id =
- * call_id); function_call_output → a tool message (see convertToolOutputToChat); a reasoning item
+ * call_id; a namespaced call under its offered name, see bridgedToolName); custom_tool_call →
+ * a custom tool call (id = call_id, input as is); function_call_output and
+ * custom_tool_call_output → a tool message (see convertToolOutputToChat); additional_tools items
+ * → nothing here (their tools are tools, see convertResponsesToolsToChat); a reasoning item
  * whose `encrypted_content` the relay made (an anthropic channel's signed thinking) → the
  * `thinking_blocks` of the assistant message it precedes (or follows, in the same turn), other
  * reasoning items and web_search_call items are dropped; item_reference → the item it names, from the history,
  * the input or `referable` (items of earlier stored responses the caller may name; naming none:
- * native only); any other item (hosted tool calls: file search, computer use, MCP, custom tools …)
+ * native only); any other item (hosted tool calls: file search, computer use, MCP, tool search …)
  * is for native channels.
  */
 export function convertResponsesInputToChat(

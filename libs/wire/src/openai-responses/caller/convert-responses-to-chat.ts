@@ -178,7 +178,7 @@ export function convertResponsesToChat(
   const chat: ChatCompletionRequest = {
     model: request.model,
     messages,
-    ...convertResponsesToolsToChat(request, notes),
+    ...convertResponsesToolsToChat(request, notes, history),
     ...defined('max_completion_tokens', request.max_output_tokens),
     ...defined('temperature', request.temperature),
     ...defined('top_p', request.top_p),

@@ -1,3 +1,4 @@
+import { lost } from '../../testing/lost';
 import { bridgeErrorFor, bridgeResponses, nativeOnlyOf } from '../testing/bridge-responses-request';
 
 const weather = { type: 'function', name: 'weather', description: 'Weather of a city.', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true };
@@ -40,7 +41,7 @@ describe('convertResponsesToChat: tools', () => {
     expect(Object.keys(converted.request)).toEqual(['model', 'messages']);
   });
 
-  it.each(['file_search', 'code_interpreter', 'mcp', 'image_generation', 'computer_use_preview', 'custom', 'local_shell'])(
+  it.each(['file_search', 'code_interpreter', 'mcp', 'image_generation', 'computer_use_preview', 'local_shell'])(
     'a %s tool runs at OpenAI: native only, naming tools[i].type',
     (type) => {
       expect(nativeOnlyOf({ tools: [weather, { type }] })).toEqual([
@@ -61,7 +62,7 @@ describe('convertResponsesToChat: tools', () => {
     });
   });
 
-  it.each([{ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'weather' }] }, { type: 'web_search' }, { type: 'mcp', server_label: 'x' }, { type: 'custom', name: 'c' }])(
+  it.each([{ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'weather' }] }, { type: 'web_search' }, { type: 'mcp', server_label: 'x' }])(
     'tool_choice %j is native only',
     (choice) => {
       expect(nativeOnlyOf({ tools: [weather], tool_choice: choice })?.[0]).toBe('tool_choice');
@@ -71,6 +72,58 @@ describe('convertResponsesToChat: tools', () => {
   it("without tools, tool_choice 'auto' / 'none' and parallel_tool_calls ask nothing and are not sent (Chat Completions refuses them alone)", () => {
     const { request } = bridgeResponses({ tool_choice: 'auto', parallel_tool_calls: true });
     expect(Object.keys(request)).toEqual(['model', 'messages']);
+  });
+
+  // Issue 29, defect 1: Codex's tools were refused on every bridged channel.
+  const applyPatch = { type: 'custom', name: 'apply_patch', description: 'Edit files.', format: { type: 'grammar', syntax: 'lark', definition: 'start: "*** Begin Patch"' } };
+
+  it('codex_custom_tool_refused: a custom tool → a Chat Completions custom tool, its grammar under format.grammar; tool_choice naming it too', () => {
+    const converted = bridgeResponses({ tools: [weather, applyPatch, { type: 'custom', name: 'note', format: { type: 'text' } }, { type: 'custom', name: 'raw' }], tool_choice: { type: 'custom', name: 'apply_patch' } });
+    expect(converted.nativeOnly).toBeUndefined();
+    expect(converted.request.tools?.slice(1)).toEqual([
+      { type: 'custom', custom: { name: 'apply_patch', description: 'Edit files.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: "*** Begin Patch"' } } } },
+      { type: 'custom', custom: { name: 'note', format: { type: 'text' } } },
+      { type: 'custom', custom: { name: 'raw' } },
+    ]);
+    expect(converted.request.tool_choice).toEqual({ type: 'custom', custom: { name: 'apply_patch' } });
+    expect(bridgeErrorFor({ tools: [{ type: 'custom', name: 'x', format: { type: 'grammar', syntax: 'ebnf', definition: 'a' } }] }).param).toBe('tools[0]');
+  });
+
+  it('codex_namespace_tool_refused: a namespace → its function and custom tools as <namespace>__<name>; too long a name is cut and tagged, the same each time', () => {
+    const namespace = { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [{ ...weather, name: 'close_agent' }, { ...applyPatch, name: 'exec' }] };
+    const { request, nativeOnly } = bridgeResponses({ tools: [weather, namespace] });
+    expect(nativeOnly).toBeUndefined();
+    expect(request.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : tool.custom.name))).toEqual(['weather', 'multi_agent_v1__close_agent', 'multi_agent_v1__exec']);
+    const long = { type: 'namespace', name: 'n'.repeat(40), description: '', tools: [{ ...weather, name: 'w'.repeat(40) }] };
+    const names = [0, 1].map(() => bridgeResponses({ tools: [long] }).request.tools?.[0]);
+    expect(names[0]).toEqual(names[1]);
+    const name = names[0]?.type === 'function' ? names[0].function.name : '';
+    expect(name).toMatch(/^n{40}__w{13}_[0-9a-f]{8}$/);
+  });
+
+  it('two tools offered under one name are a 400 (their calls could not be told apart)', () => {
+    const clash = { type: 'namespace', name: 'a', description: '', tools: [{ ...weather, name: 'b' }] };
+    expect(bridgeErrorFor({ tools: [{ ...weather, name: 'a__b' }, clash] }).param).toBe('tools[1]');
+  });
+
+  it('codex_tool_search_refused: tool_search is not sent (warned), and deferred tools are offered directly, without defer_loading', () => {
+    const converted = bridgeResponses({ tools: [{ type: 'tool_search', execution: 'client', description: 'Search tools.', parameters: { type: 'object' } }, { ...weather, defer_loading: true }] });
+    expect(converted.nativeOnly).toBeUndefined();
+    expect(converted.request.tools).toEqual([{ type: 'function', function: { name: 'weather', description: 'Weather of a city.', parameters: weather.parameters, strict: true } }]);
+    expect(converted.warnings).toContainEqual(lost(/^(tools|input)\[\d+\]/));
+    expect(converted.warnings).toContainEqual(expect.objectContaining({ reason: expect.stringContaining('cannot search deferred tools') }));
+  });
+
+  it('codex_additional_tools_refused: the tools of additional_tools input items are tools (namespaces opened), and the item is no message', () => {
+    const added = { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', description: '', tools: [applyPatch] }, weather] };
+    const converted = bridgeResponses({ input: [added, { role: 'user', content: 'Hi' }] });
+    expect(converted.nativeOnly).toBeUndefined();
+    expect(converted.request.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : tool.custom.name))).toEqual(['functions__apply_patch', 'weather']);
+    expect(converted.request.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(bridgeErrorFor({ input: [{ type: 'additional_tools', id: 'at_1', role: 'developer' }, { role: 'user', content: 'Hi' }] }).param).toBe('input[0].tools');
+    const searching = bridgeResponses({ input: [{ ...added, tools: [{ type: 'web_search' }] }, { role: 'user', content: 'Hi' }] });
+    expect({ webSearch: searching.webSearch, warnings: searching.warnings }).toEqual({ webSearch: undefined, warnings: [lost('input[0].tools[0]')] });
+    expect(nativeOnlyOf({ input: [{ ...added, tools: [{ type: 'file_search' }] }, { role: 'user', content: 'Hi' }] })?.[0]).toBe('input[0].tools[0].type');
   });
 
   it('a function name Chat Completions refuses is a 400 naming it', () => {

@@ -1,42 +1,88 @@
-import { FunctionNameSchema, type ChatCompletionRequest, type ResponsesRequest, type ResponsesTool, type Tool } from '@chat-relay/contract';
+import { RESPONSES_TO_CHAT } from '../responses-bridge-losses';
+import { z } from 'zod';
+import {
+  FunctionNameSchema,
+  type ChatCompletionRequest,
+  type ResponseInputItem,
+  type ResponsesFunctionTool,
+  type ResponsesRequest,
+  type ResponsesTool,
+  type Tool,
+} from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { BridgeNotes } from '../../hub/bridge-notes';
 import { isWebSearchTool } from './bridge-web-search';
+import { bridgedToolName, locateResponsesTools, type LocatedTool } from './bridged-tools';
 
 /** What a function without `parameters` takes: nothing (Chat Completions servers want a schema). */
 const NO_PARAMETERS = { type: 'object', properties: {} };
 
-/** The function tool of a Responses tool, or undefined for a hosted one (the contract keeps those whole). */
-function functionToolOf(tool: ResponsesTool) {
-  return tool.type === 'function' ? (tool as Extract<ResponsesTool, { name: string }>) : undefined;
+const CustomFormatSchema = z.union([
+  z.object({ type: z.literal('text') }).passthrough(),
+  z.object({ type: z.literal('grammar'), syntax: z.enum(['lark', 'regex']), definition: z.string() }).passthrough(),
+]);
+const CustomToolSchema = z
+  .object({ type: z.literal('custom'), name: z.string(), description: z.string().nullish(), format: CustomFormatSchema.nullish() })
+  .passthrough();
+
+function checkedName(name: string, param: string): string {
+  if (!FunctionNameSchema.safeParse(name).success) {
+    throw invalidRequest(`Invalid ${param}: '${name}'. Names must be 1-64 letters, digits, underscores or dashes.`, param, 'invalid_value');
+  }
+  return name;
 }
 
-function convertTool(tool: ResponsesTool, index: number, notes: BridgeNotes): Tool[] {
-  // The relay runs the web search itself before the model answers (see webSearchPlanOf).
-  if (isWebSearchTool(tool)) return [];
-  const fn = functionToolOf(tool);
-  if (!fn) {
-    notes.refuse(`tools[${index}].type`, `the '${tool.type}' tool`);
+/** A Responses custom tool → Chat Completions' (its grammar moves under `format.grammar`). */
+function convertCustomTool(tool: ResponsesTool, at: string, namespace: string | undefined): Tool {
+  const parsed = CustomToolSchema.safeParse(tool);
+  if (!parsed.success) throw invalidRequest(`Invalid ${at}: a custom tool needs a name, and a format of type text or grammar.`, at, 'invalid_value');
+  const { name, description, format } = parsed.data;
+  const custom = {
+    name: checkedName(bridgedToolName(name, namespace), `${at}.name`),
+    ...(description ? { description } : {}),
+    ...(format?.type === 'grammar' ? { format: { type: 'grammar', grammar: { syntax: format.syntax, definition: format.definition } } } : {}),
+    ...(format?.type === 'text' ? { format: { type: 'text' } } : {}),
+  };
+  return { type: 'custom', custom };
+}
+
+function convertTool({ tool, at, namespace }: LocatedTool, notes: BridgeNotes): Tool[] {
+  // The relay runs the web search of `tools` itself (see webSearchPlanOf); one added by an input item is not run.
+  if (isWebSearchTool(tool)) {
+    if (!at.startsWith('tools[')) notes.lose(RESPONSES_TO_CHAT.rules.webSearchOutsideTools, { field: at });
     return [];
   }
-  if (!FunctionNameSchema.safeParse(fn.name).success) {
-    throw invalidRequest(
-      `Invalid tools[${index}].name: '${fn.name}'. Names must be 1-64 letters, digits, underscores or dashes.`,
-      `tools[${index}].name`,
-      'invalid_value',
-    );
+  if (tool.type === 'tool_search') {
+    notes.lose(RESPONSES_TO_CHAT.rules.toolSearch, { field: at });
+    return [];
   }
+  if (tool.type === 'custom') return [convertCustomTool(tool, at, namespace)];
+  if (tool.type !== 'function') {
+    notes.refuse(`${at}.type`, `the '${tool.type}' tool`);
+    return [];
+  }
+  const fn = tool as ResponsesFunctionTool;
   return [
     {
       type: 'function',
       function: {
-        name: fn.name,
+        name: checkedName(bridgedToolName(fn.name, namespace), `${at}.name`),
         ...(fn.description !== undefined && fn.description !== null ? { description: fn.description } : {}),
         parameters: fn.parameters ?? NO_PARAMETERS,
         ...(fn.strict !== undefined && fn.strict !== null ? { strict: fn.strict } : {}),
       },
     },
   ];
+}
+
+/** Two tools offered under one name would make their calls ambiguous: OpenAI refuses duplicates too. */
+function checkDistinct(tools: readonly Tool[]): void {
+  const seen = new Set<string>();
+  tools.forEach((tool, index) => {
+    const name = tool.type === 'function' ? tool.function.name : tool.custom.name;
+    if (seen.has(name)) throw invalidRequest(`Duplicate tool name: '${name}'.`, `tools[${index}]`, 'invalid_value');
+    seen.add(name);
+  });
 }
 
 function convertToolChoice(
@@ -54,29 +100,40 @@ function convertToolChoice(
   }
   const name: unknown = choice['name'];
   if (choice.type === 'function' && typeof name === 'string') return { tool_choice: { type: 'function', function: { name } } };
+  if (choice.type === 'custom' && typeof name === 'string') return { tool_choice: { type: 'custom', custom: { name } } };
   if (searched && isWebSearchTool(choice)) return {};
   notes.refuse('tool_choice', `tool_choice '${choice.type}'`);
   return {};
 }
 
 /**
- * `tools`, `tool_choice` and `parallel_tool_calls` → the hub's. Documented mapping: a function
- * tool → a Chat Completions function (`parameters` absent → an empty object schema; `strict`
- * only when given — Responses makes functions strict by default, Chat Completions does not);
- * the web_search tools are not sent: the relay runs one search itself and gives the model its
- * results (see bridge-web-search.ts); every other tool type (file_search, code_interpreter, mcp,
- * image_generation, computer use, custom, local_shell …) runs at OpenAI: native channels only.
+ * `tools` (with the tools of `additional_tools` input items), `tool_choice` and
+ * `parallel_tool_calls` → the hub's. Documented mapping: a function tool → a Chat Completions
+ * function (`parameters` absent → an empty object schema; `strict` only when given — Responses
+ * makes functions strict by default, Chat Completions does not; `defer_loading` not sent: the
+ * tool is offered directly); a custom (freeform) tool → a Chat Completions custom tool (its
+ * grammar under `format.grammar`; Anthropic and Gemini channels offer it as a function of one
+ * string, see their converters); a namespace → its function and custom tools, each named
+ * `<namespace>__<name>` (see bridgedToolName; the namespace's own description is not sent),
+ * restored on the calls in the answer (see bridged-tools.ts); tool_search → not sent, warned
+ * (nothing upstream searches, and the deferred tools are all offered); the web_search tools are
+ * not sent: the relay runs one search itself and gives the model its results (see
+ * bridge-web-search.ts); every other tool type (file_search, code_interpreter, mcp,
+ * image_generation, computer use, local_shell …) runs at OpenAI: native channels only.
  * tool_choice 'none' | 'auto' | 'required' as is ('auto' and 'none' are not sent when no tool
  * is; 'required' with a web search: the search is that call, so 'auto', or nothing without
- * function tools), `{type: 'function', name}` → `{type: 'function', function: {name}}`, a web
- * search choice → nothing (the search runs anyway), any other (allowed_tools, other hosted
- * tools, custom, mcp) native only; parallel_tool_calls as is when a tool is sent.
+ * function tools), `{type: 'function', name}` → `{type: 'function', function: {name}}`,
+ * `{type: 'custom', name}` → `{type: 'custom', custom: {name}}`, a web search choice → nothing
+ * (the search runs anyway), any other (allowed_tools, other hosted tools, mcp) native only;
+ * parallel_tool_calls as is when a tool is sent.
  */
 export function convertResponsesToolsToChat(
-  request: Pick<ResponsesRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'>,
+  request: Pick<ResponsesRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'input'>,
   notes: BridgeNotes,
+  history: readonly ResponseInputItem[] = [],
 ): Pick<ChatCompletionRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'> {
-  const tools = (request.tools ?? []).flatMap((tool, index) => convertTool(tool, index, notes));
+  const tools = locateResponsesTools(request, history).flatMap((located) => convertTool(located, notes));
+  checkDistinct(tools);
   const searched = request.tool_choice !== 'none' && (request.tools ?? []).some(isWebSearchTool);
   const parallel = request.parallel_tool_calls;
   return {

@@ -60,6 +60,21 @@ describe('inspectResponsesRequest', () => {
     expect(carriage).toEqual({ tools: [], objects: [] });
   });
 
+  it('additional_tools_hosted_tool_unpoliced: the tools of an additional_tools input item are inspected like `tools` (a hosted one there is no way around the policy)', () => {
+    const added = {
+      type: 'additional_tools',
+      id: 'at_1',
+      role: 'developer',
+      tools: [{ type: 'namespace', name: 'functions', description: '', tools: [{ type: 'custom', name: 'exec' }, { type: 'web_search' }] }, { type: 'file_search', vector_store_ids: ['vs_x'] }],
+    };
+    const carriage = inspectResponsesRequest(request({ input: [added, { role: 'user', content: 'hi' }] }));
+    expect(carriage.tools).toEqual([
+      { kind: 'web_search', name: 'web_search', param: 'input[0].tools[0].tools[1]' },
+      { kind: 'file_search', name: 'file_search', param: 'input[0].tools[1]' },
+    ]);
+    expect(carriage.objects).toEqual([{ kind: 'vector_store', id: 'vs_x', param: 'input[0].tools[1].vector_store_ids[0]' }]);
+  });
+
   it('a shell in a container of the provider’s is code execution, its container an upstream object', () => {
     const carriage = inspectResponsesRequest(request({ tools: [{ type: 'shell', environment: { type: 'container_reference', container_id: 'cntr_9' } }] }));
     expect(carriage.tools).toEqual([{ kind: 'code_execution', name: 'shell', param: 'tools[0]' }]);

@@ -89,6 +89,12 @@ function inspectInput(seen: Inspection, input: unknown): void {
   input.forEach((item, index) => {
     if (!isJsonObject(item)) return;
     if (item['type'] === 'item_reference') return seen.object('item', item['id'], `input[${index}].id`);
+    // Tools added along the conversation (Codex sends all of its own this way) are tools like `tools`.
+    const added = item['tools'];
+    if (item['type'] === 'additional_tools' && Array.isArray(added)) {
+      added.forEach((tool, toolIndex) => inspectTool(seen, tool, `input[${index}].tools[${toolIndex}]`));
+      return;
+    }
     inspectContent(seen, item['content'], index);
   });
 }
@@ -96,7 +102,8 @@ function inspectInput(seen: Inspection, input: unknown): void {
 /**
  * What a Responses request carries beyond plain tokens, for a channel it passes through to:
  * hosted tools by kind (image_generation with the image model it will call), a premium
- * `service_tier`, and the ids of objects kept at OpenAI — `conversation`, a stored `prompt`,
+ * `service_tier`, and the ids of objects kept at OpenAI (in `tools` and in the tools of
+ * `additional_tools` input items alike) — `conversation`, a stored `prompt`,
  * vector stores, containers, files, `item_reference`s. `previous_response_id` is not among them:
  * the relay keeps which account created each response.
  */

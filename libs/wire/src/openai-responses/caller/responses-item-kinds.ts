@@ -1,18 +1,20 @@
-import type {
-  ResponseFunctionCall,
-  ResponseFunctionCallOutput,
-  ResponseInputContent,
-  ResponseInputItem,
-  ResponseInputMessage,
-  ResponseItemReferenceSchema,
-  ResponseReasoning,
-  ResponseInputFileSchema,
-  ResponseInputImageSchema,
-  ResponseInputTextSchema,
-  ResponseOutputTextSchema,
-  ResponseRefusalSchema,
+import {
+  ResponseInputContentSchema,
+  type ResponseFunctionCall,
+  type ResponseFunctionCallOutput,
+  type ResponseInputContent,
+  type ResponseInputItem,
+  type ResponseInputMessage,
+  type ResponseItemReferenceSchema,
+  type ResponseReasoning,
+  type ResponseInputFileSchema,
+  type ResponseInputImageSchema,
+  type ResponseInputTextSchema,
+  type ResponseOutputTextSchema,
+  type ResponseRefusalSchema,
 } from '@chat-relay/contract';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { invalidRequest } from '../../errors/relay-error';
 
 export type ResponseItemReference = z.infer<typeof ResponseItemReferenceSchema>;
 
@@ -29,9 +31,35 @@ export type ItemKind =
   | { kind: 'item_reference'; item: ResponseItemReference }
   /** A hosted web search of an earlier turn (OpenAI's, or the relay's own for a bridged one). */
   | { kind: 'web_search_call' }
+  | { kind: 'custom_tool_call'; item: CustomToolCallItem }
+  | { kind: 'custom_tool_call_output'; item: CustomToolCallOutputItem }
+  /** Tools added along the conversation: taken as tools (see bridged-tools.ts), not a message. */
+  | { kind: 'additional_tools' }
   | { kind: 'other'; type: string };
 
-export function itemKind(item: ResponseInputItem): ItemKind {
+/** OpenAI's CustomToolCall (its OpenAPI description): the call of a freeform tool, its input as text. */
+const CustomToolCallItemSchema = z
+  .object({ type: z.literal('custom_tool_call'), call_id: z.string().min(1), name: z.string().min(1), namespace: z.string().optional(), input: z.string() })
+  .passthrough();
+export type CustomToolCallItem = z.infer<typeof CustomToolCallItemSchema>;
+
+/** OpenAI's CustomToolCallOutput: a string or a list of content parts, like a function_call_output's. */
+const CustomToolCallOutputItemSchema = z
+  .object({ type: z.literal('custom_tool_call_output'), call_id: z.string().min(1), output: z.union([z.string(), z.array(ResponseInputContentSchema)]) })
+  .passthrough();
+export type CustomToolCallOutputItem = z.infer<typeof CustomToolCallOutputItemSchema>;
+
+/** The contract keeps these items whole: checked here, where they are read (a malformed one is a 400 naming its field). */
+function parseItem<T>(schema: z.ZodType<T>, item: ResponseInputItem, type: string, at: (suffix: string) => string): T {
+  const parsed = schema.safeParse(item);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = at(`.${issue?.path.join('.') ?? ''}`);
+  throw invalidRequest(`Invalid '${param}' (${type}): ${issue?.message ?? 'malformed'}.`, param, 'invalid_value');
+}
+
+/** `at` names where the item stands (`input[3]`), for the 400 of a malformed one. */
+export function itemKind(item: ResponseInputItem, at: (suffix: string) => string = (suffix) => `input${suffix}`): ItemKind {
   const type: unknown = item.type;
   if (type === undefined || type === 'message') return { kind: 'message', item: item as ResponseInputMessage };
   switch (type) {
@@ -45,6 +73,12 @@ export function itemKind(item: ResponseInputItem): ItemKind {
       return { kind: 'item_reference', item: item as ResponseItemReference };
     case 'web_search_call':
       return { kind: 'web_search_call' };
+    case 'custom_tool_call':
+      return { kind: 'custom_tool_call', item: parseItem(CustomToolCallItemSchema, item, 'custom_tool_call', at) };
+    case 'custom_tool_call_output':
+      return { kind: 'custom_tool_call_output', item: parseItem(CustomToolCallOutputItemSchema, item, 'custom_tool_call_output', at) };
+    case 'additional_tools':
+      return { kind: 'additional_tools' };
     default:
       return { kind: 'other', type: String(type) };
   }

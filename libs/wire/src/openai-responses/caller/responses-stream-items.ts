@@ -1,5 +1,6 @@
 import type { ResponseOutputItem, ResponseWebSearchCall } from '@chat-relay/contract';
 import type { DeltaLogprob, OutputLogprob } from './convert-chat-logprobs';
+import { customInputOf } from './bridged-tools';
 
 /** A message part as it grows: its text or refusal so far. */
 export type PartState = { type: 'output_text'; text: string; logprobs: OutputLogprob[] } | { type: 'refusal'; refusal: string };
@@ -31,8 +32,30 @@ export interface MessageState extends ItemBase {
 export interface CallState extends ItemBase {
   kind: 'call';
   callId: string;
+  /** The tool's own name (a namespaced one's restored). */
   name: string;
+  namespace?: string;
+  /**
+   * `function`: a function_call. `custom`: a custom_tool_call whose input streams as it comes.
+   * `custom-as-function`: a custom_tool_call the channel made as a one-string function: its
+   * input is read from the whole arguments when the call closes.
+   */
+  form: 'function' | 'custom' | 'custom-as-function';
+  /** The arguments, or a custom call's input, so far. */
   args: string;
+}
+
+/** A call's custom input as far as it can be told: a function-made one only once it is done. */
+export function customInput(item: CallState): string {
+  if (item.form === 'custom') return item.args;
+  return item.done ? customInputOf(item.args) : '';
+}
+
+/** A call item as output_item.added / .done and the Response carry it. */
+export function renderCall(item: CallState, status: string): ResponseOutputItem {
+  const namespace = item.namespace !== undefined ? { namespace: item.namespace } : {};
+  if (item.form === 'function') return { type: 'function_call', id: item.id, call_id: item.callId, ...namespace, name: item.name, arguments: item.args, status };
+  return { type: 'custom_tool_call', id: item.id, call_id: item.callId, ...namespace, name: item.name, input: customInput(item), status };
 }
 
 /** A call the relay ran itself before the model's answer (a web search): whole from the start. */
@@ -73,7 +96,7 @@ export function renderItem(item: ItemState, openStatus: OpenItemStatus): Respons
     case 'message':
       return { type: 'message', id: item.id, status, role: 'assistant', content: item.parts.map(renderPart) };
     case 'call':
-      return { type: 'function_call', id: item.id, call_id: item.callId, name: item.name, arguments: item.args, status };
+      return renderCall(item, status);
     case 'hosted':
       return item.item;
     default: {

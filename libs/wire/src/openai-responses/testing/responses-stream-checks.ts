@@ -60,6 +60,8 @@ const EVENT_SCHEMAS: Readonly<Record<string, string>> = {
   'response.refusal.done': 'ResponseRefusalDoneEvent',
   'response.function_call_arguments.delta': 'ResponseFunctionCallArgumentsDeltaEvent',
   'response.function_call_arguments.done': 'ResponseFunctionCallArgumentsDoneEvent',
+  'response.custom_tool_call_input.delta': 'ResponseCustomToolCallInputDeltaEvent',
+  'response.custom_tool_call_input.done': 'ResponseCustomToolCallInputDoneEvent',
   'response.reasoning_summary_part.added': 'ResponseReasoningSummaryPartAddedEvent',
   'response.reasoning_summary_part.done': 'ResponseReasoningSummaryPartDoneEvent',
   'response.reasoning_summary_text.delta': 'ResponseReasoningSummaryTextDeltaEvent',
