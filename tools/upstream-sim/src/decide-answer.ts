@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, FunctionDefinition, Message, FunctionToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools } from './select-tools';
@@ -71,6 +71,11 @@ export function trailingToolResults(messages: readonly Message[]): { name: strin
   );
 }
 
+function toolCallsPlan(toolCalls: FunctionToolCall[], promptTokens: number): AnswerPlan {
+  const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments), 0);
+  return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
+}
+
 function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: number): AnswerPlan {
   const tokens = splitIntoStreamTokens(answer);
   const limit = request.max_completion_tokens ?? request.max_tokens ?? undefined;
@@ -85,9 +90,46 @@ function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: 
   return { kind: 'text', content: answer, finishReason: 'stop', usage: usageOf(promptTokens, tokens.length) };
 }
 
+/** A function that searches: its name has the word `search` and it takes a string `query`. */
+function isSearchFunction(tool: FunctionDefinition): boolean {
+  const properties: unknown = tool.parameters?.['properties'];
+  const query: unknown = typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>)['query'] : undefined;
+  const type: unknown = typeof query === 'object' && query !== null ? (query as Record<string, unknown>)['type'] : undefined;
+  return /(^|[^a-z])search([^a-z]|$)/i.test(tool.name) && type === 'string';
+}
+
+/** A tool's arguments: from its schema, and a search function's `query` is what the user asked. */
+function argumentsFor(tool: FunctionDefinition, userText: string): string {
+  const generated = argumentsJsonFromSchema(tool.parameters);
+  if (!isSearchFunction(tool) || userText === '') return generated;
+  return JSON.stringify({ ...(JSON.parse(generated) as Record<string, unknown>), query: userText });
+}
+
+/** Deterministic call ids: the same request gets the same ids. */
+function toolCallsFor(request: ChatCompletionRequest, tools: readonly FunctionDefinition[], userText: string): FunctionToolCall[] {
+  const digest = requestDigest(request);
+  return tools.map((tool, index) => ({
+    id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
+    type: 'function',
+    function: { name: tool.name, arguments: argumentsFor(tool, userText) },
+  }));
+}
+
+/**
+ * The search function called once more after its results, when the user asked to "keep
+ * searching" (and tool_choice allows it): how a model that never settles looks to the caller.
+ */
+function searchAgain(request: ChatCompletionRequest, userText: string): FunctionDefinition | undefined {
+  if (request.tool_choice === 'none' || !/\bkeep searching\b/i.test(userText)) return undefined;
+  const results = trailingToolResults(request.messages);
+  const searches = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' && isSearchFunction(tool.function) ? [tool.function] : []));
+  return searches.find((tool) => results.some((result) => result.name === tool.name));
+}
+
 /**
  * What the simulated model answers, deterministically: tool calls when tools fit the last
- * user message; else JSON when `response_format` asks for it (built from the schema, or
+ * user message (a search function's `query` is that message), or the search function again after
+ * its results when the user asked to "keep searching"; else JSON when `response_format` asks for it (built from the schema, or
  * `{"echo": …}`); else a text that uses the tool results after the calls, or an echo of the user.
  */
 export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
@@ -97,22 +139,12 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
   if (lastMessage?.role === 'user') {
     const selection = selectTools(request, stripSimMarkers(textOfContent(lastMessage.content)));
     if (selection.kind === 'invalid') return selection;
-    if (selection.tools.length > 0) {
-      const digest = requestDigest(request);
-      const toolCalls: FunctionToolCall[] = selection.tools.map((tool, index) => ({
-        id: `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`,
-        type: 'function',
-        function: { name: tool.name, arguments: argumentsJsonFromSchema(tool.parameters) },
-      }));
-      const completionTokens = toolCalls.reduce(
-        (sum, call) => sum + countTokens(call.function.name) + countTokens(call.function.arguments),
-        0,
-      );
-      return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
-    }
+    if (selection.tools.length > 0) return toolCallsPlan(toolCallsFor(request, selection.tools, stripSimMarkers(textOfContent(lastMessage.content))), promptTokens);
   }
 
   const userText = stripSimMarkers(lastUserText(request.messages));
+  const again = lastMessage?.role === 'tool' ? searchAgain(request, userText) : undefined;
+  if (again) return toolCallsPlan(toolCallsFor(request, [again], userText), promptTokens);
   const structured = structuredAnswerText(request.response_format, userText);
   if (structured !== undefined) return textPlan(request, structured, promptTokens);
   const toolResults = trailingToolResults(request.messages);
