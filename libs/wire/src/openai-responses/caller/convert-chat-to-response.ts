@@ -1,4 +1,4 @@
-import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesRequest, ResponseWebSearchCall } from '@chat-relay/contract';
+import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesRequest } from '@chat-relay/contract';
 import { reasoningTextOf } from '../../anthropic-messages/reasoning-text-of';
 import { buildResponseObject } from './build-response-object';
 import { outputLogprobsOf } from './convert-chat-logprobs';
@@ -21,16 +21,16 @@ export interface ConvertChatToResponseArgs {
   /** The model name the caller sent. */
   publicModel: string;
   newId: NewItemId;
-  /** Calls the relay ran itself before the model answered (a web search): the first output items. */
-  hostedCalls?: readonly ResponseWebSearchCall[];
+  /** Output before this model call's: earlier model calls of the same answer and the web searches the relay ran between them. */
+  leadingItems?: readonly ResponseOutputItem[];
 }
 
 /** The call_id of a hub tool call that came without an id (Responses requires one). */
 export const bridgedCallId = (itemId: string): string => `call_${itemId}`;
 
 /**
- * A hub `chat.completion` (its first choice) → a Response. Output items in order: the relay's
- * own hosted calls (`hostedCalls`: the web search it ran), a `reasoning`
+ * A hub `chat.completion` (its first choice) → a Response. Output items in order: the items of
+ * earlier model calls of the answer (`leadingItems`: with the web searches the relay ran), a `reasoning`
  * item when the message has reasoning text (as its one summary_text: the bridge has no
  * encrypted reasoning to give), a `message` item with an `output_text` part (annotations [],
  * the choice's logprobs) and/or a `refusal` part when there is text or a refusal, then one
@@ -40,10 +40,10 @@ export const bridgedCallId = (itemId: string): string => `call_${itemId}`;
  * completed (a hosted call keeps its own status: a failed search stays failed).
  * Usage: see responseUsageFromChat; the rest: see buildResponseObject.
  */
-export function convertChatToResponse({ completion, request, responseId, createdAt, publicModel, newId, hostedCalls = [] }: ConvertChatToResponseArgs): ResponseObject {
+export function convertChatToResponse({ completion, request, responseId, createdAt, publicModel, newId, leadingItems = [] }: ConvertChatToResponseArgs): ResponseObject {
   const choice = completion.choices[0];
   const message = choice?.message;
-  const output: ResponseOutputItem[] = [...hostedCalls];
+  const output: ResponseOutputItem[] = [...leadingItems];
   const reasoning = message ? reasoningTextOf(message) : '';
   if (reasoning !== '') output.push({ type: 'reasoning', id: newId('rs'), summary: [{ type: 'summary_text', text: reasoning }] });
   const content: Extract<ResponseOutputItem, { type: 'message' }>['content'] = [];
