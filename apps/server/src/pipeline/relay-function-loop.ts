@@ -30,6 +30,8 @@ export interface RelayFunction {
   run(calls: readonly RelayFunctionCall[], signal: AbortLike, show?: (item: ResponseWebSearchCall) => void): Promise<string[]>;
   /** A whole model call whose calls the relay runs (not streamed): what the model said in it is part of the answer. */
   modelCall?(completion: ChatCompletion): void;
+  /** A whole answer starts on a channel (another is tried after a failure): what an earlier try said is not part of it. */
+  startAnswer?(): void;
 }
 
 /** The next model call of the loop: its upstream answer's text (whole), or its body (streamed). Throws the upstream's error, mapped. */
@@ -80,6 +82,7 @@ export async function wholeThroughLoop(
   context: { request: ChatCompletionRequest; fn: RelayFunction; next: NextModelCall; convert(text: string): ConvertedCompletion; signal: AbortLike },
 ): Promise<ConvertedCompletion> {
   const { fn } = context;
+  fn.startAnswer?.();
   let request = context.request;
   let converted = first;
   let usage = first.usage;

@@ -89,6 +89,8 @@ export function bridgedWebSearch(deps: HostedSearchDeps, plan: WebSearchPlan, co
       const said = { ...completion, choices: completion.choices.map((choice) => ({ ...choice, message: { ...choice.message, tool_calls: undefined } })), usage: undefined };
       leading.push(...convertChatToResponse({ completion: said, request, responseId: '', createdAt: 0, publicModel: '', newId }).output);
     },
+    // The searches an earlier try ran keep their rows (they ran), and count towards the bound; its items are not this answer's.
+    startAnswer: () => void leading.splice(0),
     leadingItems: () => leading,
   };
 }
