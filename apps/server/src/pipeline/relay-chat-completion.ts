@@ -157,18 +157,17 @@ export async function relayChatCompletion(
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  asked: RelayedRequest,
+  relayed: RelayedRequest,
   trace: RelayTrace,
   signal: AbortLike,
   forceBridge: boolean,
 ): Promise<AttemptOutcome> {
   // What the request carries decides again here: a channel found to lack the native endpoint is tried bridged.
-  const decision = passthroughDecision(asked, channel, forceBridge);
+  const decision = passthroughDecision(relayed, channel, forceBridge);
   if ('refused' in decision) throw decision.refused;
   const { bridging } = decision;
-  const carriage = carriageFor(asked, channel, bridging);
-  const hooks = asked.hooks;
-  const relayed = asked;
+  const carriage = carriageFor(relayed, channel, bridging);
+  const hooks = relayed.hooks;
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
   const native = bridging ? undefined : relayed.native;

@@ -157,7 +157,12 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
         write(steps);
         flush();
       });
-      if (!more || ended) break;
+      if (!more) break;
+      if (ended) {
+        // Ended meanwhile (a shutdown): the next body is let go unread.
+        void more.upstream.return?.().catch(() => undefined);
+        break;
+      }
       // The next model call of the same answer: its own body, parsed afresh.
       void upstream.return?.().catch(() => undefined);
       upstream = more.upstream;

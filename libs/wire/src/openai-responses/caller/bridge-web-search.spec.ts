@@ -34,9 +34,11 @@ describe('webSearchPlanOf (through convertResponsesToChat)', () => {
     }
   });
 
-  it('a caller function already named web_search keeps its name: the relay’s is numbered', () => {
+  it('a caller function already named web_search keeps its name: the relay’s is numbered (namespaced and custom tools’ names count too)', () => {
     const tools = [{ type: 'function', name: 'web_search' }, { type: 'function', name: 'web_search_2' }, { type: 'web_search' }];
     expect(planOf({ tools })?.functionName).toBe('web_search_3');
+    const inner = [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'web_search' }] }, { type: 'custom', name: 'web_search_2' }, { type: 'web_search' }];
+    expect(planOf({ tools: inner })?.functionName).toBe('web_search_3');
   });
 
   it('external_web_access: false (cache only) offers no search at all; true offers it', () => {

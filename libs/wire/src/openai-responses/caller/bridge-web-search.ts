@@ -78,9 +78,18 @@ function allowedDomainsOf(tool: ResponsesTool, index: number): string[] | undefi
   throw invalidRequest(`Invalid ${at}: ${issue?.message ?? 'not a domain'} (the relay's search takes at most 50 domains such as example.com).`, at, 'invalid_value');
 }
 
-/** The function's name: `web_search`, numbered when the caller has a function of that name already. */
+/** Every name the caller's tools give a function: its functions and custom tools, and those inside a namespace. */
+function toolNamesOf(tools: readonly unknown[]): string[] {
+  return tools.flatMap((tool) => {
+    if (typeof tool !== 'object' || tool === null) return [];
+    const { name, tools: inner } = tool as { name?: unknown; tools?: unknown };
+    return [...(typeof name === 'string' ? [name] : []), ...(Array.isArray(inner) ? toolNamesOf(inner) : [])];
+  });
+}
+
+/** The function's name: `web_search`, numbered when one of the caller's tools has that name already. */
 function freeFunctionName(tools: readonly ResponsesTool[]): string {
-  const taken = new Set(tools.flatMap((tool) => (tool.type === 'function' && typeof tool['name'] === 'string' ? [tool['name']] : [])));
+  const taken = new Set(toolNamesOf(tools));
   let name = 'web_search';
   for (let n = 2; taken.has(name); n += 1) name = `web_search_${n}`;
   return name;
