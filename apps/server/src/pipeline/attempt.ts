@@ -154,7 +154,9 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     if (response.statusCode >= 400) return { ok: false, key, ...prepared.mapError(response.statusCode, await response.body.text()) };
     if (answer.kind === 'whole') {
       const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-      const read = await answer.read(await response.body.text(), contentType);
+      const reading = answer.read(await response.body.text(), contentType);
+      // Most answers are read at once; one that calls the upstream again (a relay function's loop) is awaited.
+      const read = reading instanceof Promise ? await reading : reading;
       // The reader knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
       if (!read.ok) return { ok: false, key, error: redactUpstreamError(read.error, channel.record.keys), retryable: true, channelFault: true };
       circuit?.recordSuccess(channel.id);

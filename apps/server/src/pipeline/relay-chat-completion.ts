@@ -5,6 +5,7 @@ import {
   RelayError,
   type Adjustment,
   type NativeAdapter,
+  type ConvertedCompletion,
   type ParameterRefusal,
   type PassthroughCarriage,
   type ProviderAdapter,
@@ -25,7 +26,7 @@ import { firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type
 import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { UsageSources } from './account-usage';
-import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall } from './attempt';
+import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall, type WholeAnswer } from './attempt';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import { adjustForChannel, isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
 import { RelayFunctionStream, wholeThroughLoop, type NextModelCall, type RelayFunction } from './relay-function-loop';
@@ -214,38 +215,42 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
     roughPrompt: () => roughPromptTokens(request),
     deliveredText,
   });
+  /** A whole answer as the attempt reads it. */
+  const wholeAnswer = (converted: Extract<ConvertedCompletion, { ok: true }>): WholeAnswer<ChatRelayResult> => {
+    // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
+    const deliveredText = native
+      ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
+      : () => completionTextOf(converted.body);
+    return {
+      ok: true,
+      usage: usageOf(converted.usage, deliveredText),
+      served: () => {
+        chargePassthrough(trace, carriage, converted.ran);
+        if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+      },
+      result: () =>
+        bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
+    };
+  };
   // The relay's own function, answered in a loop of model calls: bridged answers only.
   const fn = !native && bridge ? relayed.hooks?.relayFunction : undefined;
   const next = fn && nextModelCall(deps, attempt, adapter);
   const answer: AnswerReader<ChatRelayResult> = !request.stream
     ? {
         kind: 'whole',
-        read: async (text) => {
-          let converted = adapter.convertResponse(text, publicModel);
-          if (converted.ok && fn && next) {
-            const convert = (answered: string) => adapter.convertResponse(answered, publicModel);
-            try {
-              converted = await wholeThroughLoop(converted, { request, fn, next, convert, signal: attempt.signal });
-            } catch (error) {
-              if (!(error instanceof RelayError)) throw error;
-              return { ok: false, error };
-            }
-          }
+        read: (text) => {
+          const converted = adapter.convertResponse(text, publicModel);
           if (!converted.ok) return converted;
-          // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
-          const deliveredText = native
-            ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
-            : () => completionTextOf(converted.body);
-          return {
-            ok: true,
-            usage: usageOf(converted.usage, deliveredText),
-            served: () => {
-              chargePassthrough(trace, carriage, converted.ran);
-              if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+          if (!fn || !next) return wholeAnswer(converted);
+          // Only an answer with the relay's own function waits for more model calls (most do not: no promise made for them).
+          const convert = (answered: string) => adapter.convertResponse(answered, publicModel);
+          return wholeThroughLoop(converted, { request, fn, next, convert, signal: attempt.signal }).then(
+            (looped) => (looped.ok ? wholeAnswer(looped) : looped),
+            (error: unknown) => {
+              if (!(error instanceof RelayError)) throw error;
+              return { ok: false as const, error };
             },
-            result: () =>
-              bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
-          };
+          );
         },
       }
     : {
