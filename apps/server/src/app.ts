@@ -44,6 +44,8 @@ export interface AppDeps {
   /** Multipart audio uploads (RELAY_MAX_UPLOAD_BYTES); `maxBodyBytes` when not given. */
   maxUploadBytes?: number;
   maxRetries: number;
+  /** RELAY_WEB_SEARCH_MAX_CALLS: web searches one bridged Response runs at most (5 when not given). */
+  webSearchMaxCalls?: number;
   /** RELAY_MAX_TOOLS, RELAY_MAX_TOOLS_BYTES; the defaults of validation/tool-limits.ts when not given. */
   toolLimits?: ToolLimits;
   version: string;
@@ -104,7 +106,7 @@ export function createApp(deps: AppDeps): Express {
   const router = s.router(serverContract, {
     chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
-    responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder }),
+    responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder, webSearchMaxCalls: deps.webSearchMaxCalls }),
     gemini: geminiRouter({ ...pipeline, catalogue: services.catalogue }),
     endpoints: endpointsRouter(pipeline),
     videos: videosRouter({ ...pipeline, tasks: storage.tasks, engine: services.tasks }),

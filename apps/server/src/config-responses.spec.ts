@@ -99,3 +99,14 @@ describe('loadConfig: what one account keeps (RELAY_RESPONSES_MAX_BYTES_PER_ACCO
     expect(configErrorOf({ [name]: value })).toMatch(message);
   });
 });
+
+describe('loadConfig: RELAY_WEB_SEARCH_MAX_CALLS (searches one bridged Response runs at most)', () => {
+  it('5 when not set; a number from 1 to 50 as given', () => {
+    expect(loadConfig({}).webSearchMaxCalls).toBe(5);
+    expect(loadConfig({ RELAY_WEB_SEARCH_MAX_CALLS: '12' }).webSearchMaxCalls).toBe(12);
+  });
+
+  it.each(['0', '51', 'many'])('refuses RELAY_WEB_SEARCH_MAX_CALLS=%j, naming it', (value) => {
+    expect(configErrorOf({ RELAY_WEB_SEARCH_MAX_CALLS: value })).toContain('RELAY_WEB_SEARCH_MAX_CALLS');
+  });
+});

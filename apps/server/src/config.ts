@@ -143,6 +143,8 @@ const EnvSchema = z.object({
   // What one account keeps of the Responses API at most; storing past it removes that account's oldest first.
   RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT: intFromEnv(100 * MIB, 64 * 1024, Number.MAX_SAFE_INTEGER),
   RELAY_RESPONSES_MAX_PER_ACCOUNT: intFromEnv(10_000, 1, 100_000_000),
+  // Web searches one bridged Response may run when the model calls the hosted web_search; past it the model must answer.
+  RELAY_WEB_SEARCH_MAX_CALLS: intFromEnv(5, 1, 50),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: z
     .string()
@@ -237,6 +239,8 @@ export interface Config {
    * how much per account (RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT, RELAY_RESPONSES_MAX_PER_ACCOUNT).
    */
   responses: { store: boolean; ttlMs: number; maxBytesPerAccount: number; maxPerAccount: number };
+  /** Web searches one bridged Response runs at most (RELAY_WEB_SEARCH_MAX_CALLS). */
+  webSearchMaxCalls: number;
   /** How often the scheduled channel check runs (RELAY_CHANNEL_CHECK_MS); 0 = never. */
   channelCheckMs: number;
   /** Long-running tasks: RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS. */
@@ -287,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytesPerAccount: values.RELAY_RESPONSES_MAX_BYTES_PER_ACCOUNT,
       maxPerAccount: values.RELAY_RESPONSES_MAX_PER_ACCOUNT,
     },
+    webSearchMaxCalls: values.RELAY_WEB_SEARCH_MAX_CALLS,
     database: values.DATABASE_URL
       ? {
           url: values.DATABASE_URL,

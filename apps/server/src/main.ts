@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     maxUploadBytes: config.maxUploadBytes,
     maxRetries: config.maxRetries,
     toolLimits: config.toolLimits,
+    webSearchMaxCalls: config.webSearchMaxCalls,
     trustProxy: config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,

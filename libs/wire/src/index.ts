@@ -57,8 +57,12 @@ export {
   ChatToResponsesStream,
   type ChatToResponsesStreamOptions,
   responsesErrorCode,
-  withWebSearchSources,
   webSearchCallItem,
+  webSearchQueryOf,
+  webSearchRequestOf,
+  webSearchResultText,
+  WEB_SEARCH_LIMIT_TEXT,
+  withoutWebSearchFunction,
   WEB_SEARCH_SOURCES_MAX_BYTES,
   type WebSearchPlan,
   type WebSearchOutcome,
@@ -68,6 +72,7 @@ export * from './hub/native-adapter';
 export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FORWARDED_HEADERS } from './anthropic-messages/native/anthropic-native-adapter';
 export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } from './anthropic-messages/caller/anthropic-error-body';
 export * from './hub/chain-transformers';
+export * from './hub/relay-function-calls';
 export { stripBridgedThinking } from './anthropic-messages/caller/strip-bridged-thinking';
 export * from './openai-responses/native';
 export * from './hub/endpoint-adapter';

@@ -171,3 +171,27 @@ describe('buildChatCompletion / buildChatChunks', () => {
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
   });
 });
+
+describe('decideAnswer: a search function (the relay’s bridged web search)', () => {
+  const searchTool = {
+    type: 'function' as const,
+    function: { name: 'web_search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+  };
+  const callsOf = (plan: AnswerPlan) => (plan.kind === 'tool_calls' ? plan.toolCalls.map((call) => call.function) : []);
+  const searched = (user: string): Message[] => [
+    { role: 'user', content: user },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'web_search', arguments: '{"query":"x"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'Web search results …' },
+  ];
+
+  it('asked to search the web, calls it with the user’s words as the query', () => {
+    const plan = ask([{ role: 'user', content: 'search the web for rust 1.80' }], { tools: [weatherTool, searchTool] });
+    expect(callsOf(plan)).toEqual([{ name: 'web_search', arguments: JSON.stringify({ query: 'search the web for rust 1.80' }) }]);
+  });
+
+  it('given the results, answers from them — unless asked to keep searching (and tool_choice allows it)', () => {
+    expect(textOf(ask(searched('search the web for rust'), { tools: [searchTool] }))).toContain('web_search: Web search results');
+    expect(callsOf(ask(searched('search the web, keep searching'), { tools: [searchTool] }))).toEqual([{ name: 'web_search', arguments: JSON.stringify({ query: 'search the web, keep searching' }) }]);
+    expect(ask(searched('search the web, keep searching'), { tools: [searchTool], tool_choice: 'none' }).kind).toBe('text');
+  });
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletionRequest, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
+import type { ChatCompletionRequest, FunctionDefinition, Message, FunctionToolCall, ToolCall, Usage } from '@chat-relay/contract';
 import { argumentsJsonFromSchema, commandLineOf } from './args-from-schema';
 import { lastUserText, stripSimMarkers, textOfContent } from './message-text';
 import { selectTools, type SelectedTool } from './select-tools';
@@ -111,6 +111,11 @@ export function trailingToolResults(messages: readonly Message[]): { name: strin
   );
 }
 
+function toolCallsPlan(toolCalls: ToolCall[], promptTokens: number): AnswerPlan {
+  const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
+  return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
+}
+
 function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: number): AnswerPlan {
   const tokens = splitIntoStreamTokens(answer);
   const limit = request.max_completion_tokens ?? request.max_tokens ?? undefined;
@@ -125,9 +130,50 @@ function textPlan(request: ChatCompletionRequest, answer: string, promptTokens: 
   return { kind: 'text', content: answer, finishReason: 'stop', usage: usageOf(promptTokens, tokens.length) };
 }
 
+/** A function that searches: its name has the word `search` and it takes a string `query`. */
+function isSearchFunction(tool: SelectedTool): boolean {
+  const properties: unknown = tool.parameters?.['properties'];
+  const query: unknown = typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>)['query'] : undefined;
+  const type: unknown = typeof query === 'object' && query !== null ? (query as Record<string, unknown>)['type'] : undefined;
+  return /(^|[^a-z])search([^a-z]|$)/i.test(tool.name) && type === 'string';
+}
+
+/**
+ * A function's arguments (see functionArguments: a shell tool gets the command the user wrote in
+ * backticks), and a search function's `query` is what the user asked.
+ */
+function argumentsFor(tool: SelectedTool, userText: string): string {
+  const generated = functionArguments(tool, commandLineOf(userText));
+  if (!isSearchFunction(tool) || userText === '') return generated;
+  return JSON.stringify({ ...(JSON.parse(generated) as Record<string, unknown>), query: userText });
+}
+
+/** The calls of `tools`, with deterministic ids (the same request gets the same ids); a custom tool's with its freeform input. */
+function toolCallsFor(request: ChatCompletionRequest, tools: readonly SelectedTool[], userText: string): ToolCall[] {
+  const digest = requestDigest(request);
+  return tools.map((tool, index): ToolCall => {
+    const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
+    if (!tool.custom) return { id, type: 'function', function: { name: tool.name, arguments: argumentsFor(tool, userText) } };
+    const input = freeformInputFor(JSON.stringify([tool.description ?? '', tool.custom.format ?? null]), commandLineOf(userText)) ?? 'sim input';
+    return { id, type: 'custom', custom: { name: tool.name, input } };
+  });
+}
+
+/**
+ * The search function called once more after its results, when the user asked to "keep
+ * searching" (and tool_choice allows it): how a model that never settles looks to the caller.
+ */
+function searchAgain(request: ChatCompletionRequest, userText: string): FunctionDefinition | undefined {
+  if (request.tool_choice === 'none' || !/\bkeep searching\b/i.test(userText)) return undefined;
+  const results = trailingToolResults(request.messages);
+  const searches = (request.tools ?? []).flatMap((tool) => (tool.type === 'function' && isSearchFunction(tool.function) ? [tool.function] : []));
+  return searches.find((tool) => results.some((result) => result.name === tool.name));
+}
+
 /**
  * What the simulated model answers, deterministically: tool calls when tools fit the last
- * user message; else JSON when `response_format` asks for it (built from the schema, or
+ * user message (a search function's `query` is that message), or the search function again after
+ * its results when the user asked to "keep searching"; else JSON when `response_format` asks for it (built from the schema, or
  * `{"echo": …}`); else a text that uses the tool results after the calls, or an echo of the user.
  */
 export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
@@ -144,21 +190,12 @@ export function decideAnswer(request: ChatCompletionRequest): AnswerPlan {
     const userText = stripSimMarkers(textOfContent(lastMessage.content));
     const selection = selectTools(request, userText);
     if (selection.kind === 'invalid') return selection;
-    if (selection.tools.length > 0) {
-      const digest = requestDigest(request);
-      const command = commandLineOf(userText);
-      const toolCalls: ToolCall[] = selection.tools.map((tool, index) => {
-        const id = `call_${createHash('sha256').update(`${digest}:${index}`).digest('hex').slice(0, 24)}`;
-        return tool.custom
-          ? { id, type: 'custom', custom: { name: tool.name, input: freeformInputFor(JSON.stringify([tool.description ?? '', tool.custom.format ?? null]), command) ?? 'sim input' } }
-          : { id, type: 'function', function: { name: tool.name, arguments: functionArguments(tool, command) } };
-      });
-      const completionTokens = toolCalls.reduce((sum, call) => sum + countTokens(toolCallName(call)) + countTokens(toolCallPayload(call)), 0);
-      return { kind: 'tool_calls', toolCalls, usage: usageOf(promptTokens, completionTokens) };
-    }
+    if (selection.tools.length > 0) return toolCallsPlan(toolCallsFor(request, selection.tools, userText), promptTokens);
   }
 
   const userText = stripSimMarkers(lastUserText(request.messages));
+  const again = lastMessage?.role === 'tool' ? searchAgain(request, userText) : undefined;
+  if (again) return toolCallsPlan(toolCallsFor(request, [again], userText), promptTokens);
   const structured = structuredAnswerText(request.response_format, userText);
   if (structured !== undefined) return textPlan(request, structured, promptTokens);
   const toolResults = trailingToolResults(answersToolResults ? turns.slice(0, -1) : turns);

@@ -5,7 +5,7 @@ import type { StreamFraming } from './caller-dialect';
 import type { LiveChannel } from '../channels/channel-registry';
 import { encodeMultipart } from '../channels/upstream/encode-multipart';
 import { ByteBody } from './stream/pump-byte-stream';
-import { pumpSseStream, type SseBody } from './stream/pump-sse-stream';
+import { pumpSseStream, type PumpInput, type SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import { firstPiece, type AttemptOutcome, type RoutingDeps } from './route-with-retries';
 import { transportFailure } from '../channels/upstream/transport-failure';
@@ -78,7 +78,7 @@ export interface PreparedCall<R> {
 
 /** How a 2xx answer is read: whole (JSON or text), as an SSE stream, or as bytes passed through. */
 export type AnswerReader<R> =
-  | { kind: 'whole'; read(text: string, contentType: string | undefined): WholeAnswer<R> }
+  | { kind: 'whole'; read(text: string, contentType: string | undefined): WholeAnswer<R> | Promise<WholeAnswer<R>> }
   | { kind: 'sse'; open(): OpenedStream<R> }
   | { kind: 'bytes'; usage: UsageSources; result(body: ByteBody, contentType: string): R };
 
@@ -102,6 +102,8 @@ export interface OpenedStream<R> {
   /** At the end, after the usage is counted (passthrough charges, created objects). */
   ended?(): void;
   result(body: SseBody): R;
+  /** An answer of several model calls: the next upstream body (see PumpInput.next). */
+  next?: PumpInput['next'];
 }
 
 const isMultipart = (body: UpstreamRequest['body']): body is MultipartBody =>
@@ -153,7 +155,9 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     if (response.statusCode >= 400) return { ok: false, key, ...prepared.mapError(response.statusCode, await response.body.text()) };
     if (answer.kind === 'whole') {
       const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-      const read = answer.read(await response.body.text(), contentType);
+      const reading = answer.read(await response.body.text(), contentType);
+      // Most answers are read at once; one that calls the upstream again (a relay function's loop) is awaited.
+      const read = reading instanceof Promise ? await reading : reading;
       // The reader knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
       if (!read.ok) return { ok: false, key, error: redactUpstreamError(read.error, channel.record.keys), retryable: true, channelFault: true };
       circuit?.recordSuccess(channel.id);
@@ -199,6 +203,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     ...pump,
     transformer: stream.transformer,
     framing: stream.framing,
+    next: stream.next,
     onEnd: (failure) => {
       // First, so the row is settled even if what follows throws (accountUsage never rejects).
       void accountUsage(deps.logger, trace, stream.usage()).finally(settled);

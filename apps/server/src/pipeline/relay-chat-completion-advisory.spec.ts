@@ -12,14 +12,14 @@ describe('relayChatCompletion: advisory fields (Codex on Anthropic and Gemini ch
     ChatCompletionRequestSchema.parse({ model: HARNESS_MODEL, messages: [{ role: 'user', content: 'hi' }], ...fields });
   const weather = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
 
-  it('an Anthropic channel gets the request without reasoning_effort when it is advisory, and a 400 naming it when not', async () => {
+  it('an Anthropic channel takes reasoning_effort as thinking (issue 29), advisory or not: nothing is left out', async () => {
     await h.addChannel({ type: 'anthropic', baseUrl: h.sim.anthropicBaseUrl });
-    const { result } = await h.relay({ request: request({ reasoning_effort: 'medium' }), advisory: ['reasoning_effort'] });
-    expect(result.kind).toBe('json');
-    const sent = h.sim.requests.find((call) => call.path === '/v1/messages')?.body as Record<string, unknown>;
-    expect(sent).toBeDefined();
-    expect(sent).not.toHaveProperty('thinking');
-    await expect(h.relay({ request: request({ reasoning_effort: 'medium' }) })).rejects.toMatchObject({ status: 400, param: 'reasoning_effort' });
+    for (const advisory of [['reasoning_effort'], undefined]) {
+      const { result } = await h.relay({ request: request({ reasoning_effort: 'medium' }), ...(advisory ? { advisory } : {}) });
+      expect(result.kind).toBe('json');
+      const sent = h.sim.requests.filter((call) => call.path === '/v1/messages').at(-1)?.body as Record<string, unknown>;
+      expect(sent).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 8192 } });
+    }
   });
 
   it('a Gemini channel gets parallel_tool_calls: false left out when advisory; other refusals stay 400s', async () => {

@@ -5,6 +5,7 @@ import {
   RelayError,
   type Adjustment,
   type NativeAdapter,
+  type ConvertedCompletion,
   type ParameterRefusal,
   type PassthroughCarriage,
   type ProviderAdapter,
@@ -21,13 +22,14 @@ import type { OpenStreams } from './stream/open-streams';
 import { chargePassthrough, type PassthroughPlan } from './passthrough/plan-passthrough';
 import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './passthrough/police-candidates';
 import { candidatesFor } from '../channels/candidates-for';
-import { routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
+import { firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { UsageSources } from './account-usage';
-import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall } from './attempt';
+import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall, type WholeAnswer } from './attempt';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import { adjustForChannel, isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
+import { RelayFunctionStream, wholeThroughLoop, type NextModelCall, type RelayFunction } from './relay-function-loop';
 
 export interface ChatRelayDeps extends RoutingDeps, AdjustDeps {
   upstream: UpstreamClient;
@@ -83,12 +85,12 @@ export interface DialectHooks {
    */
   advisory?: readonly (keyof ChatCompletionRequest)[];
   /**
-   * What the relay does itself before a bridged attempt, in place of a hosted tool the channel
-   * lacks (a Responses web search): the hub request to send instead. Not called for a channel
-   * answering natively; the hook does its work once, however many channels are tried.
+   * A function in the hub request that the relay answers itself on a bridged attempt, in place of
+   * a hosted tool the channel lacks (a Responses web search): see relay-function-loop.ts. A
+   * channel answering natively runs the hosted tool itself.
    */
-  beforeBridged?(request: ChatCompletionRequest, signal: AbortLike): Promise<ChatCompletionRequest>;
-  /** The most bytes `beforeBridged` adds to the request (a web search's sources): reserved for too. */
+  relayFunction?: RelayFunction;
+  /** The most bytes the relay's function adds to the request (a web search's results): reserved for too. */
   bridgedExtraBytes?: number;
 }
 
@@ -156,18 +158,17 @@ export async function relayChatCompletion(
 async function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
-  asked: RelayedRequest,
+  relayed: RelayedRequest,
   trace: RelayTrace,
   signal: AbortLike,
   forceBridge: boolean,
 ): Promise<AttemptOutcome> {
   // What the request carries decides again here: a channel found to lack the native endpoint is tried bridged.
-  const decision = passthroughDecision(asked, channel, forceBridge);
+  const decision = passthroughDecision(relayed, channel, forceBridge);
   if ('refused' in decision) throw decision.refused;
   const { bridging } = decision;
-  const carriage = carriageFor(asked, channel, bridging);
-  const hooks = asked.hooks;
-  const relayed = bridging && hooks?.beforeBridged ? { ...asked, request: await hooks.beforeBridged(asked.request, signal), rawBody: undefined } : asked;
+  const carriage = carriageFor(relayed, channel, bridging);
+  const hooks = relayed.hooks;
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
   const native = bridging ? undefined : relayed.native;
@@ -178,7 +179,7 @@ async function attemptChannel(
     pinnedKey: digest ? (pinned) => pinned.keyWithDigest(digest) : undefined,
     onServed: hooks?.onServed,
     prepare: ({ key, upstreamModel }) =>
-      prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage, adapted: !native && isAdapted(relayed.dialect, channel) }, trace),
+      prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage, adapted: !native && isAdapted(relayed.dialect, channel), signal }, trace),
   };
   return attempt(deps, channel, call, trace, signal);
 }
@@ -194,6 +195,7 @@ interface ChatAttempt {
   adapted: boolean;
   /** A parameter the upstream just refused by name: this attempt is the one retry without it. */
   refused?: ParameterRefusal;
+  signal: AbortLike;
 }
 
 /** The chat request for one channel — passed through, or through the hub — and how its answer reaches the caller's dialect. */
@@ -213,26 +215,42 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
     roughPrompt: () => roughPromptTokens(request),
     deliveredText,
   });
+  /** A whole answer as the attempt reads it. */
+  const wholeAnswer = (converted: Extract<ConvertedCompletion, { ok: true }>): WholeAnswer<ChatRelayResult> => {
+    // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
+    const deliveredText = native
+      ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
+      : () => completionTextOf(converted.body);
+    return {
+      ok: true,
+      usage: usageOf(converted.usage, deliveredText),
+      served: () => {
+        chargePassthrough(trace, carriage, converted.ran);
+        if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+      },
+      result: () =>
+        bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
+    };
+  };
+  // The relay's own function, answered in a loop of model calls: bridged answers only.
+  const fn = !native && bridge ? relayed.hooks?.relayFunction : undefined;
+  const next = fn && nextModelCall(deps, attempt, adapter);
   const answer: AnswerReader<ChatRelayResult> = !request.stream
     ? {
         kind: 'whole',
         read: (text) => {
           const converted = adapter.convertResponse(text, publicModel);
           if (!converted.ok) return converted;
-          // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
-          const deliveredText = native
-            ? () => JSON.stringify(converted.body['content'] ?? converted.body['output'] ?? converted.body['candidates'] ?? '')
-            : () => completionTextOf(converted.body);
-          return {
-            ok: true,
-            usage: usageOf(converted.usage, deliveredText),
-            served: () => {
-              chargePassthrough(trace, carriage, converted.ran);
-              if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
+          if (!fn || !next) return wholeAnswer(converted);
+          // Only an answer with the relay's own function waits for more model calls (most do not: no promise made for them).
+          const convert = (answered: string) => adapter.convertResponse(answered, publicModel);
+          return wholeThroughLoop(converted, { request, fn, next, convert, signal: attempt.signal }).then(
+            (looped) => (looped.ok ? wholeAnswer(looped) : looped),
+            (error: unknown) => {
+              if (!(error instanceof RelayError)) throw error;
+              return { ok: false as const, error };
             },
-            result: () =>
-              bridge ? { kind: 'json', body: bridge.completion(converted.body, publicModel) } : { kind: 'json', body: converted.body, text: converted.text },
-          };
+          );
         },
       }
     : {
@@ -244,7 +262,12 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
             callerWantsUsage: bridge !== undefined || request.stream_options?.include_usage === true,
             secrets,
           });
-          const transformer = bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer;
+          const newCall = () => adapter.createStreamTransformer({ publicModel, callerWantsUsage: true, secrets });
+          const loop =
+            fn && next && bridge
+              ? new RelayFunctionStream({ fn, request, first: upstreamTransformer, newCall, bridge: bridge.stream(publicModel), next, publicModel, signal: attempt.signal })
+              : undefined;
+          const transformer = loop ?? (bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer);
           // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
           const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
           return {
@@ -257,6 +280,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
               void recordCreated?.(upstreamTransformer.ran?.created ?? []);
             },
             result: (body) => ({ kind: 'stream', body }),
+            ...(loop ? { next: (emit: Parameters<RelayFunctionStream['next']>[0]) => loop.next(emit) } : {}),
           };
         },
       };
@@ -279,6 +303,31 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
       return missing ? { ...failure, endpointMissing: true } : failure;
     },
     answer,
+  };
+}
+
+/**
+ * The next model call of a loop (see relay-function-loop.ts) on the attempt's channel and key: the
+ * request built as the first was (adjusted to the model), posted, a failure thrown as its error.
+ */
+function nextModelCall(deps: ChatRelayDeps, attempt: ChatAttempt, adapter: NativeAdapter | ProviderAdapter): NextModelCall {
+  const { channel, signal } = attempt;
+  const post = async (request: ChatCompletionRequest) => {
+    const { upstreamRequest } = buildAttempt(deps, { ...attempt, relayed: { ...attempt.relayed, request, rawBody: undefined } });
+    const { url, headers, body } = upstreamRequest;
+    if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error('a chat request is JSON');
+    const response = await deps.upstream.post({ channel: channel.record, signal, url, headers, body });
+    if (response.statusCode >= 400) throw adapter.mapErrorResponse(response.statusCode, await response.body.text(), channel.record.keys).error;
+    return response;
+  };
+  return {
+    whole: async (request) => (await post(request)).body.text(),
+    stream: async (request) => {
+      const response = await post(request);
+      const first = await firstPiece(response.body, attempt.key);
+      if (!first.ok) throw first.error;
+      return { upstream: response.body, first: first.first };
+    },
   };
 }
 

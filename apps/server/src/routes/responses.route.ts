@@ -1,15 +1,19 @@
-import { responsesContract, type ResponseObject, type ResponsesRequest } from '@chat-relay/contract';
+import { DEFAULT_SEARCH_MODEL, responsesContract, type ResponseObject, type ResponsesRequest } from '@chat-relay/contract';
 import {
   convertResponsesToChat,
   inspectResponsesRequest,
   invalidRequest,
   isResponsesEndpointMissing,
+  lossOf,
   nativeChannelType,
   notFound,
   openaiResponsesNativeAdapter,
+  RESPONSES_TO_CHAT,
   ResponsesPassthroughStream,
   tallyResponsesRun,
   WEB_SEARCH_SOURCES_MAX_BYTES,
+  withoutWebSearchFunction,
+  type ConvertedResponsesRequest,
   type RelayError,
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
@@ -25,13 +29,15 @@ import type { Caller } from '../auth/caller';
 import { callerAccountId, runPipeline, traceOf, type NativeRequest } from '../pipeline/run-pipeline';
 import { isUnfinishedBackground, awaitBackgroundUsage } from '../dialects/responses/await-background-usage';
 import type { StoredResponses } from '../dialects/responses/stored-responses';
-import { bridgedWebSearch } from '../search/bridged-web-search';
+import { bridgedWebSearch, DEFAULT_WEB_SEARCH_MAX_CALLS } from '../search/bridged-web-search';
 import type { HostedSearchDeps } from '../search/run-hosted-search';
 import type { StoredResponseRecord } from '../storage/types';
 import { relayAnswer } from './relay-answer';
 
 export interface ResponsesRouteDeps extends HostedSearchDeps {
   responses: StoredResponses;
+  /** The most web searches one bridged response runs (RELAY_WEB_SEARCH_MAX_CALLS). */
+  webSearchMaxCalls?: number;
 }
 
 const previousNotFound = (id: string): RelayError =>
@@ -90,7 +96,7 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
       const history = previous?.origin === 'bridged' ? historyOf(await responses.chain(previous.id, accountId)) : [];
       // Items of earlier stored responses named by reference (the AI SDK's way), for the bridge.
       const referable = parsedItems(await responses.findItems(accountId, unresolvedReferences(body, history)));
-      const converted = convertResponsesToChat(body, history, referable);
+      const converted = await withWebSearchServed(deps, convertResponsesToChat(body, history, referable));
 
       const createdAtMs = Date.now();
       const responseId = newResponseId('resp');
@@ -110,16 +116,23 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
         if (!served || !storing) return;
         await keep({ id, origin: 'native', channelId: served.channel.id, keyDigest: channelKeyDigest(served.key), model: body.model, status, response: null, inputItems: null });
       };
-      // The hosted web_search tool, run by the relay itself for a channel answering bridged.
+      // The hosted web_search tool: a function of the relay's for a channel answering bridged, each call a search.
       const webSearch =
         converted.webSearch &&
-        bridgedWebSearch(deps, converted.webSearch, { caller, requestId: traceOf(res).requestId, clientIp: req.ip ?? null, newId: newResponseId });
+        bridgedWebSearch(deps, converted.webSearch, {
+          caller,
+          requestId: traceOf(res).requestId,
+          clientIp: req.ip ?? null,
+          newId: newResponseId,
+          request: body,
+          maxCalls: deps.webSearchMaxCalls ?? DEFAULT_WEB_SEARCH_MAX_CALLS,
+        });
       const dialect = responsesDialect({
         request: body,
         responseId,
         createdAt: Math.floor(createdAtMs / 1000),
         newId: newResponseId,
-        hostedCalls: webSearch?.hostedCalls,
+        leadingItems: webSearch?.leadingItems,
         onBridged: (response: ResponseObject) => {
           if (!storing || !responses.options.store) return;
           void keep({
@@ -149,7 +162,7 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
           onServed: (by) => (served = by),
           // Hints Codex sends on every request: a channel that cannot honour them still answers.
           advisory: RESPONSES_HINTS,
-          beforeBridged: webSearch?.beforeBridged,
+          relayFunction: webSearch,
           bridgedExtraBytes: webSearch ? WEB_SEARCH_SOURCES_MAX_BYTES : undefined,
         },
         // With store: false the provider keeps none of the answer's items: nothing to refer to later.
@@ -220,6 +233,14 @@ export function responsesRouter(deps: ResponsesRouteDeps) {
 const RESPONSES_HINTS = ['reasoning_effort', 'parallel_tool_calls'] as const;
 
 const enc = encodeURIComponent;
+
+/** With no channel to run a search, the search function is not offered (a bridge warning), rather than failing at every call. */
+async function withWebSearchServed(deps: ResponsesRouteDeps, converted: ConvertedResponsesRequest): Promise<ConvertedResponsesRequest> {
+  const plan = converted.webSearch;
+  if (!plan || (await deps.registry.candidatesFor(DEFAULT_SEARCH_MODEL, 'search')).length > 0) return converted;
+  const { webSearch: _plan, ...rest } = converted;
+  return { ...rest, request: withoutWebSearchFunction(converted.request, plan), warnings: [...converted.warnings, lossOf(RESPONSES_TO_CHAT.rules.noSearchChannel, { from: DEFAULT_SEARCH_MODEL })] };
+}
 
 /**
  * A native response retrieved by its owner: its items are the owner's to refer to (a background

@@ -17,8 +17,10 @@ export interface HostedSearchDeps extends PipelineDeps {
 /** One search the relay runs for a caller inside another request of theirs. */
 export interface HostedSearch {
   caller: Caller | undefined;
-  /** The request it is part of: the search's own row is `<requestId>-search`. */
+  /** The request it is part of: the search's own row is `<requestId>-search` (`-search-2`, `-search-3` … for the later searches of one request). */
   requestId: string;
+  /** Which search of the request this is, from 1 (the default). */
+  ordinal?: number;
   clientIp: string | null;
   /** The request's own: the search stops when its caller goes away. */
   signal: AbortLike;
@@ -34,11 +36,12 @@ export const HOSTED_SEARCH_ID_SUFFIX = '-search';
  * A web search on the caller's behalf, as `POST /v1/search` with model `web-search` would run it —
  * the token's model allow-list, a search channel chosen by routing (retries, circuit breaker,
  * rejected keys disabled), the token's quota reserved for one query — with its own usage row
- * (endpoint `search`, one unit, request id `<requestId>-search`). Never throws: a failure is the
+ * (endpoint `search`, one unit, request id `<requestId>-search`, numbered from the second). Never throws: a failure is the
  * outcome, and leaves a row only when it reserved quota or reached an upstream.
  */
 export async function runHostedSearch(deps: HostedSearchDeps, hosted: HostedSearch): Promise<HostedSearchOutcome> {
-  const trace = newTrace(`${hosted.requestId}${HOSTED_SEARCH_ID_SUFFIX}`, performance.now(), 'search');
+  const ordinal = hosted.ordinal ?? 1;
+  const trace = newTrace(`${hosted.requestId}${HOSTED_SEARCH_ID_SUFFIX}${ordinal > 1 ? `-${ordinal}` : ''}`, performance.now(), 'search');
   trace.requestedModel = DEFAULT_SEARCH_MODEL;
   trace.clientIp = hosted.clientIp;
   let outcome: HostedSearchOutcome;

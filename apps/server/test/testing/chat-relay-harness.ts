@@ -107,9 +107,9 @@ class Harness implements ChatRelayHarness {
     return this.addChannel({ name: 'dead', baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, ...overrides });
   }
 
-  async relay({ pin, onServed, advisory, beforeBridged, ...relayed }: HarnessRelayed): Promise<{ result: ChatRelayResult; trace: RelayTrace }> {
+  async relay({ pin, onServed, advisory, relayFunction, ...relayed }: HarnessRelayed): Promise<{ result: ChatRelayResult; trace: RelayTrace }> {
     const trace = newTrace('req_spec', performance.now());
-    const hooks = { pin, onServed, advisory, beforeBridged };
+    const hooks = { pin, onServed, advisory, relayFunction };
     const result = await relayChatCompletion(this.deps, { publicModel: relayed.request.model, caller: 'token:1', hooks, ...relayed }, trace, new CallerGone());
     return { result, trace };
   }

@@ -86,6 +86,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     maxUploadBytes: options.maxUploadBytes ?? config.maxUploadBytes,
     maxRetries: options.maxRetries ?? config.maxRetries,
     toolLimits: config.toolLimits,
+    webSearchMaxCalls: config.webSearchMaxCalls,
     trustProxy: options.trustProxy ?? config.trustProxy,
     cors: config.cors,
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,

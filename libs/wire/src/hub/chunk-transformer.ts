@@ -1,3 +1,4 @@
+import type { ResponseWebSearchCall } from '@chat-relay/contract';
 import type { RelayError } from '../errors/relay-error';
 import type { StreamStep } from './upstream-adapter';
 
@@ -16,4 +17,10 @@ export interface ChunkTransformer {
    * framing's generic error event). Absent: the framing's error event is written.
    */
   fail?(error: RelayError): StreamStep[];
+  /**
+   * A web search the relay runs itself between two model calls of the answer (a Responses
+   * caller's hosted web_search on a bridged channel): its events as it starts (`in_progress`, no
+   * sources yet) and as it ends. Absent: the dialect has no way to show one.
+   */
+  hostedSearch?(item: ResponseWebSearchCall): StreamStep[];
 }

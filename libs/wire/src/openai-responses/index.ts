@@ -3,8 +3,12 @@ export { convertChatToResponse, responseUsageFromChat, type ConvertChatToRespons
 export { ChatToResponsesStream, type ChatToResponsesStreamOptions } from './caller/chat-to-responses-stream';
 export { responsesErrorCode } from './caller/responses-error-code';
 export {
-  withWebSearchSources,
   webSearchCallItem,
+  webSearchQueryOf,
+  webSearchRequestOf,
+  webSearchResultText,
+  WEB_SEARCH_LIMIT_TEXT,
+  withoutWebSearchFunction,
   WEB_SEARCH_SOURCES_MAX_BYTES,
   type WebSearchPlan,
   type WebSearchOutcome,

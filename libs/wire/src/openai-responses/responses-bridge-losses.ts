@@ -13,8 +13,9 @@ export const RESPONSES_TO_CHAT = lossTable('OpenAI Responses → Chat Completion
   toolOutputMedia: { kind: 'mapped', field: 'input[*].output', reason: 'images and files of a function_call_output go in a user message after the tool results: a Chat Completions tool message holds text only' },
   reasoningItems: { kind: 'dropped', field: 'input[*](reasoning)', reason: "reasoning items without the relay's encrypted_content: a channel bridged through Chat Completions cannot take that reasoning back" },
   webSearchItems: { kind: 'dropped', field: 'input[*](web_search_call)', reason: 'a channel bridged through Chat Completions cannot take them back (the answers that used their results are sent)' },
-  secondWebSearch: { kind: 'dropped', field: 'tools[*](web_search)', reason: 'only the first web_search tool is used: the relay runs one search a request' },
+  secondWebSearch: { kind: 'dropped', field: 'tools[*](web_search)', reason: 'only the first web_search tool is used: the others add nothing to it' },
   webSearchOutsideTools: { kind: 'dropped', field: 'input[*](additional_tools).tools[*](web_search)', reason: "a bridged channel runs only the web search of 'tools'" },
   toolSearch: { kind: 'dropped', field: 'tools[*](tool_search)', reason: 'a bridged channel cannot search deferred tools: every deferred tool is offered to the model directly' },
+  noSearchChannel: { kind: 'dropped', field: 'tools[*](web_search)', reason: 'not offered to the model: no channel serves the web search' },
   searchLocation: { kind: 'dropped', field: 'tools[*].user_location', reason: "the relay's search engines take no location" },
 });

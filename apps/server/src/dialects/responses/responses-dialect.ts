@@ -1,4 +1,4 @@
-import type { ChatCompletion, ResponseObject, ResponsesRequest, ResponseWebSearchCall } from '@chat-relay/contract';
+import type { ChatCompletion, ResponseObject, ResponseOutputItem, ResponsesRequest } from '@chat-relay/contract';
 import { ChatToResponsesStream, convertChatToResponse, type ChunkTransformer, type NewItemId } from '@chat-relay/wire';
 import type { CallerDialect } from '../../pipeline/caller-dialect';
 import { sseEvent } from '../../pipeline/stream/sse';
@@ -13,8 +13,8 @@ export interface ResponsesTurn {
   newId: NewItemId;
   /** A bridged answer's final Response object, before the caller receives its last event. */
   onBridged(response: ResponseObject): void;
-  /** Calls the relay ran itself before a bridged answer (the hosted web search): its first output items. */
-  hostedCalls?(): readonly ResponseWebSearchCall[];
+  /** A whole bridged answer's output before its last model call's: earlier model calls and the web searches the relay ran between them. */
+  leadingItems?(): readonly ResponseOutputItem[];
 }
 
 /**
@@ -25,7 +25,7 @@ export interface ResponsesTurn {
 export function responsesDialect(turn: ResponsesTurn): CallerDialect {
   const { request, responseId, createdAt } = turn;
   const newId: NewItemId = (prefix) => turn.newId(prefix);
-  const hostedCalls = () => turn.hostedCalls?.() ?? [];
+
   return {
     name: 'openai',
     framing: {
@@ -46,15 +46,16 @@ export function responsesDialect(turn: ResponsesTurn): CallerDialect {
           createdAt,
           publicModel,
           newId,
-          hostedCalls: hostedCalls(),
+          leadingItems: turn.leadingItems?.() ?? [],
         });
         turn.onBridged(response);
         return response;
       },
       stream: (publicModel): ChunkTransformer => {
-        const stream = new ChatToResponsesStream({ request, responseId, createdAt, publicModel, newId, hostedCalls: hostedCalls() });
+        const stream = new ChatToResponsesStream({ request, responseId, createdAt, publicModel, newId });
         return {
           transform: (chunk) => stream.transform(chunk),
+          hostedSearch: (item) => stream.hostedSearch(item),
           finish: () => {
             const steps = stream.finish();
             turn.onBridged(stream.response);

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { performance } from 'node:perf_hooks';
 import { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { upstreamError, type RelayError, type StreamTransformer } from '@chat-relay/wire';
+import { RelayError, upstreamError, type StreamStep, type StreamTransformer } from '@chat-relay/wire';
 import type { Logger } from '../../logger';
 import type { AbortLike } from '../../core/caller-gone';
 import { serverShuttingDown, type OpenStreams } from './open-streams';
@@ -26,6 +26,12 @@ export interface PumpInput {
   openStreams?: OpenStreams;
   /** Where a throwing `onEnd` is reported: the stream still ends, the process stays up. */
   logger: Logger;
+  /**
+   * An answer of several model calls (the relay answering a function itself, pipeline/relay-function-loop):
+   * asked when an upstream body has ended properly, after `transformer.finish()` — the next body to
+   * read, or undefined when the answer is whole. What it emits meanwhile is written at once.
+   */
+  next?(emit: (steps: StreamStep[]) => void): Promise<{ upstream: AsyncIterator<Buffer>; first: Buffer } | undefined>;
 }
 
 /** Where the frames go: the HTTP response, as ts-rest hands it to `pipe`. */
@@ -63,6 +69,7 @@ export function pumpSseStream(input: PumpInput): SseBody {
 
 async function run(input: PumpInput, destination: Destination): Promise<void> {
   const { transformer, trace, signal, framing } = input;
+  let upstream = input.upstream;
   const frame = (step: { json: string; event?: string }): string => (framing.frame ? framing.frame(step.json) : sseFrame(step));
   // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
   const decoder = new StringDecoder('utf8');
@@ -109,7 +116,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     // The last frames and the end of the response in one write.
     if (signal.aborted) destination.end();
     else destination.end(batch);
-    void input.upstream.return?.().catch(() => undefined);
+    void upstream.return?.().catch(() => undefined);
   };
   // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
   // (Declared after `finish`, which only runs once this is set.)
@@ -118,33 +125,56 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     finish();
   });
 
+  const write = (steps: readonly StreamStep[]): void => {
+    for (const step of steps) {
+      if (step.kind === 'chunk') push(frame(step));
+      else fail(step.error);
+    }
+  };
+
   try {
-    for (let piece: Buffer | undefined = input.first; piece && !ended; ) {
-      parser.feed(decoder.write(piece));
-      for (const event of events.splice(0)) {
-        for (const step of transformer.transform(event)) {
-          if (step.kind === 'chunk') push(frame(step));
-          else fail(step.error);
+    for (let first: Buffer | undefined = input.first; first && !ended; ) {
+      for (let piece: Buffer | undefined = first; piece && !ended; ) {
+        parser.feed(decoder.write(piece));
+        for (const event of events.splice(0)) {
+          for (const step of transformer.transform(event)) {
+            if (step.kind === 'chunk') push(frame(step));
+            else fail(step.error);
+            if (ended) break;
+          }
           if (ended) break;
         }
         if (ended) break;
+        if (!flush()) await drained(destination, signal);
+        const next = await upstream.next();
+        piece = next.done ? undefined : next.value;
       }
+      first = undefined;
       if (ended) break;
-      if (!flush()) await drained(destination, signal);
-      const next = await input.upstream.next();
-      piece = next.done ? undefined : next.value;
-    }
-    if (!ended) {
-      for (const step of transformer.finish()) {
-        if (step.kind === 'chunk') push(frame(step));
-        else fail(step.error);
+      write(transformer.finish());
+      if (ended || !input.next) break;
+      const more = await input.next((steps) => {
+        write(steps);
+        flush();
+      });
+      if (!more) break;
+      if (ended) {
+        // Ended meanwhile (a shutdown): the next body is let go unread.
+        void more.upstream.return?.().catch(() => undefined);
+        break;
       }
+      // The next model call of the same answer: its own body, parsed afresh.
+      void upstream.return?.().catch(() => undefined);
+      upstream = more.upstream;
+      first = more.first;
+      decoder.end();
+      parser.reset();
     }
     if (!ended && !transformer.complete) {
       fail(upstreamError('The upstream provider ended the stream before it was complete.', 'stream_truncated'));
     }
   } catch (error) {
-    fail(transportFailure(error).error);
+    fail(error instanceof RelayError ? error : transportFailure(error).error);
   } finally {
     finish();
   }

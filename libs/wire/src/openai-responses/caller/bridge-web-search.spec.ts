@@ -1,7 +1,15 @@
 import { lost } from '../../testing/lost';
 import { ChatCompletionRequestSchema, ResponseObjectSchema, type ChatCompletion, type SearchResult } from '@chat-relay/contract';
 import { expectOpenAiValid } from '../../gemini/testing/expect-openai-valid';
-import { searchQueryOf, webSearchCallItem, withWebSearchSources, WEB_SEARCH_SOURCES_MAX_BYTES, type WebSearchOutcome } from './bridge-web-search';
+import {
+  webSearchCallItem,
+  webSearchQueryOf,
+  webSearchRequestOf,
+  webSearchResultText,
+  withoutWebSearchFunction,
+  WEB_SEARCH_SOURCES_MAX_BYTES,
+  type WebSearchOutcome,
+} from './bridge-web-search';
 import { ChatToResponsesStream } from './chat-to-responses-stream';
 import { convertChatToResponse } from './convert-chat-to-response';
 import { bridgeErrorFor, bridgeResponses, responsesRequest } from '../testing/bridge-responses-request';
@@ -14,36 +22,38 @@ const results: SearchResult[] = [
 ];
 const completed: WebSearchOutcome = { status: 'completed', query: 'weather in Paris', results };
 const failed: WebSearchOutcome = { status: 'failed', query: 'weather in Paris', reason: 'no search channel' };
-const planOf = (fields: Record<string, unknown>) => bridgeResponses({ tools: [{ type: 'web_search' }], ...fields }).webSearch?.request;
+const planOf = (fields: Record<string, unknown>) => bridgeResponses({ tools: [{ type: 'web_search' }], ...fields }).webSearch;
 
 describe('webSearchPlanOf (through convertResponsesToChat)', () => {
-  it('searches the latest user text; search_context_size low / medium / high → 3 / 5 / 8 results (5 by default)', () => {
-    const input = [
-      { role: 'user', content: 'first question' },
-      { role: 'assistant', content: 'an answer' },
-      { role: 'user', content: [{ type: 'input_text', text: ' weather \n in' }, { type: 'input_text', text: 'Paris?' }] },
-    ];
-    expect(planOf({ input })).toEqual({ query: 'weather in Paris?', max_results: 5 });
+  it('offers the search as a function `web_search` after the caller’s; search_context_size low / medium / high → 3 / 5 / 8 results (5 by default)', () => {
+    const converted = bridgeResponses({ tools: [{ type: 'function', name: 'f' }, { type: 'web_search' }] });
+    expect(converted.webSearch).toEqual({ functionName: 'web_search', maxResults: 5 });
+    expect(converted.request.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : tool.type))).toEqual(['f', 'web_search']);
+    expect(ChatCompletionRequestSchema.safeParse(converted.request).success).toBe(true);
     for (const [size, count] of [['low', 3], ['medium', 5], ['high', 8]] as const) {
-      expect(planOf({ tools: [{ type: 'web_search_preview', search_context_size: size }] })?.max_results).toBe(count);
+      expect(planOf({ tools: [{ type: 'web_search_preview', search_context_size: size }] })?.maxResults).toBe(count);
     }
   });
 
-  it('cuts a long question to 400 characters, on a word boundary', () => {
-    const query = planOf({ input: `${'word '.repeat(100)}end` })?.query ?? '';
-    expect(query.length).toBeLessThanOrEqual(400);
-    expect(query.endsWith('word')).toBe(true);
-    expect(searchQueryOf([{ role: 'user', content: 'x'.repeat(1_000) }])).toHaveLength(400);
+  it('a caller function already named web_search keeps its name: the relay’s is numbered (namespaced and custom tools’ names count too)', () => {
+    const tools = [{ type: 'function', name: 'web_search' }, { type: 'function', name: 'web_search_2' }, { type: 'web_search' }];
+    expect(planOf({ tools })?.functionName).toBe('web_search_3');
+    const inner = [{ type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'web_search' }] }, { type: 'custom', name: 'web_search_2' }, { type: 'web_search' }];
+    expect(planOf({ tools: inner })?.functionName).toBe('web_search_3');
   });
 
-  it('no user text (an image only) leaves the query undefined: the search will not run', () => {
-    expect(planOf({ input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }] })).toEqual({ query: undefined, max_results: 5 });
+  it('external_web_access: false (cache only) offers no search at all; true offers it', () => {
+    const converted = bridgeResponses({ tools: [{ type: 'function', name: 'f' }, { type: 'web_search', external_web_access: false }] });
+    expect(converted.webSearch).toBeUndefined();
+    expect(converted.request.tools).toHaveLength(1);
+    expect(converted.nativeOnly).toBeUndefined();
+    expect(planOf({ tools: [{ type: 'web_search', external_web_access: true }] })).toBeDefined();
   });
 
   it('filters.allowed_domains → include_domains, pasted schemes and paths cut off', () => {
     const tools = [{ type: 'web_search', filters: { allowed_domains: ['pubmed.ncbi.nlm.nih.gov', 'https://Www.Example.com/path?q=1'] } }];
-    expect(planOf({ tools })?.include_domains).toEqual(['pubmed.ncbi.nlm.nih.gov', 'www.example.com']);
-    expect(planOf({ tools: [{ type: 'web_search', filters: { allowed_domains: [] } }] })).not.toHaveProperty('include_domains');
+    expect(planOf({ tools })?.includeDomains).toEqual(['pubmed.ncbi.nlm.nih.gov', 'www.example.com']);
+    expect(planOf({ tools: [{ type: 'web_search', filters: { allowed_domains: [] } }] })).not.toHaveProperty('includeDomains');
   });
 
   it('a domain the search cannot take is a 400 naming it', () => {
@@ -56,51 +66,55 @@ describe('webSearchPlanOf (through convertResponsesToChat)', () => {
     const { warnings, webSearch } = bridgeResponses({
       tools: [{ type: 'web_search', user_location: { type: 'approximate', city: 'Paris' } }, { type: 'web_search_preview', search_context_size: 'high' }],
     });
-    expect(webSearch?.request.max_results).toBe(5);
+    expect(webSearch?.maxResults).toBe(5);
     expect(warnings).toEqual([lost('tools[*](web_search)'), lost('tools[0].user_location')]);
   });
 });
 
-describe('withWebSearchSources', () => {
-  const base = ChatCompletionRequestSchema.parse({
-    model: 'm',
-    messages: [
-      { role: 'system', content: 'Be brief.' },
-      { role: 'developer', content: 'Rules.' },
-      { role: 'user', content: 'weather in Paris' },
-    ],
+describe('a call of the search function', () => {
+  it('its query: the `query` argument, whitespace collapsed, cut to 400 characters on a word boundary; none when missing or not JSON', () => {
+    expect(webSearchQueryOf('{"query":" weather \\n in  Paris? "}')).toBe('weather in Paris?');
+    const long = webSearchQueryOf(JSON.stringify({ query: `${'word '.repeat(100)}end` })) ?? '';
+    expect(long.length).toBeLessThanOrEqual(400);
+    expect(long.endsWith('word')).toBe(true);
+    expect(webSearchQueryOf(JSON.stringify({ query: 'x'.repeat(1_000) }))).toHaveLength(400);
+    expect(webSearchQueryOf('{}')).toBeUndefined();
+    expect(webSearchQueryOf('{"query": 3}')).toBeUndefined();
+    expect(webSearchQueryOf('not json')).toBeUndefined();
   });
 
-  it('adds one system message after the leading instructions: numbered sources, URL, date, snippet, asking for URL citations', () => {
-    const sent = withWebSearchSources(base, completed);
-    expect(sent.messages.map((message) => message.role)).toEqual(['system', 'developer', 'system', 'user']);
-    expect(sent.messages[2]?.content).toBe(
+  it('its search request: the plan’s result count and domains', () => {
+    expect(webSearchRequestOf({ functionName: 'web_search', maxResults: 3, includeDomains: ['example.org'] }, 'q')).toEqual({ query: 'q', max_results: 3, include_domains: ['example.org'] });
+  });
+
+  it('its result for the model: numbered sources with URL, date and snippet, asking for URL citations', () => {
+    expect(webSearchResultText(completed)).toBe(
       [
         'Web search results for "weather in Paris":',
         '[1] Paris weather\nURL: https://weather.example/paris\nPublished: 2025-06-01\nSunny, 24°C.',
         '[2] Météo\nURL: https://meteo.example/paris',
-        'Use these sources where they are relevant to answer, and cite each source you use by its URL, e.g. "… ([1](https://…))". Do not invent sources or URLs.',
+        'Cite each source you use by its URL, e.g. "… ([1](https://…))". Do not invent sources or URLs.',
       ].join('\n\n'),
     );
-    expect(ChatCompletionRequestSchema.safeParse(sent).success).toBe(true);
-    // The caller's request is not changed (a retry on another channel builds from it again).
-    expect(base.messages).toHaveLength(3);
   });
 
-  it('a conversation without instructions gets the sources first', () => {
-    const sent = withWebSearchSources({ model: 'm', messages: [{ role: 'user', content: 'q' }] }, completed);
-    expect(sent.messages.map((message) => message.role)).toEqual(['system', 'user']);
+  it('a failed search, or one that found nothing, is said so', () => {
+    expect(webSearchResultText(failed)).toContain('The web search failed');
+    expect(webSearchResultText({ ...completed, results: [] })).toContain('found nothing');
   });
 
-  it('a failed search, or one that found nothing, is said so — the model is told not to pretend', () => {
-    expect(withWebSearchSources(base, failed).messages[2]?.content).toContain('it failed, so no web results are available');
-    expect(withWebSearchSources(base, { ...completed, results: [] }).messages[2]?.content).toContain('found nothing');
-  });
-
-  it('long sources are cut, so the message stays within what the reservation adds for it', () => {
+  it('long sources are cut, so one result stays within what the reservation adds for it', () => {
     const huge: SearchResult[] = Array.from({ length: 8 }, (_, index) => ({ title: '"'.repeat(5_000), url: `https://example.com/${'a'.repeat(5_000)}${index}`, snippet: '\u0001'.repeat(50_000) }));
-    const sent = withWebSearchSources({ model: 'm', messages: [{ role: 'user', content: 'q' }] }, { status: 'completed', query: 'q'.repeat(400), results: huge });
-    expect(Buffer.byteLength(JSON.stringify(sent.messages[0]))).toBeLessThan(WEB_SEARCH_SOURCES_MAX_BYTES);
+    const text = webSearchResultText({ status: 'completed', query: 'q'.repeat(400), results: huge });
+    expect(Buffer.byteLength(JSON.stringify({ role: 'tool', tool_call_id: 'call_1', content: text }))).toBeLessThan(WEB_SEARCH_SOURCES_MAX_BYTES);
+  });
+
+  it('withoutWebSearchFunction: the function, a choice of it, and a choice or parallel flag left without tools go', () => {
+    const plan = { functionName: 'web_search', maxResults: 5 };
+    const alone = bridgeResponses({ tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' }, parallel_tool_calls: true }).request;
+    expect(Object.keys(withoutWebSearchFunction(alone, plan))).toEqual(['model', 'messages']);
+    const beside = bridgeResponses({ tools: [{ type: 'function', name: 'f' }, { type: 'web_search' }], tool_choice: 'required' }).request;
+    expect(withoutWebSearchFunction(beside, plan)).toMatchObject({ tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required' });
   });
 });
 
@@ -140,7 +154,7 @@ describe('the web_search_call item in a bridged Response', () => {
     });
   });
 
-  it('convertChatToResponse puts it before the message', () => {
+  it('convertChatToResponse puts the earlier items (the search) before the message', () => {
     const response = convertChatToResponse({
       completion,
       request,
@@ -148,7 +162,7 @@ describe('the web_search_call item in a bridged Response', () => {
       createdAt: CREATED_AT,
       publicModel: PUBLIC_MODEL,
       newId: sequentialIds(),
-      hostedCalls: [webSearchCallItem('ws_0', completed)],
+      leadingItems: [webSearchCallItem('ws_0', completed)],
     });
     expect(response.output.map((item) => [item.type, item.id, item['status']])).toEqual([
       ['web_search_call', 'ws_0', 'completed'],
@@ -165,11 +179,17 @@ describe('the web_search_call item in a bridged Response', () => {
       createdAt: CREATED_AT,
       publicModel: PUBLIC_MODEL,
       newId: sequentialIds(),
-      hostedCalls: [webSearchCallItem('ws_0', outcome)],
     });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'u', choices: [{ index: 0, delta, finish_reason: finish }] });
-    const steps = [...stream.transform(chunk({ role: 'assistant', content: 'Sunny' })), ...stream.transform(chunk({}, 'stop')), ...stream.finish()];
+    // The search runs between two model calls: shown as it starts, and as it ends.
+    const steps = [
+      ...stream.hostedSearch(webSearchCallItem('ws_0', { status: 'in_progress', query: outcome.query })),
+      ...stream.hostedSearch(webSearchCallItem('ws_0', outcome)),
+      ...stream.transform(chunk({ role: 'assistant', content: 'Sunny' })),
+      ...stream.transform(chunk({}, 'stop')),
+      ...stream.finish(),
+    ];
     return { stream, events: eventsOf(steps) };
   };
 

@@ -30,8 +30,6 @@ import {
 
 export interface ChatToResponsesStreamOptions extends ResponseIdentity {
   newId: NewItemId;
-  /** Calls the relay ran itself before the model answered (a web search): the first output items. */
-  hostedCalls?: readonly ResponseWebSearchCall[];
 }
 
 /** One tool call of the hub stream: its fragments wait until its name is known (then its item takes them). */
@@ -43,8 +41,8 @@ const nonEmpty = (value: unknown): string => (isString(value) ? value : '');
 
 /**
  * Hub chunks → a Responses stream: `response.created` and `response.in_progress` first, then
- * the relay's own hosted calls (`hostedCalls`: the web search it ran) whole, then the model's
- * output items, each opened (`output_item.added`) before any delta of its own and closed
+ * the output items — the model's, and the web searches the relay runs between its model calls
+ * (hostedSearch) — each opened (`output_item.added`) before any delta of its own and closed
  * (`output_item.done`) with its whole content; every event carries `sequence_number` 0, 1, 2 …
  * and the one response id. Reasoning text (`reasoning_content` / `reasoning`) is a reasoning item
  * with one summary part, closed with the signed block as `encrypted_content` when one ends it
@@ -331,27 +329,36 @@ export class ChatToResponsesStream implements ChunkTransformer {
     if (this.started) return [];
     this.started = true;
     const response = this.response;
-    const steps = [this.event('response.created', { response }), this.event('response.in_progress', { response })];
-    for (const call of this.options.hostedCalls ?? []) steps.push(...this.hostedCall(call));
-    return steps;
+    return [this.event('response.created', { response }), this.event('response.in_progress', { response })];
   }
 
   /**
-   * A web search the relay has already run, told as OpenAI streams one: added (in progress),
-   * in_progress, searching, completed — a failed one has no event of its own — then done as it ended.
+   * A web search the relay runs between two model calls, told as OpenAI streams one: when it
+   * starts (status in_progress), the open item closed, then output_item.added, in_progress and
+   * searching; when it ends, completed (a failed one has no event of its own), then done as it ended.
    */
-  private hostedCall(call: ResponseWebSearchCall): StreamStep[] {
-    const item: HostedState = { kind: 'hosted', id: call.id, outputIndex: this.items.length, done: true, item: call };
-    this.items.push(item);
-    const at = { item_id: call.id, output_index: item.outputIndex };
-    const { sources: _sources, ...searching } = call.action ?? { type: 'search' };
-    return [
-      this.event('response.output_item.added', { output_index: item.outputIndex, item: { ...call, status: 'in_progress', action: searching } }),
-      this.event('response.web_search_call.in_progress', at),
-      this.event('response.web_search_call.searching', at),
-      ...(call.status === 'completed' ? [this.event('response.web_search_call.completed', at)] : []),
-      this.event('response.output_item.done', { output_index: item.outputIndex, item: call }),
-    ];
+  hostedSearch(call: ResponseWebSearchCall): StreamStep[] {
+    if (this.stopped || this.state !== 'streaming') return [];
+    const steps = this.start();
+    const known = this.items.find((item): item is HostedState => item.kind === 'hosted' && item.id === call.id);
+    if (!known) {
+      steps.push(...this.closeCurrent());
+      const item: HostedState = { kind: 'hosted', id: call.id, outputIndex: this.items.length, done: false, item: call };
+      this.items.push(item);
+      const at = { item_id: call.id, output_index: item.outputIndex };
+      steps.push(
+        this.event('response.output_item.added', { output_index: item.outputIndex, item: call }),
+        this.event('response.web_search_call.in_progress', at),
+        this.event('response.web_search_call.searching', at),
+      );
+      return steps;
+    }
+    known.item = call;
+    known.done = true;
+    const at = { item_id: call.id, output_index: known.outputIndex };
+    if (call.status === 'completed') steps.push(this.event('response.web_search_call.completed', at));
+    steps.push(this.event('response.output_item.done', { output_index: known.outputIndex, item: call }));
+    return steps;
   }
 
   private event(type: string, fields: JsonObject): StreamStep {

@@ -1,4 +1,4 @@
-import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesRequest, ResponseWebSearchCall } from '@chat-relay/contract';
+import type { ChatCompletion, ResponseOutputItem, ResponseObject, ResponsesRequest } from '@chat-relay/contract';
 import { reasoningTextOf } from '../../anthropic-messages/reasoning-text-of';
 import { encryptedContentOf, thinkingBlocksOf, type HubThinkingBlock } from '../../hub/thinking-blocks';
 import { buildResponseObject } from './build-response-object';
@@ -23,8 +23,8 @@ export interface ConvertChatToResponseArgs {
   /** The model name the caller sent. */
   publicModel: string;
   newId: NewItemId;
-  /** Calls the relay ran itself before the model answered (a web search): the first output items. */
-  hostedCalls?: readonly ResponseWebSearchCall[];
+  /** Output before this model call's: earlier model calls of the same answer and the web searches the relay ran between them. */
+  leadingItems?: readonly ResponseOutputItem[];
 }
 
 /** A signed thinking block as a reasoning item: its text the summary (a redacted block has none). */
@@ -54,11 +54,12 @@ export function callItemOf(offeredName: string, payload: string, customCall: boo
 }
 
 /**
- * A hub `chat.completion` (its first choice) → a Response. Output items in order: the relay's
- * own hosted calls (`hostedCalls`: the web search it ran), a `reasoning` item per signed
- * thinking block (`thinking_blocks`, an anthropic channel's: its text as the one summary_text,
- * the block as `encrypted_content` so the item brings it back), else one when the message has
- * reasoning text (its one summary_text, nothing encrypted to give), a `message` item with an `output_text` part (annotations [],
+ * A hub `chat.completion` (its first choice) → a Response. Output items in order: the items of
+ * earlier model calls of the answer (`leadingItems`: with the web searches the relay ran), a
+ * `reasoning` item per signed thinking block (`thinking_blocks`, an anthropic channel's: its text
+ * as the one summary_text, the block as `encrypted_content` so the item brings it back), else one
+ * when the message has reasoning text (its one summary_text, nothing encrypted to give), a
+ * `message` item with an `output_text` part (annotations [],
  * the choice's logprobs) and/or a `refusal` part when there is text or a refusal, then one
  * `function_call` item per tool call (call_id = the hub's tool call id; a namespaced tool's name
  * and namespace restored), or a `custom_tool_call` for a custom tool (see callItemOf) — text and
@@ -67,10 +68,10 @@ export function callItemOf(offeredName: string, payload: string, customCall: boo
  * completed (a hosted call keeps its own status: a failed search stays failed).
  * Usage: see responseUsageFromChat; the rest: see buildResponseObject.
  */
-export function convertChatToResponse({ completion, request, responseId, createdAt, publicModel, newId, hostedCalls = [] }: ConvertChatToResponseArgs): ResponseObject {
+export function convertChatToResponse({ completion, request, responseId, createdAt, publicModel, newId, leadingItems = [] }: ConvertChatToResponseArgs): ResponseObject {
   const choice = completion.choices[0];
   const message = choice?.message;
-  const output: ResponseOutputItem[] = [...hostedCalls];
+  const output: ResponseOutputItem[] = [...leadingItems];
   const blocks = message ? thinkingBlocksOf(message) : [];
   const reasoning = message && blocks.length === 0 ? reasoningTextOf(message) : '';
   for (const block of blocks) output.push(reasoningItemOf(block, newId('rs')));

@@ -19,7 +19,7 @@ export interface ConvertedResponsesRequest {
   warnings: Adjustment[];
   /** A 400 naming the first field only a channel speaking Responses natively can serve: the relay must not bridge then. */
   nativeOnly?: RelayError;
-  /** The search a bridged channel needs first: the request has a web_search tool (see webSearchPlanOf). */
+  /** The web search offered to the model as a function of the relay's: the request has a web_search tool (see webSearchPlanOf). */
   webSearch?: WebSearchPlan;
 }
 
@@ -158,8 +158,8 @@ const defined = <T>(field: string, value: T | null | undefined): Record<string, 
  * Not sent, with a warning: text.verbosity (Gemini and Anthropic channels refuse it),
  * reasoning.summary, include reasoning.encrypted_content, truncation 'auto', any unknown field.
  * Not sent, silently: store, metadata, previous_response_id (the relay keeps responses itself).
- * The web_search tool: the relay searches before the model answers (see webSearchPlanOf), and
- * web_search_call items of earlier turns are dropped (warned).
+ * The web_search tool: a function the relay answers itself with a search when the model calls
+ * it (see webSearchPlanOf); web_search_call items of earlier turns are dropped (warned).
  * Native channels only: background, conversation, prompt, the other hosted tools and their items,
  * file_id images and file_url files.
  * A conversation with no message at all is a 400 naming `input` (unless native only already).
@@ -172,13 +172,14 @@ export function convertResponsesToChat(
   const notes = new BridgeNotes((param, what) => `'${param}': ${what} is only available on channels that speak the Responses API natively.`);
   noteOtherFields(request, notes);
   const messages = convertResponsesInputToChat(request, history, notes, referable);
+  const webSearch = webSearchPlanOf(request, notes);
   if (messages.length === 0 && !notes.nativeOnly) {
     throw invalidRequest('The conversation is empty: give an input (or instructions).', 'input', 'empty_input');
   }
   const chat: ChatCompletionRequest = {
     model: request.model,
     messages,
-    ...convertResponsesToolsToChat(request, notes, history),
+    ...convertResponsesToolsToChat(request, notes, history, webSearch),
     ...defined('max_completion_tokens', request.max_output_tokens),
     ...defined('temperature', request.temperature),
     ...defined('top_p', request.top_p),
@@ -191,7 +192,6 @@ export function convertResponsesToChat(
     ...convertTextConfig(request.text, notes),
     ...(request.stream === true ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
-  const webSearch = webSearchPlanOf(request, messages, notes);
   return {
     request: chat,
     warnings: notes.warnings,

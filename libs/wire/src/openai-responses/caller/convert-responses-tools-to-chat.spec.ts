@@ -19,20 +19,22 @@ describe('convertResponsesToChat: tools', () => {
   });
 
   it.each(['web_search', 'web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11'])(
-    'a %s tool is not sent: the relay searches itself (the function tools stay); no longer native only',
+    'a %s tool is offered as the relay’s function web_search after the caller’s; no longer native only',
     (type) => {
       const converted = bridgeResponses({ tools: [{ type, search_context_size: 'high' }, weather] });
       expect(converted.nativeOnly).toBeUndefined();
-      expect(converted.request.tools).toEqual([{ type: 'function', function: { name: 'weather', description: 'Weather of a city.', parameters: weather.parameters, strict: true } }]);
-      expect(converted.webSearch?.request).toEqual({ query: 'Hi', max_results: 8 });
+      expect(converted.request.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : tool.type))).toEqual(['weather', 'web_search']);
+      expect(converted.webSearch).toEqual({ functionName: 'web_search', maxResults: 8 });
     },
   );
 
-  it("tool_choice with a web search: 'required' is met by the search ('auto' for the functions, nothing without), a web search choice sends nothing", () => {
-    expect(bridgeResponses({ tools: [weather, { type: 'web_search' }], tool_choice: 'required' }).request.tool_choice).toBe('auto');
-    expect(bridgeResponses({ tools: [{ type: 'web_search' }], tool_choice: 'required' }).request).not.toHaveProperty('tool_choice');
+  it("tool_choice with a web search: 'required' as is (the search is a tool), a web search choice forces its function", () => {
+    expect(bridgeResponses({ tools: [weather, { type: 'web_search' }], tool_choice: 'required' }).request.tool_choice).toBe('required');
+    expect(bridgeResponses({ tools: [{ type: 'web_search' }], tool_choice: 'required' }).request.tool_choice).toBe('required');
     const forced = bridgeResponses({ tools: [weather, { type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } });
-    expect({ nativeOnly: forced.nativeOnly, choice: forced.request.tool_choice, searched: forced.webSearch !== undefined }).toEqual({ nativeOnly: undefined, choice: undefined, searched: true });
+    expect({ nativeOnly: forced.nativeOnly, choice: forced.request.tool_choice }).toEqual({ nativeOnly: undefined, choice: { type: 'function', function: { name: 'web_search' } } });
+    const cacheOnly = bridgeResponses({ tools: [weather, { type: 'web_search', external_web_access: false }], tool_choice: { type: 'web_search' } });
+    expect(cacheOnly.request).not.toHaveProperty('tool_choice');
   });
 
   it("tool_choice 'none' with a web search: no search, no tools sent", () => {

@@ -11,7 +11,7 @@ import {
 } from '@chat-relay/contract';
 import { invalidRequest } from '../../errors/relay-error';
 import type { BridgeNotes } from '../../hub/bridge-notes';
-import { isWebSearchTool } from './bridge-web-search';
+import { isWebSearchTool, webSearchFunctionTool, type WebSearchPlan } from './bridge-web-search';
 import { bridgedToolName, locateResponsesTools, type LocatedTool } from './bridged-tools';
 
 /** What a function without `parameters` takes: nothing (Chat Completions servers want a schema). */
@@ -47,7 +47,8 @@ function convertCustomTool(tool: ResponsesTool, at: string, namespace: string | 
 }
 
 function convertTool({ tool, at, namespace }: LocatedTool, notes: BridgeNotes): Tool[] {
-  // The relay runs the web search of `tools` itself (see webSearchPlanOf); one added by an input item is not run.
+  // The web search of `tools` is offered as the relay's own function, once, after the caller's
+  // (see webSearchPlanOf); one added by an input item is not run.
   if (isWebSearchTool(tool)) {
     if (!at.startsWith('tools[')) notes.lose(RESPONSES_TO_CHAT.rules.webSearchOutsideTools, { field: at });
     return [];
@@ -88,12 +89,11 @@ function checkDistinct(tools: readonly Tool[]): void {
 function convertToolChoice(
   choice: ResponsesRequest['tool_choice'],
   hasTools: boolean,
-  searched: boolean,
+  webSearch: WebSearchPlan | undefined,
+  searchDeclared: boolean,
   notes: BridgeNotes,
 ): Pick<ChatCompletionRequest, 'tool_choice'> {
   if (choice === undefined) return {};
-  // The relay's search is the tool call 'required' asks for; whether to call a function is then the model's choice.
-  if (choice === 'required' && searched) return hasTools ? { tool_choice: 'auto' } : {};
   if (typeof choice === 'string') {
     // Without tools, 'auto' and 'none' ask for nothing, and Chat Completions refuses a tool_choice alone.
     return !hasTools && choice !== 'required' ? {} : { tool_choice: choice };
@@ -101,7 +101,10 @@ function convertToolChoice(
   const name: unknown = choice['name'];
   if (choice.type === 'function' && typeof name === 'string') return { tool_choice: { type: 'function', function: { name } } };
   if (choice.type === 'custom' && typeof name === 'string') return { tool_choice: { type: 'custom', custom: { name } } };
-  if (searched && isWebSearchTool(choice)) return {};
+  // The hosted search asked for: its function.
+  if (webSearch && isWebSearchTool(choice)) return { tool_choice: { type: 'function', function: { name: webSearch.functionName } } };
+  // Declared but not offered (external_web_access false): the model answers without it.
+  if (searchDeclared && isWebSearchTool(choice)) return {};
   notes.refuse('tool_choice', `tool_choice '${choice.type}'`);
   return {};
 }
@@ -116,29 +119,29 @@ function convertToolChoice(
  * string, see their converters); a namespace → its function and custom tools, each named
  * `<namespace>__<name>` (see bridgedToolName; the namespace's own description is not sent),
  * restored on the calls in the answer (see bridged-tools.ts); tool_search → not sent, warned
- * (nothing upstream searches, and the deferred tools are all offered); the web_search tools are
- * not sent: the relay runs one search itself and gives the model its results (see
- * bridge-web-search.ts); every other tool type (file_search, code_interpreter, mcp,
+ * (nothing upstream searches, and the deferred tools are all offered); a web_search tool → the
+ * relay's own search function, after the caller's tools (see bridge-web-search.ts: the relay runs
+ * each call of it); every other tool type (file_search, code_interpreter, mcp,
  * image_generation, computer use, local_shell …) runs at OpenAI: native channels only.
  * tool_choice 'none' | 'auto' | 'required' as is ('auto' and 'none' are not sent when no tool
- * is; 'required' with a web search: the search is that call, so 'auto', or nothing without
- * function tools), `{type: 'function', name}` → `{type: 'function', function: {name}}`,
- * `{type: 'custom', name}` → `{type: 'custom', custom: {name}}`, a web search choice → nothing
- * (the search runs anyway), any other (allowed_tools, other hosted tools, mcp) native only;
+ * is), `{type: 'function', name}` → `{type: 'function', function: {name}}`,
+ * `{type: 'custom', name}` → `{type: 'custom', custom: {name}}`, a web search choice → the search function (nothing when
+ * the search is not offered), any other (allowed_tools, other hosted tools, mcp) native only;
  * parallel_tool_calls as is when a tool is sent.
  */
 export function convertResponsesToolsToChat(
   request: Pick<ResponsesRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'input'>,
   notes: BridgeNotes,
   history: readonly ResponseInputItem[] = [],
+  webSearch?: WebSearchPlan,
 ): Pick<ChatCompletionRequest, 'tools' | 'tool_choice' | 'parallel_tool_calls'> {
   const tools = locateResponsesTools(request, history).flatMap((located) => convertTool(located, notes));
   checkDistinct(tools);
-  const searched = request.tool_choice !== 'none' && (request.tools ?? []).some(isWebSearchTool);
+  if (webSearch) tools.push(webSearchFunctionTool(webSearch));
   const parallel = request.parallel_tool_calls;
   return {
     ...(tools.length > 0 ? { tools } : {}),
-    ...convertToolChoice(request.tool_choice, tools.length > 0, searched, notes),
+    ...convertToolChoice(request.tool_choice, tools.length > 0, webSearch, (request.tools ?? []).some(isWebSearchTool), notes),
     // Like tool_choice, Chat Completions refuses parallel_tool_calls without tools.
     ...(tools.length > 0 && parallel !== undefined && parallel !== null ? { parallel_tool_calls: parallel } : {}),
   };
