@@ -190,4 +190,23 @@ describe('e2e: prompt-cache affinity across two equal anthropic channels', () =>
     const back = await converse(e2e, sim, 'session-weight');
     expect(back.keys.every((key) => KEYS[pinned.name as Name].includes(key))).toBe(true);
   });
+
+  it("is kept per token and model: another caller's same session name is a session of its own", async () => {
+    const setup = await twoChannels();
+    e2e = setup.e2e;
+    const second = await request(e2e.relay.app).post('/api/tokens').set(bearer(e2e.relay.adminKey)).send({ name: 'second' }).expect(201);
+    const affinity = e2e.relay.services.affinity;
+    const scope = (tokenId: number) => `token:${tokenId}|${String(base['model'])}|session:shared-name`;
+    const ask = (key: string) =>
+      fetch(`${e2e.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json', 'x-claude-code-session-id': 'shared-name' },
+        body: JSON.stringify({ model: base['model'], max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    expect((await ask(e2e.token)).status).toBe(200);
+    expect(affinity?.lookup(scope(e2e.tokenId))).toMatchObject({ channelId: expect.any(Number) });
+    expect(affinity?.lookup(scope(Number(second.body.id)))).toBeUndefined();
+    expect((await ask(String(second.body.key))).status).toBe(200);
+    expect(affinity?.lookup(scope(Number(second.body.id)))).toMatchObject({ channelId: expect.any(Number) });
+  });
 });
