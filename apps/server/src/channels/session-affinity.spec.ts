@@ -29,16 +29,16 @@ describe('SessionAffinity', () => {
     now = 1_000_000;
   });
 
-  it('in memory alone: a pin is known at once (no promise), renewed by use, forgotten after the TTL unused', () => {
+  it('in memory alone: a pin is known at once (no promise), renewed by each lookup, forgotten after the TTL unused', () => {
     const affinity = new SessionAffinity({ ttlMs: 1_000, clock });
     expect(affinity.lookup('s')).toBeUndefined();
     affinity.served('s', undefined, pin(2));
+    now += 900;
     const held = affinity.lookup('s');
     expect(held).toMatchObject(pin(2));
+    affinity.served('s', held instanceof Promise ? undefined : held, pin(2));
     now += 900;
-    affinity.served('s', held && !(held instanceof Promise) ? held : undefined, pin(2));
-    now += 900;
-    expect(affinity.lookup('s')).toMatchObject(pin(2)); // renewed at 900
+    expect(affinity.lookup('s')).toMatchObject(pin(2)); // renewed at 900, and again now
     now += 1_001;
     expect(affinity.lookup('s')).toBeUndefined();
   });

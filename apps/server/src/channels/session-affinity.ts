@@ -36,11 +36,19 @@ export class SessionAffinity {
     this.local = new MemoryAffinityStore(options.capacity ?? DEFAULT_AFFINITY_CAPACITY, this.clock);
   }
 
-  /** Where the session was last served, if known: at once from memory, else from the shared store. */
+  /**
+   * Where the session was last served, if known: at once from memory (its TTL starts over, in
+   * place), else from the shared store.
+   */
   lookup(session: string): HeldPin | undefined | Promise<HeldPin | undefined> {
-    const held = this.local.peek(session);
+    const now = this.clock();
+    const held = this.local.peek(session, now);
     const shared = this.shared;
-    if (!shared || (held && this.clock() - held.syncedAt < this.localTrustMs)) return held;
+    if (held && (!shared || now - held.syncedAt < this.localTrustMs)) {
+      held.expiresAt = now + this.ttlMs;
+      return held;
+    }
+    if (!shared) return undefined;
     return shared.get(session).then((pin) => {
       if (pin) return this.local.put(session, pin, this.ttlMs, false);
       this.local.remove(session);
@@ -49,14 +57,15 @@ export class SessionAffinity {
   }
 
   /**
-   * The session's answer came from `pin`: kept `ttlMs` longer when it is the pin looked up (`held`),
-   * in place; remembered (here and in the shared store) when it is new or replaces another.
+   * The session's answer came from `pin`: nothing to do when it is the pin looked up (`held`,
+   * renewed then) but, with a shared store, writing it back once per read (which renews its TTL
+   * there); remembered, here and in the shared store, when it is new or replaces another.
    */
   served(session: string, held: HeldPin | undefined, pin: AffinityPin): void {
-    const now = this.clock();
-    if (held && held.channelId === pin.channelId && held.keyDigest === pin.keyDigest && held.expiresAt > now) {
-      held.expiresAt = now + this.ttlMs;
-      if (!this.shared || now - held.writtenAt < this.localTrustMs) return;
+    if (held && held.channelId === pin.channelId && held.keyDigest === pin.keyDigest) {
+      if (!this.shared) return;
+      const now = this.clock();
+      if (now - held.writtenAt < this.localTrustMs) return;
       held.writtenAt = held.syncedAt = now;
       void this.shared.set(session, pin, this.ttlMs);
       return;

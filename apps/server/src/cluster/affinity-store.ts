@@ -47,10 +47,10 @@ export class MemoryAffinityStore implements AffinityStore {
     return this.entries.size;
   }
 
-  /** The live entry, or undefined (an expired one is dropped). */
-  peek(session: string): HeldPin | undefined {
+  /** The live entry at `now`, or undefined (an expired one is dropped). */
+  peek(session: string, now = this.clock()): HeldPin | undefined {
     const entry = this.entries.get(session);
-    if (entry === undefined || entry.expiresAt > this.clock()) return entry;
+    if (entry === undefined || entry.expiresAt > now) return entry;
     this.entries.delete(session);
     return undefined;
   }
