@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
-import { agentBody, agentHeaders, readAgentRequest } from './agent-fixtures';
+import { agentBody, agentHeaders, agentUrl, readAgentRequest } from './agent-fixtures';
 import { ANTHROPIC_VERSION } from './anthropic-e2e';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 import { bearer } from '../testing/system-api';
@@ -208,5 +208,26 @@ describe('e2e: prompt-cache affinity across two equal anthropic channels', () =>
     expect(affinity?.lookup(scope(Number(second.body.id)))).toBeUndefined();
     expect((await ask(String(second.body.key))).status).toBe(200);
     expect(affinity?.lookup(scope(Number(second.body.id)))).toMatchObject({ channelId: expect.any(Number) });
+  });
+
+  it('Gemini CLI names no session: its requests stay together by their prompt\'s prefix', async () => {
+    const gemini = readAgentRequest('geminiCli');
+    const model = /\/models\/([^:]+):/.exec(gemini.path)?.[1] ?? '';
+    e2e = await startE2eRelay();
+    const sim = await e2e.startSim({ acceptedKeys: [...KEYS.a, ...KEYS.b] });
+    for (const name of ['a', 'b'] as const) {
+      await e2e.addChannel(sim.geminiBaseUrl, { name, type: 'gemini', keys: KEYS[name].slice(0, 1), models: [model] });
+    }
+    const keysSeen = new Set<string>();
+    for (let turn = 0; turn < 8; turn++) {
+      const before = sim.requests.length;
+      const response = await fetch(agentUrl(e2e.url, gemini), { method: 'POST', headers: agentHeaders(gemini, e2e.token), body: JSON.stringify(agentBody(gemini)) });
+      expect(response.status).toBe(200);
+      await response.text();
+      for (const seen of sim.requests.slice(before)) keysSeen.add(String(seen.headers['x-goog-api-key']));
+    }
+    // Without affinity, eight fair draws all alike: 1 in 128.
+    expect(keysSeen.size).toBe(1);
+    expect([...KEYS.a, ...KEYS.b]).toContain([...keysSeen][0]);
   });
 });
