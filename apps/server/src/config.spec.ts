@@ -84,6 +84,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ RELAY_MAX_TOOLS: '300', RELAY_MAX_TOOLS_BYTES: '1048576' }).toolLimits).toEqual({ maxTools: 300, maxToolsBytes: 1024 * 1024 });
   });
 
+  it('prompt-cache affinity: an hour unless set, 0 switches it off, a week at most', () => {
+    expect(loadConfig({}).affinityTtlMs).toBe(3_600_000);
+    expect(loadConfig({ RELAY_AFFINITY_TTL_MS: '0' }).affinityTtlMs).toBe(0);
+    expect(loadConfig({ RELAY_AFFINITY_TTL_MS: '300000' }).affinityTtlMs).toBe(300_000);
+    expect(() => loadConfig({ RELAY_AFFINITY_TTL_MS: String(8 * 86_400_000) })).toThrow(/RELAY_AFFINITY_TTL_MS/);
+  });
+
   it('reads PostgreSQL and Redis settings; without them the relay is one process on SQLite', () => {
     expect(loadConfig({})).toMatchObject({ database: undefined, redis: undefined, refreshMs: 5_000, logRetentionDays: 0 });
     expect(

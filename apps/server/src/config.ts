@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './core/cors-origins';
 import { TrustProxyEnvSchema } from './core/trust-proxy';
+import { DEFAULT_AFFINITY_TTL_MS } from './core/channel-defaults';
 import { USAGE_BACKLOG_MAX, USAGE_FLUSH_INTERVAL_MS } from './core/usage-defaults';
 import { DEFAULT_MAX_TOOLS, DEFAULT_MAX_TOOLS_BYTES, type ToolLimits } from './validation/tool-limits';
 
@@ -100,6 +101,8 @@ const EnvSchema = z.object({
   RELAY_REDIS_FAILURE_MODE: z.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) }).default('open'),
   // Every cache is reloaded this often even without a change message (a message lost while Redis was away).
   RELAY_REFRESH_MS: intFromEnv(5_000, 200, 600_000),
+  // Prompt-cache affinity: a session unused this long is no longer pinned to its channel and key; 0 = no affinity.
+  RELAY_AFFINITY_TTL_MS: intFromEnv(DEFAULT_AFFINITY_TTL_MS, 0, 7 * 86_400_000),
   // Raw usage rows older than this many days are deleted (the hourly totals stay); 0 keeps them all.
   RELAY_LOG_RETENTION_DAYS: intFromEnv(0, 0, 36_500),
   RELAY_ADMIN_KEY: optionalText.refine((value) => value === undefined || value.length >= 16, {
@@ -231,6 +234,8 @@ export interface Config {
   redis: { url: string; keyPrefix: string; failureMode: 'open' | 'closed' } | undefined;
   /** How often every cache is reloaded without a change message (RELAY_REFRESH_MS). */
   refreshMs: number;
+  /** How long a session stays pinned to the channel and key that last served it (RELAY_AFFINITY_TTL_MS); 0 = no affinity. */
+  affinityTtlMs: number;
   /** Raw usage rows are kept this many days (0 = for ever); the hourly rollup stays. */
   logRetentionDays: number;
   /**
@@ -304,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     redis: values.REDIS_URL ? { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX, failureMode: values.RELAY_REDIS_FAILURE_MODE } : undefined,
     refreshMs: values.RELAY_REFRESH_MS,
+    affinityTtlMs: values.RELAY_AFFINITY_TTL_MS,
     logRetentionDays: values.RELAY_LOG_RETENTION_DAYS,
     channelCheckMs: values.RELAY_CHANNEL_CHECK_MS,
     tasks: {

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     storageJobs: { logRetentionDays: config.logRetentionDays },
     channelChecks: { intervalMs: config.channelCheckMs },
     tasks: taskEngineOptions(config.tasks),
+    affinityTtlMs: config.affinityTtlMs,
   });
   const app = createApp({
     storage,

@@ -6,6 +6,7 @@ import type { RateLimiter } from './policy/rate-limiter';
 import { ChannelChecks, type ChannelChecksOptions } from './channels/channel-checks';
 import { ChannelHealth, type CircuitOptions } from './channels/channel-health';
 import { ChannelRegistry } from './channels/channel-registry';
+import { DEFAULT_AFFINITY_TTL_MS, SessionAffinity } from './channels/session-affinity';
 import { InFlightRequests } from './pipeline/in-flight-requests';
 import { ChannelModelSync } from './channels/model-sync';
 import { OpenStreams } from './pipeline/stream/open-streams';
@@ -34,6 +35,8 @@ export interface RelayServices {
   prices: PriceBook;
   /** What each model accepts, costs and allows (issue 28): the seed, an admin's refresh and overrides. */
   catalogue: ModelCatalogueService;
+  /** Which channel and key last served each session (issue 29); undefined when switched off. */
+  affinity: SessionAffinity | undefined;
   /** Parameters each channel's upstream refused by name, per upstream model: left out up front next time (issue 28). */
   refusals: ParameterRefusals;
   /** Requests refused for a missing or invalid key: counted and logged, never written as rows. */
@@ -75,6 +78,8 @@ export interface ServiceOptions {
   channelChecks?: ChannelChecksOptions;
   /** RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS; DEFAULT_TASK_ENGINE when not given. */
   tasks?: Partial<TaskEngineOptions>;
+  /** RELAY_AFFINITY_TTL_MS; DEFAULT_AFFINITY_TTL_MS when not given, 0 = no affinity. */
+  affinityTtlMs?: number;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -128,6 +133,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     prices,
     catalogue,
     refusals: new ParameterRefusals(),
+    affinity: affinityOf(options.affinityTtlMs ?? DEFAULT_AFFINITY_TTL_MS, cluster),
     authFailures,
     openStreams,
     metrics,
@@ -152,4 +158,9 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
       await cluster.close();
     },
   };
+}
+
+/** Sessions' channels in this process's memory, in front of the cluster's store when it has one. */
+function affinityOf(ttlMs: number, cluster: Cluster): SessionAffinity | undefined {
+  return ttlMs > 0 ? new SessionAffinity({ ttlMs }, cluster.affinities) : undefined;
 }

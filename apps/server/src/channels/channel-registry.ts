@@ -32,6 +32,7 @@ export class LiveChannel {
   /** Synced models whose upstream said what they serve (Gemini's methods): see servesOn. */
   private readonly syncedEndpoints: ReadonlyMap<string, readonly Endpoint[]>;
   private listable: string[] | undefined;
+  private keyDigests: Map<string, string> | undefined;
 
   constructor(readonly record: ChannelRecord) {
     this.endpoints = new Set(channelEndpoints(record));
@@ -96,9 +97,20 @@ export class LiveChannel {
     return key;
   }
 
-  /** The active key whose sha256 (hex) is `digest`: the key that created state upstream. */
+  /** The active key whose sha256 (hex) is `digest`: the key that created state upstream, or served a session. */
   keyWithDigest(digest: string): string | undefined {
-    return this.activeKeys.find((key) => channelKeyDigest(key) === digest);
+    return this.activeKeys.find((key) => this.digestOf(key) === digest);
+  }
+
+  /** channelKeyDigest(key), worked out once per key of the channel as loaded. */
+  digestOf(key: string): string {
+    const digests = (this.keyDigests ??= new Map());
+    let digest = digests.get(key);
+    if (digest === undefined) {
+      digest = channelKeyDigest(key);
+      digests.set(key, digest);
+    }
+    return digest;
   }
 
   /**

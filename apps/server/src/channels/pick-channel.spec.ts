@@ -35,4 +35,25 @@ describe('pickChannel', () => {
     expect(share).toBeGreaterThan(0.75);
     expect(share).toBeLessThan(0.85);
   });
+
+  describe("a session's preferred channel (prompt-cache affinity)", () => {
+    const candidates = [channel(1, 0, 1), channel(2, 0, 3), channel(3, 0, 0), channel(4, -5, 1)];
+    const unlucky = () => 0.999; // the weighted draw alone would take channel 2
+
+    it('is picked whatever the draw while it is available in the top tier', () => {
+      expect(pickChannel(candidates, new Set(), always, unlucky, 1)?.id).toBe(1);
+    });
+
+    it('is given up when tried, unavailable (circuit open) or of weight zero', () => {
+      expect(pickChannel(candidates, new Set([1]), always, unlucky, 1)?.id).toBe(2);
+      expect(pickChannel(candidates, new Set(), (id) => id !== 1, unlucky, 1)?.id).toBe(2);
+      expect(pickChannel(candidates, new Set(), always, () => 0.0, 3)?.id).toBe(1);
+      expect(pickChannel(candidates, new Set(), always, unlucky, 3)?.id).toBe(2);
+    });
+
+    it('does not outrank a higher priority tier that is available again', () => {
+      expect(pickChannel(candidates, new Set(), always, unlucky, 4)?.id).toBe(2);
+      expect(pickChannel(candidates, new Set([1, 2, 3]), always, unlucky, 4)?.id).toBe(4);
+    });
+  });
 });

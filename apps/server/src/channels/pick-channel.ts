@@ -6,18 +6,23 @@ export interface Weighted {
 
 /**
  * Routing choice (SPEC §6): among candidates not yet tried and available, the highest
- * priority tier wins, and inside it one is drawn at random in proportion to its weight.
+ * priority tier wins, and inside it one is drawn at random in proportion to its weight —
+ * unless `preferred` (the channel a session's prompt cache is on) is in that tier with a
+ * weight above zero: then it is the one (issue 29).
  */
 export function pickChannel<T extends Weighted>(
   candidates: readonly T[],
   tried: ReadonlySet<number>,
   isAvailable: (id: number) => boolean,
   random: () => number = Math.random,
+  preferred?: number,
 ): T | undefined {
   let tier: T[] = [];
   let tierPriority = -Infinity;
+  let sticky: T | undefined;
   for (const candidate of candidates) {
     if (tried.has(candidate.id) || !isAvailable(candidate.id)) continue;
+    if (candidate.id === preferred && candidate.weight > 0) sticky = candidate;
     if (candidate.priority > tierPriority) {
       tier = [candidate];
       tierPriority = candidate.priority;
@@ -25,6 +30,7 @@ export function pickChannel<T extends Weighted>(
       tier.push(candidate);
     }
   }
+  if (sticky?.priority === tierPriority) return sticky;
   if (tier.length <= 1) return tier[0];
   const totalWeight = tier.reduce((sum, candidate) => sum + candidate.weight, 0);
   let draw = random() * totalWeight;

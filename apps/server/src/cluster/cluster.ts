@@ -2,6 +2,7 @@ import type { RateLimiter } from '../policy/rate-limiter';
 import { InMemoryRateLimiter } from '../policy/rate-limiter';
 import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import { LOCAL_CIRCUITS, type CircuitSync } from './circuit-sync';
+import type { AffinityStore } from './affinity-store';
 
 /** What the instances behind one load balancer share beyond the database (SPEC §11). */
 export interface Cluster {
@@ -11,6 +12,8 @@ export interface Cluster {
   circuits: CircuitSync;
   /** rpm/tpm windows and concurrency slots. */
   rateLimiter: RateLimiter;
+  /** Sessions' channels (prompt-cache affinity) as every instance sees them; none: this process's memory only. */
+  affinities?: AffinityStore;
   /** Throws when the shared store does not answer (`/healthz`, `/readyz`); local always answers. */
   ping(): Promise<void>;
   /**

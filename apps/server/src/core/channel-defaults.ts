@@ -14,3 +14,9 @@ export const DEFAULT_CHANNEL_TIMEOUTS: ChannelTimeoutsMs = {
   firstByteMs: 300_000,
   idleMs: 120_000,
 };
+
+/**
+ * How long a session stays pinned to the channel and key that last served it (prompt-cache
+ * affinity, RELAY_AFFINITY_TTL_MS): an hour, Anthropic's longest cache lifetime; each use renews it.
+ */
+export const DEFAULT_AFFINITY_TTL_MS = 3_600_000;

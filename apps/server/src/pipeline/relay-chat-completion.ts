@@ -30,11 +30,15 @@ import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type Upst
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import { adjustForChannel, isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
 import { RelayFunctionStream, wholeThroughLoop, type NextModelCall, type RelayFunction } from './relay-function-loop';
+import type { SessionAffinity } from '../channels/session-affinity';
+import type { HeldPin } from '../cluster/affinity-store';
 
 export interface ChatRelayDeps extends RoutingDeps, AdjustDeps {
   upstream: UpstreamClient;
   /** Streams register here so a shutdown can end them properly. */
   openStreams?: OpenStreams;
+  /** Prompt-cache affinity: a session's requests go to the channel and key that served it (issue 29). */
+  affinity?: SessionAffinity;
 }
 
 export type ChatRelayResult =
@@ -66,6 +70,15 @@ export interface RelayedRequest {
    * policed — only the relay's own tests of its core leave it out.
    */
   passthrough?: PassthroughPlan;
+  /** The session the request belongs to (see sessionOf): asked only when there is a choice of channels. */
+  session?(): string | undefined;
+}
+
+/** A session pinned to a channel and key: `held` where it was last served, if known. */
+interface StickySession {
+  affinity: SessionAffinity;
+  scope: string;
+  held: HeldPin | undefined;
 }
 
 /** A dialect's own needs of the attempt (Responses pins its stored state, searches the web itself, sends hints). */
@@ -139,19 +152,40 @@ export async function relayChatCompletion(
   // A channel whose setting or price would refuse what the request carries is not tried.
   candidates = policedCandidates(candidates, relayed);
   const missing = relayed.native?.endpointMissing;
+  const sticky = !pin && candidates.length > 1 ? await stickySession(deps.affinity, relayed) : undefined;
   return routeWithRetries(
     deps,
     {
       candidates,
       model: request.model,
       caller: relayed.caller,
+      preferred: sticky?.held?.channelId,
       countsAgainstChannel: (failure) => countsAgainstChannel(failure, request),
-      attempt: (channel, bridged) => attemptChannel(deps, channel, relayed, trace, signal, bridged),
+      attempt: async (channel, bridged) => {
+        const outcome = await attemptChannel(deps, channel, relayed, trace, signal, bridged, sticky);
+        // The session's channel failed it: forgotten, the retry's channel (if any) serves and is remembered.
+        if (sticky?.held && !outcome.ok && outcome.retryable && channel.id === sticky.held.channelId) {
+          sticky.affinity.forget(sticky.scope);
+          sticky.held = undefined;
+        }
+        return outcome;
+      },
       endpointMissing: missing && { remember: (channel) => missing.remember(channel), nativeOnly: relayed.nativeOnly },
     },
     trace,
     signal,
   );
+}
+
+/**
+ * The session's pin, scoped to the caller and the model (never shared between tokens): one map
+ * lookup when it is known in memory.
+ */
+async function stickySession(affinity: SessionAffinity | undefined, relayed: RelayedRequest): Promise<StickySession | undefined> {
+  const session = affinity && relayed.session?.();
+  if (!affinity || session === undefined) return undefined;
+  const scope = `${relayed.caller ?? 'anonymous'}|${relayed.request.model}|${session}`;
+  return { affinity, scope, held: await affinity.lookup(scope) };
 }
 
 /** One channel tried: whether it passes the request through or bridges it decided, then the one attempt. */
@@ -162,6 +196,7 @@ async function attemptChannel(
   trace: RelayTrace,
   signal: AbortLike,
   forceBridge: boolean,
+  sticky?: StickySession,
 ): Promise<AttemptOutcome> {
   // What the request carries decides again here: a channel found to lack the native endpoint is tried bridged.
   const decision = passthroughDecision(relayed, channel, forceBridge);
@@ -172,12 +207,18 @@ async function attemptChannel(
   // The caller's dialect spoken by the channel: passthrough. Otherwise through the hub, and the
   // answer bridged back when the caller's dialect is not the hub's.
   const native = bridging ? undefined : relayed.native;
-  const digest = hooks?.pin?.keyDigest;
+  // The key that created stored state, else the key the session's cache is under.
+  const digest = hooks?.pin?.keyDigest ?? (sticky?.held?.channelId === channel.id ? sticky.held.keyDigest : undefined);
   const call: UpstreamCall<ChatRelayResult> = {
     model: relayed.request.model,
     caller: relayed.caller ?? 'anonymous',
     pinnedKey: digest ? (pinned) => pinned.keyWithDigest(digest) : undefined,
-    onServed: hooks?.onServed,
+    onServed: sticky
+      ? (served) => {
+          hooks?.onServed?.(served);
+          sticky.affinity.served(sticky.scope, sticky.held, { channelId: served.channel.id, keyDigest: served.channel.digestOf(served.key) });
+        }
+      : hooks?.onServed,
     prepare: ({ key, upstreamModel }) =>
       prepareChat(deps, { channel, key, upstreamModel, relayed, native, carriage, adapted: !native && isAdapted(relayed.dialect, channel), signal }, trace),
   };

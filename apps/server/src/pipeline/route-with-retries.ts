@@ -37,6 +37,8 @@ export interface RetryPlan<R> {
   caller?: string;
   /** Whether a failure is evidence that the channel is unhealthy (a channel fault, unless the caller's request explains it). */
   countsAgainstChannel(failure: UpstreamFailure): boolean;
+  /** The channel the session last used (prompt-cache affinity): picked first while it may take the request. */
+  preferred?: number;
   /** Sends the request to `channel` — through the hub when `bridged` — and commits the answer once its first byte is in. */
   attempt(channel: LiveChannel, bridged: boolean): Promise<AttemptOutcome<R>>;
   /**
@@ -67,7 +69,7 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
   };
   // A rejected key costs no retry: it is disabled for good, so this stays bounded by the keys.
   for (let retriesLeft = deps.maxRetries; retriesLeft >= 0; ) {
-    const channel = pickChannel(candidates, tried, available);
+    const channel = pickChannel(candidates, tried, available, Math.random, plan.preferred);
     if (!channel) break;
     if (!channel.hasActiveKey) {
       tried.add(channel.id); // its last key was disabled by a concurrent request

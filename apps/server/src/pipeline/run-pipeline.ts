@@ -15,6 +15,7 @@ import { reserveQuota, type ReserveDeps } from './reserve-quota';
 import { priceCandidates, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
+import { sessionOf } from './session-of';
 
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps, PricingDeps {
   assistants: AssistantStore;
@@ -111,6 +112,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       bridgeWarnings: input.bridgeWarnings,
       hooks: input.hooks,
       passthrough,
+      session: () => sessionOf(req.headers, resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
     },
     trace,
     watchCaller(res, trace),

@@ -77,6 +77,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     responses: config.responses,
     cluster: options.cluster,
     tasks: taskEngineOptions(config.tasks),
+    affinityTtlMs: config.affinityTtlMs,
   });
   const app = createApp({
     storage,

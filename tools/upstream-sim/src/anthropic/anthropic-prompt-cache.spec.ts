@@ -19,8 +19,8 @@ const cachedSystem = [
 const weatherTool = { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } };
 const ask = (body: Record<string, unknown>) => ({ model: 'claude-sonnet-4-5', max_tokens: 256, ...body });
 
-async function usageOf(body: Record<string, unknown>): Promise<AnthropicUsage> {
-  const response = await postAnthropic(sim, ask(body));
+async function usageOf(body: Record<string, unknown>, key?: string): Promise<AnthropicUsage> {
+  const response = await postAnthropic(sim, ask(body), { key });
   expect(response.status).toBe(200);
   return ((await response.json()) as AnthropicMessageResponse).usage;
 }
@@ -64,6 +64,15 @@ describe('prompt caching', () => {
     expect((await usageOf({ system: explicitTtl, messages: [user('Hi there')] })).cache_read_input_tokens).toBe(
       first.cache_creation_input_tokens,
     );
+  });
+
+  it("keeps each API key's cache apart: a key is a workspace, and Anthropic isolates caches between workspaces", async () => {
+    const body = { system: cachedSystem, messages: [user('Hi there')] };
+    const first = await usageOf(body, 'sk-ant-workspace-a');
+    expect(first.cache_creation_input_tokens).toBeGreaterThan(0);
+    const otherKey = await usageOf(body, 'sk-ant-workspace-b');
+    expect(otherKey).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: first.cache_creation_input_tokens });
+    expect((await usageOf(body, 'sk-ant-workspace-a')).cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
   });
 
   it('automatic caching (top-level cache_control) reads the previous turn and writes the new part', async () => {

@@ -51,8 +51,9 @@ export async function handleAnthropicMessages(
   // Never answer; the socket stays open until the client gives up (no timer to leak).
   if (fault?.kind === 'timeout') return;
 
-  // Only a request that is answered writes to the prompt cache.
-  const inputUsage = context.promptCache.account(request.model, checked.segments, { write: true });
+  // Only a request that is answered writes to the prompt cache: the cache of the key's workspace.
+  const workspace = [headers['x-api-key']].flat()[0]?.trim() ?? '';
+  const inputUsage = context.promptCache.account(request.model, checked.segments, { write: true, workspace });
   const offersServerTools = (request.tools ?? []).some((tool) => typeof tool.type === 'string' && tool.type.startsWith('web_search_'));
   const query = lastUserText(internal.messages);
   const meta = {

@@ -9,9 +9,9 @@ export const cacheLookbackBlocks = 20;
 /** Prefixes remembered per simulator; the oldest are forgotten first. */
 const defaultCapacity = 10_000;
 
-/** One hash per prefix: hash i covers the model and segments 0..i. */
-function prefixHashes(model: string, segments: readonly PromptSegment[]): string[] {
-  let previous = createHash('sha256').update(model).digest('hex');
+/** One hash per prefix: hash i covers the workspace, the model and segments 0..i. */
+function prefixHashes(workspace: string, model: string, segments: readonly PromptSegment[]): string[] {
+  let previous = createHash('sha256').update(workspace).update('\n').update(model).digest('hex');
   return segments.map((segment) => {
     previous = createHash('sha256').update(previous).update('\n').update(segment.key()).digest('hex');
     return previous;
@@ -32,21 +32,26 @@ function emptyUsage(inputTokens: number): AnthropicInputUsage {
  * is written the first time it is seen (`cache_creation_input_tokens`) and read every time
  * after (`cache_read_input_tokens`), found at a breakpoint or up to 20 blocks before one, as the
  * API finds the previous turn's prefix. No minimum length and no expiry: the TTL only says which
- * `cache_creation` bucket a write lands in.
+ * `cache_creation` bucket a write lands in. Each API key is a workspace of its own: Anthropic
+ * isolates caches between workspaces (platform.claude.com/docs/en/build-with-claude/prompt-caching,
+ * "Cache storage and sharing"), so a prefix cached through one key is written again through another.
  */
 export class PromptCache {
   private readonly prefixes = new Set<string>();
 
   constructor(private readonly capacity = defaultCapacity) {}
 
-  /** The prompt side of usage; `write` records the breakpoints (count_tokens does not). */
-  account(model: string, segments: readonly PromptSegment[], options: { write: boolean }): AnthropicInputUsage {
+  /**
+   * The prompt side of usage; `write` records the breakpoints (count_tokens does not). `workspace`
+   * names whose cache it is (the caller's API key; the same for every call when keys are not told apart).
+   */
+  account(model: string, segments: readonly PromptSegment[], options: { write: boolean; workspace?: string }): AnthropicInputUsage {
     const total = promptTokens(segments);
     const breakpoints = segments.flatMap((segment, index) => (segment.breakpoint ? [index] : []));
     const lastBreakpoint = breakpoints[breakpoints.length - 1];
     if (lastBreakpoint === undefined) return emptyUsage(total);
 
-    const hashes = prefixHashes(model, segments);
+    const hashes = prefixHashes(options.workspace ?? '', model, segments);
     const cachedEnd = Math.max(-1, ...breakpoints.map((breakpoint) => this.cachedPrefixEnd(hashes, breakpoint)));
     const through = (end: number): number => promptTokens(segments.slice(0, end + 1));
     const read = cachedEnd >= 0 ? through(cachedEnd) : 0;

@@ -4,6 +4,7 @@ import type { Cluster } from '../cluster';
 import type { FailureMode } from './limits-unavailable';
 import { RedisChangeFeed } from './redis-change-feed';
 import { RedisCircuitSync } from './redis-circuit-sync';
+import { RedisAffinityStore } from './redis-affinity-store';
 import { closeConnection, createRedisConnection } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RedisSubscriber } from './redis-subscriber';
@@ -59,6 +60,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     changes,
     circuits,
     rateLimiter,
+    affinities: new RedisAffinityStore({ redis: commands, keyPrefix, logger }),
     failureMode,
     ping: async () => {
       // Bounded: no offline queue (fails at once while disconnected) and the command timeout.
