@@ -141,4 +141,15 @@ describe("Codex's default tools on the Responses surface (additional_tools, name
     expect(response.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'js', input: 'text(await tools.exec_command({ cmd: "ls" }));' })]);
     expect(response.output[0]).not.toHaveProperty('namespace');
   });
+
+  it('forces a custom tool named by tool_choice {type: custom, name}', async () => {
+    const patch = { type: 'custom', name: 'apply_patch', description: 'Edit files: *** Begin Patch ...' };
+    const response = await created({
+      model: 'gpt-5',
+      input: 'run `ls`',
+      tools: [{ type: 'custom', name: 'js', description: 'Runs JavaScript' }, patch],
+      tool_choice: { type: 'custom', name: 'apply_patch' },
+    });
+    expect(response.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'apply_patch', input: expect.stringMatching(/^\*\*\* Begin Patch/) })]);
+  });
 });

@@ -204,6 +204,8 @@ function chatToolChoice(choice: ResponsesRequest['tool_choice']): ToolChoice | u
   if (choice === undefined || typeof choice === 'string') return choice;
   const name = choice['name'];
   if (choice.type === 'function' && typeof name === 'string') return { type: 'function', function: { name } };
+  // OpenAPI ToolChoiceCustom: `{type: 'custom', name}`, Chat's `{type: 'custom', custom: {name}}`.
+  if (choice.type === 'custom' && typeof name === 'string') return { type: 'custom', custom: { name } };
   const mode = choice['mode'];
   const tools = choice['tools'];
   if (choice.type === 'allowed_tools' && (mode === 'auto' || mode === 'required') && Array.isArray(tools)) {
