@@ -153,3 +153,33 @@ describe("Codex's default tools on the Responses surface (additional_tools, name
     expect(response.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', name: 'apply_patch', input: expect.stringMatching(/^\*\*\* Begin Patch/) })]);
   });
 });
+
+describe('namespaces and additional_tools items OpenAI refuses (OpenAPI NamespaceToolParam, AdditionalToolsItemParam)', () => {
+  const exec = { type: 'custom', name: 'exec', description: 'Runs JavaScript' };
+  const namespace = (fields: Record<string, unknown>) => ({ type: 'namespace', name: 'functions', description: '', tools: [exec], ...fields });
+  const additional = (fields: Record<string, unknown>) => ({ type: 'additional_tools', role: 'developer', tools: [namespace({})], ...fields });
+
+  it.each([
+    ['a namespace without tools', { tools: [namespace({ tools: [] })] }, 'tools[0].tools', 'missing_required_parameter'],
+    ['a namespace with an empty name', { tools: [namespace({ name: '' })] }, 'tools[0].name', 'missing_required_parameter'],
+    ['a hosted tool inside a namespace', { tools: [namespace({ tools: [{ type: 'web_search' }] })] }, 'tools[0].tools[0].type', 'invalid_value'],
+    ['additional_tools from the user', { input: [additional({ role: 'user' }), { role: 'user', content: 'hi' }] }, 'input[0].role', 'invalid_value'],
+    ['additional_tools without tools', { input: [additional({ tools: undefined }), { role: 'user', content: 'hi' }] }, 'input[0].tools', 'missing_required_parameter'],
+    [
+      'an unknown tool type in additional_tools',
+      { input: [{ role: 'user', content: 'hi' }, additional({ tools: [{ type: 'teleport' }] })] },
+      'input[1].tools[0].type',
+      'invalid_value',
+    ],
+    [
+      'a bad namespace in additional_tools',
+      { input: [additional({ tools: [namespace({ tools: [{ type: 'namespace', name: 'inner', tools: [exec] }] })] })] },
+      'input[0].tools[0].tools[0].type',
+      'invalid_value',
+    ],
+  ])('refuses %s', async (_case, fields, param, code) => {
+    const response = await postResponses(sim, { model: 'gpt-5', input: 'hi', ...fields });
+    const { error } = (await response.json()) as { error: Record<string, unknown> };
+    expect({ status: response.status, param: error['param'], code: error['code'], type: error['type'] }).toEqual({ status: 400, param, code, type: 'invalid_request_error' });
+  });
+});
