@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { argumentsPieceLength } from '../build-chat-completion';
 import { splitIntoPieces, splitIntoStreamTokens } from '../tokens';
 import { hostedCallEvents } from './hosted-tools';
-import type { FunctionCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStreamEvent } from './responses-wire';
+import type { CustomToolCallItem, FunctionCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStreamEvent } from './responses-wire';
 
 /**
  * OpenAI pads delta events with random characters (`obfuscation`) so their sizes do not reveal
@@ -50,11 +50,33 @@ function callEvents(item: FunctionCallItem, outputIndex: number, withObfuscation
 }
 
 /**
+ * A custom tool call streams its text as `response.custom_tool_call_input.delta` events, then
+ * `response.custom_tool_call_input.done` with the whole input (OpenAPI
+ * ResponseCustomToolCallInputDeltaEvent / ResponseCustomToolCallInputDoneEvent), between the
+ * item's `output_item.added` (empty input) and `output_item.done`.
+ */
+function customCallEvents(item: CustomToolCallItem, outputIndex: number, withObfuscation: boolean): ResponseStreamEvent[] {
+  const where = { item_id: item.id, output_index: outputIndex };
+  return [
+    { type: 'response.output_item.added', item: { ...item, status: 'in_progress', input: '' }, output_index: outputIndex },
+    ...splitIntoPieces(item.input, argumentsPieceLength).map((delta) => ({
+      type: 'response.custom_tool_call_input.delta',
+      ...where,
+      delta,
+      ...obfuscation(delta, withObfuscation),
+    })),
+    { type: 'response.custom_tool_call_input.done', ...where, input: item.input },
+    { type: 'response.output_item.done', item, output_index: outputIndex },
+  ];
+}
+
+/**
  * The events of a streamed response, as OpenAI sends them: `response.created` and
  * `response.in_progress` with an empty output; per message item `output_item.added`,
  * `content_part.added`, one `output_text.delta` per word token, `output_text.done`,
  * `content_part.done`, `output_item.done`; per call `output_item.added`, argument deltas,
- * `function_call_arguments.done`, `output_item.done`; per hosted call `output_item.added`, its
+ * `function_call_arguments.done`, `output_item.done` (a custom call: input deltas and
+ * `custom_tool_call_input.done`); per hosted call `output_item.added`, its
  * progress events (`response.web_search_call.searching` …), `output_item.done`; then `response.completed` — or
  * `response.incomplete` when `max_output_tokens` cut the answer. No `[DONE]`.
  */
@@ -66,6 +88,7 @@ export function buildResponseEvents(
   const itemEvents = finished.output.flatMap((item: OutputItem, index) => {
     if (item.type === 'message') return messageEvents(item, index, withObfuscation);
     if (item.type === 'function_call') return callEvents(item, index, withObfuscation);
+    if (item.type === 'custom_tool_call') return customCallEvents(item, index, withObfuscation);
     return hostedCallEvents(item, index);
   });
   const terminal = finished.status === 'incomplete' ? 'response.incomplete' : 'response.completed';

@@ -1,9 +1,10 @@
 import type { ResponsesRequest } from '@chat-relay/contract';
 import type { AnswerContent } from '../build-chat-completion';
-import { asFunctionCall } from '../decide-answer';
+import type { ToolCall } from '@chat-relay/contract';
 import { servedTier } from './hosted-tools';
 import { newId } from './input-items';
-import type { FunctionCallItem, HostedCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStatus, ResponseUsageBody } from './responses-wire';
+import type { ToolOrigins } from './to-internal-request';
+import type { CustomToolCallItem, FunctionCallItem, HostedCallItem, OutputItem, OutputMessageItem, ResponseBody, ResponseStatus, ResponseUsageBody } from './responses-wire';
 
 /** What one response is: its id and clock, and the request whose settings it echoes. */
 export interface ResponseMeta {
@@ -97,8 +98,22 @@ export function isCut(plan: AnswerContent): boolean {
   return plan.kind === 'text' && plan.finishReason === 'length';
 }
 
+/**
+ * One call as an output item: a `function_call`, or a `custom_tool_call` carrying its text; a
+ * tool offered from a namespace under its own name again, with `namespace` (to-internal-request).
+ */
+function callItemOf(call: ToolCall, origins: ToolOrigins): FunctionCallItem | CustomToolCallItem {
+  const offered = call.type === 'function' ? call.function.name : call.custom.name;
+  const origin = origins.get(offered);
+  const named = origin ? { name: origin.name, namespace: origin.namespace } : { name: offered };
+  if (call.type === 'custom') {
+    return { id: newId('ctc'), type: 'custom_tool_call', status: 'completed', call_id: call.id, input: call.custom.input, ...named };
+  }
+  return { id: newId('fc'), type: 'function_call', status: 'completed', arguments: call.function.arguments, call_id: call.id, ...named };
+}
+
 /** The finished output items: the hosted calls OpenAI ran, a message (text or tool preamble), then one item per call. */
-export function outputItemsOf(plan: AnswerContent, hosted: readonly HostedCallItem[] = []): OutputItem[] {
+export function outputItemsOf(plan: AnswerContent, hosted: readonly HostedCallItem[] = [], origins: ToolOrigins = new Map()): OutputItem[] {
   const text = answerText(plan);
   const message: OutputMessageItem[] =
     text === undefined
@@ -112,18 +127,7 @@ export function outputItemsOf(plan: AnswerContent, hosted: readonly HostedCallIt
             role: 'assistant',
           },
         ];
-  const calls: FunctionCallItem[] =
-    plan.kind === 'tool_calls'
-      ? // The simulator's Responses surface offers its model function tools only (to-internal-request).
-        plan.toolCalls.map(asFunctionCall).map((call) => ({
-          id: newId('fc'),
-          type: 'function_call',
-          status: 'completed',
-          arguments: call.function.arguments,
-          call_id: call.id,
-          name: call.function.name,
-        }))
-      : [];
+  const calls = plan.kind === 'tool_calls' ? plan.toolCalls.map((call) => callItemOf(call, origins)) : [];
   return [...hosted, ...message, ...calls];
 }
 

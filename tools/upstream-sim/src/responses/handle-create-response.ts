@@ -14,7 +14,7 @@ import { hostedCallItems, refuseHostedTools } from './hosted-tools';
 import { listedInputItems, newId, resolveReferences, textOfParts } from './input-items';
 import type { ResponseStore, StoredResponse } from './response-store';
 import type { ListedItem, ResponseBody } from './responses-wire';
-import { responsesToInternalRequest } from './to-internal-request';
+import { internalRequestOf } from './to-internal-request';
 import { writeResponsesStream } from './write-responses-stream';
 
 export interface ResponsesContext extends ChatContext {
@@ -130,7 +130,7 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
   if (refused) return invalid(res, 400, refused.message, refused.param, refused.code);
   const conversation = conversationOf(res, request, store);
   if (!conversation) return;
-  const internal = responsesToInternalRequest(request, [...conversation.history, ...conversation.inputItems]);
+  const { internal, origins } = internalRequestOf(request, [...conversation.history, ...conversation.inputItems]);
   const planned = planProviderAnswer(internal, context);
   // The brain names Chat fields; the conversation is `input` here.
   if (planned.kind === 'invalid') return invalid(res, 400, planned.message, planned.param === 'messages' ? 'input' : planned.param);
@@ -144,7 +144,7 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
 
   const now = Math.floor(Date.now() / 1000);
   const meta: ResponseMeta = { id: newId('resp'), createdAt: now, request };
-  const output = outputItemsOf(plan, hostedCallItems(request, lastUserText(conversation.inputItems)));
+  const output = outputItemsOf(plan, hostedCallItems(request, lastUserText(conversation.inputItems)), origins);
   const finished = finishedResponse(meta, plan, output, now);
   const complete: StoredResponse = {
     // A stream that errs leaves a failed response behind; the other faults break only the transport.

@@ -49,19 +49,70 @@ const invalidValue = (value: unknown, param: string, supported: readonly string[
 });
 const missing = (param: string): HostedToolRefusal => ({ message: `Missing required parameter: '${param}'.`, param, code: 'missing_required_parameter' });
 
-/** What OpenAI refuses in the hosted tools and `service_tier` of a request, or undefined. */
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a namespace may hold (OpenAPI NamespaceToolParam: `tools` of FunctionToolParam | CustomToolParam). */
+const NAMESPACED_TYPES = ['function', 'custom'];
+
+/**
+ * A namespace as NamespaceToolParam requires it: a `name` of at least one character and at least
+ * one function or custom tool. (`description` is required there too but not enforced: the wording
+ * of OpenAI's refusals here was not found quoted, so the generic ones are used.)
+ */
+function refuseNamespace(fields: Record<string, unknown>, param: string): HostedToolRefusal | undefined {
+  if (typeof fields['name'] !== 'string' || fields['name'].length === 0) return missing(`${param}.name`);
+  const tools = fields['tools'];
+  if (!Array.isArray(tools) || tools.length === 0) return missing(`${param}.tools`);
+  for (const [index, inner] of tools.entries()) {
+    const type = isRecord(inner) ? inner['type'] : undefined;
+    if (!NAMESPACED_TYPES.includes(String(type))) return invalidValue(type, `${param}.tools[${index}].type`, NAMESPACED_TYPES);
+  }
+  return undefined;
+}
+
+/** The first tool of a list OpenAI refuses, `at` naming the list (`tools`, `input[0].tools`). */
+function refuseTools(tools: readonly unknown[], at: string): HostedToolRefusal | undefined {
+  for (const [index, tool] of tools.entries()) {
+    const fields = isRecord(tool) ? tool : {};
+    const param = `${at}[${index}]`;
+    const type = fields['type'];
+    if (!TOOL_TYPES.includes(String(type))) return invalidValue(type, `${param}.type`, TOOL_TYPES);
+    if (type === 'file_search' && !(Array.isArray(fields['vector_store_ids']) && fields['vector_store_ids'].length > 0)) return missing(`${param}.vector_store_ids`);
+    if (type === 'code_interpreter' && fields['container'] === undefined) return missing(`${param}.container`);
+    if (type === 'image_generation' && fields['model'] !== undefined && !IMAGE_MODELS.includes(String(fields['model']))) {
+      return invalidValue(fields['model'], `${param}.model`, IMAGE_MODELS);
+    }
+    if (type === 'namespace') {
+      const refused = refuseNamespace(fields, param);
+      if (refused) return refused;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An `additional_tools` input item as AdditionalToolsItemParam allows it: role `developer` (the
+ * only one supported, and the default) and a list of tools, each checked as `tools` is.
+ */
+function refuseAdditionalTools(item: Record<string, unknown>, at: string): HostedToolRefusal | undefined {
+  const role = item['role'];
+  if (role !== undefined && role !== 'developer') return invalidValue(role, `${at}.role`, ['developer']);
+  const tools = item['tools'];
+  if (!Array.isArray(tools)) return missing(`${at}.tools`);
+  return refuseTools(tools, `${at}.tools`);
+}
+
+/** What OpenAI refuses in the tools (`tools` and `additional_tools` input items) and `service_tier` of a request, or undefined. */
 export function refuseHostedTools(request: ResponsesRequest): HostedToolRefusal | undefined {
   const tier = request['service_tier'];
   if (tier !== undefined && tier !== null && !SERVICE_TIERS.includes(String(tier))) return invalidValue(tier, 'service_tier', SERVICE_TIERS);
-  for (const [index, tool] of (request.tools ?? []).entries()) {
-    const param = `tools[${index}]`;
-    const fields: Record<string, unknown> = tool;
-    if (!TOOL_TYPES.includes(tool.type)) return invalidValue(tool.type, `${param}.type`, TOOL_TYPES);
-    if (tool.type === 'file_search' && !(Array.isArray(fields['vector_store_ids']) && fields['vector_store_ids'].length > 0)) return missing(`${param}.vector_store_ids`);
-    if (tool.type === 'code_interpreter' && fields['container'] === undefined) return missing(`${param}.container`);
-    if (tool.type === 'image_generation' && fields['model'] !== undefined && !IMAGE_MODELS.includes(String(fields['model']))) {
-      return invalidValue(fields['model'], `${param}.model`, IMAGE_MODELS);
-    }
+  const refused = refuseTools(request.tools ?? [], 'tools');
+  if (refused) return refused;
+  if (!Array.isArray(request.input)) return undefined;
+  for (const [index, item] of request.input.entries()) {
+    if (item.type !== 'additional_tools') continue;
+    const refusedItem = refuseAdditionalTools(item, `input[${index}]`);
+    if (refusedItem) return refusedItem;
   }
   return undefined;
 }

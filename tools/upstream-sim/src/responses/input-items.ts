@@ -16,6 +16,10 @@ function idPrefixOf(type: string): string {
       return 'fc';
     case 'function_call_output':
       return 'fco';
+    case 'custom_tool_call':
+      return 'ctc';
+    case 'custom_tool_call_output':
+      return 'ctco';
     case 'reasoning':
       return 'rs';
     default:

@@ -28,6 +28,19 @@ export type FunctionCallItem = {
   arguments: string;
   call_id: string;
   name: string;
+  /** The namespace the function was offered in (OpenAI's `namespace` tool), when it was. */
+  namespace?: string;
+};
+
+/** A call of a custom (freeform) tool: its `input` is text (OpenAPI `CustomToolCall`). */
+export type CustomToolCallItem = {
+  id: string;
+  type: 'custom_tool_call';
+  status: ItemStatus;
+  call_id: string;
+  input: string;
+  name: string;
+  namespace?: string;
 };
 
 /** A call OpenAI ran itself (hosted-tools.ts). */
@@ -37,7 +50,7 @@ export type HostedCallItem =
   | { id: string; type: 'code_interpreter_call'; status: ItemStatus; container_id: string; code: string; outputs: null }
   | { id: string; type: 'image_generation_call'; status: ItemStatus; result: string };
 
-export type OutputItem = OutputMessageItem | FunctionCallItem | HostedCallItem;
+export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem | HostedCallItem;
 
 /** An input item as stored and listed back by `input_items`: an item of whatever type, with an id. */
 export type ListedItem = Record<string, unknown> & { id: string; type: string };
