@@ -1,5 +1,11 @@
 import fs from 'node:fs';
+import { startUpstreamSim } from '@chat-relay/upstream-sim';
 import WebSocket from 'ws';
+import { gracefulShutdown } from '../../src/graceful-shutdown';
+import { createLogger } from '../../src/logger';
+import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite';
+import { patchToken } from '../testing/patch-token';
+import { createTestRelay, defaultServerOptions, listen } from '../testing/test-relay';
 import { RESPONSES_MODEL, responsesChannelKinds } from './responses-e2e';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 
@@ -69,7 +75,7 @@ class Client {
   }
 }
 
-async function connect(e2e: E2eRelay, headers: Record<string, string> = { authorization: `Bearer ${e2e.token}` }): Promise<Client> {
+async function connect(e2e: Pick<E2eRelay, 'url' | 'token'>, headers: Record<string, string> = { authorization: `Bearer ${e2e.token}` }): Promise<Client> {
   const ws = new WebSocket(`${e2e.url.replace('http:', 'ws:')}/v1/responses`, { headers });
   const client = new Client(ws);
   await new Promise<void>((resolve, reject) => {
@@ -243,5 +249,57 @@ describe('Responses over WebSocket: limits', () => {
     expect(slow.last['type']).toBe('response.completed');
     expect(await client.next()).toMatchObject({ type: 'error', error: { code: 'websocket_connection_limit_reached' } });
     expect((await client.closed).code).toBe(1000);
+  });
+});
+
+describe('Responses over WebSocket: token concurrency', () => {
+  let e2e: E2eRelay;
+  afterEach(() => e2e.close());
+
+  it('counts each response in flight: a second response.create while one streams is refused for concurrency 1, as an error event', async () => {
+    e2e = await startE2eRelay();
+    const sim = await e2e.startSim();
+    await e2e.addChannel(sim.baseUrl, { models: [RESPONSES_MODEL] });
+    await patchToken(e2e.relay, e2e.tokenId, { rate_limit: { concurrency: 1 } });
+    const client = await connect(e2e);
+    client.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'one two three four five six [sim:latency=60]' });
+    expect((await client.next())['type']).toBe('response.created');
+    client.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'meanwhile' });
+    const frames = await client.until('response.completed');
+    expect(frames).toContainEqual(expect.objectContaining({ type: 'error', status: 429, error: expect.objectContaining({ code: 'concurrency_limit_exceeded' }) }));
+    // The slot is back once the first has ended: the socket carries on.
+    expect((await client.create({ model: RESPONSES_MODEL, input: 'now' })).last['type']).toBe('response.completed');
+    client.ws.close();
+  });
+});
+
+describe('Responses over WebSocket: shutdown', () => {
+  it('closes an idle socket at once (1001) and a busy one once its response has ended; the row of its response is written', async () => {
+    const sim = await startUpstreamSim({ acceptedKeys: ['sk-sim'] });
+    const relay = await createTestRelay();
+    const options = defaultServerOptions();
+    const http = await listen(relay.app, options);
+    const admin = { authorization: `Bearer ${relay.adminKey}`, 'content-type': 'application/json' };
+    await fetch(`${http.url}/api/channels`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'sim', type: 'openai', base_url: sim.baseUrl, keys: ['sk-sim'], models: [RESPONSES_MODEL] }) });
+    const { key } = (await (await fetch(`${http.url}/api/tokens`, { method: 'POST', headers: admin, body: '{"name":"t"}' })).json()) as { key: string };
+    const target = { url: http.url, token: key };
+    const idle = await connect(target);
+    const busy = await connect(target);
+    busy.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'one two three four five six seven eight [sim:latency=50]' });
+    expect((await busy.next())['type']).toBe('response.created');
+
+    const stopped = gracefulShutdown({ server: http.server, services: relay.services, storage: relay.storage, logger: createLogger('silent'), graceMs: 10_000, webSockets: options.webSockets })('SIGTERM');
+    expect(await idle.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    const rest = await busy.until('response.completed');
+    expect(rest.at(-1)?.['type']).toBe('response.completed');
+    expect((await busy.closed).code).toBe(1001);
+    await stopped;
+
+    const reopened = openSqliteStorage(relay.dataDir);
+    const rows = await reopened.usageLog.recent(5);
+    expect(rows.map((row) => row.status)).toEqual([200]);
+    await reopened.close();
+    await sim.close();
+    fs.rmSync(relay.dataDir, { recursive: true, force: true });
   });
 });
