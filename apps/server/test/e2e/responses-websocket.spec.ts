@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { startUpstreamSim } from '@chat-relay/upstream-sim';
 import WebSocket from 'ws';
 import { gracefulShutdown } from '../../src/graceful-shutdown';
@@ -133,6 +134,39 @@ describe('Responses over WebSocket: the upgrade', () => {
     // A known route answers as it would without the upgrade header.
     const models = await refusedUpgrade(e2e, { authorization: `Bearer ${e2e.token}` }, '/v1/models');
     expect(models).toMatchObject({ status: 200, opened: false, body: { object: 'list' } });
+  });
+});
+
+/** A request asking to upgrade to HTTP/2 cleartext, as `curl --http2` sends it. */
+function h2cRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${url}${path}`, {
+      method,
+      headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQCAAAAAAIAAAAA', ...headers },
+    });
+    request.once('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+describe('Responses over WebSocket: other upgrades are served as before', () => {
+  let e2e: E2eRelay;
+  afterEach(() => e2e.close());
+
+  it('an h2c upgrade (curl --http2), a POST with its body included, is answered as plain HTTP/1.1', async () => {
+    e2e = await startE2eRelay();
+    const sim = await e2e.startSim();
+    await e2e.addChannel(sim.baseUrl, { models: [RESPONSES_MODEL] });
+    const json = { authorization: `Bearer ${e2e.token}`, 'content-type': 'application/json' };
+    const posted = await h2cRequest(e2e.url, 'POST', '/v1/responses', json, JSON.stringify({ model: RESPONSES_MODEL, input: 'Over h2c' }));
+    expect(posted.status).toBe(200);
+    expect(JSON.parse(posted.body)).toMatchObject({ object: 'response', status: 'completed' });
+    expect((await h2cRequest(e2e.url, 'GET', '/v1/models', { authorization: `Bearer ${e2e.token}` })).status).toBe(200);
   });
 });
 

@@ -59,6 +59,7 @@ export class ResponsesWebSockets {
   }
 
   private upgrade(server: Server, app: Express, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (!isWebSocketUpgrade(req)) return replayWithoutUpgrade(server, req, socket, head);
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
@@ -68,7 +69,7 @@ export class ResponsesWebSockets {
       socket.end();
       setTimeout(() => socket.destroy(), 1000).unref();
     });
-    if (isWebSocketUpgrade(req) && !this.draining) {
+    if (!this.draining) {
       pendingUpgrades.set(req, () => {
         res.detachSocket(socket as Socket);
         this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -116,6 +117,31 @@ export function acceptResponsesWebSocket(auth: AuthDeps, draining: () => boolean
 }
 
 const isWebSocketUpgrade = (req: IncomingMessage): boolean => req.method === 'GET' && req.headers.upgrade?.toLowerCase() === 'websocket';
+
+/** Header names and `Connection` tokens that ask for another protocol (HTTP/2's `h2c` adds HTTP2-Settings). */
+const UPGRADE_ONLY = /^(upgrade|http2-settings)$/i;
+
+/**
+ * Any other upgrade (`curl --http2` asks for `h2c`, on a POST too): with a listener for upgrades,
+ * Node hands every one over unparsed — body included. Served as before the listener existed: the
+ * request is given back to the server without its upgrade headers, as if it had just arrived.
+ */
+function replayWithoutUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}`];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] as string;
+    const value = req.rawHeaders[i + 1] as string;
+    if (UPGRADE_ONLY.test(name)) continue;
+    if (name.toLowerCase() === 'connection') {
+      const kept = value.split(',').map((token) => token.trim()).filter((token) => token !== '' && !UPGRADE_ONLY.test(token));
+      if (kept.length > 0) lines.push(`${name}: ${kept.join(', ')}`);
+      continue;
+    }
+    lines.push(`${name}: ${value}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
+}
 
 /** Headers of the handshake that describe the transport, not the caller: not repeated on each response's request. */
 const TRANSPORT_HEADERS = new Set(['connection', 'upgrade', 'content-length', 'content-type', 'transfer-encoding', 'keep-alive', 'expect', 'te', 'trailer', 'x-request-id']);
