@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { startUpstreamSim } from '@chat-relay/upstream-sim';
 import WebSocket from 'ws';
-import { gracefulShutdown } from '../../src/graceful-shutdown';
-import { createLogger } from '../../src/logger';
-import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite';
-import { patchToken } from '../testing/patch-token';
-import { createTestRelay, defaultServerOptions, listen } from '../testing/test-relay';
 import { RESPONSES_MODEL, responsesChannelKinds } from './responses-e2e';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
+import { connect, responseOf, type Json } from './responses-websocket-client';
 
 /**
  * Responses over WebSocket (issue 29, item 4): `GET /v1/responses` upgraded on the relay's port,
@@ -16,8 +11,6 @@ import { startE2eRelay, type E2eRelay } from './e2e-relay';
  * text frames, request errors as `error` events on an open socket, `store: false` continued from
  * the connection's memory, one usage row per response, the idle and age limits.
  */
-
-type Json = Record<string, unknown>;
 
 /** Codex 0.171.0's own upgrade request (test-fixtures/openai-responses/…-websocket-upgrade-request.json), its key replaced. */
 const codexUpgrade = JSON.parse(
@@ -27,64 +20,6 @@ const CODEX_HEADERS = Object.fromEntries(
   Object.entries(codexUpgrade.headers).filter(([name]) => !['upgrade', 'sec-websocket-version', 'sec-websocket-key', 'sec-websocket-extensions', 'authorization'].includes(name)),
 );
 
-/** A WebSocket client reading the relay's frames in order. */
-class Client {
-  private readonly frames: Json[] = [];
-  private readonly waiters: Array<() => void> = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)) as Json);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  }
-
-  send(event: Json): void {
-    this.ws.send(JSON.stringify(event));
-  }
-
-  /** The next frame, within `timeoutMs`. */
-  async next(timeoutMs = 5000): Promise<Json> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.frames.length === 0) {
-      if (Date.now() > deadline) throw new Error('no frame in time');
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-    return this.frames.shift() as Json;
-  }
-
-  /** The frames up to and including the first of one of `types`. */
-  async until(...types: string[]): Promise<Json[]> {
-    const seen: Json[] = [];
-    for (;;) {
-      const frame = await this.next();
-      seen.push(frame);
-      if (types.includes(String(frame['type']))) return seen;
-    }
-  }
-
-  /** One `response.create`, its events to the end: the finished response, or the error event. */
-  async create(body: Json): Promise<{ events: Json[]; last: Json }> {
-    this.send({ type: 'response.create', ...body });
-    const events = await this.until('response.completed', 'response.incomplete', 'response.failed', 'error');
-    return { events, last: events.at(-1) as Json };
-  }
-}
-
-async function connect(e2e: Pick<E2eRelay, 'url' | 'token'>, headers: Record<string, string> = { authorization: `Bearer ${e2e.token}` }): Promise<Client> {
-  const ws = new WebSocket(`${e2e.url.replace('http:', 'ws:')}/v1/responses`, { headers });
-  const client = new Client(ws);
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return client;
-}
 
 /** What the relay answers an upgrade it refuses: status, headers and body, and whether it ever upgraded. */
 async function refusedUpgrade(e2e: E2eRelay, headers: Record<string, string>, path = '/v1/responses'): Promise<{ status: number; body: Json; opened: boolean }> {
@@ -101,7 +36,6 @@ async function refusedUpgrade(e2e: E2eRelay, headers: Record<string, string>, pa
   });
 }
 
-const responseOf = (frame: Json): Json => frame['response'] as Json;
 const nativeKind = responsesChannelKinds.find((kind) => kind.name === 'openai-native');
 const chatOnlyKind = responsesChannelKinds.find((kind) => kind.name === 'openai-chat-only');
 
@@ -257,83 +191,5 @@ describe('Responses over WebSocket: errors keep the socket open', () => {
     expect(JSON.stringify(chatOnlyKind?.calls(sim).at(-1)?.body)).toContain('Warm words');
     expect(await e2e.usageRows(1)).toHaveLength(1);
     client.ws.close();
-  });
-});
-
-describe('Responses over WebSocket: limits', () => {
-  let e2e: E2eRelay;
-  afterEach(() => e2e.close());
-
-  it('closes an idle socket after RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS with the error Codex reconnects on', async () => {
-    e2e = await startE2eRelay({ env: { RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS: '1000' } });
-    const client = await connect(e2e);
-    const startedAt = Date.now();
-    expect(await client.next(3000)).toMatchObject({ type: 'error', error: { code: 'websocket_connection_limit_reached' } });
-    expect(await client.closed).toEqual({ code: 1000, reason: 'idle timeout' });
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
-  });
-
-  it('a socket past RELAY_RESPONSES_WS_MAX_AGE_MS is closed once its response has ended, not during it', async () => {
-    e2e = await startE2eRelay({ env: { RELAY_RESPONSES_WS_MAX_AGE_MS: '1000' } });
-    const sim = await e2e.startSim();
-    await e2e.addChannel(sim.baseUrl, { models: [RESPONSES_MODEL] });
-    const client = await connect(e2e);
-    // About 1.5 s of streaming: still under way when the age is reached.
-    const slow = await client.create({ model: RESPONSES_MODEL, input: 'one two three four five six seven eight nine ten eleven twelve [sim:latency=100]' });
-    expect(slow.last['type']).toBe('response.completed');
-    expect(await client.next()).toMatchObject({ type: 'error', error: { code: 'websocket_connection_limit_reached' } });
-    expect((await client.closed).code).toBe(1000);
-  });
-});
-
-describe('Responses over WebSocket: token concurrency', () => {
-  let e2e: E2eRelay;
-  afterEach(() => e2e.close());
-
-  it('counts each response in flight: a second response.create while one streams is refused for concurrency 1, as an error event', async () => {
-    e2e = await startE2eRelay();
-    const sim = await e2e.startSim();
-    await e2e.addChannel(sim.baseUrl, { models: [RESPONSES_MODEL] });
-    await patchToken(e2e.relay, e2e.tokenId, { rate_limit: { concurrency: 1 } });
-    const client = await connect(e2e);
-    client.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'one two three four five six [sim:latency=60]' });
-    expect((await client.next())['type']).toBe('response.created');
-    client.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'meanwhile' });
-    const frames = await client.until('response.completed');
-    expect(frames).toContainEqual(expect.objectContaining({ type: 'error', status: 429, error: expect.objectContaining({ code: 'concurrency_limit_exceeded' }) }));
-    // The slot is back once the first has ended: the socket carries on.
-    expect((await client.create({ model: RESPONSES_MODEL, input: 'now' })).last['type']).toBe('response.completed');
-    client.ws.close();
-  });
-});
-
-describe('Responses over WebSocket: shutdown', () => {
-  it('closes an idle socket at once (1001) and a busy one once its response has ended; the row of its response is written', async () => {
-    const sim = await startUpstreamSim({ acceptedKeys: ['sk-sim'] });
-    const relay = await createTestRelay();
-    const options = defaultServerOptions();
-    const http = await listen(relay.app, options);
-    const admin = { authorization: `Bearer ${relay.adminKey}`, 'content-type': 'application/json' };
-    await fetch(`${http.url}/api/channels`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'sim', type: 'openai', base_url: sim.baseUrl, keys: ['sk-sim'], models: [RESPONSES_MODEL] }) });
-    const { key } = (await (await fetch(`${http.url}/api/tokens`, { method: 'POST', headers: admin, body: '{"name":"t"}' })).json()) as { key: string };
-    const target = { url: http.url, token: key };
-    const idle = await connect(target);
-    const busy = await connect(target);
-    busy.send({ type: 'response.create', model: RESPONSES_MODEL, input: 'one two three four five six seven eight [sim:latency=50]' });
-    expect((await busy.next())['type']).toBe('response.created');
-
-    const stopped = gracefulShutdown({ server: http.server, services: relay.services, storage: relay.storage, logger: createLogger('silent'), graceMs: 10_000, webSockets: options.webSockets })('SIGTERM');
-    expect(await idle.closed).toEqual({ code: 1001, reason: 'server shutting down' });
-    const rest = await busy.until('response.completed');
-    expect(rest.at(-1)?.['type']).toBe('response.completed');
-    expect((await busy.closed).code).toBe(1001);
-    await stopped;
-
-    const reopened = openSqliteStorage(relay.dataDir);
-    const rows = await reopened.usageLog.recent(5);
-    expect(rows.map((row) => row.status)).toEqual([200]);
-    await reopened.close();
-    await sim.close();
-    fs.rmSync(relay.dataDir, { recursive: true, force: true });
   });
 });
