@@ -16,6 +16,9 @@ const SECOND = "Once more: run shell command exec bash `printf 'second-turn-%s' 
 const FIRST_OUTPUT = 'first-turn-42';
 const SECOND_OUTPUT = 'second-turn-56';
 
+/** Codex's words when its WebSocket transport fails and it retries over HTTP. */
+const WEBSOCKET_FALLBACK = /falling back from websockets/i;
+
 const agents = (process.env['AGENTS'] ?? Object.keys(AGENT_PACKAGES).join(',')).split(',') as AgentName[];
 const kinds = CHANNEL_KINDS.filter((kind) => (process.env['AGENT_CHANNELS'] ?? 'openai,openai-chat,anthropic,gemini').split(',').includes(kind.name));
 
@@ -67,6 +70,11 @@ describe('the coding agents through the relay, on every channel type (issue 29)'
       if (first.code !== 0 || !first.output.includes(FIRST_OUTPUT)) throw new Error(`first turn: exit ${String(first.code)} (${first.ms} ms):\n${first.output}\n--- relay log:\n${log()}`);
       if (second?.code !== 0 || !second.output.includes(SECOND_OUTPUT)) {
         throw new Error(`second turn: exit ${String(second?.code)} (${second?.ms} ms):\n${second?.output}\n--- relay log:\n${log()}`);
+      }
+      if (agent === 'codex') {
+        // Codex talks over the Responses WebSocket: opened on the relay, and no fallback to HTTP.
+        expect({ fellBack: WEBSOCKET_FALLBACK.test(`${first.output}${second.output}`) }).toEqual({ fellBack: false });
+        expect(suite().relay.output()).toContain('Responses WebSocket opened');
       }
       const failed = rows.filter((row) => row.status !== 200);
       if (failed.length > 0) throw new Error(`calls that failed: ${JSON.stringify(failed)}\n--- relay log:\n${log()}`);

@@ -1,6 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
+import { acceptResponsesWebSocket } from './dialects/responses/websocket/responses-websockets';
 import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';
@@ -167,6 +168,9 @@ export function createApp(deps: AppDeps): Express {
     ],
     requestValidationErrorHandler,
   });
+
+  // Responses over WebSocket: the upgrade of `GET /v1/responses`, once the caller is authenticated.
+  app.get('/v1/responses', acceptResponsesWebSocket(auth, () => services.inFlight.isDraining));
 
   // Public help pages, outside /v1 and /api: no key, and the unknown-path rule below is untouched.
   app.use('/docs', docsRouter(deps.docs));

@@ -141,4 +141,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ RELAY_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 5000 });
     expect(() => loadConfig({ RELAY_REQUEST_TIMEOUT_MS: '10' })).toThrow(/RELAY_REQUEST_TIMEOUT_MS/);
   });
+
+  it('reads the Responses WebSocket limits: 15 min idle, 60 min of age by default', () => {
+    expect(loadConfig({}).responsesWebSocket).toEqual({ idleTimeoutMs: 900_000, maxAgeMs: 3_600_000 });
+    expect(loadConfig({ RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS: '5000', RELAY_RESPONSES_WS_MAX_AGE_MS: '60000' }).responsesWebSocket).toEqual({ idleTimeoutMs: 5000, maxAgeMs: 60_000 });
+    expect(() => loadConfig({ RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS: '10' })).toThrow(/RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS/);
+  });
 });

@@ -173,6 +173,10 @@ const EnvSchema = z.object({
   RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
   RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
   RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
+  // Responses over WebSocket: a socket with no frame and no response under way is closed after
+  // the idle time; any socket after the age (OpenAI's own limit is 60 minutes).
+  RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS: intFromEnv(15 * 60_000, 1_000, DAY_MS),
+  RELAY_RESPONSES_WS_MAX_AGE_MS: intFromEnv(60 * 60_000, 1_000, DAY_MS),
 });
 
 /** A channel created from the environment on first start (SPEC §3). */
@@ -213,6 +217,8 @@ export interface Config {
   /** Time to receive a request's headers, and its whole request (headers and body). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** `GET /v1/responses` upgraded to a WebSocket: RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS, RELAY_RESPONSES_WS_MAX_AGE_MS. */
+  responsesWebSocket: { idleTimeoutMs: number; maxAgeMs: number };
   /** Completion tokens a quota reservation counts for a request that sets no max_tokens. */
   quotaDefaultCompletionTokens: number;
   /** Completion tokens a quota reservation counts at most per choice (RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS). */
@@ -285,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Node refuses a headers timeout longer than the request timeout; the shorter one bounds both.
     headersTimeoutMs: Math.min(values.RELAY_HEADERS_TIMEOUT_MS, values.RELAY_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: values.RELAY_REQUEST_TIMEOUT_MS,
+    responsesWebSocket: { idleTimeoutMs: values.RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS, maxAgeMs: values.RELAY_RESPONSES_WS_MAX_AGE_MS },
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     quotaOutputReservationTokens: values.RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS,
     unpricedModels: values.RELAY_UNPRICED_MODELS,

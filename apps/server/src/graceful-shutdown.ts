@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Server } from 'node:http';
+import type { ResponsesWebSockets } from './dialects/responses/websocket/responses-websockets';
 import type { Logger } from './logger';
 import { writeJsonError } from './middleware/error-handler';
 import { errorDialectOf } from './middleware/error-dialect';
@@ -14,6 +15,8 @@ export interface ShutdownDeps {
   logger: Logger;
   /** How long requests under way may finish on their own (RELAY_SHUTDOWN_GRACE_MS). */
   graceMs: number;
+  /** Responses WebSockets: closed as their responses end (1001), the last resort with the connections. */
+  webSockets?: Pick<ResponsesWebSockets, 'drain' | 'terminateAll' | 'size'>;
 }
 
 /** After the grace and the streams' proper end: the last resort for sockets still open. */
@@ -31,8 +34,10 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
   return (signal) => {
     if (done) return done;
     inFlight.startDraining();
-    logger.info({ signal, graceMs: deps.graceMs, inFlight: inFlight.size }, 'shutting down: no new connections, draining requests');
+    logger.info({ signal, graceMs: deps.graceMs, inFlight: inFlight.size, webSockets: deps.webSockets?.size ?? 0 }, 'shutting down: no new connections, draining requests');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A socket waiting for its next request closes now; one with a response under way once it ends.
+    deps.webSockets?.drain();
     // Keep-alive sockets become idle as their last response ends: close each as soon as it does.
     const sweep = setInterval(() => server.closeIdleConnections(), 100);
     server.closeIdleConnections();
@@ -48,7 +53,10 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
         const streams = services.openStreams.endAll();
         const waiting = answerWaiting(inFlight.open());
         logger.warn({ streams, waiting }, 'shutdown grace over: open streams ended, waiting requests answered 503');
-        const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          deps.webSockets?.terminateAll();
+        }, FORCE_CLOSE_AFTER_MS);
         await closed;
         clearTimeout(force);
       }

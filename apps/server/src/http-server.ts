@@ -2,6 +2,7 @@ import http, { type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { RelayError } from '@chat-relay/wire';
+import type { ResponsesWebSockets } from './dialects/responses/websocket/responses-websockets';
 import { writeJsonError, writeSocketError } from './middleware/error-handler';
 
 export interface HttpServerOptions {
@@ -12,6 +13,8 @@ export interface HttpServerOptions {
    * received: a streamed answer may last as long as it needs.
    */
   requestTimeoutMs: number;
+  /** Serves `GET /v1/responses` upgraded to a WebSocket; without it, upgrades are ordinary requests. */
+  webSockets?: ResponsesWebSockets;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
     writeSocketError(socket, refuse(405, 'method_not_allowed', 'CONNECT is not supported: this is not a proxy.'));
   });
+  options.webSockets?.attach(server, app);
   return server;
 }
 

@@ -5,6 +5,7 @@ import { openCluster } from './cluster/open-cluster';
 import { ConfigError, loadConfig } from './config';
 import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
+import { ResponsesWebSockets } from './dialects/responses/websocket/responses-websockets';
 import { createLogger, type Logger } from './logger';
 import { startProcessMetrics } from './metrics/process-metrics';
 import { createServices } from './services';
@@ -67,7 +68,8 @@ async function main(): Promise<void> {
     version: RELAY_VERSION,
   });
 
-  const server = createHttpServer(app, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs });
+  const webSockets = new ResponsesWebSockets({ ...config.responsesWebSocket, maxFrameBytes: config.maxBodyBytes, logger });
+  const server = createHttpServer(app, { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs, webSockets });
   // A deep accept queue (the kernel caps it at net.core.somaxconn): Node's default of 511 drops
   // connections when thousands of streams open at once, and a dropped SYN costs the caller 1 s.
   server.listen(config.port, config.host, LISTEN_BACKLOG, () => {
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     );
   });
 
-  const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs });
+  const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs, webSockets });
   const stop = (signal: string) => {
     // The last word: an upstream call that never lets go must not keep the process alive.
     setTimeout(() => {

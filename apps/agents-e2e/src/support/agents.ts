@@ -61,6 +61,8 @@ const drivers: Record<AgentName, AgentDriver> = {
         `base_url = "${relay.url}/v1"`,
         'env_key = "RELAY_API_KEY"',
         'wire_api = "responses"',
+        // Responses over WebSocket, as OpenAI's own provider does by default (issue 29).
+        'supports_websockets = true',
         '',
       ];
       fs.writeFileSync(path.join(codexHome, 'config.toml'), config.join('\n'));

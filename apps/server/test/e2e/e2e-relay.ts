@@ -2,7 +2,7 @@ import type { Channel, ChannelCreate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim, type UpstreamSimOptions } from '@chat-relay/upstream-sim';
 import OpenAI, { type ClientOptions } from 'openai';
 import type { StoredUsageLogEntry } from '../../src/storage/types';
-import { createTestRelay, listen, type TestRelay, type TestRelayOptions } from '../testing/test-relay';
+import { createTestRelay, defaultServerOptions, listen, type TestRelay, type TestRelayOptions } from '../testing/test-relay';
 
 /** The only key the simulators accept: the channel's, never the relay token. */
 export const SIM_KEY = 'sk-sim-key';
@@ -46,7 +46,7 @@ async function adminPost<T>(url: string, adminKey: string, path: string, body: u
 
 export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2eRelay> {
   const relay = await createTestRelay(options);
-  const http = await listen(relay.app);
+  const http = await listen(relay.app, defaultServerOptions(options.env));
   const sims: UpstreamSim[] = [];
   const { key: token, id: tokenId } = await adminPost<{ key: string; id: number }>(http.url, relay.adminKey, '/api/tokens', { name: 'e2e' });
 

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createHttpServer, type HttpServerOptions } from '../../src/http-server';
+import { ResponsesWebSockets } from '../../src/dialects/responses/websocket/responses-websockets';
 import { createLogger, type Logger } from '../../src/logger';
 import type { Cluster } from '../../src/cluster/cluster';
 import type { CircuitOptions } from '../../src/channels/channel-health';
@@ -117,7 +118,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
  */
 export async function listen(
   app: Express,
-  options: HttpServerOptions = loadConfig({}),
+  options: HttpServerOptions = defaultServerOptions(),
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createHttpServer(app, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -128,7 +129,16 @@ export async function listen(
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        options.webSockets?.terminateAll();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The server `main.ts` builds with the default settings, WebSockets on `/v1/responses` included. */
+export function defaultServerOptions(env: Record<string, string> = {}): HttpServerOptions {
+  const config = loadConfig(env);
+  const logger = createLogger(process.env['TEST_LOG_LEVEL'] ?? 'silent');
+  const webSockets = new ResponsesWebSockets({ ...config.responsesWebSocket, maxFrameBytes: config.maxBodyBytes, logger });
+  return { headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs, webSockets };
 }
