@@ -66,7 +66,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (trace) {
       trace.errorCode = relayError.code ?? relayError.type;
       // A relayed request refused by the relay itself gets a usage row: the log names why (issue 29).
-      if (trace.attempts === 0 && res.locals.caller !== undefined) {
+      // The caller's errors only: the relay's own 5xx (a store outage) are said once per interval, never once per request.
+      if (trace.attempts === 0 && res.locals.caller !== undefined && relayError.status < 500) {
         const { status, code, param, message } = relayError;
         logger.info({ requestId: res.locals.requestId, path: req.path, status, code, param, message }, 'request refused before any upstream attempt');
       }

@@ -23,7 +23,12 @@ describe('relayContract.messages', () => {
     const negotiated = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'negotiated');
     expect(negotiated.map((route) => route.path).sort()).toEqual(['/v1/models', '/v1/models/:model']);
     const gemini = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'gemini');
-    expect(gemini.map((route) => route.path)).toEqual(['/v1beta/models/:target']);
+    // generateContent, streamGenerateContent, countTokens, embedContent, batchEmbedContents share one path; the model list two.
+    expect(gemini.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'GET /v1beta/models',
+      'GET /v1beta/models/:model',
+      ...Array.from({ length: 4 }, () => 'POST /v1beta/models/:target'),
+    ]);
     const suno = routesOf(relayContract).filter((route) => metadataOf(route).dialect === 'suno');
     expect(suno.map((route) => `${route.method} ${route.path}`).sort()).toEqual(['GET /suno/fetch/:id', 'POST /suno/fetch', 'POST /suno/submit/:action']);
     const others = routesOf(relayContract).filter((route) => ![...anthropic, ...negotiated, ...gemini, ...suno].includes(route));
