@@ -1,7 +1,7 @@
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Express } from 'express';
 import type { Logger } from './logger';
-import { acceptResponsesWebSocket } from './dialects/responses/websocket/responses-websockets';
+import { acceptResponsesWebSocket } from './routes/responses-websocket.route';
 import { countResponses } from './metrics/count-responses';
 import { bearerAuth } from './middleware/bearer-auth';
 import { cors, type CorsPolicy } from './middleware/cors';

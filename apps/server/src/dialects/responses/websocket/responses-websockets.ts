@@ -1,12 +1,9 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../../../logger';
-import { bearerAuth, type AuthDeps } from '../../../middleware/bearer-auth';
-import { serverShuttingDown } from '../../../pipeline/stream/open-streams';
-import { assertIpAllowed } from '../../../policy/enforce-token-policy';
 import { requestInProcess } from './in-process-request';
 import { ResponsesSocket } from './responses-socket';
 
@@ -27,7 +24,7 @@ const pendingUpgrades = new WeakMap<IncomingMessage, () => void>();
  * `GET /v1/responses` with `Upgrade: websocket` on the relay's own port. Every upgrade request
  * goes through the app like any request (an answer written on its socket, then closed), so a
  * refused key gets the usual JSON error and status and no 101; the route accepts it only after
- * authentication and the token's address check (`acceptResponsesWebSocket`).
+ * authentication and the token's address check (`acceptResponsesWebSocket`, a route).
  */
 export class ResponsesWebSockets {
   private readonly wss: WebSocketServer;
@@ -92,29 +89,13 @@ export class ResponsesWebSockets {
   }
 }
 
-/**
- * The app's side of the upgrade, on `GET /v1/responses`: a request that is not a pending upgrade
- * passes on (to the usual 404); one is authenticated as an API token like the POST, its address
- * checked against the token's allow-list, then upgraded. Rate limits, concurrency and the model's
- * policy are decided per `response.create`, each an ordinary request.
- */
-export function acceptResponsesWebSocket(auth: AuthDeps, draining: () => boolean): RequestHandler {
-  const authenticate = bearerAuth(auth, 'token');
-  return (req, res, next) => {
-    const accept = pendingUpgrades.get(req);
-    if (!accept) return next();
-    if (draining()) return next(serverShuttingDown());
-    authenticate(req, res, (error?: unknown) => {
-      if (error !== undefined) return next(error);
-      const caller = res.locals.caller;
-      try {
-        if (caller?.kind === 'token') assertIpAllowed(caller.token, req.ip);
-      } catch (refused) {
-        return next(refused);
-      }
-      pendingUpgrades.delete(req);
-      accept();
-    });
+/** The upgrade waiting on `req`'s authentication, when it is one (see routes/responses-websocket.route.ts): calling it upgrades. */
+export function pendingUpgradeOf(req: IncomingMessage): (() => void) | undefined {
+  const accept = pendingUpgrades.get(req);
+  if (!accept) return undefined;
+  return () => {
+    pendingUpgrades.delete(req);
+    accept();
   };
 }
 
