@@ -1,17 +1,12 @@
 import type { ChatCompletionRequest } from '@chat-relay/contract';
 import {
   chainTransformers,
-  chatAdapterOf,
   RelayError,
   type Adjustment,
-  type NativeAdapter,
   type ConvertedCompletion,
-  type ParameterRefusal,
   type PassthroughCarriage,
-  type ProviderAdapter,
   type ReportedUsage,
   type UpstreamFailure,
-  type UpstreamRequest,
 } from '@chat-relay/wire';
 import type { NativeCall } from './native-call';
 import type { AbortLike } from '../core/caller-gone';
@@ -22,14 +17,15 @@ import type { OpenStreams } from './stream/open-streams';
 import { chargePassthrough, type PassthroughPlan } from './passthrough/plan-passthrough';
 import { carriageFor, passthroughDecision, policedCandidates, speaksNatively } from './passthrough/police-candidates';
 import { candidatesFor } from '../channels/candidates-for';
-import { firstPiece, routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
+import { routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps } from './route-with-retries';
 import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { UsageSources } from './account-usage';
 import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall, type WholeAnswer } from './attempt';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
-import { adjustForChannel, isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
-import { RelayFunctionStream, wholeThroughLoop, type NextModelCall, type RelayFunction } from './relay-function-loop';
+import { isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
+import { RelayFunctionStream, wholeThroughLoop, type RelayFunction } from './relay-function-loop';
+import { buildAttempt, nextModelCall, type AttemptToBuild } from './build-chat-attempt';
 import type { SessionAffinity } from '../channels/session-affinity';
 import type { HeldPin } from '../cluster/affinity-store';
 
@@ -225,17 +221,9 @@ async function attemptChannel(
   return attempt(deps, channel, call, trace, signal);
 }
 
-interface ChatAttempt {
-  channel: LiveChannel;
-  key: string;
-  upstreamModel: string;
+interface ChatAttempt extends AttemptToBuild {
   relayed: RelayedRequest;
-  native: NativeCall | undefined;
   carriage: PassthroughCarriage | undefined;
-  /** The request is the relay's adaptation (see isAdapted): it may be adjusted to the model, and sent again without a parameter refused by name. */
-  adapted: boolean;
-  /** A parameter the upstream just refused by name: this attempt is the one retry without it. */
-  refused?: ParameterRefusal;
   signal: AbortLike;
 }
 
@@ -345,66 +333,4 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
     },
     answer,
   };
-}
-
-/**
- * The next model call of a loop (see relay-function-loop.ts) on the attempt's channel and key: the
- * request built as the first was (adjusted to the model), posted, a failure thrown as its error.
- */
-function nextModelCall(deps: ChatRelayDeps, attempt: ChatAttempt, adapter: NativeAdapter | ProviderAdapter): NextModelCall {
-  const { channel, signal } = attempt;
-  const post = async (request: ChatCompletionRequest) => {
-    const { upstreamRequest } = buildAttempt(deps, { ...attempt, relayed: { ...attempt.relayed, request, rawBody: undefined } });
-    const { url, headers, body } = upstreamRequest;
-    if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error('a chat request is JSON');
-    const response = await deps.upstream.post({ channel: channel.record, signal, url, headers, body });
-    if (response.statusCode >= 400) throw adapter.mapErrorResponse(response.statusCode, await response.body.text(), channel.record.keys).error;
-    return response;
-  };
-  return {
-    whole: async (request) => (await post(request)).body.text(),
-    stream: async (request) => {
-      const response = await post(request);
-      const first = await firstPiece(response.body, attempt.key);
-      if (!first.ok) throw first.error;
-      return { upstream: response.body, first: first.first };
-    },
-  };
-}
-
-interface BuiltAttempt {
-  adapter: NativeAdapter | ProviderAdapter;
-  upstreamRequest: UpstreamRequest;
-  /** The hub request the upstream request was built from (the caller's own for a native call). */
-  sent: ChatCompletionRequest;
-  /** What was changed in an adapted request; undefined when nothing was (most requests). */
-  adjustments: readonly Adjustment[] | undefined;
-}
-
-/** The upstream call for one attempt, and the adapter that reads its answer. */
-function buildAttempt(deps: ChatRelayDeps, { channel, key, upstreamModel, relayed, native, adapted, refused }: ChatAttempt): BuiltAttempt {
-  const { request, rawBody } = relayed;
-  if (native) {
-    const { body, headers } = native;
-    const stream = request.stream === true;
-    const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
-    return { adapter: native.adapter, upstreamRequest, sent: request, adjustments: undefined };
-  }
-  const adapter = chatAdapterOf(channel.record.type);
-  // An adapted request suits the model it goes to (issue 28): the catalogue's rules, and what this channel refused before.
-  const adjusted = adapted ? adjustForChannel(deps, request, channel, upstreamModel, refused) : undefined;
-  let adjustments = adjusted?.adjustments.length ? [...adjusted.adjustments] : undefined;
-  for (let sent = adjusted?.request ?? request; ; ) {
-    try {
-      const upstreamRequest = adapter.buildRequest({ channel: channel.record, key, request: sent, upstreamModel, model: adjusted?.facts, rawBody: sent === request ? rawBody : undefined });
-      return { adapter, upstreamRequest, sent, adjustments };
-    } catch (error) {
-      if (!(error instanceof RelayError) || error.status !== 400) throw error;
-      const field = relayed.hooks?.advisory?.find((name) => name === error.param && sent[name] != null);
-      if (!field) throw error;
-      // Logged with the model's other adjustments, and named in the answer's header.
-      (adjustments ??= []).push({ kind: 'dropped', field: String(field), reason: `not sent to this ${channel.record.type} channel: ${error.message}` });
-      sent = { ...sent, [field]: undefined };
-    }
-  }
 }
