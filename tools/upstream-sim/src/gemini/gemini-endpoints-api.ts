@@ -1,3 +1,4 @@
+import { GEMINI_MAX_BATCH_EMBED_REQUESTS, GeminiEmbeddingTaskTypeSchema } from '@chat-relay/contract';
 import { z } from 'zod';
 import { ContentSchema } from './gemini-api';
 
@@ -5,23 +6,11 @@ import { ContentSchema } from './gemini-api';
 // (`:embedContent`, `:batchEmbedContents`) and Imagen (`:predict`).
 
 /** The most requests one `batchEmbedContents` call may carry. */
-export const maxBatchEmbedRequests = 100;
+export const maxBatchEmbedRequests = GEMINI_MAX_BATCH_EMBED_REQUESTS;
 
 const embedFields = {
   content: ContentSchema,
-  taskType: z
-    .enum([
-      'TASK_TYPE_UNSPECIFIED',
-      'RETRIEVAL_QUERY',
-      'RETRIEVAL_DOCUMENT',
-      'SEMANTIC_SIMILARITY',
-      'CLASSIFICATION',
-      'CLUSTERING',
-      'QUESTION_ANSWERING',
-      'FACT_VERIFICATION',
-      'CODE_RETRIEVAL_QUERY',
-    ])
-    .optional(),
+  taskType: GeminiEmbeddingTaskTypeSchema.optional(),
   title: z.string().optional(),
   outputDimensionality: z.number().int().min(1).optional(),
 };
