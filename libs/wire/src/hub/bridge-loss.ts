@@ -48,9 +48,3 @@ export function lossOf(rule: LossRule, detail: LossDetail = {}): Adjustment {
   if (detail.to !== undefined) loss.to = detail.to;
   return loss;
 }
-
-/** `field dropped` / `field from->to`: one loss as a short line (tests, plain-text logs). */
-export function describeLoss({ kind, field, from, to }: Adjustment): string {
-  const values = from !== undefined || to !== undefined ? ` ${from ?? ''}->${to ?? ''}` : '';
-  return `${field} ${kind}${values}`;
-}
