@@ -69,6 +69,9 @@ describeTwoInstances('two relays, a rolling restart under load — LiteLLM: "spe
     // A settled request on each first, then four slow ones on A (5 tokens × 600 ms) to be killed mid-way.
     expect((await chat(a, token.key)).status).toBe(200);
     expect((await chat(relay('b'), token.key)).status).toBe(200);
+    // Both settled (their rows written with their cost) before the snapshot below: a row still in
+    // an instance's write batch would land between the snapshot and the check (seen: 5,000 µUSD off).
+    expect(await pollUntil(async () => (await usageRowsOfToken(db, token.id)).length === 2, { withinMs: 5_000 })).toBeDefined();
     const doomed = Array.from({ length: 4 }, () => chat(a, token.key, { latencyMsPerToken: 600 }));
     const held = await pollUntil(async () => (await openReservations(db, token.id)).length === 4, { withinMs: 5_000 });
     expect(held).toBeDefined();
