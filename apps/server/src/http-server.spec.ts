@@ -61,3 +61,26 @@ describe('issue 10 defect 11: errors without a body', () => {
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
+
+describe('issue 30: requests and responses made with Express prototypes', () => {
+  it('hands Express a request and response whose prototypes are already its own, so its init changes none', async () => {
+    const relay = await createTestRelay();
+    const server = createHttpServer(relay.app, { headersTimeoutMs: 5000, requestTimeoutMs: 10_000 });
+    const seen: boolean[] = [];
+    // Runs before the app's own listener: what Node constructed, before Express touches it.
+    server.prependListener('request', (req, res) => {
+      seen.push(Object.getPrototypeOf(req) === relay.app.request, Object.getPrototypeOf(res) === relay.app.response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const text = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      expect(seen).toEqual([true, true]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await relay.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import http, { type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { RelayError } from '@chat-relay/wire';
@@ -30,6 +31,7 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
       // A tenth of the shorter timeout, 50 ms – 1 s: late by at most that; a check walks only
       // the connections still receiving a request.
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(options.headersTimeoutMs / 10))),
+      ...expressMessageClasses(app),
     },
     app,
   );
@@ -45,6 +47,34 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   });
   options.webSockets?.attach(server, app);
   return server;
+}
+
+/**
+ * Node's request and response made with Express's prototypes from the start. Express 4 gives
+ * every request and response its own prototype (`Object.setPrototypeOf` in its `init`
+ * middleware); changing the prototype of a live object throws away V8's optimised shape for it,
+ * and every property access on that request and response afterwards — Node's HTTP code included —
+ * takes the slow path. Constructed with the prototype Express wants, its `setPrototypeOf` finds
+ * nothing to change. A bare Express app served this way answers about twice the requests per
+ * second on the same CPU (docs/PERFORMANCE.md, issue 30).
+ */
+export function expressMessageClasses(app: Express): Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
+  // Node's classes are plain constructor functions (node/lib/_http_incoming.js, _http_server.js):
+  // callable on an object made with another prototype.
+  const incoming = http.IncomingMessage as unknown as (this: http.IncomingMessage, socket: Socket) => void;
+  const outgoing = http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: object) => void;
+  function RelayRequest(this: http.IncomingMessage, socket: Socket): void {
+    incoming.call(this, socket);
+  }
+  function RelayResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: object): void {
+    outgoing.call(this, req, options);
+  }
+  RelayRequest.prototype = app.request;
+  RelayResponse.prototype = app.response;
+  return {
+    IncomingMessage: RelayRequest as unknown as typeof http.IncomingMessage,
+    ServerResponse: RelayResponse as unknown as typeof http.ServerResponse,
+  };
 }
 
 const refuse = (status: number, code: string, message: string) =>
