@@ -82,11 +82,28 @@ export interface TraceEnding {
   clientIp: string | null;
 }
 
+let isoSecond = -1;
+let isoSecondPrefix = '';
+
+/**
+ * \`new Date().toISOString()\`, which was the costliest part of building a row: the text up to the
+ * second is kept, and only the milliseconds are written for each row.
+ */
+export function isoNow(now = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoSecondPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const millis = now - second * 1000;
+  return `${isoSecondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
 /** The usage log row of a traced request: who asked, what it used and cost, how it ended. */
 export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, ending: TraceEnding): UsageLogEntry {
   const token = caller?.kind === 'token' ? caller.token : undefined;
   return {
-    createdAt: new Date().toISOString(),
+    createdAt: isoNow(),
     requestId: trace.requestId,
     tokenId: token?.id ?? null,
     accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),
