@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { MatchedRoute } from '../core/matched-route';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import { costOf, type PriceBook } from '../billing/price-book';
+import { costOf, NOT_KNOWN_YET, type PriceBook } from '../billing/price-book';
 import type { RelayTrace } from './request-context';
 import type { Caller } from '../auth/caller';
 import type { UsageRecorder } from './usage-recorder';
@@ -38,11 +38,9 @@ export async function settle(deps: SettleDeps, ending: Ending): Promise<void> {
   const { trace } = ending;
   if (trace.settled) await trace.settled;
   if (trace.deferredToTask) return;
-  const entry = usageEntryOf(trace, ending.caller, {
-    ...ending.outcome(),
-    // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-    cost: await costOrReservation(deps.prices, deps.logger, trace),
-  });
+  // Aborted and failed streams too: what was delivered (and its prompt) is charged.
+  const cost = knownCost(deps.prices, trace) ?? (await costOrReservation(deps.prices, deps.logger, trace));
+  const entry = usageEntryOf(trace, ending.caller, { ...ending.outcome(), cost });
   deps.recorder.record(entry, ending.route);
   if (ending.holdsTpm) await recordCallerTokens(deps.rateLimiter, ending.caller, trace);
 }
@@ -70,6 +68,24 @@ export async function costOrReservation(prices: PriceBook, logger: Logger, trace
   } catch (error) {
     logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
     return trace.quotaReserved;
+  }
+}
+
+/**
+ * costOrReservation's answer when the price book knows it without a promise (every request but a
+ * model's first); else undefined — and on any fault, so that costOrReservation handles it.
+ */
+function knownCost(prices: PriceBook, trace: RelayTrace): number | undefined {
+  const publicModel = trace.pricedModel;
+  if (!publicModel) return 0;
+  try {
+    const applied = prices.knownPriceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint);
+    if (applied === NOT_KNOWN_YET) return undefined;
+    const cost = costOf(applied?.price, trace);
+    trace.pricedBy = applied?.pricedBy ?? null;
+    return cost;
+  } catch {
+    return undefined;
   }
 }
 
