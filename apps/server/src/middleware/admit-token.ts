@@ -49,7 +49,7 @@ export function admitToken(deps: TokenAdmissionDeps): RequestHandler {
 
 async function admit(deps: TokenAdmissionDeps, req: Request, res: Response, token: TokenRecord, metadata: RouteMetadata, path: string): Promise<void> {
   const trace = res.locals.trace;
-  // Read once: Express works \`req.ip\` out again (trust-proxy walk) on every read.
+  // Read once: Express works `req.ip` out again (trust-proxy walk) on every read.
   const clientIp = req.ip;
   if (trace) trace.clientIp = clientIp ?? null;
   assertIpAllowed(token, clientIp);

@@ -30,7 +30,7 @@ export function nulStringPath(value: unknown, at = ''): string | null {
  * stored and pass as they are.
  */
 export const refuseNulInManagementBodies: RequestHandler = (req, _res, next) => {
-  // By the route's template, not the request's path: routes match \`/API/…\` too, and \`req.path\` parses the URL again.
+  // By the route's template, not the request's path: routes match `/API/…` too, and `req.path` parses the URL again.
   if (matchedRoute(req)?.path.startsWith('/api/') !== true) return next();
   if (/%00/.test(req.path)) return next(invalidRequest('The path must not contain the NUL character (U+0000).', null, 'invalid_value'));
   const path = nulStringPath(req.query) ?? nulStringPath(req.body ?? null);

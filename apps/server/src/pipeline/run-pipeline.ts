@@ -162,7 +162,7 @@ export async function admitCaller(
   trace.requestedModel = model;
   trace.stream = stream;
   const caller = res.locals.caller;
-  // The admission middleware read it already for a token (Express works \`req.ip\` out on every read).
+  // The admission middleware read it already for a token (Express works `req.ip` out on every read).
   trace.clientIp ??= req.ip ?? null;
   if (caller?.kind === 'token') assertModelAllowed(caller.token, model);
   return { trace, caller };

@@ -102,7 +102,7 @@ let isoSecond = -1;
 let isoSecondPrefix = '';
 
 /**
- * \`new Date().toISOString()\`, which was the costliest part of building a row: the text up to the
+ * `new Date().toISOString()`, which was the costliest part of building a row: the text up to the
  * second is kept, and only the milliseconds are written for each row.
  */
 export function isoNow(now = Date.now()): string {
