@@ -135,7 +135,7 @@ export async function admitRequest(
   request: ChatCompletionRequest,
   validate?: () => void,
 ): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
-  const { trace, caller } = await admitCaller(deps, req, res, request.model, request.stream === true);
+  const { trace, caller } = admitCaller(deps, req, res, request.model, request.stream === true);
   validate?.();
   const resolved = await resolveModel(deps, request, callerAccountId(caller));
   trace.assistantId = resolved.assistantId;
@@ -149,13 +149,13 @@ export async function admitRequest(
  * middleware (middleware/admit-token.ts), on the model its scan found — JSON.parse has the last
  * word on which model that is (duplicate keys and the like).
  */
-export async function admitCaller(
+export function admitCaller(
   deps: PipelineDeps,
   req: Request,
   res: Response,
   model: string,
   stream: boolean,
-): Promise<{ trace: RelayTrace; caller: Caller | undefined }> {
+): { trace: RelayTrace; caller: Caller | undefined } {
   const trace = traceOf(res);
   // No model has one, and PostgreSQL's text cannot hold it: refused before it reaches a usage row.
   if (model.includes('\u0000')) throw invalidRequest("'model' must not contain the NUL character (U+0000).", 'model', 'invalid_value');
