@@ -35,7 +35,7 @@ interface Exported {
 const labelsOf = (names: readonly string[], values: readonly string[]): Labels => {
   if (values.length !== names.length) throw new Error(`expected ${names.length} label values, got ${values.length}`);
   const labels: Labels = {};
-  names.forEach((name, index) => (labels[name] = values[index]));
+  names.forEach((name, index) => (labels[name] = values[index] ?? ''));
   return labels;
 };
 
@@ -113,10 +113,15 @@ export class HistogramCell {
 
   observe(value: number): void {
     if (!Number.isFinite(value)) throw new TypeError(`not a valid observation: ${value}`);
-    const { bounds } = this.family;
+    // The first bucket whose bound is at least the value; none past the last bound (only +Inf counts it).
     let index = 0;
-    while (index < bounds.length && value > bounds[index]) index += 1;
-    if (index < bounds.length) this.counts[index] += 1;
+    for (const bound of this.family.bounds) {
+      if (value <= bound) {
+        this.counts[index] = (this.counts[index] ?? 0) + 1;
+        break;
+      }
+      index += 1;
+    }
     this.sum += value;
     this.count += 1;
     if (!this.shown) {
@@ -155,7 +160,7 @@ export class LabelledHistogram<L extends string> {
       const sharedLabels = cell.labels;
       let cumulative = 0;
       this.bounds.forEach((le, index) => {
-        cumulative += cell.counts[index];
+        cumulative += cell.counts[index] ?? 0;
         values.push({ labels: { le }, sharedLabels, value: cumulative, metricName: bucket });
       });
       values.push(
