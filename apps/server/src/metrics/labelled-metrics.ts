@@ -5,7 +5,8 @@ import type { Registry } from 'prom-client';
  * them exactly as its own. prom-client's labelled children hash and validate their labels on every
  * increment (and key histogram buckets by their bound as a string): a cell here is a plain object
  * kept by its caller, so an observation is an addition. A series is shown from its first
- * observation on, as prom-client shows it.
+ * observation on, as prom-client shows it. The text exposition is prom-client's own; its JSON one
+ * (`getMetricsAsJSON`, unused here) shows a histogram's series labels apart from `le`.
  */
 interface MetricConfig<L extends string> {
   name: string;
