@@ -1,6 +1,6 @@
 import { ModelCatalogue, seedCatalogueModels } from '@chat-relay/wire';
 import type { PriceRecord, PriceStore } from '../storage/types';
-import { costOf, PriceBook, pricesEndpoint } from './price-book';
+import { costOf, NOT_KNOWN_YET, PriceBook, pricesEndpoint } from './price-book';
 
 class MemoryPrices implements PriceStore {
   constructor(public prices: PriceRecord[]) {}
@@ -81,5 +81,37 @@ describe('PriceBook.priceFor', () => {
     store.prices = [price('alias', 5, 5)];
     reloading.invalidate();
     expect((await reloading.priceFor('alias', 'gpt-4o', 'chat'))?.pricedBy).toBe('alias (table, alias)');
+  });
+});
+
+describe('PriceBook.knownPriceFor', () => {
+  const table = [price('gpt-4o*', 2_500_000, 10_000_000), price('claude-priced-alias', 1_000_000, 2_000_000)];
+  const asks: Array<[string, string]> = [
+    ['gpt-4o', 'gpt-4o'],
+    ['claude-priced-alias', 'gpt-4o'],
+    ['claude-sonnet-4-5', 'gpt-4o-mini'],
+    ['gemini-3.1-pro-preview', 'gemini-3.1-pro-preview'],
+    ['no-such-model', 'no-such-model'],
+  ];
+
+  it('knows nothing before the table is loaded, then answers exactly what priceFor answered, for every kind of answer', async () => {
+    const book = new PriceBook(new MemoryPrices(table), undefined, catalogue);
+    for (const [publicModel, upstreamModel] of asks) expect(book.knownPriceFor(publicModel, upstreamModel, 'chat')).toBe(NOT_KNOWN_YET);
+    for (const [publicModel, upstreamModel] of asks) {
+      const answer = await book.priceFor(publicModel, upstreamModel, 'chat');
+      expect(book.knownPriceFor(publicModel, upstreamModel, 'chat')).toEqual(answer);
+      expect(book.knownPriceFor(publicModel, upstreamModel, 'videos')).toEqual(await book.priceFor(publicModel, upstreamModel, 'videos'));
+    }
+  });
+
+  it('knows nothing again once the table is written (the next answer reads the new table)', async () => {
+    const store = new MemoryPrices(table);
+    const book = new PriceBook(store, undefined, catalogue);
+    await book.priceFor('gpt-4o', 'gpt-4o', 'chat');
+    await store.replace([price('gpt-4o', 1, 1)]);
+    book.invalidate();
+    expect(book.knownPriceFor('gpt-4o', 'gpt-4o', 'chat')).toBe(NOT_KNOWN_YET);
+    expect((await book.priceFor('gpt-4o', 'gpt-4o', 'chat'))?.pricedBy).toBe('gpt-4o (table)');
+    expect(book.knownPriceFor('gpt-4o', 'gpt-4o', 'chat')).toMatchObject({ pricedBy: 'gpt-4o (table)' });
   });
 });

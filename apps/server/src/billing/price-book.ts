@@ -159,6 +159,9 @@ export interface ListPrices {
   facts(model: string): Pick<ModelFacts, 'entry' | 'cost'>;
 }
 
+/** {@link PriceBook.knownPriceFor}: the answer needs the table loaded, or a lookup, first. */
+export const NOT_KNOWN_YET: unique symbol = Symbol('price not known yet');
+
 /** The price a request is charged at, and what it came from (the usage row's `priced_by`). */
 export interface AppliedPrice {
   price: PriceRecord;
@@ -252,6 +255,8 @@ export class PriceBook {
    * was found has no token prices for a token-priced endpoint (and is not free).
    */
   async priceFor(publicModel: string, upstreamModel: string, endpoint: Endpoint): Promise<AppliedPrice | undefined> {
+    const known = this.knownPriceFor(publicModel, upstreamModel, endpoint);
+    if (known !== NOT_KNOWN_YET) return known;
     if (publicModel !== upstreamModel) {
       await this.all();
       const alias = this.exact?.get(publicModel);
@@ -259,6 +264,27 @@ export class PriceBook {
     }
     const entry = await this.priceOf(upstreamModel);
     if (entry) return applied(entry, endpoint, 'table');
+    return this.listPrice(upstreamModel, endpoint);
+  }
+
+  /**
+   * {@link priceFor}'s answer without a promise, once the table is loaded and `upstreamModel` has
+   * been looked up in it (every request for a model after its first); else NOT_KNOWN_YET. The hot
+   * path asks this first: the async answer costs a chain of promises per request.
+   */
+  knownPriceFor(publicModel: string, upstreamModel: string, endpoint: Endpoint): AppliedPrice | undefined | typeof NOT_KNOWN_YET {
+    if (!this.prices) return NOT_KNOWN_YET;
+    if (publicModel !== upstreamModel) {
+      const alias = this.exact?.get(publicModel);
+      if (alias) return applied(alias, endpoint, 'table, alias');
+    }
+    if (!this.byModel.has(upstreamModel)) return NOT_KNOWN_YET;
+    const entry = this.byModel.get(upstreamModel);
+    return entry ? applied(entry, endpoint, 'table') : this.listPrice(upstreamModel, endpoint);
+  }
+
+  /** The catalogue's list price of `upstreamModel`, behind the table. */
+  private listPrice(upstreamModel: string, endpoint: Endpoint): AppliedPrice | undefined {
     const facts = this.catalogue?.facts(upstreamModel);
     if (!facts?.cost) return undefined;
     let listed = this.listed.get(facts.cost);

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { LabelledCounter, LabelledHistogram } from './labelled-metrics';
 import type { CircuitState } from '../channels/channel-health';
 
 /** Whole requests: an API call in milliseconds, a long streamed answer in minutes. */
@@ -21,51 +22,51 @@ export interface MetricSources {
 export function defineMetrics(registry: Registry, sources: MetricSources) {
   const registers = [registry];
   return {
-    requests: new Counter({
+    requests: new LabelledCounter({
       name: 'relay_requests_total',
       help: 'Requests answered, by contract route template, dialect, requested model, channel id and HTTP status (499: the caller left)',
       labelNames: ['route', 'dialect', 'model', 'channel', 'status'] as const,
       registers,
     }),
-    latency: new Histogram({
+    latency: new LabelledHistogram({
       name: 'relay_request_duration_seconds',
       help: 'Time from the request to the end of its answer (a stream: its last byte)',
       labelNames: ['route', 'model', 'channel'] as const,
       buckets: LATENCY_BUCKETS_S,
       registers,
     }),
-    ttfb: new Histogram({
+    ttfb: new LabelledHistogram({
       name: 'relay_time_to_first_byte_seconds',
       help: 'Time from a relayed request to the first byte of its answer, for answers that had one',
       labelNames: ['route', 'model', 'channel'] as const,
       buckets: TTFB_BUCKETS_S,
       registers,
     }),
-    attempts: new Counter({
+    attempts: new LabelledCounter({
       name: 'relay_upstream_attempts_total',
       help: 'Requests sent to a channel, by channel id and outcome',
       labelNames: ['channel', 'outcome'] as const,
       registers,
     }),
-    retries: new Counter({
+    retries: new LabelledCounter({
       name: 'relay_upstream_retries_total',
       help: 'Attempts made again after a failed one, by the failed attempt’s channel id and outcome',
       labelNames: ['channel', 'outcome'] as const,
       registers,
     }),
-    tokens: new Counter({
+    tokens: new LabelledCounter({
       name: 'relay_tokens_total',
       help: 'Tokens of relayed requests by requested model; kind prompt is the whole prompt, cache_read and cache_write the parts of it the provider cache read or wrote',
       labelNames: ['model', 'kind'] as const,
       registers,
     }),
-    cost: new Counter({
+    cost: new LabelledCounter({
       name: 'relay_cost_usd_total',
       help: 'What relayed requests cost at the price book, in US dollars, by requested model',
       labelNames: ['model'] as const,
       registers,
     }),
-    authRejected: new Counter({
+    authRejected: new LabelledCounter({
       name: 'relay_auth_rejected_total',
       help: 'Requests refused with 401 for a missing or invalid key, by error code',
       labelNames: ['reason'] as const,

@@ -4,6 +4,7 @@ import type { AttemptObserver, AttemptOutcome } from '../pipeline/route-with-ret
 import type { UsageLogEntry } from '../storage/types';
 import { ATTEMPT_OUTCOMES, attemptOutcomeLabel, type AttemptOutcomeLabel } from './attempt-outcome';
 import { defineMetrics, type MetricSources, type RelayMetricSet } from './metric-definitions';
+import type { CounterCell, HistogramCell } from './labelled-metrics';
 import { ModelLabels } from './model-labels';
 import { startProcessMetrics } from './process-metrics';
 
@@ -26,16 +27,13 @@ export type UsageObservation = Pick<
   'requestedModel' | 'channelId' | 'status' | 'latencyMs' | 'ttfbMs' | 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cost'
 >;
 
-interface CounterChild {
-  inc(value?: number): void;
-}
-interface HistogramChild {
-  observe(value: number): void;
-}
+type CounterChild = CounterCell;
+type HistogramChild = HistogramCell;
 
 /** The series of one route, model and channel: found by map lookups, no label string built per request. */
 interface RequestSeries {
-  labels: { route: string; dialect: string; model: string; channel: string };
+  /** route, dialect, model, channel: the request counter's labels but its status. */
+  labels: readonly [string, string, string, string];
   latency: HistogramChild;
   ttfb: HistogramChild;
   byStatus: Map<number, CounterChild>;
@@ -157,11 +155,10 @@ export class RelayMetrics implements AttemptObserver {
     let series = byChannel.get(channelId);
     if (!series) {
       const channel = channelId === null ? '' : String(channelId);
-      const histogramLabels = { route: routeSeries.route, model, channel };
       series = {
-        labels: { route: routeSeries.route, dialect: routeSeries.dialect, model, channel },
-        latency: this.metrics.latency.labels(histogramLabels),
-        ttfb: this.metrics.ttfb.labels(histogramLabels),
+        labels: [routeSeries.route, routeSeries.dialect, model, channel],
+        latency: this.metrics.latency.labels(routeSeries.route, model, channel),
+        ttfb: this.metrics.ttfb.labels(routeSeries.route, model, channel),
         byStatus: new Map(),
       };
       byChannel.set(channelId, series);
@@ -172,7 +169,7 @@ export class RelayMetrics implements AttemptObserver {
   private statusOf(series: RequestSeries, status: number): CounterChild {
     let child = series.byStatus.get(status);
     if (!child) {
-      child = this.metrics.requests.labels({ ...series.labels, status: String(status) });
+      child = this.metrics.requests.labels(...series.labels, String(status));
       series.byStatus.set(status, child);
     }
     return child;

@@ -49,8 +49,10 @@ export function admitToken(deps: TokenAdmissionDeps): RequestHandler {
 
 async function admit(deps: TokenAdmissionDeps, req: Request, res: Response, token: TokenRecord, metadata: RouteMetadata, path: string): Promise<void> {
   const trace = res.locals.trace;
-  if (trace) trace.clientIp = req.ip ?? null;
-  assertIpAllowed(token, req.ip);
+  // Read once: Express works `req.ip` out again (trust-proxy walk) on every read.
+  const clientIp = req.ip;
+  if (trace) trace.clientIp = clientIp ?? null;
+  assertIpAllowed(token, clientIp);
   await deps.readBody(req, res);
   const model = requestedModel(req, res, metadata);
   // No model has one, and PostgreSQL's text cannot hold it: refused before it reaches a usage row.

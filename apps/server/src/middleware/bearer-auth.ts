@@ -28,6 +28,7 @@ export interface AuthDeps {
  * from the request only here, hashed, and never logged or echoed.
  */
 export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): RequestHandler {
+  const digestOf = digestCache();
   return (req, res, next) => {
     const required = fixed ?? routeMetadata(req)?.auth ?? 'admin';
     if (required === 'none') return next();
@@ -38,7 +39,7 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
     const dialect = errorDialectOf(req);
     const key = presentedKey(req, required, dialect);
     if (!key) return refuse(authenticationError('invalid_api_key', MISSING_KEY[dialect]));
-    const digest = digestKey(key);
+    const digest = digestOf(key);
     // A scraper's token: no caller, nothing but the metrics route.
     if (required === 'metrics' && deps.metricsTokenDigest !== undefined && sameDigest(digest, deps.metricsTokenDigest)) return next();
     authenticate(deps, required, digest).then((caller) => {
@@ -72,6 +73,27 @@ function presentedKey(req: Request, required: Exclude<RouteAuth, 'none'>, dialec
   if (apiKey || dialect !== 'gemini') return apiKey;
   const query: unknown = req.query['key'];
   return headerKey(req.headers['x-goog-api-key']) ?? (typeof query === 'string' ? headerKey(query) : undefined);
+}
+
+/** The digests remembered; past this many the cache starts afresh (a flood of new keys costs a hash each, as before). */
+const DIGESTS_KEPT = 1024;
+
+/**
+ * The digest of a key seen recently: a caller sends the same key on every request, and SHA-256
+ * through node:crypto costs more than the lookup. The digest is a function of the key alone, so
+ * a key disabled or deleted meanwhile is still refused by the store lookup that follows.
+ */
+function digestCache(): (key: string) => string {
+  const digests = new Map<string, string>();
+  return (key) => {
+    let digest = digests.get(key);
+    if (digest === undefined) {
+      if (digests.size >= DIGESTS_KEPT) digests.clear();
+      digest = digestKey(key);
+      digests.set(key, digest);
+    }
+    return digest;
+  };
 }
 
 /** Hex digests compared in constant time: the comparison tells nothing of how much matched. */

@@ -23,6 +23,11 @@ describe('U+0000 in what the management API stores', () => {
     expect((await relay.storage.tokens.list({ page: 1, perPage: 100, now: new Date().toISOString() })).total).toBe(before);
   });
 
+  it('refused_nul_on_an_upper_case_management_path: routes match /API/… as /api/…, so the check does too', async () => {
+    const response = await request(relay.app).post('/API/tokens').set('authorization', admin()).send({ name: 'app\u0000y' }).expect(400);
+    expect(response.body.error).toMatchObject({ param: 'name', code: 'invalid_value' });
+  });
+
   it('in a query filter or a path: 400, not a database error', async () => {
     const search = await request(relay.app).get('/api/tokens/search').query({ q: 'a\u0000' }).set('authorization', admin()).expect(400);
     expect(search.body.error.param).toBe('q');

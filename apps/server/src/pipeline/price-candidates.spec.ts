@@ -1,5 +1,5 @@
 import { RelayError } from '@chat-relay/wire';
-import type { AppliedPrice, PriceBook } from '../billing/price-book';
+import { NOT_KNOWN_YET, type AppliedPrice, type PriceBook } from '../billing/price-book';
 import { modelPriceNotSet, priceCandidates, type MappedChannel } from './price-candidates';
 
 const channel = (mapping: Record<string, string> = {}): MappedChannel => ({ upstreamModel: (model) => mapping[model] ?? model });
@@ -8,6 +8,7 @@ const channel = (mapping: Record<string, string> = {}): MappedChannel => ({ upst
 function bookOf(priced: Record<string, number>): { book: PriceBook; asked: string[] } {
   const asked: string[] = [];
   const book = {
+    knownPriceFor: () => NOT_KNOWN_YET,
     priceFor: async (_publicModel: string, upstreamModel: string): Promise<AppliedPrice | undefined> => {
       asked.push(upstreamModel);
       const input = priced[upstreamModel];

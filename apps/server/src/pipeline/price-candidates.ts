@@ -1,6 +1,6 @@
 import type { Endpoint } from '@chat-relay/contract';
 import { RelayError } from '@chat-relay/wire';
-import type { AppliedPrice, PriceBook } from '../billing/price-book';
+import { NOT_KNOWN_YET, type AppliedPrice, type PriceBook } from '../billing/price-book';
 
 /** RELAY_UNPRICED_MODELS: what the relay does with a model nobody priced. */
 export type UnpricedModels = 'refuse' | 'free';
@@ -67,7 +67,8 @@ export async function priceCandidates(
     const upstreamModel = channel.upstreamModel(model);
     if (seen.has(upstreamModel)) continue;
     seen.add(upstreamModel);
-    const applied = await deps.prices.priceFor(model, upstreamModel, endpoint);
+    const known = deps.prices.knownPriceFor(model, upstreamModel, endpoint);
+    const applied = known === NOT_KNOWN_YET ? await deps.prices.priceFor(model, upstreamModel, endpoint) : known;
     if (applied) out.push({ upstreamModel, applied });
     else if (deps.unpricedModels !== 'free') throw modelPriceNotSet(model, upstreamModel, endpoint);
   }

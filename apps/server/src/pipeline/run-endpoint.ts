@@ -67,7 +67,7 @@ export type EndpointResult =
  * its schema, its adapters and its bound — nothing else.
  */
 export async function runEndpoint<Req>(deps: PipelineDeps, req: Request, res: Response, call: EndpointCall<Req>): Promise<EndpointResult> {
-  const { trace, caller } = await admitCaller(deps, req, res, call.model, call.stream);
+  const { trace, caller } = admitCaller(deps, req, res, call.model, call.stream);
   return serveEndpoint(deps, { trace, caller, signal: () => watchCaller(res, trace) }, call);
 }
 

@@ -135,7 +135,7 @@ export async function admitRequest(
   request: ChatCompletionRequest,
   validate?: () => void,
 ): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
-  const { trace, caller } = await admitCaller(deps, req, res, request.model, request.stream === true);
+  const { trace, caller } = admitCaller(deps, req, res, request.model, request.stream === true);
   validate?.();
   const resolved = await resolveModel(deps, request, callerAccountId(caller));
   trace.assistantId = resolved.assistantId;
@@ -149,20 +149,21 @@ export async function admitRequest(
  * middleware (middleware/admit-token.ts), on the model its scan found — JSON.parse has the last
  * word on which model that is (duplicate keys and the like).
  */
-export async function admitCaller(
+export function admitCaller(
   deps: PipelineDeps,
   req: Request,
   res: Response,
   model: string,
   stream: boolean,
-): Promise<{ trace: RelayTrace; caller: Caller | undefined }> {
+): { trace: RelayTrace; caller: Caller | undefined } {
   const trace = traceOf(res);
   // No model has one, and PostgreSQL's text cannot hold it: refused before it reaches a usage row.
   if (model.includes('\u0000')) throw invalidRequest("'model' must not contain the NUL character (U+0000).", 'model', 'invalid_value');
   trace.requestedModel = model;
   trace.stream = stream;
   const caller = res.locals.caller;
-  trace.clientIp = req.ip ?? null;
+  // The admission middleware read it already for a token (Express works `req.ip` out on every read).
+  trace.clientIp ??= req.ip ?? null;
   if (caller?.kind === 'token') assertModelAllowed(caller.token, model);
   return { trace, caller };
 }

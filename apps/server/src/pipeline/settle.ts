@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { MatchedRoute } from '../core/matched-route';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import { costOf, type PriceBook } from '../billing/price-book';
+import { costOf, NOT_KNOWN_YET, type PriceBook } from '../billing/price-book';
 import type { RelayTrace } from './request-context';
 import type { Caller } from '../auth/caller';
 import type { UsageRecorder } from './usage-recorder';
@@ -38,11 +38,9 @@ export async function settle(deps: SettleDeps, ending: Ending): Promise<void> {
   const { trace } = ending;
   if (trace.settled) await trace.settled;
   if (trace.deferredToTask) return;
-  const entry = usageEntryOf(trace, ending.caller, {
-    ...ending.outcome(),
-    // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-    cost: await costOrReservation(deps.prices, deps.logger, trace),
-  });
+  // Aborted and failed streams too: what was delivered (and its prompt) is charged.
+  const cost = knownCost(deps.prices, trace) ?? (await costOrReservation(deps.prices, deps.logger, trace));
+  const entry = usageEntryOf(trace, ending.caller, { ...ending.outcome(), cost });
   deps.recorder.record(entry, ending.route);
   if (ending.holdsTpm) await recordCallerTokens(deps.rateLimiter, ending.caller, trace);
 }
@@ -73,6 +71,24 @@ export async function costOrReservation(prices: PriceBook, logger: Logger, trace
   }
 }
 
+/**
+ * costOrReservation's answer when the price book knows it without a promise (every request but a
+ * model's first); else undefined — and on any fault, so that costOrReservation handles it.
+ */
+function knownCost(prices: PriceBook, trace: RelayTrace): number | undefined {
+  const publicModel = trace.pricedModel;
+  if (!publicModel) return 0;
+  try {
+    const applied = prices.knownPriceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint);
+    if (applied === NOT_KNOWN_YET) return undefined;
+    const cost = costOf(applied?.price, trace);
+    trace.pricedBy = applied?.pricedBy ?? null;
+    return cost;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How a traced request ended, as its row says it. */
 export interface TraceEnding {
   status: number;
@@ -82,11 +98,28 @@ export interface TraceEnding {
   clientIp: string | null;
 }
 
+let isoSecond = -1;
+let isoSecondPrefix = '';
+
+/**
+ * `new Date().toISOString()`, which was the costliest part of building a row: the text up to the
+ * second is kept, and only the milliseconds are written for each row.
+ */
+export function isoNow(now = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoSecondPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const millis = now - second * 1000;
+  return `${isoSecondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
 /** The usage log row of a traced request: who asked, what it used and cost, how it ended. */
 export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, ending: TraceEnding): UsageLogEntry {
   const token = caller?.kind === 'token' ? caller.token : undefined;
   return {
-    createdAt: new Date().toISOString(),
+    createdAt: isoNow(),
     requestId: trace.requestId,
     tokenId: token?.id ?? null,
     accountId: token?.accountId ?? (caller?.kind === 'admin' ? caller.account.id : null),

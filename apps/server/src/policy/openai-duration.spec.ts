@@ -19,4 +19,13 @@ describe('formatOpenAiDuration', () => {
   ])('%d ms → %s', (milliseconds, expected) => {
     expect(formatOpenAiDuration(milliseconds)).toBe(expected);
   });
+
+  it('writes every fraction of a second as it was written before its digits were tabled', () => {
+    for (let fraction = 1; fraction < 1000; fraction++) {
+      const digits = String(fraction).padStart(3, '0').replace(/0+$/, '');
+      expect(formatOpenAiDuration(59_000 + fraction)).toBe(`59.${digits}s`);
+    }
+    expect(formatOpenAiDuration(1_050)).toBe('1.05s');
+    expect(formatOpenAiDuration(1_500)).toBe('1.5s');
+  });
 });

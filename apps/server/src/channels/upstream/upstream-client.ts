@@ -56,7 +56,8 @@ function targetOf(url: string): { origin: string; path: string } {
  * UpstreamBody queue as they arrive.
  */
 export class UpstreamClient {
-  private readonly agents = new Map<number, { agent: Agent; version: string }>();
+  /** Each channel's pool, with what it was made for: a channel edited since (or its connect timeout) gets a new one. */
+  private readonly agents = new Map<number, { agent: Agent; updatedAt: string; connectMs: number }>();
 
   post(call: UpstreamCall): Promise<UpstreamResponse> {
     // undici would encode a large text body in one go (~2 ms a MB): done here a slice per turn, and sent as its pieces.
@@ -128,9 +129,11 @@ export class UpstreamClient {
   }
 
   private agentFor(channel: ChannelRecord): Agent {
-    const version = `${channel.updatedAt}|${channel.timeouts.connectMs}`;
+    // Compared field by field: no key string built on every call.
+    const { updatedAt } = channel;
+    const connectMs = channel.timeouts.connectMs;
     const existing = this.agents.get(channel.id);
-    if (existing && existing.version === version) return existing.agent;
+    if (existing && existing.updatedAt === updatedAt && existing.connectMs === connectMs) return existing.agent;
     if (existing) void existing.agent.close();
     const agent = new Agent({
       connect: { timeout: channel.timeouts.connectMs },
@@ -138,7 +141,7 @@ export class UpstreamClient {
       connections: null,
       pipelining: 1,
     });
-    this.agents.set(channel.id, { agent, version });
+    this.agents.set(channel.id, { agent, updatedAt, connectMs });
     return agent;
   }
 }

@@ -83,8 +83,11 @@ export function chargePassthrough(trace: RelayTrace, carriage: PassthroughCarria
 
 /** What the plan may add to the request's cost, for its reservation: the tier asked for and one call of each hosted kind offered, either way it goes. */
 export function passthroughBound(plan: PassthroughPlan): PassthroughBound | undefined {
-  const carriages = plan.native ? [plan.native, plan.hub] : [plan.hub];
-  const serviceTier = carriages.find((carriage) => carriage.serviceTier)?.serviceTier?.tier;
-  const toolKinds = [...new Set(carriages.flatMap((carriage) => carriage.tools.map((tool) => tool.kind)))];
-  return serviceTier || toolKinds.length > 0 ? { serviceTier, toolKinds } : undefined;
+  const { native, hub } = plan;
+  // The native carriage's tier when it asks one, else the hub's.
+  const serviceTier = (native?.serviceTier ? native : hub).serviceTier?.tier;
+  // Most requests offer no hosted tool: no arrays built for them.
+  if (hub.tools.length === 0 && (native?.tools.length ?? 0) === 0) return serviceTier ? { serviceTier, toolKinds: [] } : undefined;
+  const toolKinds = [...new Set([...(native?.tools ?? []), ...hub.tools].map((tool) => tool.kind))];
+  return { serviceTier, toolKinds };
 }
