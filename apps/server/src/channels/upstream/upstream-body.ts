@@ -10,7 +10,7 @@ const HIGH_WATER_BYTES = 64 * 1024;
 export class UpstreamBody implements AsyncIterator<Buffer> {
   private readonly pieces: Buffer[] = [];
   private queuedBytes = 0;
-  private ended = false;
+  private isOver = false;
   private failure: Error | undefined;
   private waiter: { resolve(result: IteratorResult<Buffer>): void; reject(error: Error): void } | undefined;
   private resumeUpstream: (() => void) | undefined;
@@ -34,18 +34,24 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
   }
 
   end(): void {
-    this.ended = true;
+    this.isOver = true;
     this.settleWaiter();
   }
 
   fail(error: Error): void {
-    if (this.ended) return;
+    if (this.isOver) return;
     this.failure = error;
-    this.ended = true;
+    this.isOver = true;
     this.settleWaiter();
   }
 
-  next(): Promise<IteratorResult<Buffer>> {
+  /** True once the body has ended cleanly and every piece was taken: `next()` would answer done. */
+  get ended(): boolean {
+    return this.isOver && this.failure === undefined && this.pieces.length === 0;
+  }
+
+  /** A piece that has already arrived, without waiting (undefined when none is queued). */
+  takeQueued(): Buffer | undefined {
     const piece = this.pieces.shift();
     if (piece) {
       this.queuedBytes -= piece.length;
@@ -54,10 +60,15 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
         this.resumeUpstream = undefined;
         resume();
       }
-      return Promise.resolve({ value: piece, done: false });
     }
+    return piece;
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    const piece = this.takeQueued();
+    if (piece) return Promise.resolve({ value: piece, done: false });
     if (this.failure) return Promise.reject(this.failure);
-    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    if (this.isOver) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
   }
 
@@ -67,9 +78,9 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
 
   /** The reader stops early: the rest of the answer is not wanted. */
   async return(): Promise<IteratorResult<Buffer>> {
-    if (!this.ended) {
+    if (!this.isOver) {
       this.abort(new UpstreamBodyAbandoned());
-      this.ended = true;
+      this.isOver = true;
     }
     this.pieces.length = 0;
     return { value: undefined, done: true };

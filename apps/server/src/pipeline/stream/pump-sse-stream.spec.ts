@@ -4,6 +4,7 @@ import type { Logger } from '../../logger';
 import { OpenAiStreamTransformer, type RelayError } from '@chat-relay/wire';
 import { readFixture } from '../../../test/testing/fixtures';
 import { pumpSseStream } from './pump-sse-stream';
+import { UpstreamBody } from '../../channels/upstream/upstream-body';
 import { chatCompletionsDialect } from '../caller-dialect';
 import { newTrace } from '../request-context';
 import { SSE_DONE, sseData, sseError } from './sse';
@@ -111,5 +112,76 @@ describe('issue 10 defect 2: no rejection inside usage accounting takes the proc
     expect(ended).toBeUndefined();
     expect(body.endsWith(SSE_DONE)).toBe(true);
     expect(lines).toEqual([expect.objectContaining({ level: 50, requestId: 'req_test', msg: 'accounting at the end of a stream failed' })]);
+  });
+});
+
+describe('issue 30: what arrived together is written together', () => {
+  /** Records each write and the end as the pump makes them. */
+  function recorder() {
+    const calls: Array<{ kind: 'write' | 'end'; text: string }> = [];
+    let ended!: () => void;
+    const done = new Promise<void>((resolve) => (ended = resolve));
+    const destination = {
+      write: (chunk: string) => (calls.push({ kind: 'write', text: String(chunk) }), true),
+      end: (chunk?: string) => {
+        calls.push({ kind: 'end', text: chunk === undefined ? '' : String(chunk) });
+        ended();
+      },
+      once: () => destination,
+      removeListener: () => destination,
+    };
+    return { calls, done, destination: destination as unknown as NodeJS.WritableStream };
+  }
+
+  function pumpBody(body: UpstreamBody, first: Buffer) {
+    return pumpSseStream({
+      upstream: body,
+      first,
+      transformer: new OpenAiStreamTransformer({ publicModel: 'public-name', callerWantsUsage: false, secrets: [] }),
+      framing: chatCompletionsDialect.framing,
+      trace: newTrace('req_test', 0),
+      signal: new AbortController().signal,
+      onEnd: () => undefined,
+      logger: memoryLogger().logger,
+    });
+  }
+
+  const events = (text: string) => text.split('\n\n').filter(Boolean);
+
+  it('a whole answer that came in one read, as many HTTP chunks, leaves in one end()', async () => {
+    const fixture = readFixture('openai/chat-stream-text.sse');
+    const blocks = fixture.split(/(?<=\n\n)/);
+    const body = new UpstreamBody(() => undefined);
+    for (const block of blocks.slice(1)) body.push(Buffer.from(block), () => undefined);
+    body.end();
+    const { calls, done, destination } = recorder();
+    pumpBody(body, Buffer.from(blocks[0] as string)).pipe(destination);
+    await done;
+    // Before: one write per upstream piece, then the end with [DONE].
+    expect(calls.map((call) => call.kind)).toEqual(['end']);
+    const frames = events(calls[0]?.text ?? '');
+    expect(frames.at(-1)).toBe(SSE_DONE.trim());
+    expect(frames.length).toBeGreaterThan(3);
+  });
+
+  it('pieces that arrive apart are written as they come, each batch at once', async () => {
+    const fixture = readFixture('openai/chat-stream-text.sse');
+    const blocks = fixture.split(/(?<=\n\n)/);
+    const body = new UpstreamBody(() => undefined);
+    const { calls, done, destination } = recorder();
+    pumpBody(body, Buffer.from(blocks[0] as string)).pipe(destination);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first piece is written before anything else arrives.
+    expect(calls.map((call) => call.kind)).toEqual(['write']);
+    body.push(Buffer.from(blocks[1] as string), () => undefined);
+    body.push(Buffer.from(blocks[2] as string), () => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls.map((call) => call.kind)).toEqual(['write', 'write']);
+    expect(events(calls[1]?.text ?? '')).toHaveLength(2);
+    for (const block of blocks.slice(3)) body.push(Buffer.from(block), () => undefined);
+    body.end();
+    await done;
+    expect(calls.map((call) => call.kind)).toEqual(['write', 'write', 'end']);
+    expect(calls[2]?.text.endsWith(SSE_DONE)).toBe(true);
   });
 });

@@ -11,9 +11,20 @@ import type { StreamFraming } from '../caller-dialect';
 import { sseData, sseEvent } from './sse';
 import { transportFailure } from '../../channels/upstream/transport-failure';
 
+/**
+ * An upstream body read piece by piece. `takeQueued` hands over a piece that has already arrived
+ * without waiting, and `ended` says the body is over with nothing left to take: what arrived
+ * together is written together (an upstream sends a whole short answer in one TCP read, as
+ * many HTTP chunks), and the end of the response goes with it.
+ */
+export interface UpstreamPieces extends AsyncIterator<Buffer> {
+  takeQueued?(): Buffer | undefined;
+  readonly ended?: boolean;
+}
+
 export interface PumpInput {
   /** The upstream body, its first piece already read (the stream is committed). */
-  upstream: AsyncIterator<Buffer>;
+  upstream: UpstreamPieces;
   first: Buffer;
   transformer: StreamTransformer;
   /** The caller's dialect's end marker and error event. */
@@ -31,7 +42,7 @@ export interface PumpInput {
    * asked when an upstream body has ended properly, after `transformer.finish()` — the next body to
    * read, or undefined when the answer is whole. What it emits meanwhile is written at once.
    */
-  next?(emit: (steps: StreamStep[]) => void): Promise<{ upstream: AsyncIterator<Buffer>; first: Buffer } | undefined>;
+  next?(emit: (steps: StreamStep[]) => void): Promise<{ upstream: UpstreamPieces; first: Buffer } | undefined>;
 }
 
 /** Where the frames go: the HTTP response, as ts-rest hands it to `pipe`. */
@@ -125,6 +136,18 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     finish();
   });
 
+  /** One upstream piece through the SSE parser and the transformer into the batch. */
+  const feed = (piece: Buffer): void => {
+    parser.feed(decoder.write(piece));
+    for (const event of events.splice(0)) {
+      for (const step of transformer.transform(event)) {
+        if (step.kind === 'chunk') push(frame(step));
+        else fail(step.error);
+        if (ended) return;
+      }
+    }
+  };
+
   const write = (steps: readonly StreamStep[]): void => {
     for (const step of steps) {
       if (step.kind === 'chunk') push(frame(step));
@@ -135,16 +158,11 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
   try {
     for (let first: Buffer | undefined = input.first; first && !ended; ) {
       for (let piece: Buffer | undefined = first; piece && !ended; ) {
-        parser.feed(decoder.write(piece));
-        for (const event of events.splice(0)) {
-          for (const step of transformer.transform(event)) {
-            if (step.kind === 'chunk') push(frame(step));
-            else fail(step.error);
-            if (ended) break;
-          }
-          if (ended) break;
-        }
+        // This piece and every piece that arrived with it, framed into one write.
+        for (let here: Buffer | undefined = piece; here && !ended; here = upstream.takeQueued?.()) feed(here);
         if (ended) break;
+        // The body is over: its last frames go out with the end of the response (finish).
+        if (upstream.ended === true) break;
         if (!flush()) await drained(destination, signal);
         const next = await upstream.next();
         piece = next.done ? undefined : next.value;
