@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import request from 'supertest';
-import { costOf } from '../../src/billing/price-book';
+import { costOf, NOT_KNOWN_YET } from '../../src/billing/price-book';
 import { countCompletionTokens } from '../../src/billing/estimate-usage';
 import { patchToken } from '../testing/patch-token';
 import { bearer } from '../testing/system-api';
@@ -117,6 +117,9 @@ describe('issue 10 defect 2: no rejection inside usage accounting takes the proc
     const prices = e2e.relay.services.prices;
     const realPriceOf = prices.priceOf.bind(prices);
     let lookups = 0;
+    // Every price read through the table's lookup, as when a model's price is not known yet
+    // (the hot path asks knownPriceFor first and needs no lookup once it is).
+    jest.spyOn(prices, 'knownPriceFor').mockReturnValue(NOT_KNOWN_YET);
     jest
       .spyOn(prices, 'priceOf')
       .mockImplementation((model) => (++lookups === 2 ? Promise.reject(new Error('price table unreadable')) : realPriceOf(model)));

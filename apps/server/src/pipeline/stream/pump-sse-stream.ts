@@ -90,6 +90,8 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
   let failure: RelayError | undefined;
   /** Frames made from the current upstream piece, written together. */
   let batch = '';
+  /** Something was written: the response's head is out. */
+  let started = false;
 
   const push = (frame: string): void => {
     trace.ttfbMs ??= performance.now() - trace.startedAt;
@@ -99,6 +101,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     if (batch === '' || signal.aborted) return true;
     const frames = batch;
     batch = '';
+    started = true;
     return destination.write(frames);
   };
   let finished = false;
@@ -124,9 +127,15 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     } catch (error) {
       input.logger.error({ requestId: trace.requestId, err: error }, 'accounting at the end of a stream failed');
     }
-    // The last frames and the end of the response in one write.
+    // The last frames and the end of the response in one write. A whole stream that arrived at
+    // once is written before the end rather than with it: Node would send it with a
+    // Content-Length, and a stream keeps its chunked framing (both go out in one socket write).
     if (signal.aborted) destination.end();
-    else destination.end(batch);
+    else if (started) destination.end(batch);
+    else {
+      destination.write(batch);
+      destination.end();
+    }
     void upstream.return?.().catch(() => undefined);
   };
   // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
