@@ -136,8 +136,8 @@ describe('compareModules', () => {
       { label: 'relay', table: relay, cpuMicrosPerRequest: 200, requests: 10 },
     ]);
     expect(rows.find((row) => row.module === 'wire: stream transformers')?.cells).toEqual([
-      { microsPerRequest: 0, percentOfBusy: 0 },
-      { microsPerRequest: 30, percentOfBusy: 15 },
+      { label: 'express', microsPerRequest: 0, percentOfBusy: 0 },
+      { label: 'relay', microsPerRequest: 30, percentOfBusy: 15 },
     ]);
     expect(rows.find((row) => row.module === 'GC')?.cells.map((cell) => cell.microsPerRequest)).toEqual([5, 10]);
     expect(rows.map((row) => row.module)).not.toContain('channels');
@@ -146,7 +146,7 @@ describe('compareModules', () => {
   it('has no µs per request without /proc figures; the sampled figure is busy time over requests', () => {
     const table = moduleTable(buildProfile(), { locate, relayScript, window: measuredWindow });
     const [gc] = compareModules([{ label: 'relay', table, cpuMicrosPerRequest: undefined, requests: 0 }]).filter((row) => row.module === 'GC');
-    expect(gc?.cells).toEqual([{ microsPerRequest: undefined, percentOfBusy: 5 }]);
+    expect(gc?.cells).toEqual([{ label: 'relay', microsPerRequest: undefined, percentOfBusy: 5 }]);
     expect(sampledMicrosPerRequest({ label: 'relay', table, cpuMicrosPerRequest: 1, requests: 40 })).toBe(500);
     expect(sampledMicrosPerRequest({ label: 'relay', table, cpuMicrosPerRequest: 1, requests: 0 })).toBeUndefined();
   });

@@ -114,6 +114,8 @@ export interface ProfiledProcess {
 }
 
 export interface ModuleCell {
+  /** The process's label. */
+  label: string;
   /** The module's share of busy time × the process's CPU µs per request. */
   microsPerRequest: number | undefined;
   percentOfBusy: number;
@@ -133,9 +135,10 @@ export function compareModules(processes: readonly ProfiledProcess[]): ModuleCom
   return moduleNames
     .map((module, index) => ({
       module,
-      cells: processes.map(({ table, cpuMicrosPerRequest }) => {
+      cells: processes.map(({ label, table, cpuMicrosPerRequest }) => {
         const percentOfBusy = table.rows[index]?.percentOfBusy ?? 0;
         return {
+          label,
           microsPerRequest: cpuMicrosPerRequest === undefined ? undefined : (cpuMicrosPerRequest * percentOfBusy) / 100,
           percentOfBusy,
         };
