@@ -49,3 +49,18 @@ describe('parseBenchOptions: --large-bodies', () => {
     expect(() => parseBenchOptions(['--large-bodies'])).toThrow('--large-bodies=only or --large-bodies=skip');
   });
 });
+
+describe('parseBenchOptions: --profile', () => {
+  it('is off by default and reads <mode>:<connections>', () => {
+    expect(parseBenchOptions([]).profileRow).toBeUndefined();
+    expect(parseBenchOptions(['--profile=stream:32', '--duration=8'])).toMatchObject({ profileRow: { mode: 'stream', connections: 32 }, durationSeconds: 8 });
+    expect(parseBenchOptions(['--profile=non-stream:1']).profileRow).toEqual({ mode: 'non-stream', connections: 1 });
+  });
+
+  it('refuses embeddings (the Express proxy does not route them), a missing or zero count, and --soak', () => {
+    expect(() => parseBenchOptions(['--profile=embeddings:32'])).toThrow('--profile=embeddings:32');
+    expect(() => parseBenchOptions(['--profile=stream'])).toThrow('--profile=stream');
+    expect(() => parseBenchOptions(['--profile=stream:0'])).toThrow('--profile=stream:0');
+    expect(() => parseBenchOptions(['--profile=stream:32', '--soak'])).toThrow('--profile runs one row on its own');
+  });
+});

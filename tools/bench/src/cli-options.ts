@@ -1,3 +1,8 @@
+import type { Mode } from './report';
+
+/** The modes `--profile` takes: the chat ones, which the Express proxy routes too. */
+const profileModes: readonly Mode[] = ['non-stream', 'stream', '64k'];
+
 export interface BenchOptions {
   quick: boolean;
   json: boolean;
@@ -11,6 +16,8 @@ export interface BenchOptions {
   slowStreams: number;
   /** Directory for the relay's `--cpu-prof` profile, when asked for. */
   cpuProfileDir: string | undefined;
+  /** Only this row against the Express proxy and the relay, both under --cpu-prof, then self time by module. */
+  profileRow: { mode: Mode; connections: number } | undefined;
   /** Only summarise this `.cpuprofile` (or the newest in this directory); no benchmark run. */
   summarizeProfile: string | undefined;
   /** Run the soak (mixed load on the relay, memory before, at peak, after, at idle) instead of the table. */
@@ -34,6 +41,11 @@ export const usage = `usage: npm run bench -- [options]
   --slow-streams=<n>   concurrent slow streams through the relay (default 2000, quick 200; 0 = skip)
   --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles),
                        summarised on stderr after the run (and as "profile" in --json)
+  --profile=<mode>:<connections>
+                       only that row (mode non-stream, stream or 64k) against the Express proxy and the
+                       relay, each under --cpu-prof (into <dir>/express and <dir>/relay of --cpu-prof's
+                       <dir>); prints per module CPU µs per request and % of busy time side by side
+                       (with --json, as JSON)
   --summarize-profile=<file|dir>
                        only summarise an existing .cpuprofile (the newest in <dir>), no run;
                        with --json, as JSON
@@ -59,6 +71,17 @@ function positiveNumber(name: string, raw: string, allowZero: boolean): number {
   return value;
 }
 
+/** `stream:32` → the stream row at 32 connections. */
+function parseProfileRow(arg: string, value: string): { mode: Mode; connections: number } {
+  const [mode, connections] = value.split(':');
+  const found = profileModes.find((candidate) => candidate === mode);
+  const count = Number(connections);
+  if (!found || !Number.isInteger(count) || count < 1) {
+    throw new Error(`${arg}: expected --profile=<mode>:<connections>, mode one of ${profileModes.join(', ')}, e.g. --profile=stream:32`);
+  }
+  return { mode: found, connections: count };
+}
+
 /** Parses the command line; throws with a message naming the bad argument. */
 export function parseBenchOptions(args: readonly string[]): BenchOptions {
   const quick = args.includes('--quick');
@@ -71,6 +94,7 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     ttfbRequests: quick ? 50 : 200,
     slowStreams: quick ? 200 : 2000,
     cpuProfileDir: undefined,
+    profileRow: undefined,
     summarizeProfile: undefined,
     soak: false,
     soakSeconds: quick ? 20 : 120,
@@ -99,6 +123,9 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       case '--cpu-prof':
         options.cpuProfileDir = value || 'tmp/bench-profiles';
         break;
+      case '--profile':
+        options.profileRow = parseProfileRow(arg, value ?? '');
+        break;
       case '--summarize-profile':
         if (!value) throw new Error('--summarize-profile=<file|dir>: name a .cpuprofile or a directory');
         options.summarizeProfile = value;
@@ -126,6 +153,9 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       default:
         throw new Error(`unknown argument ${arg}`);
     }
+  }
+  if (options.profileRow && (options.soak || options.sharedStores || options.summarizeProfile)) {
+    throw new Error('--profile runs one row on its own: not with --soak, --shared-stores or --summarize-profile');
   }
   if (options.sharedStores && options.soak) throw new Error('--shared-stores applies to the table, not to --soak');
   return options;

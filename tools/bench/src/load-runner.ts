@@ -47,13 +47,28 @@ function fire(target: Target, plan: LoadPlan, duration: number): autocannon.Inst
   });
 }
 
+/** µs of CLOCK_MONOTONIC (`process.hrtime`), the clock of a V8 profile's timestamps on Linux. */
+function nowMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** A load and when its measured window began and ended (µs, see nowMicros), for cutting a profile to it. */
+export interface WindowedMeasurement {
+  measurement: LoadMeasurement;
+  window: { fromMicros: number; toMicros: number };
+}
+
+export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
+  return (await runLoadWindowed(target, plan)).measurement;
+}
+
 /**
  * One load against one target: a warm-up (not measured), then the measured window. Latencies
  * come from autocannon's per-response event in fractional milliseconds, because its own
  * histogram keeps whole milliseconds — too coarse for sub-millisecond added latency. CPU is the
  * target process's utime + stime across the window, read once it has gone idle afterwards.
  */
-export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
+export async function runLoadWindowed(target: Target, plan: LoadPlan): Promise<WindowedMeasurement> {
   if (plan.warmupSeconds > 0) await fire(target, plan, plan.warmupSeconds);
   await waitUntilIdle(target.pid);
 
@@ -61,6 +76,7 @@ export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasu
   const ticksBefore = readCpuTicks(target.pid);
   const cpuBefore = snapshotCpu(benchmarkPids());
   const rssSampler = new RssPeakSampler(target.pid);
+  const fromMicros = nowMicros();
   const started = process.hrtime.bigint();
   const instance = fire(target, plan, plan.durationSeconds);
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -72,10 +88,11 @@ export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasu
   const cpuAfter = snapshotCpu(benchmarkPids());
   await waitUntilIdle(target.pid);
   const ticks = difference(readCpuTicks(target.pid), ticksBefore);
+  const toMicros = nowMicros();
 
   const { p50, p99 } = latencyPercentiles(latencies);
   const answered = result['2xx'] + result.non2xx;
-  return {
+  const measurement: LoadMeasurement = {
     target: target.id,
     mode: plan.mode,
     connections: plan.connections,
@@ -90,4 +107,5 @@ export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasu
     peakRssBytes,
     foreignCpuShare: foreignCpuShare(cpuBefore, cpuAfter),
   };
+  return { measurement, window: { fromMicros, toMicros } };
 }

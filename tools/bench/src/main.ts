@@ -9,6 +9,8 @@ import { formatProfileSummary } from './cpu-profile-format';
 import { resolveProfileArgument, summarizeProfileFile, waitForProfile } from './cpu-profile-files';
 import { clockTicksPerSecond, measureSystemBusy } from './proc-stats';
 import { killAllChildrenNow, stopAllChildren } from './processes';
+import { runProfileRow } from './profile-row';
+import { formatProfileRow } from './profile-row-format';
 import { buildReportRows, type BenchReport } from './report';
 import { runBench } from './run-bench';
 import { checkSharedStores, newSharedStoreSpace, removeSharedStoreSpace, sharedStoreUrls } from './shared-stores';
@@ -126,6 +128,20 @@ function summarizeOnly(target: string, json: boolean): number {
   }
 }
 
+/** `--profile=<mode>:<connections>`: that row on the Express proxy and the relay, profiled and attributed by module. */
+async function profileRowOnly(options: BenchOptions): Promise<number> {
+  try {
+    const report = await runProfileRow(root, options, cleanUp, log);
+    await cleanUp();
+    console.log(options.json ? toJson(report) : formatProfileRow(report));
+    return 0;
+  } catch (error) {
+    console.error(`bench: profile could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    await cleanUp();
+    return 1;
+  }
+}
+
 /** `--soak`: the soak's report on stdout (JSON with --json), no table. */
 async function soakOnly(options: BenchOptions): Promise<number> {
   try {
@@ -155,6 +171,7 @@ async function main(): Promise<number> {
   }
   if (options.summarizeProfile) return summarizeOnly(options.summarizeProfile, options.json);
   if (options.soak) return soakOnly(options);
+  if (options.profileRow) return profileRowOnly(options);
   if (options.sharedStores) {
     try {
       sharedStores = await prepareSharedStores();

@@ -49,13 +49,29 @@ function requireBundles(root: string): void {
   }
 }
 
+/** `--cpu-prof` into `dir`, or nothing. */
+const cpuProfArgs = (dir: string | undefined): string[] => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
+
+/**
+ * Where each profiled process writes its `.cpuprofile`: with --cpu-prof the relay, in the directory
+ * given; with --profile the relay and the Express proxy, each in a folder of its own under it.
+ */
+export function cpuProfileDirs(root: string, options: Pick<BenchOptions, 'cpuProfileDir' | 'profileRow'>): { relay?: string; express?: string } {
+  if (options.profileRow) {
+    const base = path.resolve(root, options.cpuProfileDir ?? 'tmp/bench-profiles');
+    return { relay: path.join(base, 'relay'), express: path.join(base, 'express') };
+  }
+  return options.cpuProfileDir ? { relay: path.resolve(root, options.cpuProfileDir) } : {};
+}
+
 async function startReferenceProxy(
   root: string,
   name: 'floor' | 'express',
   simulatorOrigin: string,
+  nodeArgs: readonly string[] = [],
 ): Promise<{ child: Child; port: number }> {
   const port = await findFreePort();
-  const child = startNode(`${name}-proxy`, [path.join(root, bundles[name])], {
+  const child = startNode(`${name}-proxy`, [...nodeArgs, path.join(root, bundles[name])], {
     PORT: String(port),
     UPSTREAM_ORIGIN: simulatorOrigin,
   });
@@ -89,10 +105,8 @@ export async function startStack(root: string, options: BenchOptions, log: (line
   await waitUntilAnswering(simulator, `${simulatorBaseUrl}/models`);
   log(`simulator on ${simulatorOrigin} (pid ${simulator.pid})`);
 
-  const relayNodeArgs = options.cpuProfileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(root, options.cpuProfileDir)}`]
-    : [];
-  const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, relayNodeArgs);
+  const profileDirs = cpuProfileDirs(root, options);
+  const relay = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, cpuProfArgs(profileDirs.relay));
   log(`relay on ${relay.origin} (pid ${relay.child.pid}), data in ${relay.dataDir}`);
 
   // Set up as the SQLite one (same channel, token and policy: its rpm limit sends every request
@@ -110,7 +124,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
   }
 
   const floor = await startReferenceProxy(root, 'floor', simulatorOrigin);
-  const express = await startReferenceProxy(root, 'express', simulatorOrigin);
+  const express = await startReferenceProxy(root, 'express', simulatorOrigin, cpuProfArgs(profileDirs.express));
 
   const auth = { authorization: `Bearer ${relay.tokenKey}` };
   const targetOf = (id: Target['id'], child: Child, origin: string, routesEmbeddings: boolean, headers = auth): Target => ({
