@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { knowDatabaseError } from './pg-database-error';
 import { backendPidOf, CommitInDoubt, commitOutcome, connectionFailed, outcomeUnknown, type TransactionDoubt } from './pg-doubt';
 
 /** Where and how the relay's PostgreSQL lives (DATABASE_URL, DATABASE_SCHEMA, DATABASE_POOL_MAX, RELAY_DB_*). */
@@ -19,6 +20,8 @@ export interface PostgresConnection {
 /** What the relay's sessions are called in `pg_stat_activity`: an operator (or a test) finds them by it. */
 export const APPLICATION_NAME = 'chat-relay';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+// The classifiers of store faults and doubts recognise the server's errors from here on.
+knowDatabaseError(pg.DatabaseError);
 
 /** A schema name used as it is in SQL (the config checks it; this guards every other caller). */
 export function quoteSchema(schema: string): string {
