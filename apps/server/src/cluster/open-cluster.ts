@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createLocalCluster, type Cluster } from './cluster';
+import { createRedisCluster } from './redis/create-redis-cluster';
 
 /**
  * Redis when REDIS_URL is set: limits, circuits and change messages shared by every instance.
@@ -10,8 +11,6 @@ import { createLocalCluster, type Cluster } from './cluster';
 export async function openCluster(config: Pick<Config, 'redis' | 'database' | 'refreshMs'>, instanceId: string, logger: Logger): Promise<Cluster> {
   if (config.redis) {
     const { url, keyPrefix, failureMode } = config.redis;
-    // Loaded only here: ioredis costs ~7 MB of RSS that a single instance never uses.
-    const { createRedisCluster } = await import('./redis/create-redis-cluster');
     return createRedisCluster({ url, keyPrefix, failureMode, refreshMs: config.refreshMs, instanceId, logger });
   }
   if (config.database) {

@@ -2,6 +2,7 @@ import { throttledWarn } from '../core/throttled-log';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { loadSecretKey } from '../security/secret-key-source';
+import { openPostgresStorage } from './postgres/open-postgres';
 import { openSqliteStorage, type OpenStorageOptions } from './sqlite/open-sqlite';
 import type { Storage } from './types';
 
@@ -19,8 +20,6 @@ export async function openStorage(config: Pick<Config, 'database' | 'dataDir' | 
   const secrets = secret.keyring;
   if (!config.database) return openSqliteStorage(config.dataDir, { ...options, secrets });
   const warn = throttledWarn(logger);
-  // Loaded only here: pg stays out of a SQLite relay's memory.
-  const { openPostgresStorage } = await import('./postgres/open-postgres');
   const storage = await openPostgresStorage(config.database, {
     ...options,
     secrets,
