@@ -1,4 +1,7 @@
-import { guardStores, StoreUnavailableError } from './store-faults';
+import pg from 'pg';
+import { guardStores, isStoreFault, StoreUnavailableError } from './store-faults';
+import { outcomeUnknown } from './postgres/pg-doubt';
+import { createPgPool } from './postgres/pg-pool';
 import { storeBackends, type StoreBackend } from '../../test/storage/testing/store-backends';
 import type { Storage } from './types';
 
@@ -42,5 +45,17 @@ describe('guardStores', () => {
     } finally {
       await opened.close();
     }
+  });
+
+  it('recognises the PostgreSQL server’s errors once a pool is made (pg itself is loaded only then)', async () => {
+    // What the server answers when it shuts down, and a statement's own error.
+    const shutdown = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+    const duplicate = Object.assign(new pg.DatabaseError('duplicate key value', 0, 'error'), { code: '23505' });
+    // A pool connects on its first query only: none is made here.
+    await createPgPool({ url: 'postgres://127.0.0.1:1/none', schema: 'none' }).end();
+    expect(isStoreFault(shutdown)).toBe(true);
+    expect(outcomeUnknown(shutdown)).toBe(true);
+    expect(isStoreFault(duplicate)).toBe(false);
+    expect(outcomeUnknown(duplicate)).toBe(false);
   });
 });

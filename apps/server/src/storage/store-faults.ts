@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { isDatabaseError } from './postgres/pg-database-error';
 import { CommitInDoubt, connectionFailed } from './postgres/pg-doubt';
 import type { Storage } from './types';
 
@@ -34,7 +34,7 @@ export function isStoreFault(error: unknown): boolean {
   if (error instanceof StoreUnavailableError || error instanceof CommitInDoubt) return true;
   const sqliteCode = sqliteCodeOf(error);
   if (sqliteCode !== undefined) return SQLITE_UNAVAILABLE.test(sqliteCode);
-  if (error instanceof pg.DatabaseError) {
+  if (isDatabaseError(error)) {
     const code = error.code ?? '';
     return PG_UNAVAILABLE_CLASSES.includes(code.slice(0, 2)) || PG_UNAVAILABLE_CODES.has(code);
   }

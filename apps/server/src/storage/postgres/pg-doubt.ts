@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { isDatabaseError } from './pg-database-error';
 
 /**
  * A write whose outcome the relay could not see: its connection dropped (or went silent) after
@@ -35,7 +36,7 @@ const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
  */
 export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof CommitInDoubt) return true;
-  if (error instanceof pg.DatabaseError) return error.code !== undefined && (error.code.startsWith('08') || SESSION_ENDED.has(error.code));
+  if (isDatabaseError(error)) return error.code !== undefined && (error.code.startsWith('08') || SESSION_ENDED.has(error.code));
   return connectionFailed(error);
 }
 
@@ -44,7 +45,7 @@ const CONNECTION_FAILED = /^(Connection terminated|Query read timeout|Client has
 
 /** True when `error` is the connection failing (a socket error, a drop, the query timeout), not a statement's. */
 export function connectionFailed(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || error instanceof pg.DatabaseError) return false;
+  if (typeof error !== 'object' || error === null || isDatabaseError(error)) return false;
   // Read by shape: a socket's error is made by Node itself, of another realm than ours under a test runner.
   const { code, message } = error as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || (typeof message === 'string' && CONNECTION_FAILED.test(message));
@@ -75,7 +76,7 @@ export async function fenceSession(pool: pg.Pool, backendPid: number): Promise<v
     );
   } catch (error) {
     // A role not allowed to end its own sessions: the session ends by itself once its closed connection is noticed.
-    if (!(error instanceof pg.DatabaseError && error.code === INSUFFICIENT_PRIVILEGE)) throw error;
+    if (!(isDatabaseError(error) && error.code === INSUFFICIENT_PRIVILEGE)) throw error;
   }
   const deadline = Date.now() + FENCE_WITHIN_MS;
   for (;;) {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { knowDatabaseError } from './pg-database-error';
 import { backendPidOf, CommitInDoubt, commitOutcome, connectionFailed, outcomeUnknown, type TransactionDoubt } from './pg-doubt';
 
 /** Where and how the relay's PostgreSQL lives (DATABASE_URL, DATABASE_SCHEMA, DATABASE_POOL_MAX, RELAY_DB_*). */
@@ -19,6 +20,21 @@ export interface PostgresConnection {
 /** What the relay's sessions are called in `pg_stat_activity`: an operator (or a test) finds them by it. */
 export const APPLICATION_NAME = 'chat-relay';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+let loaded: typeof pg | undefined;
+
+/**
+ * pg, required on the first pool rather than imported: a relay on SQLite never loads it
+ * (~1.5 MB of RSS). A require of an external package, not an import() of our own modules,
+ * which would make the bundler wrap every module they share with the hot path in lazy init.
+ */
+function pgModule(): typeof pg {
+  if (!loaded) {
+    loaded = require('pg') as typeof pg;
+    // The classifiers of store faults and doubts recognise the server's errors from here on.
+    knowDatabaseError(loaded.DatabaseError);
+  }
+  return loaded;
+}
 
 /** A schema name used as it is in SQL (the config checks it; this guards every other caller). */
 export function quoteSchema(schema: string): string {
@@ -39,7 +55,7 @@ const types = {
   getTypeParser(oid: number, format?: string) {
     if (oid === INT8 || oid === NUMERIC) return (text: string) => Number(text);
     if (oid === TIMESTAMPTZ) return (text: string) => new Date(text).toISOString();
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pgModule().types.getTypeParser(oid, format as 'text');
   },
 } as pg.CustomTypesConfig;
 
@@ -50,7 +66,7 @@ const types = {
  * process; a checked-out client's are handled by `withClient`.
  */
 export function createPgPool(connection: PostgresConnection, onError: (error: Error) => void = () => undefined): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     connectionString: connection.url,
     max: connection.maxConnections ?? 10,
     options: `-c search_path=${quoteSchema(connection.schema)},public -c timezone=UTC`,
@@ -177,7 +193,7 @@ async function begin(client: pg.PoolClient): Promise<string> {
  * migration, or running one, may take long — and it is closed afterwards, never pooled.
  */
 export async function underAdvisoryLock<T>(pool: pg.Pool, name: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
+  const client = new (pgModule().Client)({ ...pool.options, statement_timeout: undefined, query_timeout: undefined });
   let broken: Error | undefined;
   client.on('error', (error: Error) => (broken ??= error));
   await client.connect();
