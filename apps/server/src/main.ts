@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createApp } from './app';
 import { openCluster } from './cluster/open-cluster';
 import { ConfigError, loadConfig } from './config';
+import { limitHeapGrowth } from './core/heap-growth';
 import { gracefulShutdown } from './graceful-shutdown';
 import { createHttpServer } from './http-server';
 import { ResponsesWebSockets } from './dialects/responses/websocket/responses-websockets';
@@ -22,6 +23,7 @@ const SHUTDOWN_OVERRUN_MS = 30_000;
 async function main(): Promise<void> {
   // CPU, event-loop lag and GC are measured from here, not from the first scrape.
   startProcessMetrics();
+  limitHeapGrowth();
   let config;
   try {
     config = loadConfig();
