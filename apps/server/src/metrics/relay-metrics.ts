@@ -17,7 +17,7 @@ const KNOWN_REJECTIONS = ['invalid_api_key', 'token_disabled', 'token_expired', 
 const OTHER_REJECTION = 'other';
 
 /** A counter child shown at 0 before its first increment. */
-function zeroed(child: CounterChild): CounterChild {
+function zeroed(child: CounterCell): CounterCell {
   child.inc(0);
   return child;
 }
@@ -27,16 +27,13 @@ export type UsageObservation = Pick<
   'requestedModel' | 'channelId' | 'status' | 'latencyMs' | 'ttfbMs' | 'promptTokens' | 'completionTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cost'
 >;
 
-type CounterChild = CounterCell;
-type HistogramChild = HistogramCell;
-
 /** The series of one route, model and channel: found by map lookups, no label string built per request. */
 interface RequestSeries {
   /** route, dialect, model, channel: the request counter's labels but its status. */
   labels: readonly [string, string, string, string];
-  latency: HistogramChild;
-  ttfb: HistogramChild;
-  byStatus: Map<number, CounterChild>;
+  latency: HistogramCell;
+  ttfb: HistogramCell;
+  byStatus: Map<number, CounterCell>;
 }
 
 interface RouteSeries {
@@ -46,11 +43,11 @@ interface RouteSeries {
 }
 
 interface ModelUsage {
-  prompt: CounterChild;
-  completion: CounterChild;
-  cacheRead: CounterChild;
-  cacheWrite: CounterChild;
-  cost: CounterChild;
+  prompt: CounterCell;
+  completion: CounterCell;
+  cacheRead: CounterCell;
+  cacheWrite: CounterCell;
+  cost: CounterCell;
 }
 
 export interface RelayMetricsOptions {
@@ -70,9 +67,9 @@ export class RelayMetrics implements AttemptObserver {
   private readonly routes = new Map<MatchedRoute, RouteSeries>();
   private readonly unmatched: RouteSeries = { route: UNMATCHED_ROUTE, dialect: '', byModel: new Map() };
   private readonly usage = new Map<string, ModelUsage>();
-  private readonly attempts = new Map<number, Map<AttemptOutcomeLabel, CounterChild>>();
-  private readonly retries = new Map<number, Map<AttemptOutcomeLabel, CounterChild>>();
-  private readonly rejections = new Map<string, CounterChild>();
+  private readonly attempts = new Map<number, Map<AttemptOutcomeLabel, CounterCell>>();
+  private readonly retries = new Map<number, Map<AttemptOutcomeLabel, CounterCell>>();
+  private readonly rejections = new Map<string, CounterCell>();
   private readonly processRegistry: Registry;
 
   constructor(sources: MetricSources, options: RelayMetricsOptions = {}) {
@@ -166,7 +163,7 @@ export class RelayMetrics implements AttemptObserver {
     return series;
   }
 
-  private statusOf(series: RequestSeries, status: number): CounterChild {
+  private statusOf(series: RequestSeries, status: number): CounterCell {
     let child = series.byStatus.get(status);
     if (!child) {
       child = this.metrics.requests.labels(...series.labels, String(status));
@@ -194,17 +191,17 @@ export class RelayMetrics implements AttemptObserver {
 
   /** Every outcome of a channel is created at once, at zero, so a rate over any of them exists from its first attempt. */
   private outcomeChild(
-    cache: Map<number, Map<AttemptOutcomeLabel, CounterChild>>,
+    cache: Map<number, Map<AttemptOutcomeLabel, CounterCell>>,
     counter: RelayMetricSet['attempts'],
     channelId: number,
     outcome: AttemptOutcomeLabel,
-  ): CounterChild {
+  ): CounterCell {
     let byOutcome = cache.get(channelId);
     if (!byOutcome) {
       const channel = String(channelId);
       byOutcome = new Map(ATTEMPT_OUTCOMES.map((label) => [label, zeroed(counter.labels(channel, label))] as const));
       cache.set(channelId, byOutcome);
     }
-    return byOutcome.get(outcome) as CounterChild;
+    return byOutcome.get(outcome) as CounterCell;
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import type { MatchedRoute } from '../core/matched-route';
 import { recordCallerTokens } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
-import { costOf, NOT_KNOWN_YET, type PriceBook } from '../billing/price-book';
+import { costOf, NOT_KNOWN_YET, type AppliedPrice, type PriceBook } from '../billing/price-book';
 import type { RelayTrace } from './request-context';
 import type { Caller } from '../auth/caller';
 import type { UsageRecorder } from './usage-recorder';
@@ -62,9 +62,7 @@ export async function costOrReservation(prices: PriceBook, logger: Logger, trace
   try {
     const publicModel = trace.pricedModel;
     if (!publicModel) return 0;
-    const applied = await prices.priceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint);
-    trace.pricedBy = applied?.pricedBy ?? null;
-    return costOf(applied?.price, trace);
+    return chargeAt(trace, await prices.priceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint));
   } catch (error) {
     logger.error({ requestId: trace.requestId, err: error }, 'price lookup failed; charging the reservation');
     return trace.quotaReserved;
@@ -80,13 +78,17 @@ function knownCost(prices: PriceBook, trace: RelayTrace): number | undefined {
   if (!publicModel) return 0;
   try {
     const applied = prices.knownPriceFor(publicModel, trace.upstreamModel ?? publicModel, trace.endpoint);
-    if (applied === NOT_KNOWN_YET) return undefined;
-    const cost = costOf(applied?.price, trace);
-    trace.pricedBy = applied?.pricedBy ?? null;
-    return cost;
+    return applied === NOT_KNOWN_YET ? undefined : chargeAt(trace, applied);
   } catch {
     return undefined;
   }
+}
+
+/** The cost at `applied`, noted on the trace as what priced it (the row's `priced_by`). */
+function chargeAt(trace: RelayTrace, applied: AppliedPrice | undefined): number {
+  const cost = costOf(applied?.price, trace);
+  trace.pricedBy = applied?.pricedBy ?? null;
+  return cost;
 }
 
 /** How a traced request ended, as its row says it. */

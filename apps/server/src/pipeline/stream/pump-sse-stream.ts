@@ -145,22 +145,21 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     finish();
   });
 
-  /** One upstream piece through the SSE parser and the transformer into the batch. */
-  const feed = (piece: Buffer): void => {
-    parser.feed(decoder.write(piece));
-    for (const event of events.splice(0)) {
-      for (const step of transformer.transform(event)) {
-        if (step.kind === 'chunk') push(frame(step));
-        else fail(step.error);
-        if (ended) return;
-      }
-    }
-  };
-
+  /** Steps into the batch; nothing after the one that ended the stream. */
   const write = (steps: readonly StreamStep[]): void => {
     for (const step of steps) {
       if (step.kind === 'chunk') push(frame(step));
       else fail(step.error);
+      if (ended) return;
+    }
+  };
+
+  /** One upstream piece through the SSE parser and the transformer into the batch. */
+  const feed = (piece: Buffer): void => {
+    parser.feed(decoder.write(piece));
+    for (const event of events.splice(0)) {
+      write(transformer.transform(event));
+      if (ended) return;
     }
   };
 
