@@ -32,6 +32,13 @@ export interface UpstreamRequest {
   body: string | Buffer | MultipartBody;
   /** What was accepted but cannot be honoured exactly (e.g. `strict` on Anthropic); logged. */
   warnings?: Adjustment[];
+  /**
+   * How a streamed answer is framed: `sse` when absent; `aws-eventstream` for Bedrock's binary
+   * event stream (`application/vnd.amazon.eventstream`), decoded into the same SseEvents
+   * (`event`: the message's `:event-type` or `:exception-type`, `data`: its payload) by
+   * `AwsEventStreamDecoder` before the adapter's transformer sees them.
+   */
+  framing?: 'sse' | 'aws-eventstream';
 }
 
 /**
@@ -62,6 +69,16 @@ export interface UpstreamAdapter<Args, Context, Answer> {
 export interface UpstreamTarget {
   /** The provider's API root, e.g. `https://api.openai.com/v1` (no trailing slash needed). */
   baseUrl: string;
+  /** A cloud channel's settings (`azure`, `bedrock`, `vertex`); absent or empty for the others. */
+  cloud?: UpstreamCloud;
+}
+
+/** Where in a cloud a channel's requests go, beyond its base URL. */
+export interface UpstreamCloud {
+  /** Bedrock: the AWS region (`us-east-1`), signed into every request; Vertex: the location (`us-east5`, `global`). */
+  region?: string;
+  /** Azure: the deployments API's `api-version`; absent: the v1 API (`{base}/openai/v1/...`, model = deployment name). */
+  apiVersion?: string;
 }
 
 /**

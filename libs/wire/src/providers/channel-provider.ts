@@ -76,6 +76,12 @@ export interface TokenCounter {
 export interface ChannelProvider {
   /** Chat through the hub (Chat Completions in, Chat Completions out); absent: no chat. */
   chat?: ProviderAdapter;
+  /**
+   * A type reaching several model families through different APIs (Vertex: Gemini's and
+   * Anthropic's; Bedrock: InvokeModel for Claude, Converse for the rest): the chat adapter for
+   * the model sent upstream, `chat` when it answers undefined.
+   */
+  chatFor?(upstreamModel: string): ProviderAdapter | undefined;
   /** The caller's requests the hub sends as they are, unknown fields and all (an OpenAI-compatible upstream), so passthrough policing applies to them. */
   sendsHubAsIs?: true;
   /** The JSON routes beyond chat it serves. */
@@ -86,6 +92,12 @@ export interface ChannelProvider {
   tasks?: { videos?: TaskProvider<VideoSubmitRequest>; music?: TaskProvider<SunoTaskRequest> };
   /** The caller dialects it speaks itself: their requests pass through, model mapped. */
   native?: Readonly<Partial<Record<NativeDialect, NativeAdapter>>>;
+  /**
+   * Native dialects spoken by some of its models only (Claude on Vertex speaks Messages, Gemini
+   * on Vertex generateContent): the adapter for the upstream model, or undefined when that model
+   * does not speak the dialect (its requests are bridged). Absent: `native`, for every model.
+   */
+  nativeFor?(dialect: NativeDialect, upstreamModel: string): NativeAdapter | undefined;
   modelList?: ModelList;
   tokenCounter?: TokenCounter;
   /** How a channel of the type serving no chat is tested. */

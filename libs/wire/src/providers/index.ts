@@ -38,4 +38,5 @@ export const {
   sendsHubAsIs,
   nativeChannelType,
   nativeAdapterOf,
+  nativeAdapterFor,
 } = lookups;

@@ -27,8 +27,8 @@ const MULTIPART_ROUTE_ENDPOINTS: Readonly<Record<MultipartEndpointRoute, Endpoin
 export interface ProviderLookups<Type extends string> {
   types: readonly Type[];
   providerOf(type: Type): ChannelProvider;
-  /** The hub adapter of a type serving chat; throws for one serving none (routing never asks). */
-  chatAdapterOf(type: Type): ProviderAdapter;
+  /** The hub adapter of a type serving chat, for the model sent upstream; throws for one serving none (routing never asks). */
+  chatAdapterOf(type: Type, upstreamModel?: string): ProviderAdapter;
   jsonEndpointAdapter(route: JsonEndpointRoute, type: Type): EndpointAdapter<JsonRequest> | undefined;
   multipartEndpointAdapter(route: MultipartEndpointRoute, type: Type): EndpointAdapter<MultipartRequest> | undefined;
   searchAdapterFor(type: Type): EndpointAdapter<SearchRequest> | undefined;
@@ -42,6 +42,8 @@ export interface ProviderLookups<Type extends string> {
   /** The one type speaking `dialect` itself (its requests pass through to its channels). */
   nativeChannelType(dialect: NativeDialect): Type;
   nativeAdapterOf(dialect: NativeDialect): NativeAdapter;
+  /** The adapter through which a channel of `type` takes `dialect` for `upstreamModel` as it is, or undefined (bridged). */
+  nativeAdapterFor(type: Type, dialect: NativeDialect, upstreamModel: string): NativeAdapter | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export function providerMismatches(catalogue: Readonly<Record<string, ChannelTyp
       continue;
     }
     const offered = new Set<Endpoint>();
-    if (provider.chat) offered.add('chat');
+    if (provider.chat || provider.chatFor) offered.add('chat');
     for (const route of Object.keys(provider.json ?? {}) as JsonEndpointRoute[]) offered.add(JSON_ROUTE_ENDPOINTS[route]);
     for (const route of Object.keys(provider.multipart ?? {}) as MultipartEndpointRoute[]) offered.add(MULTIPART_ROUTE_ENDPOINTS[route]);
     if (provider.search) offered.add('search');
@@ -93,8 +95,9 @@ export function providerLookups<Type extends string>(
   return {
     types,
     providerOf,
-    chatAdapterOf: (type) => {
-      const chat = providers[type].chat;
+    chatAdapterOf: (type, upstreamModel) => {
+      const provider = providers[type];
+      const chat = (upstreamModel !== undefined ? provider.chatFor?.(upstreamModel) : undefined) ?? provider.chat;
       // Types without chat are never routed chat (their catalogue rows serve none).
       if (!chat) throw new Error(`a ${type} channel speaks no chat`);
       return chat;
@@ -110,5 +113,9 @@ export function providerLookups<Type extends string>(
     sendsHubAsIs: (type) => providers[type].sendsHubAsIs === true,
     nativeChannelType: (dialect) => nativeSpeaker(dialect).type,
     nativeAdapterOf: (dialect) => nativeSpeaker(dialect).adapter,
+    nativeAdapterFor: (type, dialect, upstreamModel) => {
+      const provider = providers[type];
+      return provider.nativeFor ? provider.nativeFor(dialect, upstreamModel) : provider.native?.[dialect];
+    },
   };
 }
