@@ -80,3 +80,4 @@ export * from './providers';
 export * from './tasks';
 export * from './search';
 export * from './passthrough';
+export * from './aws/aws-event-stream';
