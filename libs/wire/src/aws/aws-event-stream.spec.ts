@@ -16,7 +16,7 @@ describe('AWS event stream', () => {
 
   it('refuses a message whose checksum does not match', () => {
     const message = Buffer.from(encodeAwsEvent('chunk', '{"bytes":""}'));
-    message[message.length - 6] ^= 0xff;
+    message.writeUInt8(message.readUInt8(message.length - 6) ^ 0xff, message.length - 6);
     expect(() => new AwsEventStreamDecoder().push(message)).toThrow(/checksum/i);
   });
 });

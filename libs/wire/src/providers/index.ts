@@ -1,5 +1,7 @@
 import { CHANNEL_TYPE_CATALOGUE, type ChannelType } from '@chat-relay/contract';
 import { anthropicProvider } from './anthropic';
+import { azureProvider } from './azure';
+import { bedrockProvider } from './bedrock';
 import type { ChannelProvider } from './channel-provider';
 import { geminiProvider } from './gemini';
 import { openAiProvider } from './openai';
@@ -7,6 +9,7 @@ import { providerLookups } from './provider-registry';
 import { searxngProvider } from './searxng';
 import { sunoProvider } from './suno';
 import { tavilyProvider } from './tavily';
+import { vertexProvider } from './vertex';
 
 export * from './channel-provider';
 export { providerLookups, providerMismatches, type ProviderLookups } from './provider-registry';
@@ -17,6 +20,9 @@ export const CHANNEL_PROVIDERS: Readonly<Record<ChannelType, ChannelProvider>> =
   openai: openAiProvider,
   anthropic: anthropicProvider,
   gemini: geminiProvider,
+  azure: azureProvider,
+  bedrock: bedrockProvider,
+  vertex: vertexProvider,
   suno: sunoProvider,
   tavily: tavilyProvider,
   searxng: searxngProvider,
@@ -40,3 +46,4 @@ export const {
   nativeAdapterOf,
   nativeAdapterFor,
 } = lookups;
+export * from './cloud-keys';

@@ -1,3 +1,5 @@
+import { cloudKeyOf } from './cloud-keys';
+
 /**
  * How each provider is handed a channel's key: the one place each provider's key headers are
  * written. Every adapter of a provider (chat, endpoints, native, tasks, search, model list) uses
@@ -25,3 +27,21 @@ export const sunoAuthHeaders = openAiAuthHeaders;
 
 /** Tavily: `Authorization: Bearer`. */
 export const tavilyAuthHeaders = openAiAuthHeaders;
+
+/**
+ * Bedrock: a Bedrock API key as `Authorization: Bearer`; access keys write no header here — the
+ * server signs the request (SigV4) over the bytes it sends.
+ */
+export const bedrockAuthHeaders = (key: string): Record<string, string> => {
+  const credential = cloudKeyOf('bedrock', key);
+  return credential?.kind === 'bedrock-api-key' ? { authorization: `Bearer ${credential.token}` } : {};
+};
+
+/** Vertex: nothing here — the server mints the service account's access token and sends it as a bearer. */
+export const vertexAuthHeaders = (_key: string): Record<string, string> => ({});
+
+/** Azure: the resource's key as `api-key`; an Entra service principal's bearer is minted by the server. */
+export const azureAuthHeaders = (key: string): Record<string, string> => {
+  const credential = cloudKeyOf('azure', key);
+  return credential?.kind === 'azure-api-key' ? { 'api-key': credential.key } : {};
+};

@@ -25,7 +25,8 @@ export interface ChannelTypeRow {
  * endpoint tables and the console's labels all derive from here; libs/wire's `providerOf(type)`
  * holds how the relay talks to each (docs/guides/adding-a-channel-type.md).
  *
- * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `suno`: a
+ * `openai`, `anthropic`, `gemini`: model providers (and whatever speaks their APIs); `azure`,
+ * `bedrock`, `vertex`: the three clouds' model services (issue 31); `suno`: a
  * Suno-style music task API; `tavily`, `searxng`: web search engines (Tavily's API, a SearXNG).
  */
 export const CHANNEL_TYPE_CATALOGUE = {
@@ -46,6 +47,24 @@ export const CHANNEL_TYPE_CATALOGUE = {
     hint: 'Google Gemini, base URL https://generativelanguage.googleapis.com/v1beta',
     endpoints: ['chat', 'completions', 'embeddings', 'images'],
     defaultEndpoints: ['chat', 'completions', 'embeddings', 'images'],
+  },
+  azure: {
+    label: 'Azure OpenAI',
+    hint: 'Azure OpenAI or AI Foundry, base URL https://{resource}.openai.azure.com; key: the api-key, or an Entra service principal as JSON',
+    endpoints: ['chat', 'completions'],
+    defaultEndpoints: ['chat', 'completions'],
+  },
+  bedrock: {
+    label: 'Amazon Bedrock',
+    hint: 'Bedrock Runtime, base URL https://bedrock-runtime.{region}.amazonaws.com; key: ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN] or a Bedrock API key',
+    endpoints: ['chat', 'completions'],
+    defaultEndpoints: ['chat', 'completions'],
+  },
+  vertex: {
+    label: 'Google Vertex AI',
+    hint: "Vertex AI, base URL https://aiplatform.googleapis.com, region in the channel's cloud settings; key: a service account's JSON key file",
+    endpoints: ['chat', 'completions'],
+    defaultEndpoints: ['chat', 'completions'],
   },
   suno: {
     label: 'Suno',
