@@ -16,6 +16,8 @@ import { StoredCatalogueSource } from './catalogue/stored-catalogue-source';
 import { ParameterRefusals } from './channels/parameter-refusals';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
+import { AccessTokens } from './channels/cloud/access-tokens';
+import { CloudAuth } from './channels/cloud/cloud-auth';
 import { UpstreamObjects } from './pipeline/passthrough/upstream-objects';
 import { UsageRecorder, type UsageRecorderOptions } from './pipeline/usage-recorder';
 import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
@@ -84,7 +86,7 @@ export interface ServiceOptions {
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
-  const upstream = new UpstreamClient();
+  const upstream = new UpstreamClient(new CloudAuth(new AccessTokens({ shared: cluster.sharedTokens })));
   const responses = new StoredResponses(storage.responses, logger, {
     ...(options.responses ?? DEFAULT_STORED_RESPONSES),
     // Another instance may have answered the previous response and be writing it still.

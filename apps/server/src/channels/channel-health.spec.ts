@@ -107,3 +107,21 @@ describe('issue 10 defect 7: any token trips a channel for everyone (circuit rul
     expect(circuit.isAvailable(1)).toBe(false);
   });
 });
+
+describe("an upstream's retry-after (issue 31: Azure's retry-after-ms)", () => {
+  it('rests the channel until then, at most a minute, without counting against its circuit', () => {
+    let now = 0;
+    const health = new ChannelHealth({ coolDownMs: 30_000 }, () => now);
+    health.rest(1, 1_500);
+    expect(health.isAvailable(1)).toBe(false);
+    expect(health.isAvailable(2)).toBe(true);
+    now = 1_499;
+    expect(health.isAvailable(1)).toBe(false);
+    now = 1_500;
+    expect(health.isAvailable(1)).toBe(true);
+    expect(health.snapshot(1)).toMatchObject({ state: 'closed', failures: 0 });
+    health.rest(1, 3_600_000);
+    now += 60_000;
+    expect(health.isAvailable(1)).toBe(true);
+  });
+});

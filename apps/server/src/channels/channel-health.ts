@@ -46,6 +46,8 @@ interface ChannelCircuit {
   open: boolean;
   openUntil: number;
   trialStartedAt: number | null;
+  /** Until when the upstream asked not to be sent more (its retry-after): skipped by routing, the circuit untouched. */
+  restingUntil?: number;
 }
 
 /**
@@ -105,7 +107,9 @@ export class ChannelHealth {
 
   isAvailable(channelId: number): boolean {
     const circuit = this.circuits.get(channelId);
-    if (!circuit?.open) return true;
+    if (!circuit) return true;
+    if (circuit.restingUntil !== undefined && this.now() < circuit.restingUntil) return false;
+    if (!circuit.open) return true;
     const now = this.now();
     if (now < circuit.openUntil) return false;
     // Half-open: one trial at a time; a trial that never reported back does not block forever.
@@ -154,6 +158,17 @@ export class ChannelHealth {
       circuit.trialStartedAt = null;
       this.sync.announce(channelId, circuit.openUntil);
     }
+  }
+
+  /**
+   * The upstream said when to come back (a 429's `retry-after-ms`, Azure's and OpenAI's): routing
+   * skips the channel until then on this instance — no evidence against its health, and bounded
+   * by `maxMs` so a wrong header cannot park a channel for long.
+   */
+  rest(channelId: number, forMs: number, maxMs = 60_000): void {
+    if (!(forMs > 0)) return;
+    const circuit = this.circuitOf(channelId);
+    circuit.restingUntil = Math.max(circuit.restingUntil ?? 0, this.now() + Math.min(forMs, maxMs));
   }
 
   /** An outcome that says nothing about the channel (the caller left, a long answer timed out). */

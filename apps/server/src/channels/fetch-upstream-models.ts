@@ -77,7 +77,7 @@ export async function fetchUpstreamModels(
     let status: number;
     let text: string | undefined;
     try {
-      const response = await upstream.post({ channel: target, url, method: 'GET', headers: list.headers(key), signal });
+      const response = await upstream.post({ channel: target, key, url, method: 'GET', headers: list.headers(key), signal });
       status = response.statusCode;
       text = await readCapped(response.body);
     } catch (error) {

@@ -57,12 +57,13 @@ function testKey(channel: LiveChannel, keyIndex: number | undefined): string {
 /** The minimal chat request, read by the channel type's adapter. */
 function chatProbe(channel: LiveChannel, model: string): ChannelProbe {
   const { record } = channel;
-  const adapter = chatAdapterOf(record.type);
+  const upstreamModel = channel.upstreamModel(model);
+  const adapter = chatAdapterOf(record.type, upstreamModel);
   const request: ChatCompletionRequest = { model, messages: [{ role: 'user', content: 'Say OK.' }], max_tokens: TEST_MAX_TOKENS };
   return {
     name: model,
     call: (key) => {
-      const { url, headers, body } = adapter.buildRequest({ channel: record, key, request, upstreamModel: channel.upstreamModel(model) });
+      const { url, headers, body } = adapter.buildRequest({ channel: record, key, request, upstreamModel });
       // A chat request is JSON: no chat adapter builds a multipart form.
       if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error(`the ${record.type} chat adapter built a multipart body`);
       return { method: 'POST', url, headers, body };
@@ -99,7 +100,7 @@ export async function runChannelTest(upstream: UpstreamClient, record: ChannelRe
   try {
     const timeouts = { ...record.timeouts, firstByteMs: Math.min(record.timeouts.firstByteMs, TEST_FIRST_BYTE_MS) };
     const signal = options.signal ?? new CallerGone();
-    const response = await upstream.post({ channel: { ...record, timeouts }, url, method, headers, body, signal });
+    const response = await upstream.post({ channel: { ...record, timeouts }, key, url, method, headers, body, signal });
     const text = await response.body.text();
     const failed = probe.read(response.statusCode, text);
     if (failed) return { result: { ok: false, latency_ms: latency(), model: name, status: response.statusCode, error: failed.error }, keyRejected: failed.keyRejected };

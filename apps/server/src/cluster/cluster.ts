@@ -3,6 +3,7 @@ import { InMemoryRateLimiter } from '../policy/rate-limiter';
 import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import { LOCAL_CIRCUITS, type CircuitSync } from './circuit-sync';
 import type { AffinityStore } from './affinity-store';
+import type { SharedTokens } from './shared-tokens';
 
 /** What the instances behind one load balancer share beyond the database (SPEC §11). */
 export interface Cluster {
@@ -14,6 +15,8 @@ export interface Cluster {
   rateLimiter: RateLimiter;
   /** Sessions' channels (prompt-cache affinity) as every instance sees them; none: this process's memory only. */
   affinities?: AffinityStore;
+  /** Cloud access tokens one instance minted for the others (Redis); none: each instance mints its own. */
+  sharedTokens?: SharedTokens;
   /** Throws when the shared store does not answer (`/healthz`, `/readyz`); local always answers. */
   ping(): Promise<void>;
   /**

@@ -1,4 +1,5 @@
 import { redactUpstreamError, type Adjustment, type MultipartBody, type RelayError, type StreamTransformer, type UpstreamFailure, type UpstreamRequest } from '@chat-relay/wire';
+import { retryAfterMsOf } from '../channels/upstream/retry-after';
 import type { Readable } from 'node:stream';
 import type { AbortLike } from '../core/caller-gone';
 import type { StreamFraming } from './caller-dialect';
@@ -152,7 +153,11 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   const { answer } = prepared;
   const served = () => call.onServed?.({ channel, key, native: prepared.native === true });
   try {
-    if (response.statusCode >= 400) return { ok: false, key, ...prepared.mapError(response.statusCode, await response.body.text()) };
+    if (response.statusCode >= 400) {
+      const failure = prepared.mapError(response.statusCode, await response.body.text());
+      const retryAfterMs = retryAfterMsOf(response.statusCode, response.header);
+      return { ok: false, key, ...failure, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    }
     if (answer.kind === 'whole') {
       const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
       const reading = answer.read(await response.body.text(), contentType);
@@ -183,7 +188,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     if (failure.status === 499) trace.statusOverride = 499;
     else circuit?.recordFailure(channel.id, call.caller, false);
   };
-  const pump = { upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger };
+  const pump = { upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger, upstreamFraming: prepared.request.framing };
 
   if (answer.kind === 'bytes') {
     const contentType = response.header('content-type') ?? 'application/octet-stream';
@@ -217,7 +222,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
 /** The one post of a prepared call: the upstream's response, or the transport failure. */
 async function post(deps: AttemptDeps, channel: LiveChannel, signal: AbortLike, key: string, call: PreparedCall<unknown>) {
   try {
-    return await deps.upstream.post({ channel: channel.record, signal, ...bodyOf(call.request) });
+    return await deps.upstream.post({ channel: channel.record, key, signal, ...bodyOf(call.request) });
   } catch (error) {
     return { ok: false as const, key, ...transportFailure(error) };
   }

@@ -4,7 +4,7 @@ import type { LiveChannel } from '../channels/channel-registry';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import type { AbortLike } from '../core/caller-gone';
 import { adjustForChannel, type AdjustDeps } from './adjust-for-channel';
-import type { NativeCall } from './native-call';
+import { nativeAdapterOfType, type NativeCall } from './native-call';
 import type { NextModelCall } from './relay-function-loop';
 import { firstPiece } from './route-with-retries';
 
@@ -40,7 +40,7 @@ export function nextModelCall(
     const { upstreamRequest } = buildAttempt(deps, { ...attempt, relayed: { ...attempt.relayed, request, rawBody: undefined } });
     const { url, headers, body } = upstreamRequest;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error('a chat request is JSON');
-    const response = await deps.upstream.post({ channel: channel.record, signal, url, headers, body });
+    const response = await deps.upstream.post({ channel: channel.record, key: attempt.key, signal, url, headers, body });
     if (response.statusCode >= 400) throw adapter.mapErrorResponse(response.statusCode, await response.body.text(), channel.record.keys).error;
     return response;
   };
@@ -70,10 +70,13 @@ export function buildAttempt(deps: AdjustDeps, { channel, key, upstreamModel, re
   if (native) {
     const { body, headers } = native;
     const stream = request.stream === true;
-    const upstreamRequest = native.adapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
-    return { adapter: native.adapter, upstreamRequest, sent: request, adjustments: undefined };
+    const nativeAdapter = nativeAdapterOfType(native, channel.record.type, upstreamModel);
+    // Routing decided natively for this channel and model (police-candidates): a bug if it does not hold.
+    if (!nativeAdapter) throw new Error(`a ${channel.record.type} channel does not speak ${native.dialect} for ${upstreamModel}`);
+    const upstreamRequest = nativeAdapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });
+    return { adapter: nativeAdapter, upstreamRequest, sent: request, adjustments: undefined };
   }
-  const adapter = chatAdapterOf(channel.record.type);
+  const adapter = chatAdapterOf(channel.record.type, upstreamModel);
   // An adapted request suits the model it goes to (issue 28): the catalogue's rules, and what this channel refused before.
   const adjusted = adapted ? adjustForChannel(deps, request, channel, upstreamModel, refused) : undefined;
   let adjustments = adjusted?.adjustments.length ? [...adjusted.adjustments] : undefined;

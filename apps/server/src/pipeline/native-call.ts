@@ -1,12 +1,12 @@
-import type { ChannelType } from '@chat-relay/contract';
-import type { NativeAdapter, PassthroughCarriage } from '@chat-relay/wire';
+import { nativeAdapterFor, type NativeAdapter, type NativeDialect, type PassthroughCarriage } from '@chat-relay/wire';
 import type { LiveChannel } from '../channels/channel-registry';
 import type { ChannelRecord } from '../storage/types';
 
-/** A request in a dialect some channel type speaks natively. */
+/** A request in a dialect some channel types speak natively (for some of their models: Claude on Vertex speaks Messages). */
 export interface NativeCall {
-  channelType: ChannelType;
-  adapter: NativeAdapter;
+  dialect: NativeDialect;
+  /** The route's own reading of a passthrough answer around the channel's adapter (Responses learns the response's id). */
+  wrap?(adapter: NativeAdapter): NativeAdapter;
   body: Readonly<Record<string, unknown>>;
   /** The caller's bytes, when `body` is exactly what they parsed to. */
   rawBody?: Buffer;
@@ -14,7 +14,7 @@ export interface NativeCall {
   headers: Readonly<Record<string, string>>;
   /** What a request of the dialect carries beyond plain tokens (libs/wire's inspection): policed before it passes through. */
   inspect(body: Readonly<Record<string, unknown>>): PassthroughCarriage;
-  /** Whether a channel takes the request natively; every channel of `channelType` when absent. */
+  /** Whether a channel whose type speaks the dialect for the model takes the request natively (its setting); every such channel when absent. */
   serves?(channel: ChannelRecord): boolean;
   /**
    * A channel of the type may lack the endpoint (an OpenAI-compatible server without the
@@ -24,4 +24,20 @@ export interface NativeCall {
   endpointMissing?: { test(status: number, text: string, channel: ChannelRecord): boolean; remember(channel: LiveChannel): Promise<void> };
   /** Whether a channel whose passthrough setting refuses the request may take it bridged instead (a Responses `auto` channel). */
   bridgesWhenRefused?(channel: ChannelRecord): boolean;
+}
+
+/**
+ * The adapter through which `channel` takes the caller's own request for `model` (the public name,
+ * mapped by the channel), or undefined when it must be bridged: its type does not speak the
+ * dialect for that upstream model, or the route's setting says no.
+ */
+export function nativeAdapterOn(native: NativeCall | undefined, channel: LiveChannel, model: string): NativeAdapter | undefined {
+  if (!native || (native.serves && !native.serves(channel.record))) return undefined;
+  return nativeAdapterOfType(native, channel.record.type, channel.upstreamModel(model));
+}
+
+/** The adapter of a channel type for the upstream model, as the route reads it; undefined when the type does not speak the dialect for it. */
+export function nativeAdapterOfType(native: NativeCall, type: ChannelRecord['type'], upstreamModel: string): NativeAdapter | undefined {
+  const adapter = nativeAdapterFor(type, native.dialect, upstreamModel);
+  return adapter && native.wrap ? native.wrap(adapter) : adapter;
 }

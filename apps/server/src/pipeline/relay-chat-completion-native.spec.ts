@@ -1,5 +1,5 @@
 import { ResponseObjectSchema, ResponseStreamEventSchema, ResponsesRequestSchema, type ResponsesRequest } from '@chat-relay/contract';
-import { convertResponsesToChat, inspectResponsesRequest, invalidRequest, isResponsesEndpointMissing, openaiResponsesNativeAdapter, type RelayError } from '@chat-relay/wire';
+import { convertResponsesToChat, inspectResponsesRequest, invalidRequest, isResponsesEndpointMissing, type RelayError } from '@chat-relay/wire';
 import { HARNESS_MODEL, readStream, useChatRelayHarness } from '../../test/testing/chat-relay-harness';
 import { ChannelHealth } from '../channels/channel-health';
 import type { LiveChannel } from '../channels/channel-registry';
@@ -21,12 +21,11 @@ describe('relayChatCompletion: native calls (issue 13)', () => {
     const onBridged = jest.fn();
     const remember = jest.fn<Promise<void>, [LiveChannel]>(async () => undefined);
     const nativeCall: NativeCall = {
-      channelType: 'openai',
-      adapter: openaiResponsesNativeAdapter,
+      dialect: 'responses',
       body: request,
       headers: {},
       inspect: inspectResponsesRequest,
-      serves: (channel) => channel.type === 'openai' && channel.responsesApi !== 'bridged',
+      serves: (channel) => channel.responsesApi !== 'bridged',
       endpointMissing: { test: (status, text, channel) => channel.responsesApi === 'auto' && isResponsesEndpointMissing(status, text), remember },
       ...native,
     };

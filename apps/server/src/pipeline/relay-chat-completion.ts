@@ -142,7 +142,7 @@ export async function relayChatCompletion(
   }
   if (relayed.nativeOnly) {
     // Only a channel that speaks the caller's dialect can serve it: the others are not tried.
-    candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel));
+    candidates = candidates.filter((channel) => speaksNatively(relayed.native, channel, request.model));
     if (candidates.length === 0) throw relayed.nativeOnly;
   }
   // A channel whose setting or price would refuse what the request carries is not tried.

@@ -89,7 +89,9 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
       outcome = await attempt(channel, true);
     }
     if (outcome.ok) return outcome.result;
-    lastFailure = outcome.error;
+    lastFailure = withRetryAfter(outcome.error, outcome.retryAfterMs);
+    // The upstream said when to come back: not sent more until then (Azure's retry-after-ms).
+    if (outcome.retryAfterMs !== undefined) deps.health.rest(channel.id, outcome.retryAfterMs);
     deps.logger.warn(
       { requestId: trace.requestId, channelId: channel.id, status: outcome.error.status, code: outcome.error.code },
       'upstream attempt failed',
@@ -109,9 +111,16 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
         deps.health.recordSuccess(channel.id); // the upstream answered: a 4xx about the request
       }
     }
-    if (!outcome.retryable || signal.aborted) throw outcome.error;
+    if (!outcome.retryable || signal.aborted) throw lastFailure;
   }
   throw lastFailure ?? noAvailableChannel(plan.model);
+}
+
+/** The caller is told when to come back, as the upstream told the relay (when the error says nothing itself). */
+function withRetryAfter(error: RelayError, retryAfterMs: number | undefined): RelayError {
+  if (retryAfterMs === undefined || error.status !== 429 || error.headers['retry-after'] !== undefined) return error;
+  error.headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return error;
 }
 
 async function rememberMissing(deps: RoutingDeps, endpointMissing: NonNullable<RetryPlan<unknown>['endpointMissing']>, channel: LiveChannel): Promise<void> {

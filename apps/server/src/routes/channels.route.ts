@@ -12,6 +12,7 @@ import type { ChannelModelSync } from '../channels/model-sync';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import type { ChannelKeyState, ChannelPatch, ChannelRecord, ChannelStore, ChannelTimeoutsMs } from '../storage/types';
 import { passthroughFrom } from './channel-passthrough';
+import { assertCloudChannelFits, cloudRecordOf } from '../channels/cloud/cloud-channel';
 import { assertPageInRange } from './paging';
 import { runChannelTest } from '../channels/test-channel';
 import { channelView } from './views';
@@ -84,6 +85,9 @@ function patchFrom(update: ChannelUpdate, current: ChannelRecord): ChannelPatch 
   if (update.responses_api !== undefined) patch.responsesApi = update.responses_api;
   if (update.endpoints !== undefined) patch.endpoints = update.endpoints;
   if (update.passthrough !== undefined) patch.passthrough = passthroughFrom(update.passthrough, current.passthrough);
+  if (update.cloud !== undefined) patch.cloud = cloudRecordOf(update.cloud);
+  const type = patch.type ?? current.type;
+  assertCloudChannelFits({ type, baseUrl: patch.baseUrl ?? current.baseUrl, keys: patch.keys ?? current.keys, cloud: 'cloud' in patch ? patch.cloud : current.cloud });
   return patch;
 }
 
@@ -109,6 +113,8 @@ export function channelsRouter(deps: ChannelRouteDeps) {
       return { status: 200, body: { data: rows.map(view), total, page: query.page, per_page: query.per_page } };
     },
     createChannel: async ({ body }) => {
+      const cloud = cloudRecordOf(body.cloud);
+      assertCloudChannelFits({ type: body.type, baseUrl: body.base_url, keys: body.keys, cloud });
       const channel = await deps.channels.create({
         name: body.name,
         type: body.type,
@@ -123,6 +129,7 @@ export function channelsRouter(deps: ChannelRouteDeps) {
         responsesApi: body.responses_api ?? 'auto',
         endpoints: body.endpoints ?? null,
         passthrough: passthroughFrom(body.passthrough ?? {}),
+        ...(cloud ? { cloud } : {}),
       });
       changed(channel.id);
       // Best effort, briefly awaited: the answer shows the synced list or why it failed when that is quick.

@@ -14,11 +14,9 @@ import {
   convertEmbeddingsToGemini,
   convertGenerateContentToChat,
   dropRepeatedFunctionResponses,
-  geminiNativeAdapter,
   inspectGenerateContentRequest,
   invalidRequest,
   modelNotFound,
-  nativeChannelType,
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
 import type { Request, Response } from 'express';
@@ -121,8 +119,7 @@ export function geminiRouter(deps: GeminiRouteDeps) {
         request: converted.request,
         dialect: geminiDialect({ includeThoughts: converted.includeThoughts, sse: alt === 'sse' }),
         native: {
-          channelType: nativeChannelType('generate_content'),
-          adapter: geminiNativeAdapter,
+          dialect: 'generate_content',
           body: request,
           rawBody: repaired.dropped.length === 0 ? res.locals.rawBody : undefined,
           headers: {},

@@ -1,11 +1,9 @@
 import { messagesContract, type AnthropicCountTokensRequest, type AnthropicMessage, type AnthropicMessagesRequest } from '@chat-relay/contract';
 import {
-  anthropicNativeAdapter,
   convertMessagesToChat,
   inspectMessagesRequest,
   lossOf,
   MESSAGES_TO_CHAT,
-  nativeChannelType,
   stripBridgedThinking,
   type Adjustment,
 } from '@chat-relay/wire';
@@ -55,8 +53,7 @@ export function messagesRouter(deps: PipelineDeps) {
         request: converted.request,
         dialect: anthropicMessagesDialect,
         native: {
-          channelType: nativeChannelType('messages'),
-          adapter: anthropicNativeAdapter,
+          dialect: 'messages',
           body: forwarded,
           rawBody: forwarded === body ? res.locals.rawBody : undefined,
           headers,

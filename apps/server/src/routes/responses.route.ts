@@ -5,9 +5,7 @@ import {
   invalidRequest,
   isResponsesEndpointMissing,
   lossOf,
-  nativeChannelType,
   notFound,
-  openaiResponsesNativeAdapter,
   RESPONSES_TO_CHAT,
   ResponsesPassthroughStream,
   tallyResponsesRun,
@@ -266,14 +264,14 @@ const withQuery = (path: string, search: URLSearchParams): string => (search.siz
  */
 function nativeResponsesCall(deps: ResponsesRouteDeps, body: ResponsesRequest, rawBody: Buffer | undefined, onId: (id: string) => void): NativeRequest {
   return {
-    channelType: nativeChannelType('responses'),
-    adapter: { ...openaiResponsesNativeAdapter, createStreamTransformer: (options) => new ResponsesPassthroughStream(options, onId) },
+    dialect: 'responses',
+    wrap: (adapter) => ({ ...adapter, createStreamTransformer: (options) => new ResponsesPassthroughStream(options, onId) }),
     body,
     rawBody,
     headers: {},
     inspect: inspectResponsesRequest,
     applyAssistant: (assistant, family) => applyAssistantToResponses(assistant, body, family),
-    serves: (channel) => channel.type === nativeChannelType('responses') && channel.responsesApi !== 'bridged',
+    serves: (channel) => channel.responsesApi !== 'bridged',
     // `auto` allows either way: what the channel does not let through is bridged (a hosted web search run by the relay).
     bridgesWhenRefused: (channel) => channel.responsesApi === 'auto',
     endpointMissing: {

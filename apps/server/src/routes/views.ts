@@ -2,6 +2,8 @@ import { microUsdToUsd, type Account, type StoredResponsesUsage, type Channel, t
 import type { CircuitSnapshot } from '../channels/channel-health';
 import type { RememberedRefusal } from '../channels/parameter-refusals';
 import { channelEndpoints } from '../channels/channel-registry';
+import { cloudKeyHint, cloudKeyOf } from '@chat-relay/wire';
+import { cloudViewOf } from '../channels/cloud/cloud-channel';
 import { keyHint } from '../security/keys';
 import { passthroughView } from './channel-passthrough';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
@@ -17,17 +19,23 @@ export interface ChannelInstanceState {
   lastCheck?: ChannelCheck | null;
 }
 
+/** A cloud credential by its kind and public part (a service account's e-mail, an access key id); any other key by its last four characters. */
+const channelKeyHint = (channel: ChannelRecord, key: string): string => {
+  const credential = cloudKeyOf(channel.type, key);
+  return credential ? cloudKeyHint(credential) : keyHint(key);
+};
+
 export const channelView = (channel: ChannelRecord, { health, refusedParameters = [], syncError = null, lastCheck = null }: ChannelInstanceState): Channel => ({
   id: channel.id,
   name: channel.name,
   type: channel.type,
   base_url: channel.baseUrl,
-  key_hints: channel.keys.map(keyHint),
+  key_hints: channel.keys.map((key) => channelKeyHint(channel, key)),
   key_status: channel.keys.map((key, index) => {
     const state = channel.keyStates[index];
     return {
       index,
-      hint: keyHint(key),
+      hint: channelKeyHint(channel, key),
       status: state?.status ?? 'active',
       reason: state?.reason ?? null,
       changed_at: state?.changedAt ?? null,
@@ -55,6 +63,7 @@ export const channelView = (channel: ChannelRecord, { health, refusedParameters 
   endpoints: [...channelEndpoints(channel)],
   endpoints_default: channel.endpoints === null,
   passthrough: passthroughView(channel.passthrough),
+  cloud: cloudViewOf(channel.cloud),
   synced_models_count: channel.syncedModels?.length ?? null,
   models_synced_at: channel.modelsSyncedAt,
   models_sync_error: syncError,

@@ -35,8 +35,16 @@ export interface ChannelRecord {
   modelsSyncedAt: string | null;
   /** What passes through to it beyond plain tokens (see ChannelPassthroughSchema); the stores always say, absent is nothing. */
   passthrough?: ChannelPassthroughRecord;
+  /** A cloud channel's region and API version (issue 31); absent or empty for the others. */
+  cloud?: ChannelCloudRecord;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Where in its cloud a channel's requests go (see ChannelCloudSchema). */
+export interface ChannelCloudRecord {
+  region?: string;
+  apiVersion?: string;
 }
 
 /** A model as an upstream lists it, and what it serves when the upstream says (Gemini does). */

@@ -132,7 +132,7 @@ export class TaskEngine {
     const target = await this.targetOf(task);
     const cancel = typeof target === 'string' ? undefined : target.provider.buildCancel?.({ channel: target.channel.record, key: target.key, upstreamId: task.upstreamId });
     if (cancel && typeof target !== 'string') {
-      const response = await this.send(target.channel, cancel, signal);
+      const response = await this.send(target.channel, target.key, cancel, signal);
       const text = await response.body.text();
       if (response.statusCode >= 400 && response.statusCode !== 404) {
         throw target.provider.mapErrorResponse(response.statusCode, text, target.channel.record.keys).error;
@@ -153,7 +153,7 @@ export class TaskEngine {
     if (typeof target === 'string') throw notFound('task_unavailable', `Task '${task.id}' is kept by an upstream channel that is no longer available on this relay.`);
     const call = target.provider.buildContent?.({ channel: target.channel.record, key: target.key, upstreamId: task.upstreamId, variant });
     if (!call) throw invalidRequest(`Task '${task.id}' has no content to download: its results are links in the task itself.`, null, 'no_content');
-    const response = await this.send(target.channel, call, signal);
+    const response = await this.send(target.channel, target.key, call, signal);
     if (response.statusCode >= 400) {
       throw target.provider.mapErrorResponse(response.statusCode, await response.body.text(), target.channel.record.keys).error;
     }
@@ -193,7 +193,7 @@ export class TaskEngine {
     let reading;
     try {
       const call = target.provider.buildPoll({ channel: target.channel.record, key: target.key, upstreamId: task.upstreamId });
-      const response = await this.send(target.channel, call, this.stopped);
+      const response = await this.send(target.channel, target.key, call, this.stopped);
       const text = await response.body.text();
       if (response.statusCode >= 400) {
         const mapped = target.provider.mapErrorResponse(response.statusCode, text, target.channel.record.keys).error;
@@ -312,8 +312,8 @@ export class TaskEngine {
   }
 
   /** A provider's call as it built it (its headers say the body's type). */
-  private send(channel: LiveChannel, call: TaskCall, signal: AbortLike): Promise<UpstreamResponse> {
-    return this.deps.upstream.post({ channel: channel.record, url: call.url, method: call.method, headers: call.headers, body: call.body, signal });
+  private send(channel: LiveChannel, key: string, call: TaskCall, signal: AbortLike): Promise<UpstreamResponse> {
+    return this.deps.upstream.post({ channel: channel.record, key, url: call.url, method: call.method, headers: call.headers, body: call.body, signal });
   }
 }
 

@@ -13,6 +13,8 @@ import type { SseBody } from '../../src/pipeline/stream/pump-sse-stream';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type RelayedRequest } from '../../src/pipeline/relay-chat-completion';
 import { newTrace, type RelayTrace } from '../../src/pipeline/request-context';
 import { UpstreamClient } from '../../src/channels/upstream/upstream-client';
+import { AccessTokens } from '../../src/channels/cloud/access-tokens';
+import { CloudAuth } from '../../src/channels/cloud/cloud-auth';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite';
 import type { ChannelRecord, NewChannel, Storage } from '../../src/storage/types';
 import { closedPort } from './closed-port';
@@ -139,7 +141,7 @@ export function useChatRelayHarness(): ChatRelayHarness {
     const storage = openSqliteStorage(dataDir);
     const lines: Array<Record<string, unknown>> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-    const deps = { registry: new ChannelRegistry(storage.channels), health: new ChannelHealth(), upstream: new UpstreamClient(), maxRetries: 2, logger };
+    const deps = { registry: new ChannelRegistry(storage.channels), health: new ChannelHealth(), upstream: new UpstreamClient(new CloudAuth(new AccessTokens())), maxRetries: 2, logger };
     harness.test = { dataDir, storage, deps, lines };
   });
 

@@ -129,6 +129,8 @@ export interface UpstreamFailure {
   callerIndependent?: boolean;
   /** No response headers within `first_byte_ms`: for an unstreamed answer, partly its length. */
   firstByteTimeout?: boolean;
+  /** How long the upstream asked to be left alone (`retry-after-ms`, `retry-after` on a 429/503): set by the server from the headers. */
+  retryAfterMs?: number;
 }
 
 export interface StreamTransformerOptions {

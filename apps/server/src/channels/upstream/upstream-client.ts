@@ -4,6 +4,8 @@ import type { ChannelRecord } from '../../storage/types';
 import type { AbortLike } from '../../core/caller-gone';
 import { encodeInSlices, LARGE_TEXT_UNITS } from './encode-in-slices';
 import { UpstreamBody } from './upstream-body';
+import type { CloudAuth } from '../cloud/cloud-auth';
+import { isCloudType } from '../cloud/cloud-channel';
 
 export interface UpstreamCall {
   channel: ChannelRecord;
@@ -14,6 +16,11 @@ export interface UpstreamCall {
   signal: AbortLike;
   /** POST when absent: every relayed call is one; GET and DELETE reach stored upstream state. */
   method?: 'POST' | 'GET' | 'DELETE';
+  /**
+   * The channel key the call was built with: required for a cloud channel (`azure`, `bedrock`,
+   * `vertex`), whose credential is applied here — signed or a minted bearer (CloudAuth).
+   */
+  key?: string;
 }
 
 export interface UpstreamResponse {
@@ -59,12 +66,29 @@ export class UpstreamClient {
   /** Each channel's pool, with what it was made for: a channel edited since (or its connect timeout) gets a new one. */
   private readonly agents = new Map<number, { agent: Agent; updatedAt: string; connectMs: number }>();
 
+  constructor(private readonly cloud?: CloudAuth) {}
+
   post(call: UpstreamCall): Promise<UpstreamResponse> {
+    if (isCloudType(call.channel.type)) return this.postToCloud(call);
+    return this.send(call);
+  }
+
+  /** A cloud channel's call: its credential applied over the exact bytes sent, or the cloud's refusal of it answered as the call's. */
+  private async postToCloud(call: UpstreamCall): Promise<UpstreamResponse> {
+    if (!this.cloud) throw new Error('this upstream client has no cloud credentials step');
+    if (call.key === undefined) throw new Error(`a call to ${call.channel.type} channel ${call.channel.id} must name its key`);
+    if (call.body instanceof Readable) throw new Error(`a ${call.channel.type} call's body must be whole to be signed`);
+    const authorized = await this.cloud.authorize(call.channel, call.key, { method: call.method ?? 'POST', url: call.url, headers: call.headers, body: call.body });
+    if (!authorized.ok) return answered(authorized.status, authorized.body);
+    return this.send(authorized.headers ? { ...call, headers: { ...call.headers, ...authorized.headers } } : call);
+  }
+
+  private send(call: UpstreamCall): Promise<UpstreamResponse> {
     // undici would encode a large text body in one go (~2 ms a MB): done here a slice per turn, and sent as its pieces.
     if (typeof call.body === 'string' && call.body.length >= LARGE_TEXT_UNITS) {
       return encodeInSlices(call.body).then((pieces) => {
         const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-        return this.post({ ...call, headers: { ...call.headers, 'content-length': String(length) }, body: Readable.from(pieces) });
+        return this.send({ ...call, headers: { ...call.headers, 'content-length': String(length) }, body: Readable.from(pieces) });
       });
     }
     const { channel, signal } = call;
@@ -147,6 +171,14 @@ export class UpstreamClient {
 }
 
 const noop = () => undefined;
+
+/** An answer made here, as if the upstream had given it (a cloud refusing the credential before any call). */
+function answered(statusCode: number, text: string): UpstreamResponse {
+  const body = new UpstreamBody(noop);
+  body.push(Buffer.from(text), noop);
+  body.end();
+  return { statusCode, body, header: (name) => (name === 'content-type' ? 'application/json' : undefined) };
+}
 
 /** What went wrong on the way to an upstream, in routing terms. */
 export type TransportFailure = 'timeout' | 'unreachable' | 'connection' | 'aborted';

@@ -52,6 +52,6 @@ export async function sendResponsesCall(
 ): Promise<{ status: number; text: string }> {
   const request = buildOpenaiResponsesRequest({ channel, key, method: call.method, path: call.path });
   const body = call.method === 'POST' ? { body: '{}', headers: { ...request.headers, 'content-type': 'application/json' } } : { headers: request.headers };
-  const response = await upstream.post({ channel, url: request.url, method: request.method, signal, ...body });
+  const response = await upstream.post({ channel, key, url: request.url, method: request.method, signal, ...body });
   return { status: response.statusCode, text: await response.body.text() };
 }

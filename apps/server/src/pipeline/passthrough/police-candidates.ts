@@ -3,14 +3,16 @@ import { NOTHING_PASSES } from '../../storage/types';
 import type { LiveChannel } from '../../channels/channel-registry';
 import type { PassthroughPlan } from './plan-passthrough';
 import { policePassthrough } from './police-passthrough';
-import type { NativeCall } from '../native-call';
+import { nativeAdapterOn, type NativeCall } from '../native-call';
 
-/** Whether `channel` takes the caller's own request natively (its dialect's channel type, or what `serves` says). */
-export const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel): boolean =>
-  native !== undefined && (native.serves ? native.serves(channel.record) : native.channelType === channel.record.type);
+/** Whether `channel` takes the caller's own request for `model` natively (see nativeAdapterOn). */
+export const speaksNatively = (native: NativeCall | undefined, channel: LiveChannel, model: string): boolean =>
+  native !== undefined && nativeAdapterOn(native, channel, model) !== undefined;
 
 /** How a request reaches a channel, as far as passthrough goes. */
 export interface PassthroughRoute {
+  /** The model asked for: which of a channel's upstream models it maps to decides whether it speaks the dialect. */
+  request: { model: string };
   native?: NativeCall;
   /** Set when only a native channel can serve the request: a refused passthrough cannot be bridged instead. */
   nativeOnly?: RelayError;
@@ -25,7 +27,7 @@ export interface PassthroughRoute {
 export function carriageFor(route: PassthroughRoute, channel: LiveChannel, bridging: boolean): PassthroughCarriage | undefined {
   const plan = route.passthrough;
   if (!plan) return undefined;
-  if (!bridging && speaksNatively(route.native, channel)) return plan.native;
+  if (!bridging && speaksNatively(route.native, channel, route.request.model)) return plan.native;
   return sendsHubAsIs(channel.record.type) ? plan.hub : undefined;
 }
 
@@ -42,7 +44,7 @@ function refusalFor(route: PassthroughRoute, channel: LiveChannel, bridging: boo
  * request on an `auto` channel) and the request can be bridged; the bridged call is policed too.
  */
 export function passthroughDecision(route: PassthroughRoute, channel: LiveChannel, forceBridge: boolean): { bridging: boolean } | { refused: RelayError } {
-  let bridging = forceBridge || !speaksNatively(route.native, channel);
+  let bridging = forceBridge || !speaksNatively(route.native, channel, route.request.model);
   if (!bridging) {
     const refused = refusalFor(route, channel, false);
     if (!refused) return { bridging };

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { performance } from 'node:perf_hooks';
 import { Stream } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { RelayError, upstreamError, type StreamStep, type StreamTransformer } from '@chat-relay/wire';
+import { AwsEventStreamDecoder, RelayError, upstreamError, type StreamStep, type StreamTransformer } from '@chat-relay/wire';
 import type { Logger } from '../../logger';
 import type { AbortLike } from '../../core/caller-gone';
 import { serverShuttingDown, type OpenStreams } from './open-streams';
@@ -29,6 +29,8 @@ export interface PumpInput {
   transformer: StreamTransformer;
   /** The caller's dialect's end marker and error event. */
   framing: StreamFraming;
+  /** How the upstream frames its events: SSE when absent; Bedrock's binary AWS event stream (UpstreamRequest.framing). */
+  upstreamFraming?: 'sse' | 'aws-eventstream';
   trace: RelayTrace;
   signal: AbortLike;
   /** Called once with how the stream ended: undefined for a clean end. */
@@ -154,10 +156,23 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     }
   };
 
-  /** One upstream piece through the SSE parser and the transformer into the batch. */
+  /** Bedrock's binary event stream, read message by message (its CRCs checked) instead of as SSE text. */
+  const awsEvents = input.upstreamFraming === 'aws-eventstream' ? new AwsEventStreamDecoder() : undefined;
+  const eventsOf = (piece: Buffer): Array<{ event?: string; data: string }> => {
+    if (!awsEvents) {
+      parser.feed(decoder.write(piece));
+      return events.splice(0);
+    }
+    try {
+      return awsEvents.push(piece);
+    } catch (error) {
+      throw upstreamError(`The upstream provider's event stream is malformed: ${error instanceof Error ? error.message : String(error)}`, 'malformed_stream');
+    }
+  };
+
+  /** One upstream piece through the SSE parser (or the event-stream decoder) and the transformer into the batch. */
   const feed = (piece: Buffer): void => {
-    parser.feed(decoder.write(piece));
-    for (const event of events.splice(0)) {
+    for (const event of eventsOf(piece)) {
       write(transformer.transform(event));
       if (ended) return;
     }

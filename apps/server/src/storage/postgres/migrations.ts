@@ -8,6 +8,7 @@ import { SCHEMA_V5 } from './schema-v5';
 import { SCHEMA_V6 } from './schema-v6';
 import { SCHEMA_V7 } from './schema-v7';
 import { SCHEMA_V8 } from './schema-v8';
+import { SCHEMA_V9 } from './schema-v9';
 
 export interface PostgresMigration {
   version: number;
@@ -29,6 +30,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 6, name: 'what passes through to a channel, its prices, and the upstream objects each account created', sql: SCHEMA_V6 },
   { version: 7, name: 'the model catalogue: overrides, and a refreshed dataset in place of the seed', sql: SCHEMA_V7 },
   { version: 8, name: 'prices carry only the units that apply, free on purpose; the price each log row was charged at', sql: SCHEMA_V8 },
+  { version: 9, name: "a cloud channel's region and API version", sql: SCHEMA_V9 },
 ];
 
 /**

@@ -11,7 +11,7 @@ const toRecord = (row: ChannelRow): ChannelRecord => channelRecordOf(row, PG_COD
  * The written columns' parameters, in CHANNEL_WRITTEN's order. `model_mapping` is `json`, not
  * `jsonb`: its keys keep the admin's order (the model list and the channel test read them in order).
  */
-const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb, $14::json';
+const WRITTEN_VALUES = '$1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::json, $8, $9, $10, $11::jsonb, $12, $13::jsonb, $14::json, $15::jsonb';
 const toValues = (channel: NewChannel): unknown[] => Object.values(channelColumns(channel, PG_CODEC));
 
 /** Channels in PostgreSQL, behaving as SqliteChannelStore does. */
@@ -26,7 +26,7 @@ export class PgChannelStore implements StoredChannelStore {
   async create(input: NewChannel): Promise<ChannelRecord> {
     const now = new Date().toISOString();
     const created = await this.one(
-      `INSERT INTO channels (${WRITTEN}, created_at, updated_at) VALUES (${WRITTEN_VALUES}, $15, $15) RETURNING ${COLUMNS}`,
+      `INSERT INTO channels (${WRITTEN}, created_at, updated_at) VALUES (${WRITTEN_VALUES}, $16, $16) RETURNING ${COLUMNS}`,
       [...toValues(input), now],
     );
     if (!created) throw new Error('INSERT … RETURNING gave no row');
@@ -55,7 +55,7 @@ export class PgChannelStore implements StoredChannelStore {
       const keyStates = patch.keyStates ?? (patch.keys ? undefined : record.keyStates);
       const merged: NewChannel = { ...record, ...patch, keyStates };
       const { rows } = await client.query<ChannelRow>(
-        `UPDATE channels SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $15) WHERE id = $16 RETURNING ${COLUMNS}`,
+        `UPDATE channels SET (${WRITTEN}, updated_at) = (${WRITTEN_VALUES}, $16) WHERE id = $17 RETURNING ${COLUMNS}`,
         [...toValues(merged), new Date().toISOString(), id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;

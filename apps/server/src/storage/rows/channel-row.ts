@@ -23,12 +23,14 @@ export interface ChannelRow {
   models_synced_at: string | null;
   /** Read leniently either way (see passthroughFromColumn). */
   passthrough: unknown;
+  /** `{"region", "api_version"}` as text; NULL for a channel that is no cloud's. */
+  cloud: JsonColumn<{ region?: string; api_version?: string }> | null;
   created_at: string;
   updated_at: string;
 }
 
 export const CHANNEL_COLUMNS = `id, name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-  responses_api, endpoints, synced_models, models_synced_at, passthrough, created_at, updated_at`;
+  responses_api, endpoints, synced_models, models_synced_at, passthrough, cloud, created_at, updated_at`;
 
 export function channelRecordOf(row: ChannelRow, codec: RowCodec): ChannelRecord {
   const keys = requiredJson(codec, row.keys);
@@ -50,6 +52,7 @@ export function channelRecordOf(row: ChannelRow, codec: RowCodec): ChannelRecord
     syncedModels: codec.json(row.synced_models),
     modelsSyncedAt: row.models_synced_at,
     passthrough: passthroughFromColumn(row.passthrough),
+    ...cloudOf(codec.json(row.cloud)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -57,7 +60,7 @@ export function channelRecordOf(row: ChannelRow, codec: RowCodec): ChannelRecord
 
 /** The columns `create` and `update` write, in channelColumns' order. */
 export const CHANNEL_WRITTEN =
-  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints, passthrough';
+  'name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts, responses_api, endpoints, passthrough, cloud';
 
 /**
  * The columns `create` and `update` write and their values, in this order (PostgreSQL binds
@@ -78,4 +81,17 @@ export const channelColumns = (channel: NewChannel, codec: RowCodec) => ({
   responses_api: channel.responsesApi ?? 'auto',
   endpoints: jsonColumn(channel.endpoints),
   passthrough: passthroughColumn(channel.passthrough),
+  cloud: cloudColumn(channel.cloud),
 });
+
+/** The record's `cloud`, absent when the column holds nothing. */
+function cloudOf(column: { region?: string; api_version?: string } | null): Pick<ChannelRecord, 'cloud'> {
+  if (!column || (column.region === undefined && column.api_version === undefined)) return {};
+  return { cloud: { ...(column.region !== undefined ? { region: column.region } : {}), ...(column.api_version !== undefined ? { apiVersion: column.api_version } : {}) } };
+}
+
+/** NULL for a channel with no cloud settings, else their JSON (snake_case, as the API writes them). */
+function cloudColumn(cloud: ChannelRecord['cloud']): string | null {
+  if (!cloud || (cloud.region === undefined && cloud.apiVersion === undefined)) return null;
+  return JSON.stringify({ ...(cloud.region !== undefined ? { region: cloud.region } : {}), ...(cloud.apiVersion !== undefined ? { api_version: cloud.apiVersion } : {}) });
+}

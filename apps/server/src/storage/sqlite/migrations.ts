@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
+import { CLOUD_MIGRATIONS } from './migrations-cloud';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
@@ -333,6 +334,7 @@ export const migrations: readonly Migration[] = [
   ...PASSTHROUGH_MIGRATIONS,
   ...CATALOGUE_MIGRATIONS,
   ...MONEY_MIGRATIONS,
+  ...CLOUD_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -14,9 +14,9 @@ export class SqliteChannelStore implements StoredChannelStore {
     const row = this.db
       .prepare(
         `INSERT INTO channels (name, type, base_url, keys, key_states, models, model_mapping, priority, weight, enabled, timeouts,
-           responses_api, endpoints, passthrough, created_at, updated_at)
+           responses_api, endpoints, passthrough, cloud, created_at, updated_at)
          VALUES (:name, :type, :base_url, :keys, :key_states, :models, :model_mapping, :priority, :weight, :enabled, :timeouts,
-           :responses_api, :endpoints, :passthrough, :now, :now)
+           :responses_api, :endpoints, :passthrough, :cloud, :now, :now)
          RETURNING *`,
       )
       .get({ ...toColumns(input), now }) as ChannelRow;
@@ -53,7 +53,8 @@ export class SqliteChannelStore implements StoredChannelStore {
           `UPDATE channels SET name = :name, type = :type, base_url = :base_url, keys = :keys, key_states = :key_states,
              models = :models,
              model_mapping = :model_mapping, priority = :priority, weight = :weight, enabled = :enabled,
-             timeouts = :timeouts, responses_api = :responses_api, endpoints = :endpoints, passthrough = :passthrough, updated_at = :now
+             timeouts = :timeouts, responses_api = :responses_api, endpoints = :endpoints, passthrough = :passthrough,
+             cloud = :cloud, updated_at = :now
            WHERE id = :id RETURNING *`,
         )
         .get({ ...toColumns(merged), id, now: new Date().toISOString() }) as ChannelRow;

@@ -61,6 +61,18 @@ export function describeChannelStore(backend: StoreBackend): void {
       expect(await storage().channels.get(none.id)).toMatchObject({ endpoints: [], modelMapping: {} });
     });
 
+    it("keeps a cloud channel's region and API version; none is absent, and an update may clear them", async () => {
+      const created = await storage().channels.create(channel({ type: 'bedrock', cloud: { region: 'eu-west-3' } }));
+      expect(created.cloud).toEqual({ region: 'eu-west-3' });
+      expect(await storage().channels.get(created.id)).toEqual(created);
+      const azure = await storage().channels.update(created.id, { type: 'azure', cloud: { apiVersion: '2024-10-21' } });
+      expect(azure?.cloud).toEqual({ apiVersion: '2024-10-21' });
+      const cleared = await storage().channels.update(created.id, { cloud: undefined });
+      expect(cleared && 'cloud' in cleared).toBe(false);
+      const plain = await storage().channels.create(channel({}));
+      expect(plain && 'cloud' in plain).toBe(false);
+    });
+
     it('keeps what passes through as given, and an update of it changes nothing else', async () => {
       const passthrough = { hostedTools: ['web_search' as const, 'code_execution' as const], serviceTiers: ['priority'], audioOutput: true, upstreamObjects: false };
       const created = await storage().channels.create(channel({ passthrough }));

@@ -3,7 +3,7 @@ import { ENDPOINTS } from './endpoint.schema';
 
 describe('the channel-type catalogue', () => {
   it('is where the type enum comes from, in the order its rows are written', () => {
-    expect(ChannelTypeSchema.options).toEqual(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
+    expect(ChannelTypeSchema.options).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'bedrock', 'vertex', 'suno', 'tavily', 'searxng']);
     expect(ChannelTypeSchema.options).toEqual(Object.keys(CHANNEL_TYPE_CATALOGUE));
   });
 

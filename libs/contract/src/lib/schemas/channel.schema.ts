@@ -29,6 +29,29 @@ export type ChannelTimeouts = z.infer<typeof ChannelTimeoutsSchema>;
 export const ChannelResponsesApiSchema = z.enum(['auto', 'native', 'bridged']);
 export type ChannelResponsesApi = z.infer<typeof ChannelResponsesApiSchema>;
 
+/**
+ * Where in its cloud a channel's requests go (issue 31): `region` — Bedrock's AWS region (signed
+ * into every request; read from a `bedrock-runtime.{region}.amazonaws.com` base URL when absent),
+ * Vertex's location (`us-east5`, `global`; absent: `global`); `api_version` — Azure's deployments
+ * API (`{base}/openai/deployments/{model}/…?api-version=`); absent: Azure's v1 API. Other types
+ * take none.
+ */
+export const ChannelCloudSchema = z
+  .object({
+    region: z
+      .string()
+      .trim()
+      .regex(/^[a-z][a-z0-9-]{1,39}$/, 'a region is lower-case letters, digits and dashes, e.g. us-east-1 or global')
+      .optional(),
+    api_version: z
+      .string()
+      .trim()
+      .regex(/^(\d{4}-\d{2}-\d{2}(-preview)?|v1|preview|latest)$/, 'an api-version is a date such as 2024-10-21 (or 2025-04-01-preview)')
+      .optional(),
+  })
+  .strict();
+export type ChannelCloud = z.infer<typeof ChannelCloudSchema>;
+
 const baseUrl = z
   .string()
   .url()
@@ -58,6 +81,8 @@ const channelFields = {
     .nullable(),
   /** What passes through to the channel beyond plain tokens (see ChannelPassthroughSchema); fields left out keep their value. */
   passthrough: ChannelPassthroughInputSchema,
+  /** A cloud channel's region and API version; `{}` clears them. */
+  cloud: ChannelCloudSchema,
 };
 
 /** `an openai channel`, `a tavily channel`: how messages name a channel by its type. */
@@ -96,6 +121,8 @@ export const ChannelCreateSchema = z
     endpoints: channelFields.endpoints.optional(),
     /** Left out: nothing beyond plain tokens (DEFAULT_CHANNEL_PASSTHROUGH). */
     passthrough: channelFields.passthrough.optional(),
+    /** Left out: none (only `azure`, `bedrock` and `vertex` channels take any). */
+    cloud: channelFields.cloud.optional(),
   })
   .strict()
   .superRefine(checkEndpointsFitType);
@@ -219,6 +246,8 @@ export const ChannelSchema = z.object({
   endpoints_default: z.boolean(),
   /** What passes through to the channel beyond plain tokens. */
   passthrough: ChannelPassthroughSchema,
+  /** A cloud channel's region and API version (`{}` for the others). */
+  cloud: ChannelCloudSchema,
   /** Models in the upstream's list as last synced; `null`: never synced. */
   synced_models_count: z.number().int().nullable(),
   models_synced_at: TimestampSchema.nullable(),

@@ -1,0 +1,48 @@
+import { cloudKeyOf } from '@chat-relay/wire';
+import type { ChannelRecord } from '../../storage/types';
+import type { AccessTokens } from './access-tokens';
+import { regionOf } from './cloud-channel';
+import { CredentialRefused } from './mint-access-token';
+import { signAwsRequest, type RequestToSign } from './sign-aws-request';
+
+/** What a cloud call needs beyond its adapter's headers, or the cloud's refusal of the credential itself. */
+export type CloudAuthorization = { ok: true; headers: Record<string, string> | undefined } | { ok: false; status: number; body: string };
+
+/**
+ * The credential step of a call to a cloud channel (issue 31), after its adapter built it and
+ * before it is sent: Bedrock's access keys sign the request (SigV4 over the exact bytes), Vertex's
+ * service accounts and Azure's Entra service principals add a bearer minted from the credential.
+ * Keys that need nothing here (an Azure api-key, a Bedrock API key) were written by the adapter.
+ */
+export class CloudAuth {
+  constructor(private readonly tokens: AccessTokens) {}
+
+  async authorize(channel: ChannelRecord, key: string, request: RequestToSign): Promise<CloudAuthorization> {
+    const credential = cloudKeyOf(channel.type, key);
+    if (!credential) return { ok: true, headers: undefined };
+    switch (credential.kind) {
+      case 'aws-access-key': {
+        const region = regionOf(channel.type, channel.baseUrl, channel.cloud);
+        // Saved channels always have one (cloud-channel.ts): this is a bug if it happens.
+        if (!region) throw new Error(`bedrock channel ${channel.id} has no region to sign for`);
+        return { ok: true, headers: await signAwsRequest(request, credential, region) };
+      }
+      case 'google-service-account':
+      case 'azure-entra':
+        try {
+          return { ok: true, headers: { authorization: `Bearer ${await this.tokens.tokenFor(key, credential)}` } };
+        } catch (error) {
+          if (!(error instanceof CredentialRefused)) throw error;
+          return { ok: false, status: 401, body: refusalBody(channel.type, error.message) };
+        }
+      default:
+        return { ok: true, headers: undefined };
+    }
+  }
+}
+
+/** A refused credential as the cloud itself would answer a call made with it: its adapter maps it (a 401 disables the key). */
+function refusalBody(type: ChannelRecord['type'], message: string): string {
+  if (type === 'vertex') return JSON.stringify({ error: { code: 401, message, status: 'UNAUTHENTICATED' } });
+  return JSON.stringify({ error: { code: '401', message } });
+}

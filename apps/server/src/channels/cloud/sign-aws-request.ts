@@ -1,0 +1,55 @@
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+export interface RequestToSign {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The exact bytes sent (a string is sent as its UTF-8 bytes); absent for a GET. */
+  body?: string | Buffer;
+}
+
+/**
+ * The headers of `request` signed with AWS Signature Version 4 (service `bedrock`), by AWS's own
+ * signer (@smithy/signature-v4): `authorization`, `x-amz-date`, `x-amz-content-sha256` (as AWS's
+ * SDKs send it; `payloadHashHeader: false` leaves it out) and, for
+ * temporary credentials, `x-amz-security-token` — over the method, the path as sent (each segment
+ * encoded again, as every AWS service but S3 expects), the query, every header given and the hash
+ * of the body. `host` is signed but left out of the answer: the HTTP client writes it from the URL.
+ */
+export async function signAwsRequest(
+  request: RequestToSign,
+  credentials: AwsCredentials,
+  region: string,
+  options: { service?: string; now?: Date; payloadHashHeader?: boolean } = {},
+): Promise<Record<string, string>> {
+  const { service = 'bedrock', now, payloadHashHeader = true } = options;
+  const url = new URL(request.url);
+  const signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum: payloadHashHeader });
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  const signed = await signer.sign(
+    {
+      method: request.method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      path: url.pathname,
+      query,
+      headers: { ...request.headers, host: url.host },
+      body: request.body,
+    },
+    now ? { signingDate: now } : {},
+  );
+  const { host: _host, ...headers } = signed.headers;
+  return headers;
+}
