@@ -31,6 +31,7 @@ export const channelFixture = (overrides: Partial<Channel> = {}): Channel => ({
   endpoints: ['chat', 'completions', 'embeddings', 'moderations', 'images', 'audio_speech', 'audio_transcriptions'],
   endpoints_default: true,
   passthrough: { hosted_tools: [], service_tiers: [], audio_output: false, upstream_objects: false },
+  cloud: {},
   synced_models_count: null,
   models_synced_at: null,
   models_sync_error: null,

@@ -166,6 +166,7 @@ describe('ChannelSchema', () => {
     endpoints: ['chat', 'completions'],
     endpoints_default: false,
     passthrough: { hosted_tools: ['web_search'], service_tiers: [], audio_output: false, upstream_objects: false },
+    cloud: {},
     synced_models_count: 3,
     models_synced_at: '2026-01-02T00:00:00.000Z',
     models_sync_error: null,
