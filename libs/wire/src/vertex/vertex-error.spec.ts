@@ -7,8 +7,16 @@ describe('Vertex failures', () => {
   it("disable the key on Google's 401 UNAUTHENTICATED and 403 PERMISSION_DENIED", () => {
     const unauthenticated = mapVertexErrorResponse(401, google(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'), []);
     expect(unauthenticated).toMatchObject({ keyRejected: true, retryable: true });
-    const denied = mapVertexErrorResponse(403, google(403, 'PERMISSION_DENIED', "Permission 'aiplatform.endpoints.predict' denied"), []);
+    const resource = "'//aiplatform.googleapis.com/projects/acme-prod/locations/us-east5/publishers/google/models/gemini-2.5-flash' (or it may not exist).";
+    const denied = mapVertexErrorResponse(403, google(403, 'PERMISSION_DENIED', `Permission 'aiplatform.endpoints.predict' denied on resource ${resource}`), []);
     expect(denied).toMatchObject({ keyRejected: true, retryable: true });
+    expect(denied.error.message).not.toContain('acme-prod');
+  });
+
+  it('keep the key on a 403 about one model without IAM’s wording, as for any provider', () => {
+    const failure = mapVertexErrorResponse(403, google(403, 'PERMISSION_DENIED', 'Your project does not have access to model claude-opus-4-6.'), []);
+    expect(failure.keyRejected).toBeUndefined();
+    expect(failure.retryable).toBe(true);
   });
 
   it('retry elsewhere on 429 RESOURCE_EXHAUSTED, counted against the channel', () => {

@@ -8,6 +8,7 @@ describe('where a Vertex channel sends its requests', () => {
     expect(vertexHostOf(GLOBAL)).toBe('https://aiplatform.googleapis.com');
     expect(vertexHostOf({ baseUrl: 'https://aiplatform.googleapis.com/', cloud: { region: 'global' } })).toBe('https://aiplatform.googleapis.com');
     expect(vertexRegionOf(GLOBAL)).toBe('global');
+    expect(vertexHostOf({ baseUrl: 'https://aiplatform.googleapis.com', cloud: { region: 'eu' } })).toBe('https://aiplatform.eu.rep.googleapis.com');
   });
 
   it('keeps any other base URL as it is (a private endpoint, the simulator), with the region only in the path', () => {

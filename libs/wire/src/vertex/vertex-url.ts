@@ -26,16 +26,21 @@ export function vertexRegionOf(channel: UpstreamTarget): string {
   return channel.cloud?.region?.trim() || VERTEX_DEFAULT_REGION;
 }
 
+/** Vertex's multi-region locations, each with its own host (as Anthropic's Vertex SDK maps them: packages/vertex-sdk/src/client.ts). */
+const MULTI_REGIONS: ReadonlySet<string> = new Set(['us', 'eu']);
+
 /**
  * The host a channel's requests go to: on the catalogue's base URL, a region other than
  * `global` has its own host (`https://{region}-aiplatform.googleapis.com`,
- * https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations); any other base URL (a
- * private endpoint, the simulator) is used as it is.
+ * https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations; the `us` and `eu`
+ * multi-regions `https://aiplatform.{us|eu}.rep.googleapis.com`); any other base URL (a private
+ * endpoint, the simulator) is used as it is.
  */
 export function vertexHostOf(channel: UpstreamTarget): string {
   const base = trimBaseUrl(channel.baseUrl);
   const region = vertexRegionOf(channel);
   if (base !== VERTEX_GLOBAL_HOST || region === VERTEX_DEFAULT_REGION) return base;
+  if (MULTI_REGIONS.has(region)) return `https://aiplatform.${region}.rep.googleapis.com`;
   return `https://${region}-aiplatform.googleapis.com`;
 }
 
