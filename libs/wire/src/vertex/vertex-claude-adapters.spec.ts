@@ -100,4 +100,10 @@ describe("Claude's token count on Vertex", () => {
     expect(JSON.parse(String(built.body))).toEqual({ anthropic_version: 'vertex-2023-10-16', messages: [{ role: 'user', content: 'Hi' }], model: CLAUDE });
     expect(vertexProvider.tokenCounter?.dialect).toBe('messages');
   });
+
+  it('refuses to count for a Gemini model, rather than ask Claude’s endpoint about it', () => {
+    const build = () =>
+      buildVertexClaudeCountTokensRequest({ channel: GLOBAL, key: SERVICE_ACCOUNT_KEY, body: { model: 'x', messages: [] }, upstreamModel: 'gemini-2.5-pro', headers: {}, stream: false });
+    expect(build).toThrow("count_tokens on a Vertex AI channel counts Claude models only; 'gemini-2.5-pro' is not one.");
+  });
 });

@@ -3,10 +3,11 @@ import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapt
 import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
 import type { ProviderAdapter } from '../hub/provider-adapter';
 import type { UpstreamRequest, UpstreamTarget } from '../hub/upstream-adapter';
+import { invalidRequest } from '../errors/relay-error';
 import type { JsonObject } from '../json/json-checks';
 import { vertexAuthHeaders } from '../providers/provider-auth';
 import { mapVertexErrorResponse } from './vertex-error';
-import { vertexModelUrl } from './vertex-url';
+import { isVertexClaude, vertexModelUrl } from './vertex-url';
 
 /** The Messages API version Vertex's Claude takes, in the body (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude). */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -84,6 +85,10 @@ export const vertexClaudeNativeAdapter: NativeAdapter = {
  * Anthropic's `{"input_tokens": N}` comes back.
  */
 export function buildVertexClaudeCountTokensRequest({ channel, key, body, upstreamModel, headers }: NativeBuildArgs): UpstreamRequest {
+  // One counter per channel type, whatever model the channel maps to: a Gemini model is refused here, not sent to Claude's endpoint.
+  if (!isVertexClaude(upstreamModel)) {
+    throw invalidRequest(`count_tokens on a Vertex AI channel counts Claude models only; '${upstreamModel}' is not one.`, 'model', 'unsupported_model');
+  }
   const { stream: _stream, ...counted } = body;
   return {
     url: vertexModelUrl({ channel, key, publisher: 'anthropic', model: 'count-tokens', method: 'rawPredict' }),
