@@ -16,8 +16,9 @@ import type { RecordedRequest } from './sim-types';
 import { handleVideoRoute, type VideosContext } from './videos/video-routes';
 import { handleSunoRoute, type SunoContext } from './suno/suno-routes';
 import { handleSearchRoute } from './search/search-routes';
+import { handleVertexRoute, isVertexPath, type VertexContext } from './vertex/vertex-routes';
 
-export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext, VideosContext, SunoContext {
+export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext, VideosContext, SunoContext, VertexContext {
   modelsServed: readonly string[];
   responseStore: ResponseStore;
   /** Set when the `responsesApi` option switches the Responses API off. */
@@ -82,6 +83,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     ...(form?.kind === 'form' ? { multipart: recordedForm(form.form) } : {}),
     ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
   });
+  if (isVertexPath(path)) return handleVertexRoute(req, res, { method, path, query, rawBody }, context);
   if (isResponsesPath(path)) {
     const responsesMissing = chatOnly ? 404 : context.responsesMissing;
     await handleResponsesRoute(req, res, { method, path, query, rawBody }, { ...context, responsesMissing });

@@ -15,6 +15,7 @@ import { TaskStore } from './tasks/task-store';
 import type { StoredVideo } from './videos/video-object';
 import type { StoredSunoTask } from './suno/suno-task';
 import type { RecordedRequest, SimFault, UpstreamSim, UpstreamSimOptions } from './sim-types';
+import { VertexTokenStore } from './vertex/vertex-oauth';
 
 /** Audio chunks this far apart let a client stop reading a speech stream midway. */
 const defaultSpeechChunkDelayMs = 5;
@@ -61,6 +62,8 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const imageStore = new ImageStore();
   const videoStore = new TaskStore<StoredVideo>();
   const sunoStore = new TaskStore<StoredSunoTask>();
+  const vertexTokens = new VertexTokenStore();
+  for (const [clientEmail, publicKeyPem] of Object.entries(options.vertexServiceAccounts ?? {})) vertexTokens.register(clientEmail, publicKeyPem);
   const context: SimContext = {
     defaultLatencyMsPerToken: options.latencyMsPerToken ?? 0,
     acceptedKeys: options.acceptedKeys ? new Set(options.acceptedKeys) : undefined,
@@ -76,6 +79,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     taskDurationMs: options.taskDurationMs ?? defaultTaskDurationMs,
     videoStore,
     sunoStore,
+    vertexTokens,
     record: (request) => requests.push(request),
     takeQueuedFault: () => queuedFaults.shift(),
   };
@@ -95,6 +99,10 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
     geminiBaseUrl: `${origin}/v1beta`,
     port,
     origin,
+    vertexBaseUrl: origin,
+    vertexTokenUri: `${origin}/token`,
+    registerVertexServiceAccount: (clientEmail, publicKeyPem) => vertexTokens.register(clientEmail, publicKeyPem),
+    vertexTokensMinted: () => vertexTokens.minted,
     requests,
     failNext(fault: SimFault, times = 1): void {
       for (let count = 0; count < times; count += 1) queuedFaults.push(fault);
@@ -108,6 +116,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
       imageStore.clear();
       videoStore.clear();
       sunoStore.clear();
+      vertexTokens.resetCount();
     },
     close: () => {
       responseStore.clear();

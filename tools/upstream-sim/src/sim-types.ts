@@ -51,6 +51,12 @@ export interface UpstreamSimOptions {
    * its own with `[sim:task_ms=N]` or `"x_sim": {"task_ms": N}`.
    */
   taskDurationMs?: number;
+  /**
+   * Google service accounts the Vertex token endpoint (`POST {origin}/token`) knows: client
+   * email (`name@project.iam.gserviceaccount.com`, whose project it may call) → the public key
+   * of its key pair, as PEM. More with `registerVertexServiceAccount`.
+   */
+  vertexServiceAccounts?: Record<string, string>;
 }
 
 /** A model of Gemini's `GET /v1beta/models`: its id (without `models/`) and what it serves. */
@@ -110,6 +116,16 @@ export interface UpstreamSim {
    * (`/suno/…`), Tavily (`POST /search`) and SearXNG (`GET /search`).
    */
   origin: string;
+  /**
+   * Vertex AI's base URL (`{origin}`: `/v1/projects/{p}/locations/{r}/publishers/…`, Model Garden's
+   * `/v1beta1/publishers/google/models`), and its token endpoint, the `token_uri` of a key file.
+   */
+  vertexBaseUrl: string;
+  vertexTokenUri: string;
+  /** Registers a service account with the Vertex token endpoint: client email → public key PEM. */
+  registerVertexServiceAccount(clientEmail: string, publicKeyPem: string): void;
+  /** Access tokens the Vertex token endpoint minted since the start or the last `reset()`. */
+  vertexTokensMinted(): number;
   /** Every request received, in order. */
   requests: RecordedRequest[];
   /**
@@ -117,7 +133,7 @@ export interface UpstreamSim {
    * messages, generateContent, and the endpoints beside chat), consumed in order.
    */
   failNext(fault: SimFault, times?: number): void;
-  /** Clears recorded requests, queued faults, the Anthropic prompt cache, stored responses, images, videos and Suno tasks. */
+  /** Clears recorded requests, queued faults, the Anthropic prompt cache, stored responses, images, videos, Suno tasks and the count of Vertex tokens minted (the tokens stay valid). */
   reset(): void;
   close(): Promise<void>;
 }

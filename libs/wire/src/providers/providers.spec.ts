@@ -52,8 +52,8 @@ describe('the lookups the server makes', () => {
   });
 
   it('list models of the model providers only, count tokens on Anthropic and Gemini (each its own dialect), send the hub as it is to OpenAI only', () => {
-    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini']);
-    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini']);
+    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini', 'vertex']);
+    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini', 'vertex']);
     expect([tokenCounterOf('anthropic')?.dialect, tokenCounterOf('gemini')?.dialect]).toEqual(['messages', 'generate_content']);
     expect(ChannelTypeSchema.options.filter(sendsHubAsIs)).toEqual(['openai']);
   });
@@ -73,6 +73,9 @@ describe('the lookups the server makes', () => {
     expect(healthProbeOf('anthropic').headers?.('k')).toEqual({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01', accept: 'application/json' });
     expect(healthProbeOf('gemini').url('https://g/v1beta')).toBe('https://g/v1beta/models?pageSize=1000');
     expect(healthProbeOf('searxng').headers).toBeUndefined();
+    // Vertex: Model Garden's list of Google's models, no key header (the server adds the bearer).
+    expect(healthProbeOf('vertex').url('https://aiplatform.googleapis.com')).toBe('https://aiplatform.googleapis.com/v1beta1/publishers/google/models?pageSize=1000');
+    expect(healthProbeOf('vertex').headers?.('{"type":"service_account"}')).toEqual({ accept: 'application/json' });
   });
 });
 

@@ -63,8 +63,8 @@ export const CHANNEL_TYPE_CATALOGUE = {
   vertex: {
     label: 'Google Vertex AI',
     hint: "Vertex AI, base URL https://aiplatform.googleapis.com, region in the channel's cloud settings; key: a service account's JSON key file",
-    endpoints: ['chat', 'completions'],
-    defaultEndpoints: ['chat', 'completions'],
+    endpoints: ['chat', 'completions', 'embeddings'],
+    defaultEndpoints: ['chat', 'completions', 'embeddings'],
   },
   suno: {
     label: 'Suno',
