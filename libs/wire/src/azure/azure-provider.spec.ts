@@ -15,8 +15,13 @@ const ENTRA = JSON.stringify({ tenant_id: 'tenant', client_id: 'app', client_sec
 const chatRequest: ChatCompletionRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] };
 const form: MultipartRequest = { fields: [['model', 'whisper']], files: [] };
 
-const { chat, json, multipart } = azureProvider;
-if (!chat || !json || !multipart) throw new Error('the azure provider lost a capability');
+function required<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('the azure provider lost a capability');
+  return value;
+}
+const chat = required(azureProvider.chat);
+const json = required(azureProvider.json);
+const multipart = required(azureProvider.multipart);
 
 /** Each route's request on a channel of each style, the deployment `prod-4o`. */
 function urlsOf(channel: UpstreamTarget): Record<string, string> {
@@ -24,7 +29,7 @@ function urlsOf(channel: UpstreamTarget): Record<string, string> {
   const jsonUrl = (route: keyof typeof json) => json[route]?.buildRequest({ ...common, request: { model: 'gpt-4o', input: 'x', prompt: 'x' } }).url;
   const formUrl = (route: keyof typeof multipart) => multipart[route]?.buildRequest({ ...common, request: form }).url;
   return {
-    chat: chat?.buildRequest({ ...common, request: chatRequest }).url ?? '',
+    chat: chat.buildRequest({ ...common, request: chatRequest }).url,
     completions: jsonUrl('completions') ?? '',
     embeddings: jsonUrl('embeddings') ?? '',
     images_generations: jsonUrl('images_generations') ?? '',
