@@ -48,6 +48,12 @@ describe('Azure OpenAI chat streams', () => {
     expect(transformer.deliveredText).toBe('Hello');
   });
 
+  it("name the caller's model on an annotated chunk whose model Azure left empty", () => {
+    const chunk = JSON.stringify({ ...meta, model: '', choices: [{ content_filter_results: VERDICTS, delta: { content: 'x' }, finish_reason: null, index: 0 }] });
+    const [step] = azureProvider.chat?.createStreamTransformer({ publicModel: 'gpt-4o', callerWantsUsage: false, secrets: [] }).transform({ data: chunk }) ?? [];
+    expect(step?.kind === 'chunk' ? JSON.parse(step.json) : step).toEqual({ ...meta, model: 'gpt-4o', choices: [{ delta: { content: 'x' }, finish_reason: null, index: 0 }] });
+  });
+
   it('pass an unannotated chunk byte for byte (only the model renamed)', () => {
     const plain = JSON.stringify({ ...meta, choices: [{ delta: { content: 'x' }, finish_reason: null, index: 0 }] });
     expect(cleanAzureChunk(plain)).toBe(plain);
