@@ -31,9 +31,14 @@ type AzureStyle = 'channel' | 'v1';
 export function azureRequest<Args extends AzureCall>(build: (args: Args) => UpstreamRequest, args: Args, style: AzureStyle = 'channel'): UpstreamRequest {
   const baseUrl = azureApiRoot(args.channel, args.upstreamModel, style);
   const request = build({ ...args, channel: { ...args.channel, baseUrl } });
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
   const apiVersion = style === 'v1' ? undefined : azureApiVersionOf(args.channel);
-  return { ...request, url: withAzureApiVersion(request.url, apiVersion), headers: { ...headers, ...azureAuthHeaders(args.key) } };
+  return { ...request, url: withAzureApiVersion(request.url, apiVersion), headers: withAzureKey(request.headers, args.key) };
+}
+
+/** An OpenAI adapter's headers with its bearer replaced by Azure's key header (none for an Entra principal). */
+export function withAzureKey(headers: Record<string, string>, key: string): Record<string, string> {
+  const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+  return { ...kept, ...azureAuthHeaders(key) };
 }
 
 /**

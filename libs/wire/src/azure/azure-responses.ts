@@ -1,8 +1,7 @@
 import type { NativeAdapter } from '../hub/native-adapter';
 import type { UpstreamRequest, UpstreamTarget } from '../hub/upstream-adapter';
 import { buildOpenaiResponsesRequest, openaiResponsesNativeAdapter, type OpenaiResponsesProxyArgs } from '../openai-responses/native/openai-responses-native-adapter';
-import { azureAuthHeaders } from '../providers/provider-auth';
-import { azureNativeAdapter } from './azure-adapters';
+import { azureNativeAdapter, withAzureKey } from './azure-adapters';
 import { azureApiRoot, azureApiVersionOf } from './azure-url';
 
 /**
@@ -25,6 +24,5 @@ export const azureSpeaksResponses = (channel: UpstreamTarget): boolean => azureA
 /** The calls on a stored response (retrieve, delete, input items, cancel) on Azure's v1 API, with its key header. */
 export function buildAzureResponsesRequest(args: OpenaiResponsesProxyArgs): UpstreamRequest & Required<Pick<UpstreamRequest, 'method'>> {
   const request = buildOpenaiResponsesRequest({ ...args, channel: { ...args.channel, baseUrl: azureApiRoot(args.channel, '', 'v1') } });
-  const { authorization: _bearer, ...headers } = request.headers;
-  return { ...request, headers: { ...headers, ...azureAuthHeaders(args.key) } };
+  return { ...request, headers: withAzureKey(request.headers, args.key) };
 }

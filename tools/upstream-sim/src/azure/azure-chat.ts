@@ -12,29 +12,13 @@ import { sendJsonAnswer } from '../send-json-answer';
 import type { SimFault } from '../sim-types';
 import { streamErrorEvent } from '../write-chat-stream';
 import { clampGoodFrames, writeEventStream } from '../write-event-stream';
+import { annotateAnswer, annotateChunk, preambleChunk, promptFilterResults, type Json } from './azure-annotate';
 import { azureStatusAnswer, filterVerdicts, promptFiltered, sendAzureError } from './azure-errors';
 
 /** In the last user message: the content filter refuses the prompt (400 `content_filter`), streamed or not. */
 export const PROMPT_FILTER_WORD = 'sim-filter-prompt';
 /** In the last user message: the filter stops the answer after its first piece (`finish_reason: content_filter`). */
 export const OUTPUT_FILTER_WORD = 'sim-filter-output';
-
-type Json = Record<string, unknown>;
-
-/** The prompt's verdicts, as Azure puts them on every answer and on a stream's first chunk. */
-const promptFilterResults = (): Json[] => [{ prompt_index: 0, content_filter_results: { ...filterVerdicts(false), jailbreak: { filtered: false, detected: false } } }];
-
-/** The first chunk of every Azure stream: the prompt's verdicts, nothing else (empty `id`, `model`, `object`). */
-const preambleChunk = (): Json => ({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: promptFilterResults() });
-
-/** Each choice annotated as Azure does: `{}` on the role and finish chunks, the verdicts on a piece of output. */
-function annotateChunk(chunk: ChatCompletionChunk, filtered: boolean): Json {
-  const choices = chunk.choices.map((choice) => {
-    const speaks = choice.delta.content || choice.delta.tool_calls;
-    return { content_filter_results: speaks || filtered ? filterVerdicts(filtered) : {}, ...choice };
-  });
-  return { ...chunk, choices };
-}
 
 /**
  * The chunks Azure streams for `chunks`: the preamble first, each choice annotated; with the
@@ -51,11 +35,8 @@ function azureChunks(chunks: ChatCompletionChunk[], outputFiltered: boolean): Js
 
 /** A whole answer as Azure sends it: the prompt's verdicts, each choice's; filtered output leaves no content. */
 function azureCompletion(completion: ChatCompletion, outputFiltered: boolean): Json {
-  const choices = completion.choices.map((choice) =>
-    outputFiltered
-      ? { content_filter_results: filterVerdicts(true), ...choice, message: { ...choice.message, content: null }, finish_reason: 'content_filter' }
-      : { content_filter_results: filterVerdicts(false), ...choice },
-  );
+  if (!outputFiltered) return annotateAnswer(completion);
+  const choices = completion.choices.map((choice) => ({ content_filter_results: filterVerdicts(true), ...choice, message: { ...choice.message, content: null }, finish_reason: 'content_filter' }));
   return { ...completion, choices, prompt_filter_results: promptFilterResults() };
 }
 

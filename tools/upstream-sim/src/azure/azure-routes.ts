@@ -6,6 +6,7 @@ import { sendJson } from '../http-io';
 import { handleResponsesRoute } from '../responses/responses-routes';
 import { checkAzureAuth, entraTokenPath, handleEntraToken } from './azure-auth';
 import { handleAzureChat } from './azure-chat';
+import { handleAzureCompletions } from './azure-completions';
 import { azureStatusAnswer, deploymentNotFound, resourceNotFound, sendAzureError } from './azure-errors';
 import { azureModelList } from './azure-models';
 
@@ -104,6 +105,7 @@ export async function handleAzureRoute(req: IncomingMessage, res: ServerResponse
   };
   const rawBody = resolved.deployment !== undefined && request.form === undefined ? withModel(request.rawBody, resolved.deployment) : request.rawBody;
   if (operation === 'chat/completions') return handleAzureChat(res, rawBody, resolved.deployment, { ...context, takeQueuedFault });
+  if (operation === 'completions') return handleAzureCompletions(res, rawBody, { ...context, takeQueuedFault });
 
   // The OpenAI handlers check a bearer: the Azure credential was checked above.
   req.headers.authorization = 'Bearer azure-checked';

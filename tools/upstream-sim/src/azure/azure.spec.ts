@@ -144,6 +144,18 @@ describe('Azure OpenAI on the simulator: the content filter', () => {
     }
   });
 
+  it('completions too: annotated, the preamble first when streamed, the prompt refused', async () => {
+    const instruct = { model: 'gpt-3.5-turbo-instruct', prompt: 'hello there' };
+    const whole = (await (await call('/openai/v1/completions', { body: instruct })).json()) as { prompt_filter_results: unknown[]; choices: Array<Record<string, unknown>> };
+    expect(whole.prompt_filter_results).toHaveLength(1);
+    expect(whole.choices[0]).toHaveProperty('content_filter_results');
+    const streamed = sseData((await readAll(await call(`/openai/deployments/gpt-3.5-turbo-instruct/completions?api-version=${VERSION}`, { body: { ...instruct, stream: true } }))).text);
+    expect(JSON.parse(streamed[0] ?? '{}')).toMatchObject({ choices: [], model: '', prompt_filter_results: [{ prompt_index: 0 }] });
+    expect(JSON.parse(streamed[1] ?? '{}')).toMatchObject({ model: 'gpt-3.5-turbo-instruct', choices: [{ content_filter_results: { hate: { filtered: false } } }] });
+    const refused = await call('/openai/v1/completions', { body: { ...instruct, prompt: `a ${PROMPT_FILTER_WORD}` } });
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([400, 'content_filter']);
+  });
+
   it('every stream opens with the prompt’s verdicts alone, and annotates each choice', async () => {
     const response = await call('/openai/v1/chat/completions', { body: { ...hi, stream: true, stream_options: { include_usage: true } } });
     const data = sseData((await readAll(response)).text);
