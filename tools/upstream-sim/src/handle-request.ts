@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicHeadersOf } from './anthropic/anthropic-headers';
 import { handleAnthropicRoute, isAnthropicSide } from './anthropic/anthropic-routes';
 import type { AnthropicContext } from './anthropic/handle-messages';
+import { handleAzureRoute, isAzurePath } from './azure/azure-routes';
 import { handleEndpointRoute, type EndpointContext } from './endpoints/endpoint-routes';
 import { isMultipart, parseMultipart, recordedForm } from './endpoints/multipart';
 import { handleGeminiRoute, type GeminiRoutesContext } from './gemini/gemini-routes';
@@ -84,6 +85,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     ...(isAnthropicSide(path, req.headers) ? { anthropic: anthropicHeadersOf(req.headers) } : {}),
   });
   if (isVertexPath(path)) return handleVertexRoute(req, res, { method, path, query, rawBody }, context);
+  if (isAzurePath(path)) {
+    await handleAzureRoute(req, res, { method, path, query, rawBody, form }, context);
+    return;
+  }
   if (isResponsesPath(path)) {
     const responsesMissing = chatOnly ? 404 : context.responsesMissing;
     await handleResponsesRoute(req, res, { method, path, query, rawBody }, { ...context, responsesMissing });

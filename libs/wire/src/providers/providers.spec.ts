@@ -51,11 +51,11 @@ describe('the lookups the server makes', () => {
     expect(nativeAdapterOf('responses')).toBe(openaiResponsesNativeAdapter);
   });
 
-  it('list models of the model providers only, count tokens on Anthropic and Gemini (each its own dialect), send the hub as it is to OpenAI only', () => {
-    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini', 'vertex']);
+  it('list models of the model providers only, count tokens on Anthropic, Gemini and Vertex (each its own dialect), send the hub as it is to OpenAI and Azure only', () => {
+    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'vertex']);
     expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini', 'vertex']);
     expect([tokenCounterOf('anthropic')?.dialect, tokenCounterOf('gemini')?.dialect]).toEqual(['messages', 'generate_content']);
-    expect(ChannelTypeSchema.options.filter(sendsHubAsIs)).toEqual(['openai']);
+    expect(ChannelTypeSchema.options.filter(sendsHubAsIs)).toEqual(['openai', 'azure']);
   });
 
   it('probe every type: model providers by their model list, the others by their own free request', () => {

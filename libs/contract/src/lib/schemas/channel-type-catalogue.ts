@@ -51,8 +51,8 @@ export const CHANNEL_TYPE_CATALOGUE = {
   azure: {
     label: 'Azure OpenAI',
     hint: 'Azure OpenAI or AI Foundry, base URL https://{resource}.openai.azure.com; key: the api-key, or an Entra service principal as JSON',
-    endpoints: ['chat', 'completions'],
-    defaultEndpoints: ['chat', 'completions'],
+    endpoints: ['chat', 'completions', 'embeddings', 'images', 'audio_speech', 'audio_transcriptions'],
+    defaultEndpoints: ['chat', 'completions', 'embeddings', 'images', 'audio_speech', 'audio_transcriptions'],
   },
   bedrock: {
     label: 'Amazon Bedrock',
