@@ -11,7 +11,18 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     level,
     base: undefined,
     redact: {
-      paths: ['*.authorization', '*.headers.authorization', '*.key', '*.keys', '*.apiKey', '*.api_key'],
+      paths: [
+        '*.authorization',
+        '*.headers.authorization',
+        '*.headers["api-key"]',
+        '*.headers["x-api-key"]',
+        '*.headers["x-goog-api-key"]',
+        '*.headers["x-amz-security-token"]',
+        '*.key',
+        '*.keys',
+        '*.apiKey',
+        '*.api_key',
+      ],
       censor: '[redacted]',
     },
   };

@@ -74,7 +74,7 @@ export function noChatProbe(record: ChannelRecord): ChannelProbe {
     name,
     call: (key) => ({
       method: spec.method,
-      url: spec.url(record.baseUrl),
+      url: spec.url(record.baseUrl, record.cloud),
       headers: spec.headers?.(key) ?? { accept: 'application/json' },
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
     }),

@@ -72,7 +72,7 @@ export async function fetchUpstreamModels(
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MODEL_LIST_MAX_PAGES; page += 1) {
-    const url = list.url(channel.baseUrl, cursor);
+    const url = list.url(channel.baseUrl, cursor, channel.cloud);
     const where = `GET ${new URL(url).pathname}`;
     let status: number;
     let text: string | undefined;

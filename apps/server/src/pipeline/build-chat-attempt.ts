@@ -70,7 +70,7 @@ export function buildAttempt(deps: AdjustDeps, { channel, key, upstreamModel, re
   if (native) {
     const { body, headers } = native;
     const stream = request.stream === true;
-    const nativeAdapter = nativeAdapterOfType(native, channel.record.type, upstreamModel);
+    const nativeAdapter = nativeAdapterOfType(native, channel.record, upstreamModel);
     // Routing decided natively for this channel and model (police-candidates): a bug if it does not hold.
     if (!nativeAdapter) throw new Error(`a ${channel.record.type} channel does not speak ${native.dialect} for ${upstreamModel}`);
     const upstreamRequest = nativeAdapter.buildRequest({ channel: channel.record, key, body, rawBody: native.rawBody, upstreamModel, headers, stream });

@@ -46,7 +46,10 @@ export async function countTokens<Answer>(deps: CountTokensDeps, request: CountT
   const model = request.hub.model;
   const candidates = await deps.registry.candidatesFor(model);
   if (candidates.length === 0) throw modelNotFound(model);
-  const counting = candidates.filter((channel) => tokenCounterOf(channel.record.type)?.dialect === request.dialect && channel.hasActiveKey);
+  const counting = candidates.filter((channel) => {
+    const counter = tokenCounterOf(channel.record.type);
+    return counter?.dialect === request.dialect && channel.hasActiveKey && (counter.counts?.(channel.upstreamModel(model)) ?? true);
+  });
   const channel = pickChannel(counting, new Set(), (id) => deps.health.isAvailable(id));
   const counter = channel && tokenCounterOf(channel.record.type);
   if (channel && counter) {

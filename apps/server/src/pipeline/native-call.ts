@@ -33,11 +33,11 @@ export interface NativeCall {
  */
 export function nativeAdapterOn(native: NativeCall | undefined, channel: LiveChannel, model: string): NativeAdapter | undefined {
   if (!native || (native.serves && !native.serves(channel.record))) return undefined;
-  return nativeAdapterOfType(native, channel.record.type, channel.upstreamModel(model));
+  return nativeAdapterOfType(native, channel.record, channel.upstreamModel(model));
 }
 
-/** The adapter of a channel type for the upstream model, as the route reads it; undefined when the type does not speak the dialect for it. */
-export function nativeAdapterOfType(native: NativeCall, type: ChannelRecord['type'], upstreamModel: string): NativeAdapter | undefined {
-  const adapter = nativeAdapterFor(type, native.dialect, upstreamModel);
+/** The adapter of a channel for the upstream model, as the route reads it; undefined when the type does not speak the dialect for it. */
+export function nativeAdapterOfType(native: NativeCall, channel: ChannelRecord, upstreamModel: string): NativeAdapter | undefined {
+  const adapter = nativeAdapterFor(channel.type, native.dialect, upstreamModel, channel);
   return adapter && native.wrap ? native.wrap(adapter) : adapter;
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { EndpointAdapter, MultipartRequest } from '../hub/endpoint-adapter';
 import type { NativeAdapter, NativeBuildArgs } from '../hub/native-adapter';
 import type { ProviderAdapter } from '../hub/provider-adapter';
-import type { UpstreamFailure, UpstreamRequest } from '../hub/upstream-adapter';
+import type { UpstreamCloud, UpstreamFailure, UpstreamRequest, UpstreamTarget } from '../hub/upstream-adapter';
 import type { JsonRequest } from '../openai-endpoints/endpoint-common';
 import type { VideoSubmitRequest } from '../tasks/openai-videos-provider';
 import type { SunoTaskRequest } from '../tasks/suno-provider';
@@ -35,7 +35,8 @@ export interface ModelListPage {
 
 /** How the relay reads a provider's model list: `GET` each page, with the key, parsed in its dialect. */
 export interface ModelList {
-  url(baseUrl: string, cursor: string | undefined): string;
+  /** `cloud`: the channel's cloud settings (Azure's api-version picks its list's route). */
+  url(baseUrl: string, cursor: string | undefined, cloud?: UpstreamCloud): string;
   headers(key: string): Record<string, string>;
   parse(json: unknown, namedBy: EndpointsNamedBy): z.SafeParseReturnType<unknown, ModelListPage>;
   mapErrorResponse: MapErrorResponse;
@@ -50,7 +51,7 @@ export interface HealthProbe {
   name: string;
   method: 'GET' | 'POST';
   /** Beside the base URL: `/search`, `/suno/fetch`, or the whole URL of a model list. */
-  url(baseUrl: string): string;
+  url(baseUrl: string, cloud?: UpstreamCloud): string;
   /** Absent: the request carries no key (a SearXNG has none), so a 401/403 refuses no key. */
   headers?(key: string): Record<string, string>;
   body?: unknown;
@@ -65,6 +66,8 @@ export interface HealthProbe {
 /** A provider's own token count of a caller's request in its native dialect (Anthropic's count_tokens). */
 export interface TokenCounter {
   dialect: NativeDialect;
+  /** Whether it counts for this upstream model (Vertex counts Claude only); absent: every model. */
+  counts?(upstreamModel: string): boolean;
   buildRequest(args: NativeBuildArgs): UpstreamRequest;
   mapErrorResponse: MapErrorResponse;
 }
@@ -97,7 +100,7 @@ export interface ChannelProvider {
    * on Vertex generateContent): the adapter for the upstream model, or undefined when that model
    * does not speak the dialect (its requests are bridged). Absent: `native`, for every model.
    */
-  nativeFor?(dialect: NativeDialect, upstreamModel: string): NativeAdapter | undefined;
+  nativeFor?(dialect: NativeDialect, upstreamModel: string, channel?: UpstreamTarget): NativeAdapter | undefined;
   modelList?: ModelList;
   tokenCounter?: TokenCounter;
   /** How a channel of the type serving no chat is tested. */
@@ -109,7 +112,7 @@ export function modelListProbe(list: ModelList, namedBy: EndpointsNamedBy = () =
   return {
     name: 'GET /models',
     method: 'GET',
-    url: (baseUrl) => list.url(baseUrl, undefined),
+    url: (baseUrl, cloud) => list.url(baseUrl, undefined, cloud),
     headers: (key) => list.headers(key),
     isAnswer: (json) => list.parse(json, namedBy).success,
     mapErrorResponse: list.mapErrorResponse,

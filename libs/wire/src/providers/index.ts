@@ -14,6 +14,7 @@ import { vertexProvider } from './vertex';
 export * from './channel-provider';
 export { providerLookups, providerMismatches, type ProviderLookups } from './provider-registry';
 export { geminiEndpoints } from './gemini';
+export { AZURE_DEFAULT_API_VERSION, buildAzureResponsesRequest, mapAzureErrorResponse } from './azure';
 
 /** One module per channel type, keyed like the contract's catalogue (docs/guides/adding-a-channel-type.md). */
 export const CHANNEL_PROVIDERS: Readonly<Record<ChannelType, ChannelProvider>> = {

@@ -2,6 +2,7 @@ import type { ChannelTypeRow, Endpoint, SearchRequest } from '@chat-relay/contra
 import type { EndpointAdapter, MultipartRequest } from '../hub/endpoint-adapter';
 import type { NativeAdapter } from '../hub/native-adapter';
 import type { ProviderAdapter } from '../hub/provider-adapter';
+import type { UpstreamTarget } from '../hub/upstream-adapter';
 import type { JsonRequest } from '../openai-endpoints/endpoint-common';
 import type { VideoSubmitRequest } from '../tasks/openai-videos-provider';
 import type { SunoTaskRequest } from '../tasks/suno-provider';
@@ -43,7 +44,7 @@ export interface ProviderLookups<Type extends string> {
   nativeChannelType(dialect: NativeDialect): Type;
   nativeAdapterOf(dialect: NativeDialect): NativeAdapter;
   /** The adapter through which a channel of `type` takes `dialect` for `upstreamModel` as it is, or undefined (bridged). */
-  nativeAdapterFor(type: Type, dialect: NativeDialect, upstreamModel: string): NativeAdapter | undefined;
+  nativeAdapterFor(type: Type, dialect: NativeDialect, upstreamModel: string, channel?: UpstreamTarget): NativeAdapter | undefined;
 }
 
 /**
@@ -113,9 +114,9 @@ export function providerLookups<Type extends string>(
     sendsHubAsIs: (type) => providers[type].sendsHubAsIs === true,
     nativeChannelType: (dialect) => nativeSpeaker(dialect).type,
     nativeAdapterOf: (dialect) => nativeSpeaker(dialect).adapter,
-    nativeAdapterFor: (type, dialect, upstreamModel) => {
+    nativeAdapterFor: (type, dialect, upstreamModel, channel) => {
       const provider = providers[type];
-      return provider.nativeFor ? provider.nativeFor(dialect, upstreamModel) : provider.native?.[dialect];
+      return provider.nativeFor ? provider.nativeFor(dialect, upstreamModel, channel) : provider.native?.[dialect];
     },
   };
 }

@@ -37,6 +37,6 @@ export const vertexProvider: ChannelProvider = {
   },
   modelList: vertexModelList,
   // Claude's count only: a Gemini model's Messages request cannot be counted by it (see the report of issue 31).
-  tokenCounter: { dialect: 'messages', buildRequest: buildVertexClaudeCountTokensRequest, mapErrorResponse: mapVertexErrorResponse },
+  tokenCounter: { dialect: 'messages', counts: isVertexClaude, buildRequest: buildVertexClaudeCountTokensRequest, mapErrorResponse: mapVertexErrorResponse },
   probe: modelListProbe(vertexModelList),
 };

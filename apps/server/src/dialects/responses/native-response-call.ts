@@ -1,4 +1,4 @@
-import { buildOpenaiResponsesRequest, notFound, openaiResponsesNativeAdapter, rewriteResponseModel, type RelayError } from '@chat-relay/wire';
+import { buildAzureResponsesRequest, buildOpenaiResponsesRequest, mapAzureErrorResponse, notFound, openaiResponsesNativeAdapter, rewriteResponseModel, type RelayError } from '@chat-relay/wire';
 import type { ChannelRecord, StoredResponseRecord } from '../../storage/types';
 import type { AbortLike } from '../../core/caller-gone';
 import type { ChannelRegistry } from '../../channels/channel-registry';
@@ -34,7 +34,10 @@ export async function callNativeResponse(
   } catch (error) {
     throw transportFailure(error).error;
   }
-  if (answer.status >= 400) throw openaiResponsesNativeAdapter.mapErrorResponse(answer.status, answer.text, channel.record.keys).error;
+  if (answer.status >= 400) {
+    const mapError = channel.record.type === 'azure' ? mapAzureErrorResponse : openaiResponsesNativeAdapter.mapErrorResponse;
+    throw mapError(answer.status, answer.text, channel.record.keys).error;
+  }
   return call.rewritesModel ? rewriteResponseModel(answer.text, record.model) : answer.text;
 }
 
@@ -50,7 +53,9 @@ export async function sendResponsesCall(
   call: { method: 'GET' | 'DELETE' | 'POST'; path: string },
   signal: AbortLike,
 ): Promise<{ status: number; text: string }> {
-  const request = buildOpenaiResponsesRequest({ channel, key, method: call.method, path: call.path });
+  // Azure keeps stored responses under its v1 API, with its own key header.
+  const build = channel.type === 'azure' ? buildAzureResponsesRequest : buildOpenaiResponsesRequest;
+  const request = build({ channel, key, method: call.method, path: call.path });
   const body = call.method === 'POST' ? { body: '{}', headers: { ...request.headers, 'content-type': 'application/json' } } : { headers: request.headers };
   const response = await upstream.post({ channel, key, url: request.url, method: request.method, signal, ...body });
   return { status: response.statusCode, text: await response.body.text() };
