@@ -66,6 +66,11 @@ export interface HealthProbe {
 export interface TokenCounter {
   dialect: NativeDialect;
   buildRequest(args: NativeBuildArgs): UpstreamRequest;
+  /**
+   * The provider's parsed answer → the dialect's count answer (Bedrock's `{inputTokens}` →
+   * Anthropic's `{input_tokens}`); absent: the provider answers in the dialect already.
+   */
+  convertResponse?(json: unknown): unknown;
   mapErrorResponse: MapErrorResponse;
 }
 
