@@ -1,10 +1,11 @@
 import type { Adjustment } from '../hub/bridge-loss';
 
 /**
- * The `anthropic_beta` values Bedrock takes for Claude on InvokeModel, as its Messages page lists
- * them (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html),
- * cross-checked with LiteLLM's allow-list (BerriAI/litellm `litellm/llms/bedrock/beta_headers_config.py`,
- * PR #19877 "verified against official AWS documentation"). Any other value is refused with 400
+ * The `anthropic_beta` values Bedrock takes for Claude on InvokeModel: LiteLLM's allow-list
+ * (BerriAI/litellm `litellm/llms/bedrock/beta_headers_config.py`; PR #19877 says it was "verified
+ * against official AWS documentation", the `anthropic_beta` parameter of
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html,
+ * whose full list this relay could not read itself). Any other value is refused with 400
  * `ValidationException: invalid beta flag` (https://github.com/BerriAI/litellm/pull/19877,
  * https://github.com/continuedev/continue/issues/8297), so the relay leaves it out and says so.
  * Which model takes which beta is not checked here: Bedrock answers that itself.

@@ -110,6 +110,13 @@ describe('the simulator\'s faults on Bedrock', () => {
     expect(messages.slice(0, -1).every((message) => message.event === 'chunk')).toBe(true);
   });
 
+  it('plays malformed as a chunk whose bytes are not JSON, after good ones', async () => {
+    sim.failNext({ kind: 'malformed' });
+    const messages = await awsEventsOf(await callBedrock(sim, { path: modelPath(haiku, 'invoke-with-response-stream'), body: invokeBody() }));
+    expect(anthropicEventOf(messages[0] ?? { event: '', data: '' })['type']).toBe('message_start');
+    expect(() => anthropicEventOf(messages.at(-1) ?? { event: '', data: '' })).toThrow(SyntaxError);
+  });
+
   it('cuts a stream without its last message', async () => {
     sim.failNext({ kind: 'cut' });
     const response = await callBedrock(sim, { path: modelPath(haiku, 'invoke-with-response-stream'), body: invokeBody() });

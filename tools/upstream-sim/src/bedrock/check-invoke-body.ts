@@ -8,8 +8,8 @@
 export const bedrockAnthropicVersion = 'bedrock-2023-05-31';
 
 /**
- * The betas Bedrock takes in `anthropic_beta` (the AWS page above; BerriAI/litellm PR #19877's
- * allow-list "verified against official AWS documentation"). Others are refused.
+ * The betas Bedrock takes in `anthropic_beta`: BerriAI/litellm's allow-list (PR #19877, "verified
+ * against official AWS documentation" — the page above). Others are refused.
  */
 export const bedrockBetas: ReadonlySet<string> = new Set([
   'computer-use-2024-10-22',
