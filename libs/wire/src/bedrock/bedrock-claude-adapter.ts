@@ -4,19 +4,23 @@ import type { Adjustment } from '../hub/bridge-loss';
 import type { ProviderAdapter } from '../hub/provider-adapter';
 import { BedrockClaudeStream } from './bedrock-claude-stream';
 import { mapBedrockErrorResponse } from './bedrock-error';
+import { claudeNameOf } from './bedrock-model-id';
 import { invokeModelRequest } from './invoke-model-request';
 import { toInvokeModelBody } from './to-invoke-model-body';
 
 /**
  * Chat through the hub with Claude on Bedrock: the Messages body the anthropic adapter writes
  * (convertToAnthropicRequest), as InvokeModel takes it (toInvokeModelBody), the answer and the
- * stream read by the anthropic adapter once the stream's chunks are Anthropic events again.
+ * stream read by the anthropic adapter once the stream's chunks are Anthropic events again. The
+ * converter is given Claude's Anthropic name (claudeNameOf), so a caller without `max_tokens` gets
+ * the model's maximum as on Anthropic, not the fallback for an unknown name.
  * `service_tier` is left out: InvokeModel takes a tier in its `X-Amzn-Bedrock-Service-Tier`
  * header, not in the body, and standard is its default — what `standard_only` asks for.
  */
 export const bedrockClaudeAdapter: ProviderAdapter = {
   buildRequest({ channel, key, request, upstreamModel, model }) {
-    const converted = convertToAnthropicRequest({ request, upstreamModel, model });
+    // The model goes in the URL; Claude's own name picks its defaults (max_tokens when the caller sets none).
+    const converted = convertToAnthropicRequest({ request, upstreamModel: claudeNameOf(upstreamModel), model });
     const { service_tier: serviceTier, ...messages } = converted.request;
     const warnings: Adjustment[] = [...converted.warnings];
     if (serviceTier) {

@@ -31,3 +31,13 @@ export function foundationModelIdOf(modelId: string): string {
 /** `{base}/model/{id}/{operation}`, the id one path segment (an ARN's `/` and `:` escaped). */
 export const bedrockModelUrl = (baseUrl: string, modelId: string, operation: BedrockModelOperation): string =>
   `${trimBaseUrl(baseUrl)}/model/${encodeURIComponent(modelId)}/${operation}`;
+
+/**
+ * The name Claude goes by at Anthropic for a Bedrock id (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`
+ * → `claude-sonnet-4-5-20250929`): what the Anthropic converters key their per-model defaults on.
+ * The id itself when it names no Claude (an application inference profile's ARN).
+ */
+export function claudeNameOf(modelId: string): string {
+  const foundation = foundationModelIdOf(modelId);
+  return foundation.startsWith('anthropic.claude') ? foundation.slice('anthropic.'.length).replace(/-v\d+(?::\d+)?$/, '') : modelId;
+}

@@ -3,7 +3,7 @@ import type { NativeBuildArgs } from '../hub/native-adapter';
 import { bedrockClaudeAdapter } from './bedrock-claude-adapter';
 import { bedrockClaudeNativeAdapter } from './bedrock-claude-native-adapter';
 import { bedrockTokenCounter } from './bedrock-count-tokens';
-import { foundationModelIdOf, isBedrockClaude, isInferenceProfileId } from './bedrock-model-id';
+import { claudeNameOf, foundationModelIdOf, isBedrockClaude, isInferenceProfileId } from './bedrock-model-id';
 import { bedrockControlPlaneUrl, bedrockModelList } from './bedrock-model-list';
 
 // Shapes: https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html
@@ -82,6 +82,13 @@ describe('chat through the hub, as InvokeModel', () => {
     expect(bedrockClaudeAdapter.buildRequest({ channel: { baseUrl: base }, key: accessKey, request: chat(), upstreamModel: arn }).url).toBe(
       `${base}/model/arn%3Aaws%3Abedrock%3Aeu-central-1%3A000000000%3Aapplication-inference-profile%2Fabc123/invoke`,
     );
+  });
+
+  it('defaults max_tokens by Claude\'s own name behind the Bedrock id, as on Anthropic (Sonnet 4.5: 64000)', () => {
+    const request = bedrockClaudeAdapter.buildRequest({ channel: { baseUrl: base }, key: accessKey, request: chat({ max_tokens: undefined }), upstreamModel: profile });
+    expect((JSON.parse(request.body.toString()) as { max_tokens: number }).max_tokens).toBe(64000);
+    expect(claudeNameOf('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc123')).toBe('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc123');
+    expect(claudeNameOf('anthropic.claude-opus-4-20250514-v1:0')).toBe('claude-opus-4-20250514');
   });
 
   it('leaves service_tier out of the body and says so (InvokeModel takes a tier in a header)', () => {
