@@ -18,6 +18,7 @@ import { handleVideoRoute, type VideosContext } from './videos/video-routes';
 import { handleSunoRoute, type SunoContext } from './suno/suno-routes';
 import { handleSearchRoute } from './search/search-routes';
 import { handleVertexRoute, isVertexPath, type VertexContext } from './vertex/vertex-routes';
+import { handleBedrockRoute, isBedrockPath } from './bedrock/bedrock-routes';
 
 export interface SimContext extends AnthropicContext, GeminiRoutesContext, EndpointContext, VideosContext, SunoContext, VertexContext {
   modelsServed: readonly string[];
@@ -94,6 +95,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, c
     await handleResponsesRoute(req, res, { method, path, query, rawBody }, { ...context, responsesMissing });
     return;
   }
+  if (isBedrockPath(path)) return handleBedrockRoute(req, res, { method, path, query, rawBody, bytes }, context);
   if (await handleProviderRoute(req, res, { method, path, query, rawBody }, context)) return;
   if (await handleEndpointRoute(req, res, { method, path, rawBody, form }, context)) return;
   if (await handleVideoRoute(req, res, { method, path, query, rawBody, form }, context)) return;

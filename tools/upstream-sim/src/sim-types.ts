@@ -15,7 +15,9 @@ export interface UpstreamSimOptions {
   latencyMsPerToken?: number;
   /**
    * When set, any other key is refused: OpenAI bearer → 401 `invalid_api_key`, Anthropic
-   * `x-api-key` → 401 `authentication_error`, Gemini `x-goog-api-key` → 403 `PERMISSION_DENIED`.
+   * `x-api-key` → 401 `authentication_error`, Gemini `x-goog-api-key` → 403 `PERMISSION_DENIED`,
+   * Bedrock → 403 `UnrecognizedClientException`. An entry `AKID:SECRET[:SESSION_TOKEN]` is an AWS
+   * access key: Bedrock checks SigV4 signatures made with it.
    */
   acceptedKeys?: string[];
   /**

@@ -1,14 +1,29 @@
-import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapter';
+import { bedrockClaudeAdapter } from '../bedrock/bedrock-claude-adapter';
+import { bedrockClaudeNativeAdapter } from '../bedrock/bedrock-claude-native-adapter';
+import { bedrockTokenCounter } from '../bedrock/bedrock-count-tokens';
+import { isBedrockClaude } from '../bedrock/bedrock-model-id';
+import { bedrockModelList } from '../bedrock/bedrock-model-list';
 import { bridgedCompletionsAdapter } from '../openai-endpoints/bridged-completions-adapter';
 import { modelListProbe, type ChannelProvider } from './channel-provider';
-import { anthropicModelList } from './anthropic';
 import { bedrockAuthHeaders } from './provider-auth';
 
 export { bedrockAuthHeaders };
 
-/** Amazon Bedrock — placeholder until its adapters land (issue 31). */
+/**
+ * Amazon Bedrock Runtime (`https://bedrock-runtime.{region}.amazonaws.com`, a VPC endpoint, or the
+ * simulator): Claude through InvokeModel with Anthropic's Messages body — chat and completions
+ * bridged through it, Messages callers passed through, counted by Bedrock's CountTokens — and
+ * the model list from the control plane's ListFoundationModels. Requests with access keys are
+ * signed by the server (SigV4, service `bedrock`); a Bedrock API key goes as a bearer.
+ * Models other than Claude go through Converse (`chatFor` answers undefined for them until that
+ * adapter is wired in).
+ */
 export const bedrockProvider: ChannelProvider = {
-  chat: anthropicAdapter,
-  json: { completions: bridgedCompletionsAdapter(anthropicAdapter, 'Amazon Bedrock') },
-  probe: modelListProbe(anthropicModelList),
+  chat: bedrockClaudeAdapter,
+  chatFor: (upstreamModel) => (isBedrockClaude(upstreamModel) ? bedrockClaudeAdapter : undefined),
+  json: { completions: bridgedCompletionsAdapter(bedrockClaudeAdapter, 'Amazon Bedrock') },
+  nativeFor: (dialect, upstreamModel) => (dialect === 'messages' && isBedrockClaude(upstreamModel) ? bedrockClaudeNativeAdapter : undefined),
+  modelList: bedrockModelList,
+  tokenCounter: bedrockTokenCounter,
+  probe: modelListProbe(bedrockModelList),
 };

@@ -69,6 +69,11 @@ export interface TokenCounter {
   /** Whether it counts for this upstream model (Vertex counts Claude only); absent: every model. */
   counts?(upstreamModel: string): boolean;
   buildRequest(args: NativeBuildArgs): UpstreamRequest;
+  /**
+   * The provider's parsed answer → the dialect's count answer (Bedrock's `{inputTokens}` →
+   * Anthropic's `{input_tokens}`); absent: the provider answers in the dialect already.
+   */
+  convertResponse?(json: unknown): unknown;
   mapErrorResponse: MapErrorResponse;
 }
 

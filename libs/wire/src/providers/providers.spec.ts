@@ -1,6 +1,8 @@
 import { CHANNEL_TYPE_CATALOGUE, ChannelTypeSchema, type ChannelTypeRow } from '@chat-relay/contract';
 import { anthropicAdapter } from '../anthropic-messages/upstream/anthropic-adapter';
 import { anthropicNativeAdapter } from '../anthropic-messages/native/anthropic-native-adapter';
+import { bedrockClaudeAdapter } from '../bedrock/bedrock-claude-adapter';
+import { bedrockClaudeNativeAdapter } from '../bedrock/bedrock-claude-native-adapter';
 import { geminiAdapter } from '../gemini/upstream/gemini-adapter';
 import { geminiNativeAdapter } from '../gemini/native/gemini-native-adapter';
 import { openAiAdapter } from '../openai-chat/upstream/openai-adapter';
@@ -10,6 +12,7 @@ import {
   chatAdapterOf,
   healthProbeOf,
   modelListOf,
+  nativeAdapterFor,
   nativeAdapterOf,
   nativeChannelType,
   providerMismatches,
@@ -44,6 +47,16 @@ describe('the lookups the server makes', () => {
     for (const type of ['suno', 'tavily', 'searxng'] as const) expect(() => chatAdapterOf(type)).toThrow(`a ${type} channel speaks no chat`);
   });
 
+  it('give a bedrock channel its Claude adapters by the upstream model (InvokeModel), and no Messages passthrough for other models', () => {
+    const claude = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+    expect(chatAdapterOf('bedrock', claude)).toBe(bedrockClaudeAdapter);
+    expect(chatAdapterOf('bedrock')).toBe(bedrockClaudeAdapter);
+    expect(nativeAdapterFor('bedrock', 'messages', claude)).toBe(bedrockClaudeNativeAdapter);
+    expect(nativeAdapterFor('bedrock', 'messages', 'meta.llama3-1-70b-instruct-v1:0')).toBeUndefined();
+    expect(nativeAdapterFor('bedrock', 'generate_content', claude)).toBeUndefined();
+    expect(healthProbeOf('bedrock').url('https://bedrock-runtime.eu-west-1.amazonaws.com')).toBe('https://bedrock.eu-west-1.amazonaws.com/foundation-models');
+  });
+
   it('name the one type speaking each native dialect', () => {
     expect([nativeChannelType('messages'), nativeChannelType('generate_content'), nativeChannelType('responses')]).toEqual(['anthropic', 'gemini', 'openai']);
     expect(nativeAdapterOf('messages')).toBe(anthropicNativeAdapter);
@@ -51,10 +64,10 @@ describe('the lookups the server makes', () => {
     expect(nativeAdapterOf('responses')).toBe(openaiResponsesNativeAdapter);
   });
 
-  it('list models of the model providers only, count tokens on Anthropic, Gemini and Vertex (each its own dialect), send the hub as it is to OpenAI and Azure only', () => {
-    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'vertex']);
-    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini', 'vertex']);
-    expect([tokenCounterOf('anthropic')?.dialect, tokenCounterOf('gemini')?.dialect]).toEqual(['messages', 'generate_content']);
+  it('list models of the model providers only, count tokens on Anthropic, Gemini, Bedrock and Vertex (each its own dialect), send the hub as it is to OpenAI and Azure only', () => {
+    expect(ChannelTypeSchema.options.filter((type) => modelListOf(type))).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'bedrock', 'vertex']);
+    expect(ChannelTypeSchema.options.filter((type) => tokenCounterOf(type))).toEqual(['anthropic', 'gemini', 'bedrock', 'vertex']);
+    expect([tokenCounterOf('anthropic')?.dialect, tokenCounterOf('gemini')?.dialect, tokenCounterOf('bedrock')?.dialect]).toEqual(['messages', 'generate_content', 'messages']);
     expect(ChannelTypeSchema.options.filter(sendsHubAsIs)).toEqual(['openai', 'azure']);
   });
 
