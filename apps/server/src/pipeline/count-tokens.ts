@@ -75,7 +75,9 @@ function countCall<Answer>(model: string, request: CountTokensRequest<Answer>, c
       answer: {
         kind: 'whole',
         read: (text) => {
-          const counted = request.answer.safeParse(parsedOrUndefined(text));
+          // In the dialect's shape (Anthropic's `input_tokens`): a provider answering otherwise (Bedrock's `inputTokens`) converts.
+          const json = parsedOrUndefined(text);
+          const counted = request.answer.safeParse(counter.convertResponse ? counter.convertResponse(json) : json);
           // Unreadable: the relay counts instead. A count uses nothing: no usage to account.
           return { ok: true, result: () => (counted.success ? counted.data : undefined) };
         },

@@ -3,7 +3,7 @@ import type { TokenCounter } from '../providers/channel-provider';
 import { bedrockAuthHeaders } from '../providers/provider-auth';
 import { betasOfHeader } from './bedrock-betas';
 import { mapBedrockErrorResponse } from './bedrock-error';
-import { bedrockModelUrl, foundationModelIdOf } from './bedrock-model-id';
+import { bedrockModelUrl, foundationModelIdOf, isBedrockClaude } from './bedrock-model-id';
 import { toInvokeModelBody } from './to-invoke-model-body';
 
 const CountTokensAnswerSchema = z.object({ inputTokens: z.number().int().nonnegative() });
@@ -18,6 +18,8 @@ const CountTokensAnswerSchema = z.object({ inputTokens: z.number().int().nonnega
  */
 export const bedrockTokenCounter: TokenCounter = {
   dialect: 'messages',
+  // CountTokens takes InvokeModel bodies: Claude's only here (the Converse models are counted by the relay).
+  counts: isBedrockClaude,
   buildRequest({ channel, key, body, upstreamModel, headers }) {
     const invoke = toInvokeModelBody(body, betasOfHeader(headers['anthropic-beta'])).body;
     if (invoke['max_tokens'] === undefined) invoke['max_tokens'] = 1;
