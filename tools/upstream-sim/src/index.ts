@@ -86,3 +86,4 @@ export {
 } from './search/search-results';
 export { tavilyDefaultMaxResults, tavilyDefaultNewsDays, tavilyMaxResults } from './search/handle-tavily';
 export { searxngPageSize } from './search/handle-searxng';
+export { createTestServiceAccount, serviceAccountJwt, mintTestToken, type TestServiceAccount } from './vertex/vertex-test-account';
