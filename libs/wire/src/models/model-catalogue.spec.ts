@@ -27,6 +27,10 @@ describe('the model catalogue', () => {
     expect(catalogue.facts('gpt-4o-mini-2024-07-18').entry?.id).toBe('gpt-4o-mini');
     expect(catalogue.facts('anthropic.claude-sonnet-4-5-20250929-v1:0').entry?.id).toBe('claude-sonnet-4-5-20250929');
     expect(catalogue.facts('claude-opus-4-5@20251101').entry?.id).toBe('claude-opus-4-5');
+    // Bedrock's inference profiles, whatever the geography (issue 31).
+    for (const profile of ['us', 'eu', 'apac', 'jp', 'us-gov', 'global']) {
+      expect(catalogue.facts(`${profile}.anthropic.claude-sonnet-4-5-20250929-v1:0`).entry?.id).toBe('claude-sonnet-4-5-20250929');
+    }
   });
 
   it('knows an unknown model only by its family, with no limits or price', () => {

@@ -42,7 +42,8 @@ export function candidateIds(model: string): string[] {
   add(bare);
   const slash = bare.lastIndexOf('/');
   if (slash >= 0) add((bare = bare.slice(slash + 1)));
-  const bedrock = /^(?:[a-z]{2}\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai)\.(.+?)(?:-v\d+(?::\d+)?)?$/.exec(bare);
+  // Bedrock's cross-region inference profiles: `us.`, `eu.`, `apac.`, `jp.`, `au.`, `us-gov.`, `global.`.
+  const bedrock = /^(?:[a-z]{2,6}(?:-gov)?\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai)\.(.+?)(?:-v\d+(?::\d+)?)?$/.exec(bare);
   if (bedrock?.[1]) add((bare = bedrock[1]));
   const undated = bare.replace(/(?:[-@]\d{8}|-\d{4}-\d{2}-\d{2})$/, '');
   add(undated);
