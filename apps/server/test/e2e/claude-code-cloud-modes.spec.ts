@@ -53,10 +53,10 @@ function answerOf(events: Array<Record<string, unknown>>): Array<Record<string, 
     } else if (event['type'] === 'content_block_delta') {
       const delta = event['delta'] as Record<string, string>;
       const block = blocks[index] as Record<string, string>;
-      if (delta['type'] === 'text_delta') block['text'] += delta['text'];
-      else if (delta['type'] === 'thinking_delta') block['thinking'] += delta['thinking'];
+      if (delta['type'] === 'text_delta') block['text'] = `${block['text'] ?? ''}${delta['text'] ?? ''}`;
+      else if (delta['type'] === 'thinking_delta') block['thinking'] = `${block['thinking'] ?? ''}${delta['thinking'] ?? ''}`;
       else if (delta['type'] === 'signature_delta') block['signature'] = delta['signature'] ?? '';
-      else if (delta['type'] === 'input_json_delta') json[index] += delta['partial_json'];
+      else if (delta['type'] === 'input_json_delta') json[index] = `${json[index] ?? ''}${delta['partial_json'] ?? ''}`;
     } else if (event['type'] === 'content_block_stop' && blocks[index]?.['type'] === 'tool_use') {
       blocks[index] = { ...blocks[index], input: JSON.parse(json[index] || '{}') as unknown };
     }
@@ -127,7 +127,7 @@ describe('e2e: Claude Code in its Bedrock and Vertex modes through the relay (is
       const { anthropic_version: _version, anthropic_beta: bodyBetas, ...rest } = bedrock.body ?? {};
       expect(body).toEqual(systemTurnsFolded({ ...rest, model: UPSTREAM_MODEL, stream: true }));
       const headerBetas = bedrock.headers['anthropic-beta']?.split(',') ?? [];
-      expect(call?.headers['anthropic-beta']?.split(',').sort()).toEqual([...new Set([...headerBetas, ...(bodyBetas as string[])])].sort());
+      expect(String(call?.headers['anthropic-beta']).split(',').sort()).toEqual([...new Set([...headerBetas, ...(bodyBetas as string[])])].sort());
       expect(call?.headers['x-api-key']).toBe(SIM_KEY);
       expect(JSON.stringify(call?.headers)).not.toContain(e2e.token);
     });
@@ -163,6 +163,12 @@ describe('e2e: Claude Code in its Bedrock and Vertex modes through the relay (is
       const response = await replay(e2e, bedrock, { path: '/model/anthropic.claude-opus-5-5-v1%3A0/invoke' });
       expect(response.status).toBe(200);
       expect((simCalls(sim)[0]?.body as Record<string, unknown>)['model']).toBe(UPSTREAM_MODEL);
+    });
+
+    it('the control-plane call Claude Code makes first (GET /inference-profiles, no credentials) is a 404 it tolerates', async () => {
+      const probe = recorded('anthropic-inbound/claude-code-bedrock/claude-code-2.1.332-inference-profiles-request.json');
+      const response = await fetch(agentUrl(e2e.url, probe), { headers: agentHeaders(probe, e2e.token) });
+      expect(response.status).toBe(404);
     });
 
     it('without the relay’s token: 401, nothing sent upstream', async () => {
