@@ -1,6 +1,7 @@
 import {
+  bedrockModelName,
   cloudMessagesContract,
-  VERTEX_ANTHROPIC_TARGET,
+  parseVertexAnthropicTarget,
   type AnthropicMessage,
   type AnthropicMessagesRequest,
   type AnthropicSystemParam,
@@ -12,24 +13,6 @@ import { bedrockMessagesDialect } from '../dialects/messages/anthropic-messages-
 import type { PipelineDeps } from '../pipeline/run-pipeline';
 import { anthropicHeaders, relayMessage } from './messages.route';
 import { relayAnswer } from './relay-answer';
-
-/** Bedrock's region prefixes of cross-region inference profiles (`us.anthropic.…`). */
-const BEDROCK_ANTHROPIC_ID = /^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\.)?anthropic\.(.+?)(?:-v\d+(?::\d+)?)?$/;
-
-/**
- * The relay's name of a Bedrock model id: `anthropic.claude-sonnet-4-5-20250929-v1:0`,
- * `us.anthropic.claude-opus-5-5` → `claude-sonnet-4-5-20250929`, `claude-opus-5-5` (Anthropic's own
- * ids, which the relay's channels and prices use); any other id (an application inference
- * profile's ARN) as it is, for a model mapping to name.
- */
-export function relayModelOfBedrock(modelId: string): string {
-  return BEDROCK_ANTHROPIC_ID.exec(modelId)?.[1] ?? modelId;
-}
-
-/** The relay's name of a Vertex model id: `claude-sonnet-4-5@20250929` → `claude-sonnet-4-5-20250929` (Anthropic's id). */
-export function relayModelOfVertex(model: string): string {
-  return model.replace('@', '-');
-}
 
 /**
  * The Messages request a cloud request is: the path's model, `stream` as the path says,
@@ -82,19 +65,19 @@ export function cloudMessagesRouter(deps: PipelineDeps) {
   const vertex = async ({ params, body, req, res }: { params: { target: string }; body: CloudMessagesRequest; req: Request; res: Response }) => {
     res.setHeader('request-id', res.locals.requestId);
     // The contract's pattern matched: a model and a method.
-    const [, model = '', method] = VERTEX_ANTHROPIC_TARGET.exec(params.target) ?? [];
-    const result = await relayMessage(deps, req, res, messageOf(req, body, relayModelOfVertex(model), method === 'streamRawPredict'));
+    const target = parseVertexAnthropicTarget(params.target) ?? { model: params.target, method: 'rawPredict' };
+    const result = await relayMessage(deps, req, res, messageOf(req, body, target.model, target.method === 'streamRawPredict'));
     return relayAnswer<AnthropicMessage>(res, result);
   };
   return s.router(cloudMessagesContract, {
     bedrockInvokeModel: async ({ params, body, req, res }) => {
       res.setHeader('x-amzn-requestid', res.locals.requestId);
-      const result = await relayMessage(deps, req, res, messageOf(req, body, relayModelOfBedrock(params.modelId), false));
+      const result = await relayMessage(deps, req, res, messageOf(req, body, bedrockModelName(params.modelId), false));
       return relayAnswer<AnthropicMessage>(res, result);
     },
     bedrockInvokeModelWithResponseStream: async ({ params, body, req, res }) => {
       res.setHeader('x-amzn-requestid', res.locals.requestId);
-      const call = { ...messageOf(req, body, relayModelOfBedrock(params.modelId), true), dialect: bedrockMessagesDialect() };
+      const call = { ...messageOf(req, body, bedrockModelName(params.modelId), true), dialect: bedrockMessagesDialect() };
       const result = await relayMessage(deps, req, res, call);
       if (result.kind === 'json') return relayAnswer<Uint8Array>(res, result);
       bedrockStreamHeaders(res);

@@ -1,7 +1,7 @@
 import { AwsEventStreamDecoder, type AwsStreamEvent } from '@chat-relay/wire';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
+import { bedrockModelName, parseVertexAnthropicTarget } from '@chat-relay/contract';
 import { readFixture } from '../testing/fixtures';
-import { relayModelOfBedrock, relayModelOfVertex } from '../../src/routes/cloud-messages.route';
 import { agentHeaders, agentUrl, type RecordedAgentRequest } from './agent-fixtures';
 import { namedEventsOf } from './anthropic-e2e';
 import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
@@ -253,10 +253,11 @@ describe('the relay’s model name of a cloud model id', () => {
     // An application inference profile names no model: kept for a model mapping to name.
     ['arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3', 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3'],
     ['meta.llama3-70b-instruct-v1:0', 'meta.llama3-70b-instruct-v1:0'],
-  ])('Bedrock %s → %s', (id, name) => expect(relayModelOfBedrock(id)).toBe(name));
+  ])('Bedrock %s → %s', (id, name) => expect(bedrockModelName(id)).toBe(name));
 
   it.each([
-    ['claude-sonnet-4-5@20250929', 'claude-sonnet-4-5-20250929'],
-    ['claude-opus-5-5', 'claude-opus-5-5'],
-  ])('Vertex %s → %s', (id, name) => expect(relayModelOfVertex(id)).toBe(name));
+    ['claude-sonnet-4-5@20250929:rawPredict', { model: 'claude-sonnet-4-5-20250929', method: 'rawPredict' }],
+    ['claude-opus-5-5:streamRawPredict', { model: 'claude-opus-5-5', method: 'streamRawPredict' }],
+    ['claude-opus-5-5:predict', undefined],
+  ])('Vertex %s → %j', (target, parsed) => expect(parseVertexAnthropicTarget(target)).toEqual(parsed));
 });

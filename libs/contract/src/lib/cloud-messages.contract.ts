@@ -24,7 +24,7 @@ export type CloudMessagesRequest = z.infer<typeof CloudMessagesRequestSchema>;
 export const BedrockModelParamsSchema = z.object({ modelId: z.string().min(1) });
 
 /** The two methods of Claude on Vertex AI: `{model}:rawPredict` (JSON) and `{model}:streamRawPredict` (SSE). */
-export const VERTEX_ANTHROPIC_TARGET = /^(.+):(rawPredict|streamRawPredict)$/;
+const VERTEX_ANTHROPIC_TARGET = /^(.+):(rawPredict|streamRawPredict)$/;
 
 /** `{model}:rawPredict` or `{model}:streamRawPredict`; anything else is a 404, as Google answers it. */
 export const VertexAnthropicParamsSchema = z.object({
@@ -32,6 +32,26 @@ export const VertexAnthropicParamsSchema = z.object({
   location: z.string(),
   target: z.string().regex(VERTEX_ANTHROPIC_TARGET, 'names no method the relay serves'),
 });
+
+/** Bedrock's region prefixes of cross-region inference profiles (`us.anthropic.…`). */
+const BEDROCK_ANTHROPIC_ID = /^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\.)?anthropic\.(.+?)(?:-v\d+(?::\d+)?)?$/;
+
+/**
+ * The relay's name of a Bedrock model id: `anthropic.claude-sonnet-4-5-20250929-v1:0`,
+ * `us.anthropic.claude-opus-5-5` → `claude-sonnet-4-5-20250929`, `claude-opus-5-5` (Anthropic's own
+ * ids, which the relay's channels and prices use); any other id (an application inference
+ * profile's ARN) as it is, for a model mapping to name.
+ */
+export function bedrockModelName(modelId: string): string {
+  return BEDROCK_ANTHROPIC_ID.exec(modelId)?.[1] ?? modelId;
+}
+
+/** A Vertex target's model under the relay's name (`claude-sonnet-4-5@20250929` → `claude-sonnet-4-5-20250929`, Anthropic's id) and its method. */
+export function parseVertexAnthropicTarget(target: string): { model: string; method: 'rawPredict' | 'streamRawPredict' } | undefined {
+  const match = VERTEX_ANTHROPIC_TARGET.exec(target);
+  if (!match) return undefined;
+  return { model: (match[1] ?? '').replace('@', '-'), method: match[2] === 'streamRawPredict' ? 'streamRawPredict' : 'rawPredict' };
+}
 
 const message = c.otherResponse({ contentType: 'application/json', body: AnthropicMessageSchema });
 
