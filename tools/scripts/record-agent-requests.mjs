@@ -7,7 +7,12 @@
 // an environment switch exists (Gemini CLI, Claude Code; Codex has none for exec); run it where no other
 // network is reachable to be sure nothing leaves the machine.
 //
-// Usage: node tools/scripts/record-agent-requests.mjs <gemini|codex|claude> <out-dir> [--bin <path>] [--tool-call] [-- extra CLI args]
+// Usage: node tools/scripts/record-agent-requests.mjs <gemini|codex|claude|claude-bedrock|claude-vertex> <out-dir> [--bin <path>] [--tool-call] [-- extra CLI args]
+//   claude-bedrock / claude-vertex: Claude Code in its Bedrock or Vertex mode with the cloud's auth
+//   skipped (CLAUDE_CODE_SKIP_BEDROCK_AUTH / CLAUDE_CODE_SKIP_VERTEX_AUTH), the recorder as its base URL,
+//   a placeholder token in AWS_BEARER_TOKEN_BEDROCK (Bedrock) or in ANTHROPIC_CUSTOM_HEADERS as
+//   `Authorization: Bearer …` (Vertex); the recorder answers in the cloud's format (Bedrock's streams
+//   as AWS's binary event stream, Vertex's as Anthropic's SSE).
 //   --tool-call: the first main-turn answer is a tool call (Gemini CLI: list_directory with a thought
 //   signature; Codex: an encrypted reasoning item and exec_command `echo hi`, or the `exec` custom tool
 //   for models that get their tools as `additional_tools`; Claude Code: a signed thinking block and Bash
@@ -16,6 +21,8 @@
 //   `cd /tmp/agents && npm i @google/gemini-cli @openai/codex @anthropic-ai/claude-code`.
 // The prompt is always "say hi"; the run is time-boxed (RECORD_TIMEOUT_MS, default 180000). The scratch
 // HOME and working directory are removed afterwards unless RECORD_KEEP_HOME is set.
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -36,15 +43,18 @@ const CONNECTION_HEADERS = new Set(['host', 'content-length', 'connection', 'tra
 const SECRET_QUERY = new Set(['key', 'api_key', 'apikey']);
 
 const [agent, outDir, ...rest] = process.argv.slice(2);
-if (!['gemini', 'codex', 'claude'].includes(agent ?? '') || !outDir) {
-  console.error('usage: record-agent-requests.mjs <gemini|codex|claude> <out-dir> [--bin <path>] [--tool-call] [-- extra CLI args]');
+const AGENTS = ['gemini', 'codex', 'claude', 'claude-bedrock', 'claude-vertex'];
+if (!AGENTS.includes(agent ?? '') || !outDir) {
+  console.error(`usage: record-agent-requests.mjs <${AGENTS.join('|')}> <out-dir> [--bin <path>] [--tool-call] [-- extra CLI args]`);
   process.exit(2);
 }
 const dashDash = rest.indexOf('--');
 const options = dashDash === -1 ? rest : rest.slice(0, dashDash);
 const extraArgs = dashDash === -1 ? [] : rest.slice(dashDash + 1);
 const binIndex = options.indexOf('--bin');
-const bin = binIndex === -1 ? agent : options[binIndex + 1];
+/** Claude Code in every mode. */
+const claudeCode = agent.startsWith('claude');
+const bin = binIndex === -1 ? (claudeCode ? 'claude' : agent) : options[binIndex + 1];
 const timeoutMs = Number(process.env.RECORD_TIMEOUT_MS ?? 180_000);
 const toolCall = options.includes('--tool-call');
 /** Set once the tool call has been answered: every later turn gets the plain text answer. */
@@ -209,14 +219,23 @@ function answerAnthropic(req, url, body, res) {
     return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `recorder: no route ${url.pathname}` } });
   }
   const model = typeof body?.model === 'string' ? body.model : 'claude';
-  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const message = { id: 'msg_rec_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage };
-  if (body?.stream !== true) {
-    return json(res, 200, { ...message, content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn' });
-  }
+  if (body?.stream !== true) return json(res, 200, anthropicMessage(model));
+  return sse(res, anthropicEvents(model, body));
+}
+
+const anthropicUsage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+/** The whole "hi" Message. */
+function anthropicMessage(model) {
+  return { id: 'msg_rec_1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', stop_sequence: null, usage: anthropicUsage };
+}
+
+/** A streamed answer's events: "hi", or (once, with --tool-call) a signed thinking block and Bash `echo hi`. */
+function anthropicEvents(model, body) {
+  const message = { id: 'msg_rec_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicUsage };
   if (body?.tools?.some((tool) => tool.name === 'Bash') && takeToolCall()) {
     const input = JSON.stringify({ command: 'echo hi', description: 'Print hi' });
-    return sse(res, [
+    return [
       { event: 'message_start', data: { type: 'message_start', message } },
       { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } } },
       { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'cmVjb3JkZXItdGhpbmtpbmctc2lnbmF0dXJl' } } },
@@ -226,19 +245,68 @@ function answerAnthropic(req, url, body, res) {
       { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
       { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } } },
       { event: 'message_stop', data: { type: 'message_stop' } },
-    ]);
+    ];
   }
-  return sse(res, [
+  return [
     { event: 'message_start', data: { type: 'message_start', message } },
     { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
     { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } } },
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
     { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } } },
     { event: 'message_stop', data: { type: 'message_stop' } },
-  ]);
+  ];
 }
 
-const answer = { gemini: answerGemini, codex: answerResponses, claude: answerAnthropic }[agent];
+// ---- Claude on Amazon Bedrock (InvokeModel, InvokeModelWithResponseStream) ----
+const eventStreamCodec = new EventStreamCodec(toUtf8, fromUtf8);
+
+/**
+ * Bedrock's streamed Claude answer: AWS's binary event stream, each Anthropic event as a `chunk`
+ * event whose payload is `{"bytes": base64(event JSON)}`, the last one carrying
+ * `amazon-bedrock-invocationMetrics`
+ * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModelWithResponseStream.html).
+ */
+function bedrockStream(res, events) {
+  res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-content-type': 'application/json' });
+  events.forEach(({ data }, index) => {
+    const last = index === events.length - 1;
+    const payload = last ? { ...data, 'amazon-bedrock-invocationMetrics': { inputTokenCount: 10, outputTokenCount: 1, invocationLatency: 100, firstByteLatency: 50 } } : data;
+    const chunk = { bytes: Buffer.from(JSON.stringify(payload)).toString('base64') };
+    const headers = {
+      ':event-type': { type: 'string', value: 'chunk' },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'event' },
+    };
+    res.write(eventStreamCodec.encode({ headers, body: fromUtf8(JSON.stringify(chunk)) }));
+  });
+  res.end();
+}
+
+function answerBedrock(req, url, body, res) {
+  const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/.exec(url.pathname);
+  if (!route || req.method !== 'POST') {
+    res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'UnknownOperationException' });
+    return res.end(JSON.stringify({ message: `recorder: no route ${url.pathname}` }));
+  }
+  const [, model, operation] = route;
+  if (operation === 'count-tokens') return json(res, 200, { inputTokens: 10 });
+  if (operation === 'invoke') return json(res, 200, anthropicMessage(decodeURIComponent(model)));
+  return bedrockStream(res, anthropicEvents(decodeURIComponent(model), body));
+}
+
+// ---- Claude on Vertex AI (rawPredict, streamRawPredict): Anthropic's own answers ----
+function answerVertex(req, url, body, res) {
+  const route = /\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/.exec(url.pathname);
+  if (!route || req.method !== 'POST') {
+    return json(res, 404, { error: { code: 404, message: `recorder: no route ${url.pathname}`, status: 'NOT_FOUND' } });
+  }
+  const [, model, method] = route;
+  if (model === 'count-tokens') return json(res, 200, { input_tokens: 10 });
+  if (method === 'rawPredict') return json(res, 200, anthropicMessage(model));
+  return sse(res, anthropicEvents(model, body));
+}
+
+const answer = { gemini: answerGemini, codex: answerResponses, claude: answerAnthropic, 'claude-bedrock': answerBedrock, 'claude-vertex': answerVertex }[agent];
 
 const PLACEHOLDER = "Synthetic placeholder: Claude Code's own wording is not redistributed here; only its length and structure are kept. ";
 const filler = (length) => PLACEHOLDER.repeat(Math.ceil(length / PLACEHOLDER.length)).slice(0, length);
@@ -248,7 +316,7 @@ const filler = (length) => PLACEHOLDER.repeat(Math.ceil(length / PLACEHOLDER.len
  * same length (texts over 200 characters, descriptions over 40), the rest kept as sent.
  */
 function withoutClaudeCodeWording(body) {
-  if (agent !== 'claude' || typeof body !== 'object' || body === null) return body;
+  if (!claudeCode || typeof body !== 'object' || body === null) return body;
   const blocks = (content) =>
     typeof content === 'string'
       ? content.length > 200 ? filler(content.length) : content
@@ -311,7 +379,7 @@ const home = mkdtempSync(path.join(os.tmpdir(), `record-${agent}-home-`));
 const workDir = mkdtempSync(path.join(os.tmpdir(), `record-${agent}-work-`));
 const env = { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config'), NO_COLOR: '1', CI: '1' };
 for (const name of Object.keys(env)) {
-  if (/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE|CODEX|CLAUDE)_/.test(name)) delete env[name];
+  if (/^(OPENAI|ANTHROPIC|GEMINI|GOOGLE|CODEX|CLAUDE|AWS|CLOUD_ML)_/.test(name)) delete env[name];
 }
 let args;
 if (agent === 'gemini') {
@@ -342,9 +410,23 @@ if (agent === 'gemini') {
   Object.assign(env, { CODEX_HOME: codexHome, RECORDER_OPENAI_API_KEY: PLACEHOLDER_KEY });
   args = ['exec', '--skip-git-repo-check', ...extraArgs, 'say hi'];
 } else {
+  const mode =
+    agent === 'claude-bedrock'
+      ? // The token as a Bedrock API key: Claude Code sends it as `Authorization: Bearer`.
+        { CLAUDE_CODE_USE_BEDROCK: '1', ANTHROPIC_BEDROCK_BASE_URL: baseUrl, CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1', AWS_REGION: 'us-east-1', AWS_BEARER_TOKEN_BEDROCK: PLACEHOLDER_KEY }
+      : agent === 'claude-vertex'
+        ? // With Vertex's auth skipped, Claude Code sends the Authorization of ANTHROPIC_CUSTOM_HEADERS.
+          {
+            CLAUDE_CODE_USE_VERTEX: '1',
+            ANTHROPIC_VERTEX_BASE_URL: `${baseUrl}/v1`,
+            CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+            ANTHROPIC_VERTEX_PROJECT_ID: 'recorder-project',
+            CLOUD_ML_REGION: 'us-east5',
+            ANTHROPIC_CUSTOM_HEADERS: `Authorization: Bearer ${PLACEHOLDER_KEY}`,
+          }
+        : { ANTHROPIC_BASE_URL: baseUrl, ANTHROPIC_API_KEY: PLACEHOLDER_KEY };
   Object.assign(env, {
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: PLACEHOLDER_KEY,
+    ...mode,
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
     DISABLE_AUTOUPDATER: '1',

@@ -1,12 +1,12 @@
-import { AGENT_PACKAGES, type AgentName } from './support/agent-install';
-import { AgentSession, type AgentRun } from './support/agents';
+import { AGENT_MODES, AgentSession, type AgentMode, type AgentRun } from './support/agents';
 import { CHANNEL_KINDS, useAgentsSuite, type UsageRow } from './support/agents-suite';
 
 /**
  * The real coding-agent CLIs (pinned, installed from npm outside the repository) through the
  * built relay, on each channel type against the simulator (issue 29): a shell-tool round trip,
  * then a second turn of the same session; every model call leaves a usage row with its cost.
- * On each channel type the four agents run side by side, each with a token of its own.
+ * On each channel type the agents run side by side, each with a token of its own — Claude Code
+ * three times: as itself, and in its Bedrock and Vertex modes (issue 31).
  */
 
 /** Every fitting tool name's words are in it: Bash (Claude Code, opencode), run_shell_command (Gemini CLI), exec_command (Codex). */
@@ -19,7 +19,7 @@ const SECOND_OUTPUT = 'second-turn-56';
 /** Codex's words when its WebSocket transport fails and it retries over HTTP. */
 const WEBSOCKET_FALLBACK = /falling back from websockets/i;
 
-const agents = (process.env['AGENTS'] ?? Object.keys(AGENT_PACKAGES).join(',')).split(',') as AgentName[];
+const agents = (process.env['AGENTS'] ?? AGENT_MODES.join(',')).split(',') as AgentMode[];
 const kinds = CHANNEL_KINDS.filter((kind) => (process.env['AGENT_CHANNELS'] ?? 'openai,openai-chat,anthropic,gemini').split(',').includes(kind.name));
 
 /** One agent's session on one channel type: its two turns and the rows its token left. */
@@ -32,7 +32,7 @@ interface Outcome {
 describe('the coding agents through the relay, on every channel type (issue 29)', () => {
   const suite = useAgentsSuite();
 
-  async function session(agent: AgentName, kindName: string): Promise<Outcome> {
+  async function session(agent: AgentMode, kindName: string): Promise<Outcome> {
     const { relay, newToken, rowsOf } = suite();
     const token = await newToken(`${agent}-${kindName}`);
     const cli = new AgentSession(agent, { url: relay.url, token: token.key });
@@ -52,7 +52,7 @@ describe('the coding agents through the relay, on every channel type (issue 29)'
   }
 
   describe.each(kinds.map((kind) => [kind.name, kind] as const))('on an %s channel', (_name, kind) => {
-    const outcomes = new Map<AgentName, Outcome>();
+    const outcomes = new Map<AgentMode, Outcome>();
     let channelId = 0;
 
     beforeAll(async () => {

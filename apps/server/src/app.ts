@@ -25,6 +25,7 @@ import { chatRouter } from './routes/chat-completions.route';
 import { endpointsRouter } from './routes/endpoints.route';
 import { geminiRouter } from './routes/gemini.route';
 import { messagesRouter } from './routes/messages.route';
+import { cloudMessagesRouter } from './routes/cloud-messages.route';
 import { responsesRouter } from './routes/responses.route';
 import { sunoRouter } from './routes/suno.route';
 import { videosRouter } from './routes/videos.route';
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
   const router = s.router(serverContract, {
     chat: chatRouter({ ...pipeline, catalogue: services.catalogue }),
     messages: messagesRouter(pipeline),
+    cloudMessages: cloudMessagesRouter(pipeline),
     responses: responsesRouter({ ...pipeline, responses: services.responses, recorder: services.recorder, webSearchMaxCalls: deps.webSearchMaxCalls }),
     gemini: geminiRouter({ ...pipeline, catalogue: services.catalogue }),
     endpoints: endpointsRouter(pipeline),

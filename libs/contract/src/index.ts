@@ -2,6 +2,7 @@ export * from './lib/contract';
 export * from './lib/common-responses';
 export * from './lib/chat.contract';
 export * from './lib/messages.contract';
+export * from './lib/cloud-messages.contract';
 export * from './lib/responses.contract';
 export * from './lib/gemini.contract';
 export * from './lib/endpoints.contract';

@@ -32,21 +32,54 @@ interface AgentDriver {
 /** The model opencode is configured with (any name: the relay's channel maps it). */
 export const OPENCODE_MODEL = 'opencode-agent-model';
 
-const drivers: Record<AgentName, AgentDriver> = {
+/**
+ * What the suite runs: each CLI as its users set it up, and Claude Code also in its Bedrock and
+ * Vertex modes (the cloud's auth skipped, the relay in the cloud's place; docs/guides/clients.md).
+ */
+export const AGENT_MODES = ['claude', 'claude-bedrock', 'claude-vertex', 'codex', 'gemini', 'opencode'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+/** The CLI a mode runs. */
+const cliOf = (mode: AgentMode): AgentName => (mode === 'claude-bedrock' || mode === 'claude-vertex' ? 'claude' : mode);
+
+/** Claude Code in any mode: the device id, telemetry and updates as every mode has them. */
+function claudeCode(home: string, mode: Record<string, string>): Record<string, string> {
+  // Claude Code's device id is the userID of ~/.claude.json: a placeholder, never a generated one.
+  fs.writeFileSync(path.join(home, '.claude.json'), `${JSON.stringify({ userID: '0'.repeat(64) }, null, 2)}\n`);
+  return { ...mode, DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+}
+
+const claudeArgs = (prompt: string, continuing: boolean): string[] => ['-p', prompt, '--allowedTools', 'Bash', ...(continuing ? ['--continue'] : [])];
+
+const drivers: Record<AgentMode, AgentDriver> = {
   claude: {
-    configure: (home, _work, relay) => {
-      // Claude Code's device id is the userID of ~/.claude.json: a placeholder, never a generated one.
-      fs.writeFileSync(path.join(home, '.claude.json'), `${JSON.stringify({ userID: '0'.repeat(64) }, null, 2)}\n`);
-      return {
-        ANTHROPIC_BASE_URL: relay.url,
-        ANTHROPIC_API_KEY: relay.token,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      };
-    },
-    args: (prompt, continuing) => ['-p', prompt, '--allowedTools', 'Bash', ...(continuing ? ['--continue'] : [])],
+    configure: (home, _work, relay) => claudeCode(home, { ANTHROPIC_BASE_URL: relay.url, ANTHROPIC_API_KEY: relay.token }),
+    args: claudeArgs,
+  },
+  // Bedrock mode: the relay's token as a Bedrock API key, which Claude Code sends as `Authorization: Bearer`.
+  'claude-bedrock': {
+    configure: (home, _work, relay) =>
+      claudeCode(home, {
+        CLAUDE_CODE_USE_BEDROCK: '1',
+        ANTHROPIC_BEDROCK_BASE_URL: relay.url,
+        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
+        AWS_REGION: 'us-east-1',
+        AWS_BEARER_TOKEN_BEDROCK: relay.token,
+      }),
+    args: claudeArgs,
+  },
+  // Vertex mode: with Vertex's auth skipped, Claude Code sends the Authorization of ANTHROPIC_CUSTOM_HEADERS.
+  'claude-vertex': {
+    configure: (home, _work, relay) =>
+      claudeCode(home, {
+        CLAUDE_CODE_USE_VERTEX: '1',
+        ANTHROPIC_VERTEX_BASE_URL: `${relay.url}/v1`,
+        CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+        ANTHROPIC_VERTEX_PROJECT_ID: 'chat-relay',
+        CLOUD_ML_REGION: 'us-east5',
+        ANTHROPIC_CUSTOM_HEADERS: `Authorization: Bearer ${relay.token}`,
+      }),
+    args: claudeArgs,
   },
   codex: {
     configure: (home, _work, relay) => {
@@ -132,7 +165,7 @@ export class AgentSession {
   private turns = 0;
 
   constructor(
-    readonly agent: AgentName,
+    readonly agent: AgentMode,
     private readonly relay: RelayTarget,
   ) {
     const base: Record<string, string> = {
@@ -154,7 +187,7 @@ export class AgentSession {
     const args = drivers[this.agent].args(prompt, this.turns > 0);
     this.turns += 1;
     const started = performance.now();
-    const child = spawn(agentBin(this.agent), args, { cwd: this.work, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(agentBin(cliOf(this.agent)), args, { cwd: this.work, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

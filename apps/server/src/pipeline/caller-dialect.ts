@@ -6,8 +6,13 @@ export interface StreamFraming {
   /** Written after the last event of a clean end (read once, then); '' when the dialect has no end marker. */
   readonly done: string;
   error(error: RelayError): string;
-  /** Each event as written; SSE (`data:`, or `event:` + `data:` for named events) when absent. */
-  frame?(json: string): string;
+  /** Each event as written, with its SSE event name if it has one; SSE (`data:`, or `event:` + `data:` for named events) when absent. */
+  frame?(json: string, event?: string): string;
+  /**
+   * `latin1`: the frames are bytes (AWS's binary event stream), one character per byte, and are
+   * written as such; UTF-8 text when absent.
+   */
+  readonly encoding?: 'latin1';
 }
 
 /**

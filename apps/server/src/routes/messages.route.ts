@@ -8,15 +8,17 @@ import {
   type Adjustment,
 } from '@chat-relay/wire';
 import { initServer } from '@ts-rest/express';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { anthropicMessagesDialect } from '../dialects/messages/anthropic-messages-dialect';
 import { applyAssistantToMessages } from '../dialects/messages/apply-assistant-to-messages';
 import { countMessageTokens } from '../dialects/messages/count-message-tokens';
+import type { CallerDialect } from '../pipeline/caller-dialect';
+import type { ChatRelayResult } from '../pipeline/relay-chat-completion';
 import { admitRequest, runPipeline, traceOf, watchCaller, type PipelineDeps } from '../pipeline/run-pipeline';
 import { relayAnswer } from './relay-answer';
 
 /** The headers of Anthropic's dialect an `anthropic` channel receives as the caller sent them. */
-function anthropicHeaders(req: Request): Record<string, string> {
+export function anthropicHeaders(req: Request): Record<string, string> {
   const headers: Record<string, string> = {};
   const version = req.headers['anthropic-version'];
   if (typeof version === 'string') headers['anthropic-version'] = version;
@@ -36,33 +38,51 @@ function betasNotForwarded(headers: Record<string, string>): Adjustment[] {
   return beta ? [lossOf(MESSAGES_TO_CHAT.rules.betaHeader, { from: beta })] : [];
 }
 
+/** A Messages request as a route has read it. */
+export interface MessageCall {
+  body: AnthropicMessagesRequest;
+  /** `anthropic-version`, `anthropic-beta`: what an `anthropic` channel receives. */
+  headers: Record<string, string>;
+  /** The caller's bytes, when `body` is exactly what they parsed to. */
+  rawBody?: Buffer;
+  /** The caller's framing; Anthropic's SSE when not given. */
+  dialect?: CallerDialect;
+}
+
+/**
+ * A Messages request on the one pipeline (`/v1/messages`, and Claude's cloud APIs): to `anthropic`
+ * channels it passes through as sent (model mapped), to the others it is bridged through the hub.
+ */
+export function relayMessage(deps: PipelineDeps, req: Request, res: Response, call: MessageCall): Promise<ChatRelayResult> {
+  const { body, headers } = call;
+  const converted = convertMessagesToChat(body);
+  const forwarded = stripBridgedThinking(body);
+  return runPipeline(deps, req, res, {
+    request: converted.request,
+    dialect: call.dialect ?? anthropicMessagesDialect,
+    native: {
+      dialect: 'messages',
+      body: forwarded,
+      rawBody: forwarded === body ? call.rawBody : undefined,
+      headers,
+      inspect: inspectMessagesRequest,
+      applyAssistant: (assistant, family) => applyAssistantToMessages(assistant, forwarded, family),
+    },
+    nativeOnly: converted.nativeOnly,
+    bridgeWarnings: [...converted.warnings, ...betasNotForwarded(headers)],
+  });
+}
+
 /**
  * `POST /v1/messages` and `POST /v1/messages/count_tokens` (Anthropic's Messages API, for Claude
- * Code and the Anthropic SDKs), on the one pipeline: to `anthropic` channels the request passes
- * through as sent (model mapped), to the others it is bridged through the hub.
+ * Code and the Anthropic SDKs), on the one pipeline (relayMessage).
  */
 export function messagesRouter(deps: PipelineDeps) {
   const s = initServer();
   return s.router(messagesContract, {
     createMessage: async ({ body, req, res }) => {
       res.setHeader('request-id', res.locals.requestId);
-      const converted = convertMessagesToChat(body);
-      const headers = anthropicHeaders(req);
-      const forwarded = stripBridgedThinking(body);
-      const result = await runPipeline(deps, req, res, {
-        request: converted.request,
-        dialect: anthropicMessagesDialect,
-        native: {
-          dialect: 'messages',
-          body: forwarded,
-          rawBody: forwarded === body ? res.locals.rawBody : undefined,
-          headers,
-          inspect: inspectMessagesRequest,
-          applyAssistant: (assistant, family) => applyAssistantToMessages(assistant, forwarded, family),
-        },
-        nativeOnly: converted.nativeOnly,
-        bridgeWarnings: [...converted.warnings, ...betasNotForwarded(headers)],
-      });
+      const result = await relayMessage(deps, req, res, { body, headers: anthropicHeaders(req), rawBody: res.locals.rawBody });
       return relayAnswer<AnthropicMessage>(res, result);
     },
 

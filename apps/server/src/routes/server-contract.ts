@@ -1,4 +1,4 @@
-import { relayContract, type RelayContract } from '@chat-relay/contract';
+import { cloudMessagesContract, relayContract, type CloudMessagesContract, type RelayContract } from '@chat-relay/contract';
 import type { z } from 'zod';
 import { isPlainChatRequest } from './plain-chat-request';
 
@@ -19,9 +19,12 @@ const chat = relayContract.chat.createChatCompletion;
  * The contract as the server validates requests against it: the same routes and schemas, but
  * the common chat request — text messages, simple parameters — is vouched for by a hand check
  * (plain-chat-request.ts) instead of a zod walk that copies every message; the answer and any
- * error are the same. The published contract and its OpenAPI document are untouched.
+ * error are the same. The published contract and its OpenAPI document are untouched. Claude's
+ * cloud APIs (for Claude Code's Bedrock and Vertex modes) are served but not published: no
+ * client of the relay's own calls them.
  */
-export const serverContract: RelayContract = {
+export const serverContract: RelayContract & { cloudMessages: CloudMessagesContract } = {
   ...relayContract,
+  cloudMessages: cloudMessagesContract,
   chat: { ...relayContract.chat, createChatCompletion: { ...chat, body: prechecked(chat.body, isPlainChatRequest) } },
 };

@@ -83,7 +83,8 @@ export function pumpSseStream(input: PumpInput): SseBody {
 async function run(input: PumpInput, destination: Destination): Promise<void> {
   const { transformer, trace, signal, framing } = input;
   let upstream = input.upstream;
-  const frame = (step: { json: string; event?: string }): string => (framing.frame ? framing.frame(step.json) : sseFrame(step));
+  const frame = (step: { json: string; event?: string }): string => (framing.frame ? framing.frame(step.json, step.event) : sseFrame(step));
+  const encoding = framing.encoding ?? 'utf8';
   // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
   const decoder = new StringDecoder('utf8');
   const events: Array<{ event?: string; data: string }> = [];
@@ -104,7 +105,7 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     const frames = batch;
     batch = '';
     started = true;
-    return destination.write(frames);
+    return destination.write(frames, encoding);
   };
   let finished = false;
   const fail = (error: RelayError) => {
@@ -133,9 +134,9 @@ async function run(input: PumpInput, destination: Destination): Promise<void> {
     // once is written before the end rather than with it: Node would send it with a
     // Content-Length, and a stream keeps its chunked framing (both go out in one socket write).
     if (signal.aborted) destination.end();
-    else if (started) destination.end(batch);
+    else if (started) destination.end(batch, encoding);
     else {
-      destination.write(batch);
+      destination.write(batch, encoding);
       destination.end();
     }
     void upstream.return?.().catch(() => undefined);
