@@ -69,10 +69,13 @@ export const ConverseUsageSchema = z
   .passthrough();
 export type ConverseUsage = z.infer<typeof ConverseUsageSchema>;
 
-const ReasoningContentSchema = z.union([
-  z.object({ reasoningText: z.object({ text: z.string(), signature: z.string().optional() }).passthrough() }).passthrough(),
-  z.object({ redactedContent: z.string() }).passthrough(),
-]);
+/** One of the two is set (a union member each). */
+const ReasoningContentSchema = z
+  .object({
+    reasoningText: z.object({ text: z.string(), signature: z.string().optional() }).passthrough().optional(),
+    redactedContent: z.string().optional(),
+  })
+  .passthrough();
 
 /** An answer's content block: the kinds the relay carries, anything else kept as an unknown block. */
 export const ConverseOutputBlockSchema = z

@@ -24,7 +24,10 @@ export interface ConvertConverseResponseArgs {
  * that do not sign) is reasoning text only.
  */
 function thinkingOf(block: NonNullable<ConverseOutputBlock['reasoningContent']>): { text: string; signed?: HubThinkingBlock } {
-  if ('redactedContent' in block) return block.redactedContent === '' ? { text: '' } : { text: '', signed: { type: 'redacted_thinking', data: block.redactedContent } };
+  if (!block.reasoningText) {
+    const data = block.redactedContent ?? '';
+    return data === '' ? { text: '' } : { text: '', signed: { type: 'redacted_thinking', data } };
+  }
   const { text, signature } = block.reasoningText;
   return signature ? { text, signed: { type: 'thinking', thinking: text, signature } } : { text };
 }
