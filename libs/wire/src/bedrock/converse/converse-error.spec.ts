@@ -14,6 +14,10 @@ describe('mapConverseErrorResponse', () => {
     expect(failure.keyRejected).toBeUndefined();
   });
 
+  it('400 "Input is too long" carries OpenAI’s context_length_exceeded code', () => {
+    expect(mapConverseErrorResponse(400, body('Input is too long for requested model.'), []).error).toMatchObject({ status: 400, code: 'context_length_exceeded' });
+  });
+
   it('400 for a model served only through an inference profile names the fix', () => {
     const failure = mapConverseErrorResponse(
       400,

@@ -22,7 +22,7 @@ function messageOf(text: string): string {
  * `x-amzn-errortype` header, which this function does not see, so the status decides
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_Errors):
  * - 400 ValidationException: the caller's request, with Bedrock's message — naming the fix when
- *   the model needs an inference profile;
+ *   the model needs an inference profile, `context_length_exceeded` when the input is too long;
  * - 401/403 (UnrecognizedClientException, InvalidSignatureException, AccessDeniedException):
  *   the key is rejected (key-rejection.ts; a refusal of the model leaves the key alone);
  * - 404 ResourceNotFoundException: the model, not retried;
@@ -49,7 +49,8 @@ function mapStatus(status: number, message: string): UpstreamFailure {
     const fix = ' Map the model to an inference profile id (e.g. `us.<model id>`) in the channel\'s model mapping.';
     return { error: new RelayError({ status: 400, type: 'invalid_request_error', code: 'model_needs_inference_profile', message: message + fix, param: 'model' }), retryable: false, channelFault: false };
   }
-  const code = status === 404 ? 'model_not_found' : null;
+  // "Input is too long for requested model." / "…too many input tokens…": OpenAI's code for it.
+  const code = status === 404 ? 'model_not_found' : status === 400 && /too long|too many (input )?tokens|context (length|window)/i.test(message) ? 'context_length_exceeded' : null;
   return {
     error: new RelayError({ status: status >= 400 && status < 500 ? status : 400, type: 'invalid_request_error', code, message: message || fallback }),
     retryable: false,
