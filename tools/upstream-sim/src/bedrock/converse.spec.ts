@@ -112,6 +112,18 @@ describe('Converse simulator: refuses what Bedrock refuses (https://docs.aws.ama
     await expectValidation(await post({ messages }), 'The toolConfig field must be defined when using toolUse and toolResult content blocks.');
   });
 
+  it('more tool results than the previous turn made calls', async () => {
+    const messages = [
+      { role: 'user', content: [{ text: 'weather?' }] },
+      { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'get_weather', input: {} } }] },
+      { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'sunny' }] } }, { toolResult: { toolUseId: 't2', content: [] } }] },
+    ];
+    await expectValidation(
+      await post({ messages, toolConfig: { tools: [weatherTool] } }),
+      'The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.',
+    );
+  });
+
   it('toolChoice any on Llama, which takes auto only', async () => {
     await expectValidation(
       await post({ ...hi, toolConfig: { tools: [weatherTool], toolChoice: { any: {} } } }),
@@ -123,6 +135,13 @@ describe('Converse simulator: refuses what Bedrock refuses (https://docs.aws.ama
     await expectValidation(await post({ ...hi, temperature: 0.2 }), /^Malformed input request: #?: Unrecognized key\(s\) in object: 'temperature'/);
     await expectValidation(await post({ ...hi, additionalModelRequestFields: { top_k: 5 } }), /extraneous key \[top_k\] is not permitted/);
     expect((await post({ ...hi, additionalModelRequestFields: { inferenceConfig: { topK: 5 } } }, { model: 'amazon.nova-lite-v1:0' })).status).toBe(200);
+  });
+
+  it('a temperature above 1, in AWS’s constraint wording', async () => {
+    await expectValidation(
+      await post({ ...hi, inferenceConfig: { temperature: 1.5 } }),
+      "1 validation error detected: Value '1.5' at 'inferenceConfig.temperature' failed to satisfy constraint: Member must have value less than or equal to 1",
+    );
   });
 
   it('a body that is not JSON', async () => {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import { z, type ZodIssue } from 'zod';
 import type { ChatCompletionRequest, FunctionToolCall, Message, Tool, ToolChoice, UserContentPart } from '@chat-relay/contract';
 import { encodeAwsEvent, encodeAwsException } from '@chat-relay/wire';
 import type { AnswerContent } from '../build-chat-completion';
@@ -221,6 +221,15 @@ async function writeConverseStream(res: ServerResponse, frames: readonly Uint8Ar
   else res.end();
 }
 
+/** A number out of its range, in AWS's own words: `1 validation error detected: Value '1.5' at 'inferenceConfig.temperature' failed to satisfy constraint: …`. */
+function constraintMessage(issue: ZodIssue | undefined, json: unknown): string | undefined {
+  if (issue?.code !== 'too_big' && issue?.code !== 'too_small') return undefined;
+  if (issue.type !== 'number') return undefined;
+  const value = issue.path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string | number, unknown>)[key] : undefined), json);
+  const constraint = issue.code === 'too_big' ? `less than or equal to ${String(issue.maximum)}` : `greater than or equal to ${String(issue.minimum)}`;
+  return `1 validation error detected: Value '${String(value)}' at '${dottedPath(issue.path)}' failed to satisfy constraint: Member must have value ${constraint}`;
+}
+
 function parseRequest(res: ServerResponse, rawBody: string): ConverseRequest | undefined {
   let json: unknown;
   try {
@@ -231,6 +240,11 @@ function parseRequest(res: ServerResponse, rawBody: string): ConverseRequest | u
   }
   const parsed = ConverseRequestSchema.safeParse(json);
   if (parsed.success) return parsed.data;
+  const bound = constraintMessage(parsed.error.issues[0], json);
+  if (bound) {
+    sendValidation(res, bound);
+    return undefined;
+  }
   const issue = firstIssue(parsed.error);
   sendValidation(res, `Malformed input request: ${dottedPath(issue.path) || '#'}: ${issue.message}, please reformat your input and try again.`);
   return undefined;

@@ -22,6 +22,14 @@ describe('bedrockConverseAdapter.buildRequest', () => {
     expect(built.body).not.toContain('"stream"');
   });
 
+  it('an inference-profile ARN as the model is one path segment (its colons and slash encoded)', () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.meta.llama3-3-70b-instruct-v1:0';
+    const built = bedrockConverseAdapter.buildRequest({ channel, key: 'ABSKQmVkcm9ja0FQSUtleQ==', request: request(false), upstreamModel: arn });
+    expect(built.url).toBe(
+      'https://bedrock-runtime.us-east-1.amazonaws.com/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus.meta.llama3-3-70b-instruct-v1%3A0/converse',
+    );
+  });
+
   it('an answer gets a fresh chatcmpl id and the public model', () => {
     const converted = bedrockConverseAdapter.convertResponse(JSON.stringify({ output: { message: { role: 'assistant', content: [{ text: 'Hi' }] } }, stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } }), 'my-llama');
     expect(converted).toMatchObject({ ok: true, body: { id: expect.stringMatching(/^chatcmpl-[0-9a-f]{32}$/), model: 'my-llama' } });
