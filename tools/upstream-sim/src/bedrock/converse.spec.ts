@@ -72,6 +72,24 @@ describe('Converse simulator: answers', () => {
     expect(await second.json()).toMatchObject({ output: { message: { content: [{ text: expect.stringContaining('sunny') }] } }, stopReason: 'end_turn' });
   });
 
+  it('DeepSeek R1 shows its reasoning first, unsigned, counted in the output tokens; streamed as reasoningContent deltas', async () => {
+    const model = 'us.deepseek.r1-v1:0';
+    const body = (await (await post(hi, { model })).json()) as { output: { message: { content: unknown[] } }; usage: { outputTokens: number } };
+    expect(body.output.message.content).toEqual([{ reasoningContent: { reasoningText: { text: 'The user wrote: "Hello there". I will say it back.' } } }, { text: 'You said: Hello there' }]);
+    expect(body.usage.outputTokens).toBeGreaterThan(4);
+    const events = await streamEvents(await post(hi, { model, stream: true }));
+    const first = JSON.parse(events[1]?.data ?? '{}') as Record<string, unknown>;
+    expect(first).toMatchObject({ contentBlockIndex: 0, delta: { reasoningContent: { text: 'The' } } });
+  });
+
+  it('Nova 2 with reasoningConfig enabled shows [REDACTED] reasoning; without it, none', async () => {
+    const model = 'global.amazon.nova-2-lite-v1:0';
+    const reasoned = (await (await post({ ...hi, additionalModelRequestFields: { reasoningConfig: { type: 'enabled', maxReasoningEffort: 'low' } } }, { model })).json()) as { output: { message: { content: unknown[] } } };
+    expect(reasoned.output.message.content[0]).toEqual({ reasoningContent: { reasoningText: { text: '[REDACTED]' } } });
+    const plain = (await (await post(hi, { model })).json()) as { output: { message: { content: unknown[] } } };
+    expect(plain.output.message.content).toEqual([{ text: 'You said: Hello there' }]);
+  });
+
   it('streams AWS event-stream messages: messageStart, deltas, contentBlockStop, messageStop, metadata — each with padding', async () => {
     const events = await streamEvents(await post(hi, { stream: true }));
     expect(events.map((event) => event.event)).toEqual(['messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata']);

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z, type ZodIssue } from 'zod';
 import type { ChatCompletionRequest, FunctionToolCall, Message, Tool, ToolChoice, UserContentPart } from '@chat-relay/contract';
 import { encodeAwsEvent, encodeAwsException } from '@chat-relay/wire';
+import { thinkingTextFor } from '../anthropic/add-thinking';
 import type { AnswerContent } from '../build-chat-completion';
 import { asFunctionCall } from '../decide-answer';
 import type { SimContext } from '../handle-request';
@@ -10,7 +11,7 @@ import { signalOnClose, writeFlushed } from '../http-io';
 import { planProviderAnswer } from '../plan-provider-answer';
 import { sendJsonAnswer } from '../send-json-answer';
 import type { SimFault } from '../sim-types';
-import { splitIntoPieces, splitIntoStreamTokens } from '../tokens';
+import { countTokens, splitIntoPieces, splitIntoStreamTokens } from '../tokens';
 import { dottedPath, firstIssue } from '../zod-issues';
 
 // Amazon Bedrock's Converse and ConverseStream (POST /model/{modelId}/converse, /converse-stream),
@@ -163,6 +164,25 @@ function toInternalRequest(request: ConverseRequest, modelId: string): ChatCompl
   };
 }
 
+/**
+ * The reasoning a model shows: DeepSeek R1 always reasons, unsigned; Nova 2 with
+ * `reasoningConfig.type: enabled` shows `[REDACTED]`
+ * (https://docs.aws.amazon.com/nova/latest/nova2-userguide/reasoning-capabilities.html); others none.
+ */
+function reasoningOf(request: ConverseRequest, modelId: string, plan: AnswerContent, internal: ChatCompletionRequest): string | undefined {
+  if (/deepseek\.r1/.test(modelId)) return thinkingTextFor(plan, internal);
+  const config = request.additionalModelRequestFields?.['reasoningConfig'];
+  const enabled = typeof config === 'object' && config !== null && (config as Record<string, unknown>)['type'] === 'enabled';
+  return enabled && /amazon\.nova-2-/.test(modelId) ? '[REDACTED]' : undefined;
+}
+
+/** The plan with the reasoning's tokens counted in its output, as Bedrock bills them. */
+function withReasoningTokens(plan: AnswerContent, reasoning: string | undefined): AnswerContent {
+  if (reasoning === undefined) return plan;
+  const completion = plan.usage.completion_tokens + countTokens(reasoning);
+  return { ...plan, usage: { ...plan.usage, completion_tokens: completion, total_tokens: plan.usage.prompt_tokens + completion } };
+}
+
 const stopReasonOf = (plan: AnswerContent): string => (plan.kind === 'tool_calls' ? 'tool_use' : plan.finishReason === 'length' ? 'max_tokens' : 'end_turn');
 const textOf = (plan: AnswerContent): string | undefined => (plan.kind === 'text' ? plan.content : plan.preamble);
 const callsOf = (plan: AnswerContent): FunctionToolCall[] => (plan.kind === 'tool_calls' ? plan.toolCalls.map(asFunctionCall) : []);
@@ -170,9 +190,10 @@ const callsOf = (plan: AnswerContent): FunctionToolCall[] => (plan.kind === 'too
 const toolUseId = (call: FunctionToolCall): string => `tooluse_${call.id.replace(/^call_/, '').slice(0, 22)}`;
 const usageOf = (plan: AnswerContent) => ({ inputTokens: plan.usage.prompt_tokens, outputTokens: plan.usage.completion_tokens, totalTokens: plan.usage.total_tokens });
 
-function converseAnswer(plan: AnswerContent): unknown {
+function converseAnswer(plan: AnswerContent, reasoning: string | undefined): unknown {
   const text = textOf(plan);
   const content = [
+    ...(reasoning !== undefined ? [{ reasoningContent: { reasoningText: { text: reasoning } } }] : []),
     ...(text !== undefined ? [{ text }] : []),
     ...callsOf(plan).map((call) => ({ toolUse: { toolUseId: toolUseId(call), name: call.function.name, input: JSON.parse(call.function.arguments) as unknown } })),
   ];
@@ -185,9 +206,13 @@ const event = (type: string, payload: Record<string, unknown>, index: number): U
   encodeAwsEvent(type, JSON.stringify({ ...payload, p: PADDING.slice(0, 1 + ((index * 7) % PADDING.length)) }));
 
 /** The ConverseStream events: text in deltas of a few words, each call opened then its input in pieces, stop, metadata. */
-function converseEvents(plan: AnswerContent): Uint8Array[] {
+function converseEvents(plan: AnswerContent, reasoning: string | undefined): Uint8Array[] {
   const events: Array<[string, Record<string, unknown>]> = [['messageStart', { role: 'assistant' }]];
   let block = 0;
+  if (reasoning !== undefined) {
+    for (const token of splitIntoStreamTokens(reasoning)) events.push(['contentBlockDelta', { contentBlockIndex: block, delta: { reasoningContent: { text: token } } }]);
+    events.push(['contentBlockStop', { contentBlockIndex: block++ }]);
+  }
   const text = textOf(plan);
   if (text !== undefined) {
     const tokens = splitIntoStreamTokens(text);
@@ -262,12 +287,15 @@ export async function handleConverse(res: ServerResponse, modelId: string, rawBo
     sendValidation(res, problem);
     return;
   }
-  const answer = planProviderAnswer(toInternalRequest(request, modelId), context);
+  const internal = toInternalRequest(request, modelId);
+  const answer = planProviderAnswer(internal, context);
   if (answer.kind === 'invalid') {
     sendValidation(res, `${answer.param}: ${answer.message}`);
     return;
   }
-  const { plan, fault, latencyMsPerToken } = answer;
+  const { fault, latencyMsPerToken } = answer;
+  const reasoning = reasoningOf(request, modelId, answer.plan, internal);
+  const plan = withReasoningTokens(answer.plan, reasoning);
   if (fault?.kind === 'status') {
     sendErrorForStatus(res, fault.status);
     return;
@@ -275,12 +303,12 @@ export async function handleConverse(res: ServerResponse, modelId: string, rawBo
   // Never answer; the socket stays open until the client gives up.
   if (fault?.kind === 'timeout') return;
   if (stream) {
-    await writeConverseStream(res, converseEvents(plan), latencyMsPerToken, fault);
+    await writeConverseStream(res, converseEvents(plan, reasoning), latencyMsPerToken, fault);
     return;
   }
   if (fault?.kind === 'stream-error') {
     sendErrorForStatus(res, 503);
     return;
   }
-  await sendJsonAnswer(res, JSON.stringify(converseAnswer(plan)), { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
+  await sendJsonAnswer(res, JSON.stringify(converseAnswer(plan, reasoning)), { completionTokens: plan.usage.completion_tokens, latencyMsPerToken }, fault);
 }
