@@ -88,6 +88,7 @@ function problemOf(request: ConverseRequest, modelId: string): string | undefine
       return 'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.';
     }
     for (const [blockIndex, block] of message.content.entries()) {
+      // A ContentBlock is a union: one member set. (The wording is the simulator's; Bedrock's was not found.)
       const kinds = Object.keys(block).length;
       if (kinds !== 1) return `The content block at messages.${index}.content.${blockIndex} must set exactly one member, not ${kinds}.`;
       if (block.text !== undefined && block.text.trim() === '') {
