@@ -54,6 +54,7 @@ const MISSING_KEY: Readonly<Record<ErrorDialect, string>> = {
   anthropic: "You didn't provide an API key. Send it in an x-api-key header, or as Authorization: Bearer YOUR_KEY.",
   gemini: "You didn't provide an API key. Send it in an x-goog-api-key header, as the key query parameter, or as Authorization: Bearer YOUR_KEY.",
   suno: "You didn't provide an API key. Send it in an Authorization header using Bearer auth (Authorization: Bearer YOUR_KEY).",
+  bedrock: "You didn't provide an API key. Send it as Authorization: Bearer YOUR_KEY (Claude Code: AWS_BEARER_TOKEN_BEDROCK).",
 };
 
 const headerKey = (value: string | string[] | undefined): string | undefined =>

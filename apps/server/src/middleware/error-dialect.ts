@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { routeMetadata } from './route-metadata';
 
 /** Which error shape a request is answered in. */
-export type ErrorDialect = 'openai' | 'anthropic' | 'gemini' | 'suno';
+export type ErrorDialect = 'openai' | 'anthropic' | 'gemini' | 'suno' | 'bedrock';
 
 /** Anthropic's own paths, and the model list both dialects share (matched as Express matches routes). */
 const ANTHROPIC_PATH = /^\/v1\/messages(?:\/|$)/i;
@@ -23,7 +23,7 @@ const SUNO_PATH = /^\/suno(?:\/|$)/i;
 export function errorDialectOf(req: Request): ErrorDialect {
   const metadata = routeMetadata(req);
   const versioned = req.headers['anthropic-version'] !== undefined;
-  if (metadata?.dialect === 'gemini' || metadata?.dialect === 'suno') return metadata.dialect;
+  if (metadata?.dialect === 'gemini' || metadata?.dialect === 'suno' || metadata?.dialect === 'bedrock') return metadata.dialect;
   if (metadata) return metadata.dialect === 'anthropic' || (metadata.dialect === 'negotiated' && versioned) ? 'anthropic' : 'openai';
   // Under `app.use('/v1', …)` the path is relative to the mount point: put it back together.
   const path = `${req.baseUrl}${req.path}`;

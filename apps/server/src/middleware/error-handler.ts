@@ -46,6 +46,32 @@ export function storeUnavailable(): RelayError {
   });
 }
 
+/**
+ * The Bedrock Runtime error an error is told as, in `x-amzn-errortype` as the AWS SDKs read it
+ * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html#API_runtime_InvokeModel_Errors).
+ */
+function bedrockErrorType(error: RelayError): string {
+  switch (error.status) {
+    case 401:
+    case 403:
+      return 'AccessDeniedException';
+    case 404:
+      return 'ResourceNotFoundException';
+    case 408:
+    case 504:
+      return 'ModelTimeoutException';
+    case 429:
+      return 'ThrottlingException';
+    case 503:
+    case 529:
+      return 'ServiceUnavailableException';
+    case 500:
+      return 'InternalServerException';
+    default:
+      return error.status < 500 ? 'ValidationException' : 'ModelErrorException';
+  }
+}
+
 /** The one place that writes error responses (SPEC §9). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   // An outage fails every request alike: one line per interval with a count, not a stack each.
@@ -103,6 +129,10 @@ export function writeJsonError(res: ServerResponse, error: RelayError, dialect: 
   } else if (dialect === 'suno') {
     body = JSON.stringify(toSunoError(error));
     res.statusCode = error.status;
+  } else if (dialect === 'bedrock') {
+    body = JSON.stringify({ message: error.message });
+    res.statusCode = error.status;
+    res.setHeader('x-amzn-errortype', bedrockErrorType(error));
   } else {
     body = JSON.stringify(error.toBody());
     res.statusCode = error.status;

@@ -1,9 +1,11 @@
 import {
+  bedrockModelName,
   DEFAULT_IMAGE_MODEL,
   DEFAULT_MODERATION_MODEL,
   DEFAULT_SEARCH_MODEL,
   DEFAULT_VIDEO_MODEL,
   parseGeminiTarget,
+  parseVertexAnthropicTarget,
   SunoActionSchema,
   sunoModelOf,
   type Endpoint,
@@ -30,6 +32,9 @@ export function requestedModel(req: Request, res: Response, metadata: RouteMetad
   if (!metadata.streaming) return undefined;
   const params = req.params as Record<string, string | undefined>;
   if (metadata.dialect === 'gemini') return parseGeminiTarget(params['target'] ?? '')?.model;
+  // Claude's cloud APIs (cloud-messages.contract.ts): the model is in the path, under the relay's name.
+  if (params['modelId'] !== undefined) return bedrockModelName(params['modelId']);
+  if (params['project'] !== undefined) return parseVertexAnthropicTarget(params['target'] ?? '')?.model;
   if (metadata.endpoint === 'music') {
     const action = SunoActionSchema.safeParse(params['action']);
     return action.success ? sunoModelOf(action.data) : undefined;

@@ -171,6 +171,16 @@ describe('e2e: Claude Code in its Bedrock and Vertex modes through the relay (is
       expect(response.status).toBe(404);
     });
 
+    it('errors in Bedrock’s shape: {message} and x-amzn-errortype', async () => {
+      const refused = await replay(e2e, bedrock, { token: 'sk-not-a-relay-token' });
+      expect(refused.headers.get('x-amzn-errortype')).toBe('AccessDeniedException');
+      expect(await refused.json()).toEqual({ message: expect.any(String) });
+      const unknown = await replay(e2e, bedrock, { path: '/model/us.anthropic.claude-unknown-9/invoke' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('x-amzn-errortype')).toBe('ResourceNotFoundException');
+      expect(await unknown.json()).toEqual({ message: expect.any(String) });
+    });
+
     it('without the relay’s token: 401, nothing sent upstream', async () => {
       expect((await replay(e2e, bedrock, { token: null })).status).toBe(401);
       expect((await replay(e2e, bedrock, { token: 'sk-not-a-relay-token' })).status).toBe(401);

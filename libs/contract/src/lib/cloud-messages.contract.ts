@@ -82,7 +82,7 @@ export const cloudMessagesContract = c.router(
       pathParams: BedrockModelParamsSchema,
       body: CloudMessagesRequestSchema,
       responses: { 200: message },
-      metadata: meta({ auth: 'token', streaming: true, dialect: 'anthropic' }),
+      metadata: meta({ auth: 'token', streaming: true, dialect: 'bedrock' }),
     },
     bedrockInvokeModelWithResponseStream: {
       method: 'POST',
@@ -92,7 +92,7 @@ export const cloudMessagesContract = c.router(
       pathParams: BedrockModelParamsSchema,
       body: CloudMessagesRequestSchema,
       responses: { 200: c.otherResponse({ contentType: 'application/vnd.amazon.eventstream', body: c.type<Uint8Array>() }) },
-      metadata: meta({ auth: 'token', streaming: true, dialect: 'anthropic' }),
+      metadata: meta({ auth: 'token', streaming: true, dialect: 'bedrock' }),
     },
     // The Vertex SDKs' base URL ends in `/v1` (https://{region}-aiplatform.googleapis.com/v1); a gateway's may not.
     vertexRawPredict: vertexRoute('/v1/projects/:project/locations/:location/publishers/anthropic/models/:target'),

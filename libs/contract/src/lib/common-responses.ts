@@ -86,9 +86,11 @@ export type RouteAuth = 'none' | 'token' | 'self' | 'management' | 'admin' | 'me
  * - `negotiated`: a route both dialects share (the model list), answered in Anthropic's shapes
  *   when the request carries `anthropic-version`, as Anthropic's SDKs send it, else OpenAI's;
  * - `gemini`: `{error:{code,message,status}}`, `x-goog-api-key`, `?key=` (or `Authorization: Bearer`);
- * - `suno`: new-api's task errors `{code,message,data:null}`, `Authorization: Bearer`.
+ * - `suno`: new-api's task errors `{code,message,data:null}`, `Authorization: Bearer`;
+ * - `bedrock`: Amazon Bedrock's errors `{message}` with `x-amzn-errortype`, `Authorization: Bearer`
+ *   (a Bedrock API key) or `x-api-key`.
  */
-export type RouteDialect = 'openai' | 'anthropic' | 'negotiated' | 'gemini' | 'suno';
+export type RouteDialect = 'openai' | 'anthropic' | 'negotiated' | 'gemini' | 'suno' | 'bedrock';
 
 export interface RouteMetadata {
   auth: RouteAuth;

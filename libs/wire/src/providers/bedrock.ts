@@ -1,4 +1,5 @@
 import { bedrockClaudeAdapter } from '../bedrock/bedrock-claude-adapter';
+import { bedrockConverseAdapter } from '../bedrock/converse';
 import { bedrockClaudeNativeAdapter } from '../bedrock/bedrock-claude-native-adapter';
 import { bedrockTokenCounter } from '../bedrock/bedrock-count-tokens';
 import { isBedrockClaude } from '../bedrock/bedrock-model-id';
@@ -15,12 +16,12 @@ export { bedrockAuthHeaders };
  * bridged through it, Messages callers passed through, counted by Bedrock's CountTokens — and
  * the model list from the control plane's ListFoundationModels. Requests with access keys are
  * signed by the server (SigV4, service `bedrock`); a Bedrock API key goes as a bearer.
- * Models other than Claude go through Converse (`chatFor` answers undefined for them until that
- * adapter is wired in).
+ * Models other than Claude (Llama, Mistral, Nova, DeepSeek …) chat through Converse; completions
+ * reach Claude only (bridged through its Messages body).
  */
 export const bedrockProvider: ChannelProvider = {
   chat: bedrockClaudeAdapter,
-  chatFor: (upstreamModel) => (isBedrockClaude(upstreamModel) ? bedrockClaudeAdapter : undefined),
+  chatFor: (upstreamModel) => (isBedrockClaude(upstreamModel) ? bedrockClaudeAdapter : bedrockConverseAdapter),
   json: { completions: bridgedCompletionsAdapter(bedrockClaudeAdapter, 'Amazon Bedrock') },
   nativeFor: (dialect, upstreamModel) => (dialect === 'messages' && isBedrockClaude(upstreamModel) ? bedrockClaudeNativeAdapter : undefined),
   modelList: bedrockModelList,

@@ -146,8 +146,8 @@ describe('CountTokens and the model list', () => {
     expect(list.modelSummaries.every((model) => model.providerName === 'Anthropic')).toBe(true);
   });
 
-  it('answers Converse 404 in Bedrock\'s shape (not served here)', async () => {
+  it('routes Converse to its handler, behind the same signature check (an empty conversation refused as Bedrock does)', async () => {
     const response = await callBedrock(sim, { path: modelPath(haiku, 'converse'), body: { messages: [] } });
-    expect([response.status, response.headers.get('x-amzn-errortype')]).toEqual([404, 'UnknownOperationException']);
+    expect([response.status, response.headers.get('x-amzn-errortype')?.split(':')[0]]).toEqual([400, 'ValidationException']);
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnthropicContext } from '../anthropic/handle-messages';
+import { handleConverse } from './converse';
+import type { SimContext } from '../handle-request';
 import { bearerKeyOf } from '../check-bearer';
 import { checkBedrockAuth } from './bedrock-auth';
 import { sendBedrockError } from './bedrock-error';
@@ -33,9 +34,9 @@ function callerOf(req: IncomingMessage): string {
 /**
  * Amazon Bedrock: `POST /model/{id}/invoke`, `/invoke-with-response-stream` and `/count-tokens`
  * for Claude, `GET /foundation-models`; each checked for its credentials first (bedrock-auth.ts),
- * errors in Bedrock's shape. Converse (`/converse`, `/converse-stream`) answers 404 here.
+ * errors in Bedrock's shape; Converse (`/converse`, `/converse-stream`) for every model (converse.ts).
  */
-export async function handleBedrockRoute(req: IncomingMessage, res: ServerResponse, request: BedrockRequest, context: AnthropicContext): Promise<void> {
+export async function handleBedrockRoute(req: IncomingMessage, res: ServerResponse, request: BedrockRequest, context: SimContext): Promise<void> {
   const { method, path, query, rawBody, bytes } = request;
   const route = modelRoute.exec(path);
   const isModels = path === '/foundation-models' && method === 'GET';
@@ -57,7 +58,6 @@ export async function handleBedrockRoute(req: IncomingMessage, res: ServerRespon
     case 'count-tokens':
       return handleCountTokens(res, modelId, rawBody);
     default:
-      // Converse is another handler's, once it lands.
-      return unknownOperation(res, method, path);
+      return handleConverse(res, modelId, rawBody, operation === 'converse-stream', context);
   }
 }
