@@ -1,4 +1,5 @@
 import { LOG_CSV_COLUMNS } from '@chat-relay/contract';
+import { createTestServiceAccount } from '@chat-relay/upstream-sim';
 import fs from 'node:fs';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { ADMIN_ONLY_SECTIONS, ADMIN_SECTIONS, consoleNav, openSection, sampleUntil, signIn } from './support/console-pages';
@@ -9,6 +10,8 @@ import { csvRecords } from './support/csv';
 const REQUESTS_METRIC = 'relay_requests_total';
 const MODEL = 'gpt-4o';
 const CHANNEL_NAME = 'simulator e2e';
+const VERTEX_CHANNEL_NAME = 'vertex e2e';
+const VERTEX_MODEL = 'gemini-2.5-flash';
 const ADMIN_TOKEN_NAME = 'playground e2e';
 const ACCOUNT_NAME = 'team-blue e2e';
 const ACCOUNT_TOKEN_NAME = 'team-blue token';
@@ -70,6 +73,44 @@ describe('console flow (admin, then an account)', () => {
     expect(tested.length).toBeGreaterThan(0);
     expect(tested.every((request) => request.headers['authorization'] === `Bearer ${SIM_KEY}`)).toBe(true);
     await suite.screenshot('02-channels');
+  });
+
+  it('Channels: a vertex channel with its region and a service account key file pasted whole; its test mints a token (issue 31)', async () => {
+    const { page, sim } = suite;
+    const account = createTestServiceAccount('console-e2e@acme-prod.iam.gserviceaccount.com');
+    sim.registerVertexServiceAccount(account.clientEmail, account.publicKeyPem);
+    // As Google hands the key file out: pretty-printed over many lines (https://cloud.google.com/iam/docs/keys-create-delete).
+    const keyFile = JSON.stringify(
+      { type: 'service_account', project_id: 'acme-prod', private_key_id: 'e2e', private_key: account.privateKeyPem, client_email: account.clientEmail, token_uri: sim.vertexTokenUri },
+      null,
+      2,
+    );
+    await page.getByRole('button', { name: 'New channel' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(VERTEX_CHANNEL_NAME);
+    await page.getByLabel('Type', { exact: true }).selectOption('vertex');
+    await page.getByLabel('Base URL').fill(sim.vertexBaseUrl);
+    await page.getByLabel('Region').fill('us-east5');
+    await page.getByLabel('Keys').fill(keyFile);
+    await page.getByLabel('Models').fill(VERTEX_MODEL);
+    await page.getByRole('button', { name: 'Create channel' }).click();
+
+    const row = page.getByRole('row').filter({ hasText: VERTEX_CHANNEL_NAME });
+    await row.getByText(`service account ${account.clientEmail}`).waitFor();
+    const simRequestsBefore = sim.requests.length;
+    await row.getByRole('button', { name: 'Test', exact: true }).click();
+    const result = row.getByRole('status').filter({ hasText: /\d+\s*ms/ });
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/^OK · \d+ ms/);
+    // The relay minted a bearer from the key (the token was asked for by now, at the latest for this test) and sent the region typed.
+    expect(sim.vertexTokensMinted()).toBeGreaterThan(0);
+    const generated = sim.requests.slice(simRequestsBefore).filter((request) => request.path.includes('/publishers/google/models/'));
+    expect(generated.length).toBeGreaterThan(0);
+    for (const request of generated) {
+      expect(request.path.startsWith(`/v1/projects/acme-prod/locations/us-east5/publishers/google/models/${VERTEX_MODEL}:`)).toBe(true);
+      expect(String(request.headers['authorization'])).toMatch(/^Bearer /);
+    }
+    expect(await page.content()).not.toContain('PRIVATE KEY');
+    await suite.screenshot('02a-vertex-channel');
   });
 
   it('Models: the catalogue shows gpt-4o with its limits and list price; an override saved there is what the relay knows', async () => {

@@ -130,3 +130,24 @@ export const userAccount = accountFixture({ id: 7, name: 'Team A', role: 'user',
 
 /** A page of the API's list shape. */
 export const pageOf = <T>(data: T[], total = data.length, page = 1, perPage = 20) => ({ data, total, page, per_page: perPage });
+
+/**
+ * A service account's JSON key file as Google hands it out: pretty-printed over many lines, the
+ * private key's line breaks escaped inside its string
+ * (https://cloud.google.com/iam/docs/keys-create-delete#creating). Not a real key.
+ */
+export const serviceAccountKeyFile = (clientEmail = 'relay@acme-prod.iam.gserviceaccount.com'): string =>
+  JSON.stringify(
+    {
+      type: 'service_account',
+      project_id: 'acme-prod',
+      private_key_id: 'f3c1a2b4d5e6',
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC{not-a-real-key}\n-----END PRIVATE KEY-----\n',
+      client_email: clientEmail,
+      client_id: '100000000000000000001',
+      auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+      token_uri: 'https://oauth2.googleapis.com/token',
+    },
+    null,
+    2,
+  ) + '\n';

@@ -14,6 +14,9 @@ import {
   withType,
   type ChannelFormValues,
 } from './channel-form';
+import { withKeyAdded } from './channel-key-text';
+import { regionHint, TYPE_FIELDS } from './channel-type-fields';
+import { KeyFileInput } from './key-file-input';
 
 const TYPE_OPTIONS = Object.entries(CHANNEL_TYPES).map(([value, { label }]) => ({ value, label }));
 const RESPONSES_API_OPTIONS = [
@@ -31,6 +34,7 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
   const { channel } = props;
   const editor = useEditor<ChannelFormValues>(() => (channel ? channelFormFrom(channel) : emptyChannelForm()));
   const { values, set } = editor;
+  const typeFields = TYPE_FIELDS[values.type];
 
   const create = () => editor.send(toChannelCreate(values), async (body) => unwrap(await client.api.channels.createChannel({ body }), 201));
   const update = (original: Channel) =>
@@ -74,8 +78,27 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
           required
           value={values.baseUrl}
           onChange={(event) => set('baseUrl', event.target.value)}
-          hint="With the version path, as an SDK's base URL: https://api.openai.com/v1"
+          placeholder={typeFields.baseUrl.placeholder}
+          hint={typeFields.baseUrl.hint}
         />
+        {typeFields.region && (
+          <TextField
+            label="Region"
+            value={values.region}
+            placeholder={typeFields.region.placeholder}
+            onChange={(event) => set('region', event.target.value)}
+            hint={regionHint(values.type, values.baseUrl, values.region)}
+          />
+        )}
+        {typeFields.apiVersion && (
+          <TextField
+            label="API version"
+            value={values.apiVersion}
+            placeholder={typeFields.apiVersion.placeholder}
+            onChange={(event) => set('apiVersion', event.target.value)}
+            hint={typeFields.apiVersion.hint}
+          />
+        )}
         <SelectField
           label="Responses API"
           value={values.responsesApi}
@@ -93,12 +116,16 @@ export function ChannelEditor(props: { channel?: Channel; onSaved: (channel: Cha
         required={!channel}
         value={values.keys}
         onChange={(event) => set('keys', event.target.value)}
-        hint={
+        hint={[
           channel
             ? `One per line. Leave empty to keep the current keys (${channel.key_hints.join(', ') || 'none'}); keys typed here replace them all.`
-            : 'One per line. They are never shown again, only their last characters.'
-        }
+            : 'One per line. They are never shown again, only a hint of each.',
+          typeFields.keys,
+        ]
+          .filter(Boolean)
+          .join(' ')}
       />
+      {typeFields.keyFile && <KeyFileInput onRead={(key) => editor.setValues((current) => ({ ...current, keys: withKeyAdded(current.keys, key) }))} />}
       <TextArea
         label="Models"
         required

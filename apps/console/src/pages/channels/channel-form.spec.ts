@@ -1,11 +1,10 @@
-import { channelFixture } from '../../testing/fixtures';
+import { channelFixture, keyStatus, serviceAccountKeyFile } from '../../testing/fixtures';
 import {
   CHANNEL_TYPES,
   channelFormFrom,
   emptyChannelForm,
   endpointsOfType,
   parseModelMapping,
-  splitKeys,
   splitList,
   toChannelCreate,
   toChannelUpdate,
@@ -23,7 +22,6 @@ const filled = () => ({
 
 describe('channel form → API body', () => {
   it('splits keys by line only, models by comma or line, and normalises the base URL', () => {
-    expect(splitKeys('a\r\n b \n\n')).toEqual(['a', 'b']);
     expect(splitList('a, b\n\nc,')).toEqual(['a', 'b', 'c']);
     const outcome = toChannelCreate(filled());
     expect(outcome).toEqual({
@@ -87,7 +85,7 @@ describe('channel edit → PATCH body', () => {
 
 describe('channel types and what they can serve (issue 17)', () => {
   it('offers every type with a hint, the new ones saying what they are', () => {
-    expect(Object.keys(CHANNEL_TYPES)).toEqual(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
+    expect(Object.keys(CHANNEL_TYPES)).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'bedrock', 'vertex', 'suno', 'tavily', 'searxng']);
     expect(CHANNEL_TYPES.suno.hint).toBe("Suno-style music API (new-api's /suno routes)");
     expect(CHANNEL_TYPES.tavily.hint).toBe('Tavily search API, base URL https://api.tavily.com');
     expect(CHANNEL_TYPES.searxng.hint).toBe('your SearXNG, JSON format enabled');
@@ -133,5 +131,72 @@ describe('channel form: what passes through (issue 26)', () => {
     const bad = toChannelUpdate({ ...form, serviceTiers: 'Priority!' }, channel);
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.errors.join(' ')).toContain('Passthrough');
+  });
+});
+
+describe('channel form: the three clouds (issue 31)', () => {
+  const vertexForm = (): ChannelFormValues => ({
+    ...withType(emptyChannelForm(), 'vertex'),
+    name: 'vertex-main',
+    baseUrl: 'https://aiplatform.googleapis.com',
+    keys: serviceAccountKeyFile(),
+    models: 'gemini-2.5-pro, claude-sonnet-4-5@20250929',
+    region: 'us-east5',
+  });
+
+  it('sends a multi-line service account key file as ONE key, and the region as cloud', () => {
+    const outcome = toChannelCreate(vertexForm());
+    if (!outcome.ok) throw new Error(outcome.errors.join('; '));
+    expect(outcome.body.keys).toEqual([JSON.stringify(JSON.parse(serviceAccountKeyFile()))]);
+    expect(outcome.body.cloud).toEqual({ region: 'us-east5' });
+  });
+
+  it('sends cloud {} for a cloud left to its defaults, and none at all for the other types', () => {
+    const global = toChannelCreate({ ...vertexForm(), region: '' });
+    expect(global.ok && global.body.cloud).toEqual({});
+    const azure = toChannelCreate({ ...withType(filled(), 'azure'), baseUrl: 'https://acme.openai.azure.com', apiVersion: '2024-10-21' });
+    expect(azure.ok && azure.body).toMatchObject({ type: 'azure', cloud: { api_version: '2024-10-21' } });
+    const openai = toChannelCreate({ ...filled(), region: 'us-east-1' });
+    expect(openai.ok && 'cloud' in openai.body).toBe(false);
+  });
+
+  it('names the Region or API version field when the contract refuses what was typed', () => {
+    expect(toChannelCreate({ ...vertexForm(), region: 'US East 5' })).toEqual({ ok: false, errors: [expect.stringMatching(/^Region: a region is lower-case letters/)] });
+    const azure = { ...withType(filled(), 'azure'), baseUrl: 'https://acme.openai.azure.com', apiVersion: 'October' };
+    expect(toChannelCreate(azure)).toEqual({ ok: false, errors: [expect.stringMatching(/^API version: an api-version is a date/)] });
+    const bedrock = { ...withType(filled(), 'bedrock'), baseUrl: 'https://bedrock-proxy.internal', keys: 'AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI' };
+    expect(toChannelCreate(bedrock)).toEqual({ ok: false, errors: [expect.stringMatching(/^Region: a bedrock channel signs its requests for an AWS region/)] });
+    expect(toChannelCreate({ ...bedrock, baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com' })).toMatchObject({ ok: true, body: { cloud: {} } });
+  });
+
+  it('clears the cloud fields when the type changes, from one cloud to another too', () => {
+    const vertex = vertexForm();
+    expect(withType(vertex, 'bedrock')).toMatchObject({ type: 'bedrock', region: '', apiVersion: '' });
+    expect(withType({ ...withType(filled(), 'azure'), apiVersion: '2024-10-21' }, 'openai')).toMatchObject({ type: 'openai', apiVersion: '' });
+    expect(withType(vertex, 'vertex')).toBe(vertex);
+  });
+
+  it('an edit shows the channel’s cloud settings, sends cloud only when changed, and {} when the type leaves the clouds', () => {
+    const channel = channelFixture({
+      type: 'azure',
+      base_url: 'https://acme.openai.azure.com',
+      cloud: { api_version: '2024-10-21' },
+      key_status: [keyStatus({ hint: 'Entra app c-1 (tenant t-1)' })],
+    });
+    const form = channelFormFrom(channel);
+    expect(form).toMatchObject({ region: '', apiVersion: '2024-10-21', keys: '' });
+    expect(toChannelUpdate({ ...form, priority: '2' }, channel)).toEqual({ ok: true, body: { priority: 2 } });
+    expect(toChannelUpdate({ ...form, apiVersion: '' }, channel)).toEqual({ ok: true, body: { cloud: {} } });
+    expect(toChannelUpdate({ ...form, apiVersion: '2025-04-01-preview' }, channel)).toEqual({ ok: true, body: { cloud: { api_version: '2025-04-01-preview' } } });
+    expect(toChannelUpdate(withType(form, 'openai'), channel)).toEqual({ ok: true, body: { type: 'openai', cloud: {} } });
+  });
+
+  it('an edit sends a pasted key file as one key, replacing the current keys', () => {
+    const channel = channelFixture({ type: 'vertex', base_url: 'https://aiplatform.googleapis.com', cloud: { region: 'global' } });
+    const update = toChannelUpdate({ ...channelFormFrom(channel), keys: `${serviceAccountKeyFile()}\n${serviceAccountKeyFile('b@acme-prod.iam.gserviceaccount.com')}` }, channel);
+    expect(update.ok && update.body.keys?.map((key) => (JSON.parse(key) as { client_email: string }).client_email)).toEqual([
+      'relay@acme-prod.iam.gserviceaccount.com',
+      'b@acme-prod.iam.gserviceaccount.com',
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import {
   ENDPOINTS,
   HOSTED_TOOL_KINDS,
   type Channel,
+  type ChannelCloud,
   type ChannelCreate,
   type ChannelResponsesApi,
   type ChannelType,
@@ -15,14 +16,17 @@ import {
   type Endpoint,
   type HostedToolKind,
 } from '@chat-relay/contract';
+import type { ZodIssue } from 'zod';
 import { formIssues, parseWholeNumber, type FormOutcome } from '../../api/form-issues';
+import { parseKeys } from './channel-key-text';
+import { readCloud, takesCloud } from './channel-type-fields';
 
 /** What the channel form holds: text as typed, turned into the API's body on submit. */
 export interface ChannelFormValues {
   name: string;
   type: ChannelType;
   baseUrl: string;
-  /** One key per line; in the edit form empty means "keep the current keys". */
+  /** One key per line, a JSON key over as many as it spans (parseKeys); in the edit form empty means "keep the current keys". */
   keys: string;
   models: string;
   /** Lines `public=upstream`. */
@@ -38,6 +42,9 @@ export interface ChannelFormValues {
   serviceTiers: string;
   audioOutput: boolean;
   upstreamObjects: boolean;
+  /** `cloud.region` (bedrock, vertex) and `cloud.api_version` (azure) as typed; empty: none. */
+  region: string;
+  apiVersion: string;
 }
 
 export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
@@ -53,6 +60,9 @@ export const CHANNEL_FIELD_LABELS: Readonly<Record<string, string>> = {
   endpoints: 'Endpoints',
   enabled: 'Enabled',
   passthrough: 'Passthrough',
+  // `cloud.region` and `cloud.api_version`: named by their own fields (toFormIssues).
+  region: 'Region',
+  api_version: 'API version',
 };
 
 /** A new channel starts as the catalogue's first type (the one most upstreams speak). */
@@ -75,6 +85,8 @@ export const emptyChannelForm = (): ChannelFormValues => ({
   serviceTiers: '',
   audioOutput: false,
   upstreamObjects: false,
+  region: '',
+  apiVersion: '',
 });
 
 /** The edit form of a channel: everything but its keys, which the API never shows. */
@@ -97,6 +109,8 @@ export const channelFormFrom = (channel: Channel): ChannelFormValues => ({
   serviceTiers: channel.passthrough.service_tiers.join(', '),
   audioOutput: channel.passthrough.audio_output,
   upstreamObjects: channel.passthrough.upstream_objects,
+  region: channel.cloud.region ?? '',
+  apiVersion: channel.cloud.api_version ?? '',
 });
 
 /** Each type in the form's Type field, with what to know when choosing it: the contract's catalogue rows. */
@@ -107,12 +121,14 @@ export const endpointsOfType = (type: ChannelType): Endpoint[] => ENDPOINTS.filt
 
 /**
  * The form with another type: its default endpoints, or the chosen ones the new type can serve
- * (its defaults when none of them can) — a search engine keeps no chat ticked out of sight.
+ * (its defaults when none of them can) — a search engine keeps no chat ticked out of sight. The
+ * cloud settings go: an AWS region means nothing to Vertex, and other types take none.
  */
 export function withType(values: ChannelFormValues, type: ChannelType): ChannelFormValues {
+  if (type === values.type) return values;
   const kept = values.endpoints.filter((endpoint) => CHANNEL_TYPE_ENDPOINTS[type].includes(endpoint));
   const endpoints = values.useDefaultEndpoints || kept.length === 0 ? [...DEFAULT_CHANNEL_ENDPOINTS[type]] : kept;
-  return { ...values, type, endpoints };
+  return { ...values, type, endpoints, region: '', apiVersion: '' };
 }
 
 /** Names separated by commas or line breaks. */
@@ -121,13 +137,6 @@ export const splitList = (text: string): string[] =>
     .split(/[\n,]/)
     .map((part) => part.trim())
     .filter((part) => part !== '');
-
-/** One key per line; keys may contain commas, so only line breaks separate them. */
-export const splitKeys = (text: string): string[] =>
-  text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 
 /** Lines `public=upstream` → the mapping; a line without `=` or with an empty side is an error. */
 export function parseModelMapping(text: string): { mapping: Record<string, string> } | { error: string } {
@@ -144,13 +153,15 @@ export function parseModelMapping(text: string): { mapping: Record<string, strin
   return { mapping };
 }
 
-/** The fields both forms send, before validation; the errors of what could not be read. */
-function readFields(values: ChannelFormValues): { fields: Omit<ChannelCreate, 'keys'>; errors: string[] } {
+/** The fields both forms send, before validation, and the keys typed; the errors of what could not be read. */
+function readFields(values: ChannelFormValues): { fields: Omit<ChannelCreate, 'keys'> & { cloud: ChannelCloud }; keys: string[]; errors: string[] } {
   const errors: string[] = [];
   const priority = parseWholeNumber(values.priority, 'Priority');
   const weight = parseWholeNumber(values.weight, 'Weight');
   const mapping = parseModelMapping(values.modelMapping);
-  for (const parsed of [priority, weight, mapping]) if ('error' in parsed) errors.push(parsed.error);
+  const keys = parseKeys(values.keys);
+  const cloud = readCloud(values);
+  for (const parsed of [priority, weight, mapping, keys, cloud]) if ('error' in parsed) errors.push(parsed.error);
   const fields = {
     name: values.name,
     type: values.type,
@@ -168,16 +179,27 @@ function readFields(values: ChannelFormValues): { fields: Omit<ChannelCreate, 'k
       audio_output: values.audioOutput,
       upstream_objects: values.upstreamObjects,
     },
+    cloud: 'cloud' in cloud ? cloud.cloud : {},
   };
-  return { fields, errors };
+  return { fields, keys: 'keys' in keys ? keys.keys : [], errors };
 }
+
+/** The contract's complaints in the form's words; `cloud.region` is the Region field's, not a "cloud" one. */
+const toFormIssues = (issues: readonly ZodIssue[]): string[] =>
+  formIssues(
+    issues.map((issue) => (issue.path[0] === 'cloud' && issue.path.length > 1 ? { ...issue, path: issue.path.slice(1) } : issue)),
+    CHANNEL_FIELD_LABELS,
+    'line',
+  );
 
 /** `POST /api/channels` body, checked against the contract before it is sent. */
 export function toChannelCreate(values: ChannelFormValues): FormOutcome<ChannelCreate> {
-  const { fields, errors } = readFields(values);
+  const { fields, keys, errors } = readFields(values);
   if (errors.length > 0) return { ok: false, errors };
-  const parsed = ChannelCreateSchema.safeParse({ ...fields, keys: splitKeys(values.keys) });
-  if (!parsed.success) return { ok: false, errors: formIssues(parsed.error.issues, CHANNEL_FIELD_LABELS, 'line') };
+  // Left out for the types that take no cloud settings, as the contract's default.
+  const { cloud, ...rest } = fields;
+  const parsed = ChannelCreateSchema.safeParse({ ...rest, ...(takesCloud(values.type) ? { cloud } : {}), keys });
+  if (!parsed.success) return { ok: false, errors: toFormIssues(parsed.error.issues) };
   return { ok: true, body: parsed.data };
 }
 
@@ -188,7 +210,7 @@ const sameJson = (left: unknown, right: unknown): boolean => JSON.stringify(left
  * only when some were typed (they replace all current keys).
  */
 export function toChannelUpdate(values: ChannelFormValues, original: Channel): FormOutcome<ChannelUpdate> {
-  const { fields, errors } = readFields(values);
+  const { fields, keys, errors } = readFields(values);
   if (errors.length > 0) return { ok: false, errors };
   const before: Record<string, unknown> = {
     name: original.name,
@@ -202,12 +224,13 @@ export function toChannelUpdate(values: ChannelFormValues, original: Channel): F
     responses_api: original.responses_api,
     endpoints: original.endpoints_default ? null : original.endpoints,
     passthrough: { ...original.passthrough, hosted_tools: HOSTED_TOOL_KINDS.filter((kind) => original.passthrough.hosted_tools.includes(kind)) },
+    // In readCloud's key order; a type switched away from a cloud sends `{}`, which clears them.
+    cloud: { ...(original.cloud.region !== undefined ? { region: original.cloud.region } : {}), ...(original.cloud.api_version !== undefined ? { api_version: original.cloud.api_version } : {}) },
   };
   const changed = Object.fromEntries(Object.entries(fields).filter(([field, value]) => !sameJson(value, before[field])));
-  const keys = splitKeys(values.keys);
   const body = keys.length > 0 ? { ...changed, keys } : changed;
   if (Object.keys(body).length === 0) return { ok: false, errors: ['Nothing changed.'] };
   const parsed = ChannelUpdateSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, errors: formIssues(parsed.error.issues, CHANNEL_FIELD_LABELS, 'line') };
+  if (!parsed.success) return { ok: false, errors: toFormIssues(parsed.error.issues) };
   return { ok: true, body: parsed.data };
 }

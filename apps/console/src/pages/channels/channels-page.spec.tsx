@@ -1,7 +1,7 @@
 import type { Channel, ChannelTestResult } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { bodiesOf, fakeClient, refusal, type Api, type FakeAnswer, type FakeRoutes } from '../../testing/fake-client';
-import { channelFixture, keyStatus, pageOf } from '../../testing/fixtures';
+import { channelFixture, keyStatus, pageOf, serviceAccountKeyFile } from '../../testing/fixtures';
 import { renderPage } from '../../testing/render-page';
 import { ChannelsPage } from './channels-page';
 
@@ -68,7 +68,7 @@ describe('Channels page', () => {
     const { calls } = relayWith([]);
     fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
     const typeField = screen.getByLabelText('Type') as HTMLSelectElement;
-    expect([...typeField.options].map((option) => option.value)).toEqual(['openai', 'anthropic', 'gemini', 'suno', 'tavily', 'searxng']);
+    expect([...typeField.options].map((option) => option.value)).toEqual(['openai', 'anthropic', 'gemini', 'azure', 'bedrock', 'vertex', 'suno', 'tavily', 'searxng']);
     const hint = () => document.getElementById(typeField.getAttribute('aria-describedby') ?? '')?.textContent;
     const endpointBoxes = () => within(screen.getByRole('group', { name: 'Endpoints' })).getAllByRole('checkbox').map((box) => box.nextElementSibling?.textContent);
 
@@ -189,5 +189,91 @@ describe('Channels page', () => {
     await waitFor(() => expect(within(results).getByText(/3 of 3 tested · 2 failed/)).toBeTruthy());
     const lines = within(results).getAllByRole('listitem').map((item) => item.textContent);
     expect(lines).toEqual(['one: OK · 50 ms · gpt-4o', 'two: relay broke · HTTP 500', 'three: Rate limited · HTTP 429 · 9 ms · gpt-4o']);
+  });
+  describe('the three clouds (issue 31)', () => {
+    const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+    const hintOf = (element: HTMLElement) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent;
+
+    it('creates a vertex channel: its region as cloud, a pasted multi-line key file as one key, never shown again', async () => {
+      const { calls } = relayWith([]);
+      fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+      expect(screen.queryByLabelText('Region')).toBeNull();
+      type('Type', 'vertex');
+      expect(field('Base URL').placeholder).toBe('https://aiplatform.googleapis.com');
+      expect(field('Region').placeholder).toBe('global');
+      expect(screen.queryByLabelText('API version')).toBeNull();
+      type('Name', 'vertex-main');
+      type('Base URL', 'https://aiplatform.googleapis.com');
+      type('Region', 'us-east5');
+      type('Keys', serviceAccountKeyFile());
+      type('Models', 'gemini-2.5-pro');
+      fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+
+      await waitFor(() =>
+        expect(bodiesOf(calls, 'channels.createChannel')).toEqual([
+          expect.objectContaining({ type: 'vertex', cloud: { region: 'us-east5' }, keys: [JSON.stringify(JSON.parse(serviceAccountKeyFile()))] }),
+        ]),
+      );
+      await rowOf('vertex-main');
+      expect(document.body.innerHTML).not.toContain('not-a-real-key');
+    });
+
+    it('adds a .json key file to the keys on a line of its own, saying which file it read', async () => {
+      const { calls } = relayWith([]);
+      fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+      type('Type', 'openai');
+      expect(screen.queryByLabelText('Add a key file (.json)')).toBeNull();
+      type('Type', 'vertex');
+      type('Keys', serviceAccountKeyFile('first@acme-prod.iam.gserviceaccount.com'));
+      const file = new File([serviceAccountKeyFile('second@acme-prod.iam.gserviceaccount.com')], 'relay-key.json', { type: 'application/json' });
+      // jsdom's File may lack text(): the page reads it as browsers do.
+      Object.defineProperty(file, 'text', { value: async () => serviceAccountKeyFile('second@acme-prod.iam.gserviceaccount.com') });
+      fireEvent.change(screen.getByLabelText('Add a key file (.json)'), { target: { files: [file] } });
+      expect(await screen.findByText('Added the key in relay-key.json.')).toBeTruthy();
+      expect((screen.getByLabelText('Keys') as HTMLTextAreaElement).value.split('\n').at(-1)).toBe(JSON.stringify(JSON.parse(serviceAccountKeyFile('second@acme-prod.iam.gserviceaccount.com'))));
+
+      type('Name', 'vertex-two');
+      type('Base URL', 'https://aiplatform.googleapis.com');
+      type('Models', 'gemini-2.5-pro');
+      fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+      await waitFor(() => expect(bodiesOf(calls, 'channels.createChannel')).toHaveLength(1));
+      const [body] = bodiesOf(calls, 'channels.createChannel') as Array<{ keys: string[]; cloud: object }>;
+      expect(body?.keys.map((key) => (JSON.parse(key) as { client_email: string }).client_email)).toEqual(['first@acme-prod.iam.gserviceaccount.com', 'second@acme-prod.iam.gserviceaccount.com']);
+      expect(body?.cloud).toEqual({});
+    });
+
+    it('says in the Region hint that a Bedrock base URL already names the region, and sends none', async () => {
+      const { calls } = relayWith([]);
+      fireEvent.click(await screen.findByRole('button', { name: 'New channel' }));
+      type('Type', 'bedrock');
+      expect(field('Region').placeholder).toBe('us-east-1');
+      type('Base URL', 'https://bedrock-runtime.eu-west-3.amazonaws.com');
+      expect(hintOf(field('Region'))).toBe('The base URL names eu-west-3: leave empty to sign for it.');
+      type('Name', 'bedrock-paris');
+      type('Keys', 'AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY');
+      type('Models', 'anthropic.claude-sonnet-4-5-20250929-v1:0');
+      fireEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+      await waitFor(() => expect(bodiesOf(calls, 'channels.createChannel')).toEqual([expect.objectContaining({ type: 'bedrock', cloud: {} })]));
+    });
+
+    it('edits an azure channel: shows its API version and the key hints; a switch to openai drops the field and clears cloud', async () => {
+      const azure = channelFixture({
+        type: 'azure',
+        base_url: 'https://acme.openai.azure.com',
+        cloud: { api_version: '2024-10-21' },
+        key_hints: ['Entra app c-1 (tenant t-1)'],
+        key_status: [keyStatus({ hint: 'Entra app c-1 (tenant t-1)' })],
+      });
+      const { calls } = relayWith([azure]);
+      fireEvent.click(within(await rowOf('openai-main')).getByRole('button', { name: 'Edit' }));
+      expect(field('API version').value).toBe('2024-10-21');
+      expect(field('API version').placeholder).toBe('2024-10-21');
+      expect(screen.getByText(/keep the current keys \(Entra app c-1 \(tenant t-1\)\)/)).toBeTruthy();
+      expect(screen.getByLabelText('Add a key file (.json)')).toBeTruthy();
+      type('Type', 'openai');
+      expect(screen.queryByLabelText('API version')).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Save channel' }));
+      await waitFor(() => expect(bodiesOf(calls, 'channels.updateChannel')).toEqual([{ type: 'openai', cloud: {} }]));
+    });
   });
 });
