@@ -1,14 +1,7 @@
 import type { UpstreamTarget } from '../hub/upstream-adapter';
 
-/**
- * The api-version the console offers for the deployments API: the latest GA release of Azure
- * OpenAI's data-plane inference spec, as its REST reference says
- * (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference — "the latest GA release
- * … 2024-10-21"). Newer dated versions are previews, retired on a rolling basis; what is newer
- * than this GA (the Responses API among it) is on the v1 API, which needs no version at all
- * (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle).
- */
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+/** The api-version offered for the deployments API (its reasons beside it, in the contract). */
+export { AZURE_DEFAULT_API_VERSION } from '@chat-relay/contract';
 
 /**
  * The resource's endpoint as an admin may paste it — `https://{resource}.openai.azure.com`

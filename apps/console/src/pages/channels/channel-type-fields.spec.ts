@@ -1,12 +1,11 @@
-import { AZURE_DEFAULT_API_VERSION } from '@chat-relay/wire';
 import { AZURE_API_VERSION_SUGGESTED, readCloud, regionHint, regionOfBedrockUrl, takesCloud, TYPE_FIELDS } from './channel-type-fields';
 
 const form = (overrides: Partial<Parameters<typeof readCloud>[0]>) => ({ type: 'bedrock' as const, baseUrl: '', region: '', apiVersion: '', ...overrides });
 
 describe('the three clouds’ own fields (issue 31)', () => {
-  it('suggests the api-version the relay’s Azure module defaults to', () => {
-    expect(AZURE_API_VERSION_SUGGESTED).toBe(AZURE_DEFAULT_API_VERSION);
-    expect(TYPE_FIELDS.azure.apiVersion?.placeholder).toBe(AZURE_DEFAULT_API_VERSION);
+  it('suggests the api-version of the contract (Azure’s latest GA) as the placeholder', () => {
+    expect(TYPE_FIELDS.azure.apiVersion?.placeholder).toBe('2024-10-21');
+    expect(TYPE_FIELDS.azure.apiVersion?.hint).toContain(AZURE_API_VERSION_SUGGESTED);
   });
 
   it('asks a region of bedrock and vertex, an api-version of azure, nothing of the others', () => {

@@ -1,12 +1,9 @@
-import type { ChannelCloud, ChannelType } from '@chat-relay/contract';
+import { AZURE_DEFAULT_API_VERSION, regionOfBedrockUrl, type ChannelCloud, type ChannelType } from '@chat-relay/contract';
 
-/**
- * Azure's api-version the form suggests: libs/wire's AZURE_DEFAULT_API_VERSION, the latest GA of
- * the deployments API (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference). Written
- * out because the console does not import libs/wire (its index reaches node:crypto, node:fs and the
- * SDKs); channel-type-fields.spec.ts pins the two equal.
- */
-export const AZURE_API_VERSION_SUGGESTED = '2024-10-21';
+export { regionOfBedrockUrl };
+
+/** Azure's api-version the form suggests (the contract's, with its reasons). */
+export const AZURE_API_VERSION_SUGGESTED = AZURE_DEFAULT_API_VERSION;
 
 /** What the channel form asks of one type beyond the common fields. */
 export interface TypeFields {
@@ -56,21 +53,6 @@ export const TYPE_FIELDS: Readonly<Record<ChannelType, TypeFields>> = {
   searxng: { baseUrl: { placeholder: 'http://searxng.internal:8080', hint: 'Your SearXNG instance, JSON format enabled.' } },
 };
 
-/**
- * The AWS region a Bedrock base URL names (`bedrock-runtime.us-east-1.amazonaws.com`, FIPS, a VPC
- * endpoint `vpce-….bedrock-runtime.us-east-1.vpce.amazonaws.com`): the server's rule
- * (apps/server/src/channels/cloud/cloud-channel.ts), which then needs no Region.
- */
-const BEDROCK_HOST_REGION = /(?:^|\.)bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d)\.(?:vpce\.)?amazonaws\.com(?:\.cn)?$/;
-
-export function regionOfBedrockUrl(baseUrl: string): string | undefined {
-  try {
-    return BEDROCK_HOST_REGION.exec(new URL(baseUrl.trim()).hostname)?.[1];
-  } catch {
-    return undefined;
-  }
-}
-
 /** The Region field's hint: for Bedrock, what the base URL already says. */
 export function regionHint(type: ChannelType, baseUrl: string, region: string): string | undefined {
   const fields = TYPE_FIELDS[type].region;
@@ -86,7 +68,7 @@ export function readCloud(values: { type: ChannelType; baseUrl: string; region: 
   const fields = TYPE_FIELDS[values.type];
   const region = fields.region ? values.region.trim() : '';
   const apiVersion = fields.apiVersion ? values.apiVersion.trim() : '';
-  if (values.type === 'bedrock' && region === '' && !regionOfBedrockUrl(values.baseUrl)) {
+  if (values.type === 'bedrock' && region === '' && !regionOfBedrockUrl(values.baseUrl.trim())) {
     return { error: 'Region: a bedrock channel signs its requests for an AWS region; type one (us-east-1) or use a base URL https://bedrock-runtime.{region}.amazonaws.com' };
   }
   return { cloud: { ...(region !== '' ? { region } : {}), ...(apiVersion !== '' ? { api_version: apiVersion } : {}) } };

@@ -1,5 +1,6 @@
 import { RelayError } from '@chat-relay/wire';
-import { assertCloudChannelFits, regionOf, regionOfBedrockUrl } from './cloud-channel';
+import { regionOfBedrockUrl } from '@chat-relay/contract';
+import { assertCloudChannelFits, regionOf } from './cloud-channel';
 
 const SERVICE_ACCOUNT = JSON.stringify({ type: 'service_account', project_id: 'p', client_email: 'a@p.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' });
 

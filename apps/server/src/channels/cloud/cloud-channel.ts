@@ -1,4 +1,4 @@
-import type { ChannelCloud, ChannelType } from '@chat-relay/contract';
+import { regionOfBedrockUrl, type ChannelCloud, type ChannelType } from '@chat-relay/contract';
 import { invalidRequest, parseCloudKey } from '@chat-relay/wire';
 import type { ChannelCloudRecord } from '../../storage/types';
 
@@ -6,18 +6,6 @@ import type { ChannelCloudRecord } from '../../storage/types';
 const CLOUD_TYPES: ReadonlySet<ChannelType> = new Set(['azure', 'bedrock', 'vertex']);
 
 export const isCloudType = (type: ChannelType): boolean => CLOUD_TYPES.has(type);
-
-/** `bedrock-runtime.us-east-1.amazonaws.com`, a VPC endpoint `vpce-….bedrock-runtime.us-east-1.vpce.amazonaws.com`. */
-const BEDROCK_HOST_REGION = /(?:^|\.)bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d)\.(?:vpce\.)?amazonaws\.com(?:\.cn)?$/;
-
-/** The AWS region a Bedrock base URL names, when it names one. */
-export function regionOfBedrockUrl(baseUrl: string): string | undefined {
-  try {
-    return BEDROCK_HOST_REGION.exec(new URL(baseUrl).hostname)?.[1];
-  } catch {
-    return undefined;
-  }
-}
 
 /** The region a channel's requests are signed for or sent to: its setting, else what its base URL names. */
 export function regionOf(type: ChannelType, baseUrl: string, cloud: ChannelCloudRecord | undefined): string | undefined {

@@ -52,6 +52,27 @@ export const ChannelCloudSchema = z
   .strict();
 export type ChannelCloud = z.infer<typeof ChannelCloudSchema>;
 
+/**
+ * The api-version offered for Azure's deployments API: the latest GA release of Azure OpenAI's
+ * data-plane inference spec (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/reference
+ * — "the latest GA release … 2024-10-21"). Newer dated versions are previews, retired on a rolling
+ * basis; what is newer than this GA (the Responses API among it) is on the v1 API, which needs no
+ * version (https://learn.microsoft.com/en-us/azure/ai-foundry/openai/api-version-lifecycle).
+ */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+
+/** `bedrock-runtime.us-east-1.amazonaws.com`, a FIPS host, a VPC endpoint `vpce-….bedrock-runtime.us-east-1.vpce.amazonaws.com`. */
+const BEDROCK_HOST_REGION = /(?:^|\.)bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d)\.(?:vpce\.)?amazonaws\.com(?:\.cn)?$/;
+
+/** The AWS region a Bedrock base URL names, when it names one (a bedrock channel needs a region to sign for). */
+export function regionOfBedrockUrl(baseUrl: string): string | undefined {
+  try {
+    return BEDROCK_HOST_REGION.exec(new URL(baseUrl).hostname)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
 const baseUrl = z
   .string()
   .url()
