@@ -2,7 +2,9 @@ import type { Channel } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
 import { anthropicClient } from './anthropic-e2e';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
+import { readRawStream } from './sse-events';
 import { usageRowsFor } from './usage-rows-for';
+import { askForBoth, collect, reassembleToolCalls, weatherTools } from './weather-tools';
 
 /** An access key pair the simulator knows (it re-signs with the secret: https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv.html). */
 const ACCESS_KEY_ID = 'AKIAIOSFODNN7EXAMPLE';
@@ -165,5 +167,48 @@ describe('e2e: bedrock channels (issue 31) — SigV4 and API keys, Claude throug
     expect(ids).not.toContain('amazon.titan-embed-text-v2:0');
     const listCall = sim.requests.find((request) => request.path === '/foundation-models');
     expect(String(listCall?.headers['authorization'])).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\//);
+  });
+
+  it('tools through Chat Completions: parallel calls streamed and not, from Claude tool_use blocks in the event stream', async () => {
+    await addBedrock([ACCESS_KEY]);
+    const openai = e2e.client();
+    const messages = [{ role: 'user' as const, content: askForBoth }];
+    const whole = await openai.chat.completions.create({ model: MODEL, messages, tools: weatherTools, max_tokens: 256 });
+    expect(whole.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(whole.choices[0]?.message.tool_calls?.map((call) => (call.type === 'function' ? call.function.name : call.type)).sort()).toEqual(['get_time', 'get_weather']);
+    const chunks = await collect(await openai.chat.completions.create({ model: MODEL, messages, tools: weatherTools, max_tokens: 256, stream: true }));
+    const streamed = reassembleToolCalls(chunks);
+    expect(streamed.map((call) => call.name).sort()).toEqual(['get_time', 'get_weather']);
+    for (const call of streamed) expect(() => JSON.parse(call.arguments)).not.toThrow();
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason).filter(Boolean))).toEqual(['tool_calls']);
+    // Bedrock's body: Anthropic's tools, no model, no stream (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html).
+    for (const request of invokes()) {
+      expect(request.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', tools: expect.any(Array) });
+      expect(request.body).not.toHaveProperty('model');
+      expect(request.body).not.toHaveProperty('stream');
+    }
+  });
+
+  it("a throttlingException in the middle of Bedrock's event stream: the caller's stream ends with one error event", async () => {
+    await addBedrock([ACCESS_KEY]);
+    sim.failNext({ kind: 'stream-error' });
+    const raw = await readRawStream(await e2e.postChat({ model: MODEL, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Tell me a long story' }] }));
+    expect(raw.status).toBe(200);
+    const errors = raw.events.filter((event) => 'error' in event);
+    expect(errors).toHaveLength(1);
+    expect(raw.events.at(-1)).toBe(errors[0]);
+    expect(raw.data).not.toContain('[DONE]');
+  });
+
+  it('Messages passthrough keeps thinking and its signature through InvokeModel, the beta moved into the body', async () => {
+    await addBedrock([ACCESS_KEY]);
+    const anthropic = anthropicClient(e2e);
+    const message = await anthropic.messages.create(
+      { model: MODEL, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Think, then say hi' }] },
+      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } },
+    );
+    expect(message.content[0]).toMatchObject({ type: 'thinking', signature: expect.any(String) });
+    // Bedrock takes betas in the body's anthropic_beta (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html).
+    expect(invokes()[0]?.body).toMatchObject({ anthropic_beta: ['interleaved-thinking-2025-05-14'], thinking: { type: 'enabled', budget_tokens: 1024 } });
   });
 });
