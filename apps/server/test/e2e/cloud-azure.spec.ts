@@ -118,6 +118,16 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
   });
 
+  it('an Entra bearer Azure stops taking (401 on a call): minted afresh once and the call retried, the key kept', async () => {
+    const channel = await addAzure({ keys: [entraKey(sim)] });
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    sim.failNext({ kind: 'status', status: 401 });
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    expect(sim.requests.filter((request) => request.path.endsWith('/oauth2/v2.0/token'))).toHaveLength(2);
+    expect(calls()).toHaveLength(3);
+    expect((await admin(`/api/channels/${channel.id}`)).json.key_status[0]?.status).toBe('active');
+  });
+
   it('an Entra service principal with a wrong secret: its key is disabled and the api-key answers', async () => {
     const channel = await addAzure({ keys: [entraKey(sim, 'wrong-client-secret'), SIM_KEY] });
     expect((await e2e.postChat(hello)).status).toBe(200);

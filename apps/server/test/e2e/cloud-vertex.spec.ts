@@ -106,6 +106,40 @@ describe('e2e: vertex channels (issue 31) — a service account, Gemini and Clau
     expect(rows.map((row) => row?.upstreamModel)).toEqual([GEMINI, GEMINI, VERTEX_CLAUDE, VERTEX_CLAUDE, VERTEX_CLAUDE, VERTEX_CLAUDE]);
   });
 
+  it("Claude's count_tokens, text embeddings through predict, the channel test and Model Garden's list, all on the one token", async () => {
+    const channel = await addVertex([serviceAccountKey(account, sim.vertexTokenUri)], { models: [GEMINI, CLAUDE, 'gemini-embedding-001'], endpoints: ['chat', 'embeddings'] });
+    const counted = await anthropicClient(e2e).messages.countTokens({ model: CLAUDE, messages: [{ role: 'user', content: 'How many tokens is this?' }] });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+
+    const embedded = await e2e.client().embeddings.create({ model: 'gemini-embedding-001', input: 'first' });
+    expect(embedded.data.map((item) => item.index)).toEqual([0]);
+    expect(embedded.data[0]?.embedding.length).toBeGreaterThan(0);
+    expect(embedded.usage.prompt_tokens).toBeGreaterThan(0);
+
+    const tested = await admin(`/api/channels/${channel.id}/test`, { method: 'POST', body: JSON.stringify({ model: GEMINI }) });
+    expect(tested.json).toMatchObject({ ok: true, model: GEMINI, status: 200 });
+    const synced = await admin(`/api/channels/${channel.id}/models/sync`, { method: 'POST' });
+    expect(synced.status).toBe(200);
+    expect((synced.json as { models: Array<{ id: string }> }).models.map((model) => model.id)).toContain(GEMINI);
+
+    const base = `/v1/projects/acme-prod/locations/${REGION}/publishers`;
+    expect(modelCalls(sim)).toEqual([`${base}/anthropic/models/count-tokens:rawPredict`, `${base}/google/models/gemini-embedding-001:predict`, `${base}/google/models/${GEMINI}:generateContent`]);
+    expect(sim.requests.find((request) => request.path === '/v1beta1/publishers/google/models')?.headers['authorization']).toMatch(/^Bearer ya29\./);
+    expect(sim.vertexTokensMinted()).toBe(1);
+  });
+
+  it('a held token the cloud stops taking (401 on a model call): minted afresh once and the call retried, the key kept', async () => {
+    const channel = await addVertex([serviceAccountKey(account, sim.vertexTokenUri)]);
+    const hello = { model: GEMINI, max_tokens: 32, messages: [{ role: 'user', content: 'Hello there' }] };
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    // Google's 401 UNAUTHENTICATED for a revoked or expired bearer (https://cloud.google.com/docs/authentication/troubleshoot-adc#access-token-expired).
+    sim.failNext({ kind: 'status', status: 401 });
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    expect(sim.vertexTokensMinted()).toBe(2);
+    expect(modelCalls(sim)).toHaveLength(3);
+    expect((await admin(`/api/channels/${channel.id}`)).json).toMatchObject({ key_status: [{ status: 'active' }] });
+  });
+
   it('a service account the token endpoint does not know: the key is disabled, the hint names the client email and never the private key', async () => {
     const stranger = createTestServiceAccount('stranger@acme-prod.iam.gserviceaccount.com');
     const channel = await addVertex([serviceAccountKey(stranger, sim.vertexTokenUri), serviceAccountKey(account, sim.vertexTokenUri)]);
