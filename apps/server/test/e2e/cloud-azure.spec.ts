@@ -79,6 +79,52 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     expect(calls().map((request) => request.path)).toEqual(['/openai/v1/embeddings', '/openai/v1/responses']);
   });
 
+  it('an answer the content filter stops: finish_reason content_filter, streamed and not; Responses streamed on v1 and bridged on deployments', async () => {
+    const v1 = await addAzure();
+    const pinned = await e2e.startSim();
+    const openai = e2e.client();
+    const filtered = [{ role: 'user' as const, content: 'Tell me sim-filter-output please' }];
+    const whole = await openai.chat.completions.create({ model: 'gpt-4o', messages: filtered });
+    expect(whole.choices[0]?.finish_reason).toBe('content_filter');
+    const chunks = [];
+    for await (const chunk of await openai.chat.completions.create({ model: 'gpt-4o', messages: filtered, stream: true })) chunks.push(chunk);
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason).filter(Boolean))).toEqual(['content_filter']);
+    // Azure's stream opens with a chunk of the prompt's verdicts alone (choices: [], empty id): not passed on as a chunk of no model.
+    for (const chunk of chunks) expect(chunk.model).toBe('gpt-4o');
+
+    const events: string[] = [];
+    for await (const event of await openai.responses.create({ model: 'gpt-4o', input: 'Hello from the relay', stream: true })) events.push(event.type);
+    expect(events.at(-1)).toBe('response.completed');
+    expect(calls().at(-1)?.path).toBe('/openai/v1/responses');
+
+    // A channel pinned to an api-version has no Responses route: bridged through chat completions.
+    expect((await fetch(`${e2e.url}/api/channels/${v1.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${e2e.relay.adminKey}` } })).status).toBe(204);
+    await addAzure({ cloud: { api_version: API_VERSION } }, pinned);
+    const bridged = await openai.responses.create({ model: 'gpt-4o', input: 'Hello from the relay' });
+    expect(bridged.output_text).toBe('You said: Hello from the relay');
+    expect(calls(pinned).map((request) => request.path)).toEqual(['/openai/deployments/gpt-4o/chat/completions']);
+  });
+
+  it('the channel test and model sync on both URL styles; a deployment the resource lacks points at the model mapping', async () => {
+    const v1 = await addAzure({ models: ['gpt-4o', 'missing'], model_mapping: { missing: 'no-such-deployment' } });
+    const dated = await addAzure({ name: 'dated', cloud: { api_version: API_VERSION } });
+    for (const channel of [v1, dated]) {
+      const tested = await fetch(`${e2e.url}/api/channels/${channel.id}/test`, { method: 'POST', headers: { authorization: `Bearer ${e2e.relay.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o' }) });
+      expect(await tested.json()).toMatchObject({ ok: true, status: 200 });
+      const synced = await fetch(`${e2e.url}/api/channels/${channel.id}/models/sync`, { method: 'POST', headers: { authorization: `Bearer ${e2e.relay.adminKey}` } });
+      expect(synced.status).toBe(200);
+      expect(((await synced.json()) as { models: Array<{ id: string }> }).models.map((model) => model.id)).toContain('gpt-4o');
+    }
+    expect(sim.requests.filter((request) => request.method === 'GET').map((request) => `${request.path}?${request.query}`)).toEqual(['/openai/v1/models?', `/openai/models?api-version=${API_VERSION}`]);
+
+    const missing = await e2e.postChat({ ...hello, model: 'missing' });
+    expect(missing.status).toBe(502);
+    const { error } = (await missing.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('deployment_not_found');
+    // ProviderAdapter.mapErrorResponse gets no upstream model, so the deployment is not named (see the report of this branch).
+    expect(error.message).toContain("the channel's model mapping");
+  });
+
   it('a prompt the content filter refuses: the caller gets a 400 content_filter; the circuit stays closed and the key active', async () => {
     const channel = await addAzure();
     const refused = { ...hello, messages: [{ role: 'user', content: 'Please say sim-filter-prompt' }] };
