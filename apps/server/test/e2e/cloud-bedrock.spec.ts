@@ -13,6 +13,8 @@ const ACCESS_KEY = `${ACCESS_KEY_ID}:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`;
 const API_KEY = 'ABSKQmVkcm9ja0FQSUtleS1zaW0tZXhhbXBsZQ==';
 /** The same key id with another secret: the simulator's signature differs. */
 const WRONG_SECRET = `${ACCESS_KEY_ID}:not-the-secret-at-all`;
+/** Temporary credentials: the session token goes in x-amz-security-token (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html). */
+const SESSION_KEY = 'ASIAIOSFODNN7EXAMPLE:c2Vzc2lvbi1zZWNyZXQtZXhhbXBsZQ:IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN';
 
 /** The public name callers use, and the inference profile it is mapped to (https://docs.aws.amazon.com/bedrock/latest/userguide/inference-profiles-support.html). */
 const MODEL = 'claude-opus-4-5';
@@ -39,7 +41,7 @@ describe('e2e: bedrock channels (issue 31) — SigV4 and API keys, Claude throug
 
   beforeEach(async () => {
     e2e = await startE2eRelay({ env: { RELAY_UNPRICED_MODELS: 'refuse' } });
-    sim = await e2e.startSim({ acceptedKeys: [ACCESS_KEY, API_KEY] });
+    sim = await e2e.startSim({ acceptedKeys: [ACCESS_KEY, API_KEY, SESSION_KEY] });
   });
   afterEach(() => e2e.close());
 
@@ -210,5 +212,18 @@ describe('e2e: bedrock channels (issue 31) — SigV4 and API keys, Claude throug
     expect(message.content[0]).toMatchObject({ type: 'thinking', signature: expect.any(String) });
     // Bedrock takes betas in the body's anthropic_beta (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html).
     expect(invokes()[0]?.body).toMatchObject({ anthropic_beta: ['interleaved-thinking-2025-05-14'], thinking: { type: 'enabled', budget_tokens: 1024 } });
+  });
+
+  it('temporary credentials (session token), a profile ARN as the mapped id, and a prompt large enough to be sent in slices: all signed right', async () => {
+    const arn = `arn:aws:bedrock:us-east-1:123456789012:inference-profile/${PROFILE}`;
+    await addBedrock([SESSION_KEY], { model_mapping: { [MODEL]: arn } });
+    const long = `Hello ${'and more '.repeat(120_000)}`;
+    const answer = await e2e.postChat({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: long }] });
+    expect(answer.status).toBe(200);
+    const streamed = await e2e.postChat({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(streamed.status).toBe(200);
+    await streamed.text();
+    expect(invokes().map((request) => request.path)).toEqual([invokePath(arn), invokePath(arn, true)]);
+    for (const request of invokes()) expect(request.headers['x-amz-security-token']).toBe('IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN');
   });
 });
