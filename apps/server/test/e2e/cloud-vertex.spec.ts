@@ -7,6 +7,7 @@ import { anthropicClient } from './anthropic-e2e';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 import { genaiClient } from './gemini-e2e';
 import { usageRowsFor } from './usage-rows-for';
+import { askForBoth, runWeatherTool, weatherTools } from './weather-tools';
 
 /** Public names, and Vertex's ids for them (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude). */
 const GEMINI = 'gemini-2.5-flash';
@@ -126,6 +127,24 @@ describe('e2e: vertex channels (issue 31) — a service account, Gemini and Clau
     expect(modelCalls(sim)).toEqual([`${base}/anthropic/models/count-tokens:rawPredict`, `${base}/google/models/gemini-embedding-001:predict`, `${base}/google/models/${GEMINI}:generateContent`]);
     expect(sim.requests.find((request) => request.path === '/v1beta1/publishers/google/models')?.headers['authorization']).toMatch(/^Bearer ya29\./);
     expect(sim.vertexTokensMinted()).toBe(1);
+  });
+
+  it.each([GEMINI, CLAUDE])('%s: a tool round trip through Chat Completions (Vertex takes no ids on function parts)', async (model) => {
+    await addVertex([serviceAccountKey(account, sim.vertexTokenUri)], { cloud: {} });
+    const openai = e2e.client();
+    const user = { role: 'user' as const, content: askForBoth };
+    const first = await openai.chat.completions.create({ model, messages: [user], tools: weatherTools, max_tokens: 256 });
+    const message = first.choices[0]!.message;
+    expect(first.choices[0]?.finish_reason).toBe('tool_calls');
+    const results = (message.tool_calls ?? []).map((call) => {
+      if (call.type !== 'function') throw new Error('expected a function call');
+      return { role: 'tool' as const, tool_call_id: call.id, content: runWeatherTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>) };
+    });
+    expect(results).toHaveLength(2);
+    const final = await openai.chat.completions.create({ model, messages: [user, message, ...results], tools: weatherTools, max_tokens: 256 });
+    expect(final.choices[0]?.message.content).toContain('14:05');
+    // No region set: the global location (https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations#global-endpoint).
+    expect(modelCalls(sim).every((path) => path.startsWith('/v1/projects/acme-prod/locations/global/'))).toBe(true);
   });
 
   it('a held token the cloud stops taking (401 on a model call): minted afresh once and the call retried, the key kept', async () => {
