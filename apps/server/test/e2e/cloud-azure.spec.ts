@@ -186,4 +186,12 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     ]);
     expect(text).not.toContain('wrong-client-secret');
   });
+
+  it("a wrong api-key: Azure's 401 disables it after one call (only a minted bearer is sent again)", async () => {
+    const channel = await addAzure({ keys: ['wrong-api-key-0000', SIM_KEY] });
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    expect((await e2e.postChat(hello)).status).toBe(200);
+    expect(calls().map((request) => request.headers['api-key'])).toEqual(['wrong-api-key-0000', SIM_KEY, SIM_KEY]);
+    expect((await admin(`/api/channels/${channel.id}`)).json.key_status).toMatchObject([{ hint: 'api-key ...0000', status: 'disabled' }, { status: 'active' }]);
+  });
 });
