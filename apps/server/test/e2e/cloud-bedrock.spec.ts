@@ -226,4 +226,29 @@ describe('e2e: bedrock channels (issue 31) — SigV4 and API keys, Claude throug
     expect(invokes().map((request) => request.path)).toEqual([invokePath(arn), invokePath(arn, true)]);
     for (const request of invokes()) expect(request.headers['x-amz-security-token']).toBe('IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN');
   });
+
+  it('prompt caching through Messages: cache writes then reads, in the answer and in the usage rows, streamed and not', async () => {
+    await addBedrock([ACCESS_KEY]);
+    const anthropic = anthropicClient(e2e);
+    const system = [{ type: 'text' as const, text: `You are terse. ${'Context line. '.repeat(200)}`, cache_control: { type: 'ephemeral' as const } }];
+    const ask = (content: string) => ({ model: MODEL, max_tokens: 32, system, messages: [{ role: 'user' as const, content }] });
+
+    const written = await anthropic.messages.create(ask('first')).withResponse();
+    expect(written.data.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    const read = await anthropic.messages.create(ask('second')).withResponse();
+    expect(read.data.usage.cache_read_input_tokens).toBe(written.data.usage.cache_creation_input_tokens);
+    const stream = await anthropic.messages.create({ ...ask('third'), stream: true }).withResponse();
+    let streamedRead = 0;
+    for await (const event of stream.data) if (event.type === 'message_start') streamedRead = event.message.usage.cache_read_input_tokens ?? 0;
+    expect(streamedRead).toBe(written.data.usage.cache_creation_input_tokens);
+
+    const rows = await usageRowsFor(e2e, [written, read, stream].map((call) => call.response.headers.get('x-request-id')));
+    expect(rows.map((row) => [row?.cacheWriteTokens, row?.cacheReadTokens])).toEqual([
+      [written.data.usage.cache_creation_input_tokens, 0],
+      [0, streamedRead],
+      [0, streamedRead],
+    ]);
+    // A read costs less than a write of the same tokens.
+    expect(rows[1]?.cost).toBeLessThan(rows[0]?.cost ?? 0);
+  });
 });
