@@ -202,12 +202,12 @@ describe('e2e: bedrock channels (issue 31) — SigV4 and API keys, Claude throug
     expect(raw.data).not.toContain('[DONE]');
   });
 
-  it('Messages passthrough keeps thinking and its signature through InvokeModel, the beta moved into the body', async () => {
+  it('Messages passthrough keeps thinking and its signature through InvokeModel, the betas Bedrock takes moved into the body, the others left out', async () => {
     await addBedrock([ACCESS_KEY]);
     const anthropic = anthropicClient(e2e);
     const message = await anthropic.messages.create(
       { model: MODEL, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Think, then say hi' }] },
-      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } },
+      { headers: { 'anthropic-beta': 'files-api-2025-04-14,interleaved-thinking-2025-05-14' } },
     );
     expect(message.content[0]).toMatchObject({ type: 'thinking', signature: expect.any(String) });
     // Bedrock takes betas in the body's anthropic_beta (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html).
