@@ -162,6 +162,11 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     // https://learn.microsoft.com/en-us/azure/ai-foundry/openai/quotas-limits: retry-after-ms 6000 → 6 s.
     expect(answer.headers.get('retry-after')).toBe('6');
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    // While it rests, the channel is not asked again.
+    const resting = await e2e.postChat(hello);
+    expect(calls()).toHaveLength(1);
+    expect(resting.status).toBe(503);
+    expect(((await resting.json()) as { error: { code: string } }).error.code).toBe('no_available_channel');
   });
 
   it('an Entra bearer Azure stops taking (401 on a call): minted afresh once and the call retried, the key kept', async () => {
