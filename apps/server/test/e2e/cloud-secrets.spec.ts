@@ -1,6 +1,6 @@
 import { createTestServiceAccount, type UpstreamSim } from '@chat-relay/upstream-sim';
 import { collectingLogger } from '../cluster/redis/testing/redis-test-env';
-import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
+import { SIM_KEY, startE2eRelay, type ChannelInput, type E2eRelay } from './e2e-relay';
 
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const WRONG_AWS_SECRET = 'zzWrongSecretzzK7MDENGbPxRfiCYzzzzzzzzz';
@@ -26,11 +26,11 @@ describe('e2e: cloud credentials never leave the database', () => {
 
   it('refused SigV4, service account and Entra credentials: answers, channel tests, /api/channels and logs hold no secret', async () => {
     const serviceAccount = JSON.stringify({ type: 'service_account', project_id: 'acme-prod', client_email: stranger.clientEmail, private_key: stranger.privateKeyPem, token_uri: sim.vertexTokenUri });
-    const channels = [
+    const channels: Array<ChannelInput & { base_url: string; models: string[] }> = [
       { type: 'bedrock', base_url: sim.origin, cloud: { region: 'us-east-1' }, keys: [`AKIAIOSFODNN7EXAMPLE:${WRONG_AWS_SECRET}`], models: ['claude-opus-4-5'], model_mapping: { 'claude-opus-4-5': 'us.anthropic.claude-opus-4-5-20251101-v1:0' } },
       { type: 'vertex', base_url: sim.vertexBaseUrl, keys: [serviceAccount], models: ['gemini-2.5-flash'] },
       { type: 'azure', base_url: sim.origin, keys: [JSON.stringify({ tenant_id: 't', client_id: 'c', client_secret: ENTRA_SECRET, authority_host: sim.origin })], models: ['gpt-4o'] },
-    ] as const;
+    ];
     const texts: string[] = [];
     for (const input of channels) {
       const channel = await e2e.addChannel(input.base_url, { ...input });
