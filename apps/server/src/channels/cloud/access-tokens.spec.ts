@@ -73,6 +73,22 @@ describe('AccessTokens', () => {
     expect(slept).toBe(3_000);
   });
 
+  it('a token the cloud refused is forgotten here and not taken back from the shared store: the next call mints afresh', async () => {
+    const clock = { now: 0 };
+    const shared = mapShared();
+    const mint = minter(clock);
+    const sleep = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const [a, b] = [new AccessTokens({ mint, now: () => clock.now, shared, sleep }), new AccessTokens({ mint, now: () => clock.now, shared, sleep })];
+    expect(await a.tokenFor('k', ACCOUNT)).toBe('t1');
+    expect(await b.tokenFor('k', ACCOUNT)).toBe('t1');
+    b.forget('k', 't1');
+    expect(await b.tokenFor('k', ACCOUNT)).toBe('t2');
+    // A stale refusal (of a token already replaced) does not throw the new one away.
+    b.forget('k', 't1');
+    expect(await b.tokenFor('k', ACCOUNT)).toBe('t2');
+    expect(mint).toHaveBeenCalledTimes(2);
+  });
+
   it('does not take a shared token that is about to expire', async () => {
     const clock = { now: 10 * HOUR };
     const shared = mapShared();

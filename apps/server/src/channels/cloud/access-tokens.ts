@@ -54,6 +54,8 @@ function open(value: string, key: Buffer): MintedToken | undefined {
 export class AccessTokens {
   private readonly held = new Map<string, MintedToken>();
   private readonly minting = new Map<string, Promise<MintedToken>>();
+  /** The last token the cloud refused, per credential: never taken from the shared store again. */
+  private readonly refused = new Map<string, string>();
   private readonly now: () => number;
   private readonly mint: (credential: CloudKey) => Promise<MintedToken>;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -77,9 +79,15 @@ export class AccessTokens {
     return (await pending).token;
   }
 
-  /** Forgets a credential's token (the cloud refused it: the next call mints afresh). */
-  forget(rawKey: string): void {
-    this.held.delete(idsOf(rawKey).id);
+  /**
+   * Forgets a credential's token (the cloud refused it: the next call mints afresh), and will not
+   * take that token from the shared store either, where a peer may still have it filed.
+   */
+  forget(rawKey: string, token: string): void {
+    const { id } = idsOf(rawKey);
+    if (this.held.get(id)?.token === token) this.held.delete(id);
+    if (this.refused.size >= CAPACITY) this.refused.clear();
+    this.refused.set(id, token);
   }
 
   private fresh(token: MintedToken): boolean {
@@ -109,6 +117,6 @@ export class AccessTokens {
   private async peer(shared: SharedTokens, id: string, sealKey: Buffer): Promise<MintedToken | undefined> {
     const stored = await shared.read(id);
     const token = stored === undefined ? undefined : open(stored, sealKey);
-    return token && this.fresh(token) ? token : undefined;
+    return token && this.fresh(token) && this.refused.get(id) !== token.token ? token : undefined;
   }
 }

@@ -5,8 +5,11 @@ import { regionOf } from './cloud-channel';
 import { CredentialRefused } from './mint-access-token';
 import { signAwsRequest, type RequestToSign } from './sign-aws-request';
 
-/** What a cloud call needs beyond its adapter's headers, or the cloud's refusal of the credential itself. */
-export type CloudAuthorization = { ok: true; headers: Record<string, string> | undefined } | { ok: false; status: number; body: string };
+/**
+ * What a cloud call needs beyond its adapter's headers (and the bearer, when one was minted for
+ * it: see {@link CloudAuth.refused}), or the cloud's refusal of the credential itself.
+ */
+export type CloudAuthorization = { ok: true; headers: Record<string, string> | undefined; bearer?: string } | { ok: false; status: number; body: string };
 
 /**
  * The credential step of a call to a cloud channel (issue 31), after its adapter built it and
@@ -30,7 +33,8 @@ export class CloudAuth {
       case 'google-service-account':
       case 'azure-entra':
         try {
-          return { ok: true, headers: { authorization: `Bearer ${await this.tokens.tokenFor(key, credential)}` } };
+          const bearer = await this.tokens.tokenFor(key, credential);
+          return { ok: true, headers: { authorization: `Bearer ${bearer}` }, bearer };
         } catch (error) {
           if (!(error instanceof CredentialRefused)) throw error;
           return { ok: false, status: 401, body: refusalBody(channel.type, error.message) };
@@ -38,6 +42,11 @@ export class CloudAuth {
       default:
         return { ok: true, headers: undefined };
     }
+  }
+
+  /** The cloud answered 401 to a minted bearer (expired early, revoked): forgotten, so the next authorize mints afresh. */
+  refused(key: string, bearer: string): void {
+    this.tokens.forget(key, bearer);
   }
 }
 

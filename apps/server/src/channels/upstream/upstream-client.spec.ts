@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChannelRecord, ChannelTimeoutsMs } from '../../storage/types';
+import { AccessTokens } from '../cloud/access-tokens';
+import { CloudAuth } from '../cloud/cloud-auth';
 import { classifyTransportError, UpstreamClient, type UpstreamCall } from './upstream-client';
 
 interface TestServer {
@@ -245,5 +247,61 @@ describe('UpstreamClient against a real HTTP server', () => {
     }
     expect(length).toBe(total);
     expect(received.digest('hex')).toBe(expected.digest('hex'));
+  });
+});
+
+describe('UpstreamClient: a cloud bearer refused with a 401', () => {
+  const ENTRA_KEY = JSON.stringify({ tenant_id: 't', client_id: 'c', client_secret: 's' });
+
+  /** Tokens `tok-1`, `tok-2` … for the Entra key; what the cloud answers each token is the test's. */
+  async function setUp(answer: (bearer: string | undefined) => number) {
+    let minted = 0;
+    const tokens = new AccessTokens({ mint: async () => ({ token: `tok-${++minted}`, expiresAt: Date.now() + 3_600_000 }) });
+    const client = new UpstreamClient(new CloudAuth(tokens));
+    const seen: Array<string | undefined> = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      seen.push(req.headers.authorization);
+      const status = answer(req.headers.authorization);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"ok":true}' : '{"error":{"code":"401","message":"Unauthorized. Access token is missing, invalid, audience is incorrect, or have expired."}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openai/v1/chat/completions`;
+    const post = () =>
+      client.post({ channel: { ...channel(), type: 'azure', keys: [ENTRA_KEY] }, key: ENTRA_KEY, url, headers: { 'content-type': 'application/json' }, body: '{"model":"m"}', signal: new AbortController().signal });
+    const close = async () => {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    };
+    return { post, seen, close, minted: () => minted };
+  }
+
+  it('mints afresh and sends once more: a stale token is no reason to disable the key', async () => {
+    const cloud = await setUp((bearer) => (bearer === 'Bearer tok-1' ? 401 : 200));
+    try {
+      const response = await cloud.post();
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.text()).toBe('{"ok":true}');
+      expect(cloud.seen).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+      // The fresh token is kept for the next call.
+      await (await cloud.post()).body.text();
+      expect(cloud.seen.at(-1)).toBe('Bearer tok-2');
+      expect(cloud.minted()).toBe(2);
+    } finally {
+      await cloud.close();
+    }
+  });
+
+  it("answers the second 401 as it came (the key's to judge), after one resend only", async () => {
+    const cloud = await setUp(() => 401);
+    try {
+      const response = await cloud.post();
+      expect(response.statusCode).toBe(401);
+      expect(await response.body.text()).toContain('Unauthorized');
+      expect(cloud.seen).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    } finally {
+      await cloud.close();
+    }
   });
 });

@@ -78,9 +78,21 @@ export class UpstreamClient {
     if (!this.cloud) throw new Error('this upstream client has no cloud credentials step');
     if (call.key === undefined) throw new Error(`a call to ${call.channel.type} channel ${call.channel.id} must name its key`);
     if (call.body instanceof Readable) throw new Error(`a ${call.channel.type} call's body must be whole to be signed`);
-    const authorized = await this.cloud.authorize(call.channel, call.key, { method: call.method ?? 'POST', url: call.url, headers: call.headers, body: call.body });
+    const signed = { ...call, key: call.key, body: call.body };
+    const response = await this.sendAuthorized(this.cloud, signed);
+    if (response.statusCode !== 401 || response.bearer === undefined) return response;
+    // A minted bearer the cloud no longer takes says nothing of the credential (that is checked when
+    // minting): minted afresh and sent once more, rather than the key disabled for a stale token.
+    await response.body.text().catch(() => undefined);
+    this.cloud.refused(call.key, response.bearer);
+    return this.sendAuthorized(this.cloud, signed);
+  }
+
+  private async sendAuthorized(cloud: CloudAuth, call: UpstreamCall & { key: string; body?: string | Buffer }): Promise<UpstreamResponse & { bearer?: string }> {
+    const authorized = await cloud.authorize(call.channel, call.key, { method: call.method ?? 'POST', url: call.url, headers: call.headers, body: call.body });
     if (!authorized.ok) return answered(authorized.status, authorized.body);
-    return this.send(authorized.headers ? { ...call, headers: { ...call.headers, ...authorized.headers } } : call);
+    const response = await this.send(authorized.headers ? { ...call, headers: { ...call.headers, ...authorized.headers } } : call);
+    return authorized.bearer === undefined ? response : { ...response, bearer: authorized.bearer };
   }
 
   private send(call: UpstreamCall): Promise<UpstreamResponse> {
