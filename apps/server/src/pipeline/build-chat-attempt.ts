@@ -41,7 +41,7 @@ export function nextModelCall(
     const { url, headers, body } = upstreamRequest;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error('a chat request is JSON');
     const response = await deps.upstream.post({ channel: channel.record, key: attempt.key, signal, url, headers, body });
-    if (response.statusCode >= 400) throw adapter.mapErrorResponse(response.statusCode, await response.body.text(), channel.record.keys).error;
+    if (response.statusCode >= 400) throw adapter.mapErrorResponse(response.statusCode, await response.body.text(), channel.record.keys, attempt.upstreamModel).error;
     return response;
   };
   return {

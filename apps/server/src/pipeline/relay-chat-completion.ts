@@ -327,7 +327,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
         : undefined,
     mapError: (status, text) => {
       // Each adapter's error mapper redacts the channel's keys from every field it builds.
-      const failure = adapter.mapErrorResponse(status, text, secrets);
+      const failure = adapter.mapErrorResponse(status, text, secrets, attempt.upstreamModel);
       const missing = native?.endpointMissing?.test(status, text, channel.record) === true;
       return missing ? { ...failure, endpointMissing: true } : failure;
     },

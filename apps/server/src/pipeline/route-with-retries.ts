@@ -118,7 +118,8 @@ export async function routeWithRetries<R>(deps: RoutingDeps, plan: RetryPlan<R>,
 
 /** The caller is told when to come back, as the upstream told the relay (when the error says nothing itself). */
 function withRetryAfter(error: RelayError, retryAfterMs: number | undefined): RelayError {
-  if (retryAfterMs === undefined || error.status !== 429 || error.headers['retry-after'] !== undefined) return error;
+  // A 429, or the 502/503 an upstream's own rate limit or overload becomes: the caller may come back then.
+  if (retryAfterMs === undefined || error.status < 429 || error.headers['retry-after'] !== undefined) return error;
   error.headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   return error;
 }

@@ -151,7 +151,7 @@ function endpointCall<Req>(call: EndpointCall<Req>, adapter: EndpointAdapter<Req
         request: built,
         warnings: built.warnings,
         // Each adapter's error mapper redacts the channel's keys from every field it builds.
-        mapError: (status, text) => adapter.mapErrorResponse(status, text, secrets),
+        mapError: (status, text) => adapter.mapErrorResponse(status, text, secrets, upstreamModel),
         answer: endpointAnswer(adapter, call, secrets, trace, usageOf),
       };
     },

@@ -121,7 +121,8 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     expect(missing.status).toBe(502);
     const { error } = (await missing.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('deployment_not_found');
-    // ProviderAdapter.mapErrorResponse gets no upstream model, so the deployment is not named (see the report of this branch).
+    // The deployment the call named, and where to fix it.
+    expect(error.message).toContain("no deployment named 'no-such-deployment'");
     expect(error.message).toContain("the channel's model mapping");
   });
 

@@ -61,8 +61,12 @@ export interface UpstreamAdapter<Args, Context, Answer> {
   convertResponse(text: string, context: Context): Answer;
   /** A fresh transformer for one streamed answer: upstream events → the caller's events. Absent: the call cannot stream. */
   createStreamTransformer?(options: StreamTransformerOptions): StreamTransformer;
-  /** A non-2xx answer → a §9 error, and whether another channel may succeed; `secrets` redacted from it. */
-  mapErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure;
+  /**
+   * A non-2xx answer → a §9 error, and whether another channel may succeed; `secrets` redacted
+   * from it. `upstreamModel`: what the call named upstream, for a message that names it (Azure's
+   * DeploymentNotFound names the deployment and the mapping to fix).
+   */
+  mapErrorResponse(status: number, text: string, secrets: readonly string[], upstreamModel?: string): UpstreamFailure;
 }
 
 /** Where a channel's requests go: all an adapter needs to know of the channel. */
