@@ -1,5 +1,5 @@
 import type { ChannelCreate, ChannelUpdate } from '@chat-relay/contract';
-import { channelsContract, endpointsBeyondType } from '@chat-relay/contract';
+import { channelsContract, defaultCloudBaseUrl, endpointsBeyondType } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { DEFAULT_CHANNEL_TIMEOUTS } from '../core/channel-defaults';
@@ -114,11 +114,13 @@ export function channelsRouter(deps: ChannelRouteDeps) {
     },
     createChannel: async ({ body }) => {
       const cloud = cloudRecordOf(body.cloud);
-      assertCloudChannelFits({ type: body.type, baseUrl: body.base_url, keys: body.keys, cloud });
+      // The contract saw to it: left out only where the cloud's host is known.
+      const baseUrl = body.base_url ?? defaultCloudBaseUrl(body.type, body.cloud) ?? '';
+      assertCloudChannelFits({ type: body.type, baseUrl, keys: body.keys, cloud });
       const channel = await deps.channels.create({
         name: body.name,
         type: body.type,
-        baseUrl: body.base_url,
+        baseUrl,
         keys: body.keys,
         models: body.models,
         modelMapping: body.model_mapping ?? {},

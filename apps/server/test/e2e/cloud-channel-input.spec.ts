@@ -44,6 +44,11 @@ describe('e2e: cloud channels refused at POST /api/channels (issue 31)', () => {
     // The runtime host names one: accepted.
     const named = await create({ type: 'bedrock', base_url: 'https://bedrock-runtime.eu-west-1.amazonaws.com', keys: ['AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'] });
     expect(named.status).toBe(201);
+    // No base URL at all: the region's runtime host (and Vertex's global host).
+    const bare = await create({ type: 'bedrock', cloud: { region: 'ap-northeast-1' }, keys: ['ABSKQmVkcm9ja0FQSUtleQ=='] });
+    expect([bare.status, (JSON.parse(bare.text) as { base_url: string }).base_url]).toEqual([201, 'https://bedrock-runtime.ap-northeast-1.amazonaws.com']);
+    const noRegion = await create({ type: 'bedrock', keys: ['ABSKQmVkcm9ja0FQSUtleQ=='] });
+    expect([noRegion.status, noRegion.error.param]).toEqual([400, 'cloud.region']);
   });
 
   it('an update that takes the region away is refused the same way', async () => {

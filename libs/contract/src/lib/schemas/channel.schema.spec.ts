@@ -1,4 +1,4 @@
-import { ChannelCheckSchema, ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema, endpointsBeyondType } from './channel.schema';
+import { ChannelCheckSchema, ChannelCreateSchema, ChannelModelSyncSchema, ChannelSchema, ChannelUpdateSchema, defaultCloudBaseUrl, endpointsBeyondType } from './channel.schema';
 
 const channel = {
   name: 'openai-main',
@@ -31,6 +31,19 @@ describe('ChannelCreateSchema', () => {
       responses_api: 'bridged',
     };
     expect(ChannelCreateSchema.parse(full)).toEqual(full);
+  });
+
+  it('lets only bedrock (with its region) and vertex leave base_url out: their clouds\' hosts are known', () => {
+    const { base_url: _left, ...without } = channel;
+    const paths = (body: unknown) => (ChannelCreateSchema.safeParse(body).error?.issues ?? []).map((issue) => issue.path.join('.'));
+    expect(paths(without)).toEqual(['base_url']);
+    expect(paths({ ...without, type: 'bedrock' })).toEqual(['cloud.region']);
+    expect(paths({ ...without, type: 'bedrock', cloud: { region: 'eu-west-3' } })).toEqual([]);
+    expect(paths({ ...without, type: 'vertex' })).toEqual([]);
+    expect(paths({ ...without, type: 'azure' })).toEqual(['base_url']);
+    expect(defaultCloudBaseUrl('bedrock', { region: 'eu-west-3' })).toBe('https://bedrock-runtime.eu-west-3.amazonaws.com');
+    expect(defaultCloudBaseUrl('vertex', { region: 'us-east5' })).toBe('https://aiplatform.googleapis.com');
+    expect(defaultCloudBaseUrl('openai', undefined)).toBeUndefined();
   });
 
   it('rejects unknown fields (strict), naming them', () => {

@@ -128,9 +128,32 @@ function checkEndpointsFitType(body: { type?: ChannelType; endpoints?: readonly 
   if (problem) context.addIssue({ code: z.ZodIssueCode.custom, path: ['endpoints'], message: problem });
 }
 
+/**
+ * The base URL of a cloud channel created without one (issue 31): Bedrock's runtime in the
+ * channel's region, Vertex's global host (a region's own host is derived from its setting);
+ * undefined for every other type (and for Bedrock without a region).
+ */
+export function defaultCloudBaseUrl(type: ChannelType, cloud: ChannelCloud | undefined): string | undefined {
+  if (type === 'bedrock') return cloud?.region ? `https://bedrock-runtime.${cloud.region}.amazonaws.com` : undefined;
+  if (type === 'vertex') return 'https://aiplatform.googleapis.com';
+  return undefined;
+}
+
+/** Only Bedrock and Vertex channels may leave `base_url` out (their clouds' own hosts); Bedrock then needs its region. */
+function checkBaseUrlGiven(body: { type: ChannelType; base_url?: string; cloud?: ChannelCloud }, context: z.RefinementCtx): void {
+  if (body.base_url !== undefined) return;
+  if (body.type === 'bedrock' && !body.cloud?.region) {
+    context.addIssue({ code: z.ZodIssueCode.custom, path: ['cloud', 'region'], message: 'a bedrock channel without base_url needs its region (its base URL is bedrock-runtime.{region}.amazonaws.com)' });
+  } else if (defaultCloudBaseUrl(body.type, body.cloud) === undefined) {
+    context.addIssue({ code: z.ZodIssueCode.invalid_type, path: ['base_url'], expected: 'string', received: 'undefined', message: 'Required' });
+  }
+}
+
 export const ChannelCreateSchema = z
   .object({
     ...channelFields,
+    /** Left out: only for bedrock and vertex, whose clouds' hosts are known (defaultCloudBaseUrl). */
+    base_url: channelFields.base_url.optional(),
     model_mapping: channelFields.model_mapping.optional(),
     priority: channelFields.priority.optional(),
     weight: channelFields.weight.optional(),
@@ -146,7 +169,8 @@ export const ChannelCreateSchema = z
     cloud: channelFields.cloud.optional(),
   })
   .strict()
-  .superRefine(checkEndpointsFitType);
+  .superRefine(checkEndpointsFitType)
+  .superRefine(checkBaseUrlGiven);
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 
 export const ChannelUpdateSchema = z
