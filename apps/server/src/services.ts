@@ -86,7 +86,7 @@ export interface ServiceOptions {
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
   const cluster = options.cluster ?? createLocalCluster(options.rateLimiter);
-  const upstream = new UpstreamClient(new CloudAuth(new AccessTokens({ shared: cluster.sharedTokens })));
+  const upstream = new UpstreamClient(new CloudAuth(new AccessTokens({ shared: cluster.cloudTokens })));
   const responses = new StoredResponses(storage.responses, logger, {
     ...(options.responses ?? DEFAULT_STORED_RESPONSES),
     // Another instance may have answered the previous response and be writing it still.

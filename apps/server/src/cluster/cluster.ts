@@ -3,7 +3,7 @@ import { InMemoryRateLimiter } from '../policy/rate-limiter';
 import { LocalChangeFeed, type ChangeFeed } from '../core/change-feed';
 import { LOCAL_CIRCUITS, type CircuitSync } from './circuit-sync';
 import type { AffinityStore } from './affinity-store';
-import type { SharedTokens } from './shared-tokens';
+import type { CloudTokenStore } from './cloud-token-store';
 
 /** What the instances behind one load balancer share beyond the database (SPEC §11). */
 export interface Cluster {
@@ -16,7 +16,7 @@ export interface Cluster {
   /** Sessions' channels (prompt-cache affinity) as every instance sees them; none: this process's memory only. */
   affinities?: AffinityStore;
   /** Cloud access tokens one instance minted for the others (Redis); none: each instance mints its own. */
-  sharedTokens?: SharedTokens;
+  cloudTokens?: CloudTokenStore;
   /** Throws when the shared store does not answer (`/healthz`, `/readyz`); local always answers. */
   ping(): Promise<void>;
   /**

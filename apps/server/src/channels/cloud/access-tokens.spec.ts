@@ -1,5 +1,5 @@
 import type { CloudKey } from '@chat-relay/wire';
-import type { SharedTokens } from '../../cluster/shared-tokens';
+import type { CloudTokenStore } from '../../cluster/cloud-token-store';
 import { AccessTokens, REFRESH_MARGIN_MS } from './access-tokens';
 import type { MintedToken } from './mint-access-token';
 
@@ -17,8 +17,8 @@ function minter(clock: { now: number }) {
   return mint;
 }
 
-/** SharedTokens in a Map: the interface as Redis implements it (redis-shared-tokens.spec.ts runs the real one). */
-function mapShared(): SharedTokens & { values: Map<string, string> } {
+/** CloudTokenStore in a Map: the interface as Redis implements it (redis-cloud-token-store.spec.ts runs the real one). */
+function mapShared(): CloudTokenStore & { values: Map<string, string> } {
   const values = new Map<string, string>();
   const leases = new Set<string>();
   return {
@@ -66,7 +66,7 @@ describe('AccessTokens', () => {
   it('mints its own when the minting peer never delivers (its lease held, nothing written)', async () => {
     const clock = { now: 0 };
     const mint = minter(clock);
-    const stuck: SharedTokens = { read: async () => undefined, claim: async () => false, write: async () => undefined };
+    const stuck: CloudTokenStore = { read: async () => undefined, claim: async () => false, write: async () => undefined };
     let slept = 0;
     const tokens = new AccessTokens({ mint, now: () => clock.now, shared: stuck, sleep: async (ms) => void (slept += ms) });
     expect(await tokens.tokenFor('k', ACCOUNT)).toBe('t1');

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 import type { CloudKey } from '@chat-relay/wire';
-import type { SharedTokens } from '../../cluster/shared-tokens';
+import type { CloudTokenStore } from '../../cluster/cloud-token-store';
 import { mintAccessToken, type MintedToken } from './mint-access-token';
 
 /** A token is minted again this long before it expires (Google's and Entra's last an hour). */
@@ -14,7 +14,7 @@ const WAIT_STEP_MS = 100;
 const CAPACITY = 1_000;
 
 export interface AccessTokensOptions {
-  shared?: SharedTokens;
+  shared?: CloudTokenStore;
   now?: () => number;
   mint?: (credential: CloudKey) => Promise<MintedToken>;
   sleep?: (ms: number) => Promise<void>;
@@ -114,7 +114,7 @@ export class AccessTokens {
     return token;
   }
 
-  private async peer(shared: SharedTokens, id: string, sealKey: Buffer): Promise<MintedToken | undefined> {
+  private async peer(shared: CloudTokenStore, id: string, sealKey: Buffer): Promise<MintedToken | undefined> {
     const stored = await shared.read(id);
     const token = stored === undefined ? undefined : open(stored, sealKey);
     return token && this.fresh(token) && this.refused.get(id) !== token.token ? token : undefined;

@@ -5,7 +5,7 @@ import type { FailureMode } from './limits-unavailable';
 import { RedisChangeFeed } from './redis-change-feed';
 import { RedisCircuitSync } from './redis-circuit-sync';
 import { RedisAffinityStore } from './redis-affinity-store';
-import { RedisSharedTokens } from './redis-shared-tokens';
+import { RedisCloudTokenStore } from './redis-cloud-token-store';
 import { closeConnection, createRedisConnection } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RedisSubscriber } from './redis-subscriber';
@@ -62,7 +62,7 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     circuits,
     rateLimiter,
     affinities: new RedisAffinityStore({ redis: commands, keyPrefix, logger }),
-    sharedTokens: new RedisSharedTokens({ redis: commands, keyPrefix, logger }),
+    cloudTokens: new RedisCloudTokenStore({ redis: commands, keyPrefix, logger }),
     failureMode,
     ping: async () => {
       // Bounded: no offline queue (fails at once while disconnected) and the command timeout.

@@ -1,12 +1,12 @@
 import type Redis from 'ioredis';
 import type { CloudKey } from '@chat-relay/wire';
 import { AccessTokens } from '../../channels/cloud/access-tokens';
-import { RedisSharedTokens } from './redis-shared-tokens';
+import { RedisCloudTokenStore } from './redis-cloud-token-store';
 import { collectingLogger, deleteKeys, describeWithRedis, plainClient, uniqueKeyPrefix } from '../../../test/cluster/redis/testing/redis-test-env';
 
 const ACCOUNT: CloudKey = { kind: 'azure-entra', tenantId: 't', clientId: 'c', clientSecret: 's', authorityHost: 'http://unused' };
 
-describeWithRedis('RedisSharedTokens', (url) => {
+describeWithRedis('RedisCloudTokenStore', (url) => {
   const prefix = uniqueKeyPrefix();
   const clients: Redis[] = [];
   const client = async () => {
@@ -27,7 +27,7 @@ describeWithRedis('RedisSharedTokens', (url) => {
       return { token: `token-${mints}`, expiresAt: Date.now() + 3_600_000 };
     };
     const keyPrefix = `${prefix}share:`;
-    const instances = await Promise.all([0, 1, 2, 3].map(async () => new AccessTokens({ mint, shared: new RedisSharedTokens({ redis: await client(), keyPrefix, logger: collectingLogger().logger }) })));
+    const instances = await Promise.all([0, 1, 2, 3].map(async () => new AccessTokens({ mint, shared: new RedisCloudTokenStore({ redis: await client(), keyPrefix, logger: collectingLogger().logger }) })));
     const got = await Promise.all(instances.map((tokens) => tokens.tokenFor('{"tenant_id":"t"}', ACCOUNT)));
     expect(got).toEqual(['token-1', 'token-1', 'token-1', 'token-1']);
     expect(mints).toBe(1);
@@ -45,7 +45,7 @@ describeWithRedis('RedisSharedTokens', (url) => {
     const gone = await plainClient(url);
     await gone.quit();
     const { logger, lines } = collectingLogger();
-    const tokens = new AccessTokens({ mint: async () => ({ token: 'own', expiresAt: Date.now() + 3_600_000 }), shared: new RedisSharedTokens({ redis: gone, keyPrefix: `${prefix}gone:`, logger }) });
+    const tokens = new AccessTokens({ mint: async () => ({ token: 'own', expiresAt: Date.now() + 3_600_000 }), shared: new RedisCloudTokenStore({ redis: gone, keyPrefix: `${prefix}gone:`, logger }) });
     expect(await tokens.tokenFor('k', ACCOUNT)).toBe('own');
     expect(lines.some((line) => line.includes('cloud token'))).toBe(true);
   });

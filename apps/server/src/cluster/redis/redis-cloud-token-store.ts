@@ -1,10 +1,10 @@
 import type Redis from 'ioredis';
 import type { Logger } from '../../logger';
 import { throttledWarn, type ThrottledWarn } from '../../core/throttled-log';
-import type { SharedTokens } from '../shared-tokens';
+import type { CloudTokenStore } from '../cloud-token-store';
 
 /** Sealed access tokens in Redis: `${prefix}cloud-token:${id}` with Redis' own expiry, and a minting lease beside it. */
-export class RedisSharedTokens implements SharedTokens {
+export class RedisCloudTokenStore implements CloudTokenStore {
   private readonly prefix: string;
   private readonly warn: ThrottledWarn;
 

@@ -4,7 +4,7 @@
  * get here (see access-tokens.ts): this store never sees a usable token. It never throws — with the
  * store away, an instance mints its own.
  */
-export interface SharedTokens {
+export interface CloudTokenStore {
   /** The sealed token stored under `id`, or undefined. */
   read(id: string): Promise<string | undefined>;
   /** Whether this instance may mint `id`'s token now (a lease of `leaseMs`); false: another one is minting it. */
