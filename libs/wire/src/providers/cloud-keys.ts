@@ -114,8 +114,20 @@ export function cloudKeyHint(key: CloudKey): string {
   }
 }
 
-/** The parsed credential of a key the channel already holds (checked when the channel was saved). */
+/** Credentials read per channel key, so a call does not parse its key file again: a relay has a handful. */
+const readKeys = new Map<string, CloudKey | undefined>();
+const READ_KEYS_LIMIT = 1_000;
+
+/**
+ * The parsed credential of a key the channel already holds (checked when the channel was saved),
+ * read once per key: every call of a cloud channel asks (its headers, its signature, its project).
+ */
 export function cloudKeyOf(type: string, key: string): CloudKey | undefined {
+  const id = `${type}\0${key}`;
+  if (readKeys.has(id)) return readKeys.get(id);
   const parsed = parseCloudKey(type, key);
-  return parsed?.ok ? parsed.key : undefined;
+  const credential = parsed?.ok ? parsed.key : undefined;
+  if (readKeys.size >= READ_KEYS_LIMIT) readKeys.clear();
+  readKeys.set(id, credential);
+  return credential;
 }

@@ -53,6 +53,8 @@ function open(value: string, key: Buffer): MintedToken | undefined {
  */
 export class AccessTokens {
   private readonly held = new Map<string, MintedToken>();
+  /** Each credential's ids, derived once (two hashes of a key file per call otherwise). */
+  private readonly ids = new Map<string, { id: string; sealKey: Buffer }>();
   private readonly minting = new Map<string, Promise<MintedToken>>();
   /** The last token the cloud refused, per credential: never taken from the shared store again. */
   private readonly refused = new Map<string, string>();
@@ -68,7 +70,7 @@ export class AccessTokens {
 
   /** A working access token for the credential in `rawKey` (a channel key). */
   async tokenFor(rawKey: string, credential: CloudKey): Promise<string> {
-    const { id, sealKey } = idsOf(rawKey);
+    const { id, sealKey } = this.idsOf(rawKey);
     const held = this.held.get(id);
     if (held && this.fresh(held)) return held.token;
     let pending = this.minting.get(id);
@@ -84,10 +86,20 @@ export class AccessTokens {
    * take that token from the shared store either, where a peer may still have it filed.
    */
   forget(rawKey: string, token: string): void {
-    const { id } = idsOf(rawKey);
+    const { id } = this.idsOf(rawKey);
     if (this.held.get(id)?.token === token) this.held.delete(id);
     if (this.refused.size >= CAPACITY) this.refused.clear();
     this.refused.set(id, token);
+  }
+
+  private idsOf(rawKey: string): { id: string; sealKey: Buffer } {
+    let ids = this.ids.get(rawKey);
+    if (!ids) {
+      ids = idsOf(rawKey);
+      if (this.ids.size >= CAPACITY) this.ids.clear();
+      this.ids.set(rawKey, ids);
+    }
+    return ids;
   }
 
   private fresh(token: MintedToken): boolean {

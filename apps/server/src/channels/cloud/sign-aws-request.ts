@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -23,6 +24,20 @@ export interface RequestToSign {
  * encoded again, as every AWS service but S3 expects), the query, every header given and the hash
  * of the body. `host` is signed but left out of the answer: the HTTP client writes it from the URL.
  */
+/** Signers per credential and region: each keeps its derived signing key for the day. A relay has a handful. */
+const signers = new Map<string, SignatureV4>();
+
+function signerFor(credentials: AwsCredentials, region: string, service: string, applyChecksum: boolean): SignatureV4 {
+  const id = `${credentials.accessKeyId}\0${credentials.secretAccessKey}\0${credentials.sessionToken ?? ''}\0${region}\0${service}\0${applyChecksum}`;
+  let signer = signers.get(id);
+  if (!signer) {
+    signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum });
+    if (signers.size >= 100) signers.clear();
+    signers.set(id, signer);
+  }
+  return signer;
+}
+
 export async function signAwsRequest(
   request: RequestToSign,
   credentials: AwsCredentials,
@@ -31,7 +46,10 @@ export async function signAwsRequest(
 ): Promise<Record<string, string>> {
   const { service = 'bedrock', now, payloadHashHeader = true } = options;
   const url = new URL(request.url);
-  const signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum: payloadHashHeader });
+  const signer = signerFor(credentials, region, service, payloadHashHeader);
+  // The body's hash by Node's crypto (a Claude Code turn is 100 KB and more; the signer's own SHA-256
+  // is JavaScript): given as the header AWS's SDKs send, which the signer then signs as it is.
+  const hashed: Record<string, string> = payloadHashHeader ? { 'x-amz-content-sha256': hash('sha256', request.body ?? '', 'hex') } : {};
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {
     const seen = query[name];
@@ -45,7 +63,7 @@ export async function signAwsRequest(
       ...(url.port ? { port: Number(url.port) } : {}),
       path: url.pathname,
       query,
-      headers: { ...request.headers, host: url.host },
+      headers: { ...request.headers, ...hashed, host: url.host },
       body: request.body,
     },
     now ? { signingDate: now } : {},
