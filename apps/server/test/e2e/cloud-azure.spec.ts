@@ -1,5 +1,6 @@
 import type { Channel } from '@chat-relay/contract';
-import type { UpstreamSim } from '@chat-relay/upstream-sim';
+import { toneWav, transcriptOf, type UpstreamSim } from '@chat-relay/upstream-sim';
+import { toFile } from 'openai';
 import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
 import { usageRowsFor } from './usage-rows-for';
 
@@ -124,6 +125,17 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
     // The deployment the call named, and where to fix it.
     expect(error.message).toContain("no deployment named 'no-such-deployment'");
     expect(error.message).toContain("the channel's model mapping");
+  });
+
+  it.each([
+    ['api-key', (_on: UpstreamSim) => SIM_KEY],
+    ['Entra service principal', (on: UpstreamSim) => entraKey(on)],
+  ] as const)('uploads (transcriptions, multipart) reach Azure with the %s: the body streams, only a signature would need it whole', async (_name, keyOf) => {
+    await addAzure({ keys: [keyOf(sim)], models: ['whisper-1'], endpoints: ['audio_transcriptions'] });
+    const wav = toneWav(1.5);
+    const json = await e2e.client().audio.transcriptions.create({ model: 'whisper-1', file: await toFile(wav, 'speech.wav', { type: 'audio/wav' }) });
+    expect(json.text).toBe(transcriptOf('transcribe', { filename: 'speech.wav', data: wav }).text);
+    expect(calls().map((request) => request.path)).toEqual(['/openai/v1/audio/transcriptions']);
   });
 
   it('a prompt the content filter refuses: the caller gets a 400 content_filter; the circuit stays closed and the key active', async () => {

@@ -3,6 +3,7 @@ import type { ChannelRecord } from '../../storage/types';
 import type { AccessTokens } from './access-tokens';
 import { regionOf } from './cloud-channel';
 import { CredentialRefused } from './mint-access-token';
+import type { Readable } from 'node:stream';
 import { signAwsRequest, type RequestToSign } from './sign-aws-request';
 
 /**
@@ -20,7 +21,8 @@ export type CloudAuthorization = { ok: true; headers: Record<string, string> | u
 export class CloudAuth {
   constructor(private readonly tokens: AccessTokens) {}
 
-  async authorize(channel: ChannelRecord, key: string, request: RequestToSign): Promise<CloudAuthorization> {
+  /** `request.body` may stream (an upload) for a bearer; a signature needs it whole. */
+  async authorize(channel: ChannelRecord, key: string, request: Omit<RequestToSign, 'body'> & { body?: RequestToSign['body'] | Readable }): Promise<CloudAuthorization> {
     const credential = cloudKeyOf(channel.type, key);
     if (!credential) return { ok: true, headers: undefined };
     switch (credential.kind) {
@@ -28,7 +30,10 @@ export class CloudAuth {
         const region = regionOf(channel.type, channel.baseUrl, channel.cloud);
         // Saved channels always have one (cloud-channel.ts): this is a bug if it happens.
         if (!region) throw new Error(`bedrock channel ${channel.id} has no region to sign for`);
-        return { ok: true, headers: await signAwsRequest(request, credential, region) };
+        const { body } = request;
+        // Bedrock takes JSON only: no adapter of its builds an upload.
+        if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) throw new Error(`a bedrock call's body must be whole to be signed`);
+        return { ok: true, headers: await signAwsRequest({ ...request, body }, credential, region) };
       }
       case 'google-service-account':
       case 'azure-entra':

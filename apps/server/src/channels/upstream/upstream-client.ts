@@ -77,8 +77,7 @@ export class UpstreamClient {
   private async postToCloud(call: UpstreamCall): Promise<UpstreamResponse> {
     if (!this.cloud) throw new Error('this upstream client has no cloud credentials step');
     if (call.key === undefined) throw new Error(`a call to ${call.channel.type} channel ${call.channel.id} must name its key`);
-    if (call.body instanceof Readable) throw new Error(`a ${call.channel.type} call's body must be whole to be signed`);
-    const signed = { ...call, key: call.key, body: call.body };
+    const signed = { ...call, key: call.key };
     const response = await this.sendAuthorized(this.cloud, signed);
     if (response.statusCode !== 401 || response.bearer === undefined) return response;
     // A minted bearer the cloud no longer takes says nothing of the credential (that is checked when
@@ -88,7 +87,7 @@ export class UpstreamClient {
     return this.sendAuthorized(this.cloud, signed);
   }
 
-  private async sendAuthorized(cloud: CloudAuth, call: UpstreamCall & { key: string; body?: string | Buffer }): Promise<UpstreamResponse & { bearer?: string }> {
+  private async sendAuthorized(cloud: CloudAuth, call: UpstreamCall & { key: string }): Promise<UpstreamResponse & { bearer?: string }> {
     const authorized = await cloud.authorize(call.channel, call.key, { method: call.method ?? 'POST', url: call.url, headers: call.headers, body: call.body });
     if (!authorized.ok) return answered(authorized.status, authorized.body);
     const response = await this.send(authorized.headers ? { ...call, headers: { ...call.headers, ...authorized.headers } } : call);
