@@ -128,8 +128,8 @@ describe('e2e: azure channels (issue 31) — v1 and deployments URLs, api-key an
   });
 
   it.each([
-    ['api-key', (_on: UpstreamSim) => SIM_KEY],
-    ['Entra service principal', (on: UpstreamSim) => entraKey(on)],
+    ['api-key', (_on: UpstreamSim): string => SIM_KEY],
+    ['Entra service principal', (on: UpstreamSim): string => entraKey(on)],
   ] as const)('uploads (transcriptions, multipart) reach Azure with the %s: the body streams, only a signature would need it whole', async (_name, keyOf) => {
     await addAzure({ keys: [keyOf(sim)], models: ['whisper-1'], endpoints: ['audio_transcriptions'] });
     const wav = toneWav(1.5);
