@@ -85,12 +85,6 @@ describe('Azure OpenAI errors', () => {
     expect(limited.keyRejected).toBeUndefined();
   });
 
-  it('a 429 stays a 429 for the caller (the server adds the retry-after Azure sent), not a 502', () => {
-    const limited = mapAzureErrorResponse(429, RATE_LIMITED_429, [KEY]);
-    expect(limited.error).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
-    expect(limited.error.message).toContain('exceeded token rate limit');
-  });
-
   it('DeploymentNotFound names the deployment and the model mapping, and lets another channel try', () => {
     const failure = mapAzureErrorResponse(404, DEPLOYMENT_NOT_FOUND_404, [KEY], 'prod-4o');
     expect(failure).toMatchObject({ retryable: true, channelFault: false });

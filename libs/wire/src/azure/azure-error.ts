@@ -53,10 +53,9 @@ const CONTENT_FILTERED = "The prompt was filtered by Azure OpenAI's content mana
  *   is fine — the message names the deployment when the caller of this function knows it;
  *
  * everything else as OpenAI's answers are read: 401/403 reject the key (Azure's 401 "Access
- * denied due to invalid subscription key or wrong API endpoint"), 408/5xx are the channel's
- * and retryable, other 4xx the request's; a 429 is the channel's and retryable too, but stays a 429
- * for the caller (its `retry-after-ms`/`retry-after` headers are the server's to honour and pass on:
- * https://learn.microsoft.com/en-us/azure/ai-foundry/openai/quotas-limits).
+ * denied due to invalid subscription key or wrong API endpoint"), 408/429/5xx are the channel's
+ * and retryable (429's `retry-after-ms`/`retry-after` headers are the server's to honour), other
+ * 4xx the request's.
  */
 export function mapAzureErrorResponse(status: number, text: string, secrets: readonly string[], deployment?: string): UpstreamFailure {
   const facts = readAzureError(text);
@@ -76,12 +75,6 @@ export function mapAzureErrorResponse(status: number, text: string, secrets: rea
       `The Azure OpenAI resource has no ${named}: the channel's model mapping sends the deployment's name as the upstream model ` +
       `(map the model to the name the deployment has in the resource, or deploy it). Azure said: ${facts.message ?? 'DeploymentNotFound'}`;
     return { error: redactUpstreamError(upstreamError(message, 'deployment_not_found'), secrets), retryable: true, channelFault: false };
-  }
-  if (status === 429) {
-    // Azure's rate limit names when to come back (retry-after-ms): when no other channel takes the
-    // request, the caller gets a 429 the server adds that retry-after to, not a 502 its SDK does not wait on.
-    const error = upstreamError(`The upstream provider failed with status 429: ${facts?.message ?? 'rate limited'}`, 'rate_limit_exceeded', 429);
-    return { error: redactUpstreamError(error, secrets), retryable: true, channelFault: true };
   }
   return mapOpenAiErrorResponse(status, text, secrets);
 }
