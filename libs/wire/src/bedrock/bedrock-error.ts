@@ -99,7 +99,9 @@ function mapStatus(status: number, message: string): UpstreamFailure {
   if (type === 'ServiceQuotaExceededException' || status === 408 || status === 424 || status === 429 || status >= 500) {
     return channelFailure(status, type, message);
   }
-  const code = status === 404 && /model/i.test(message) ? 'model_not_found' : null;
+  // "Input is too long for requested model." / "…too many input tokens…": OpenAI's code for it.
+  const tooLong = status === 400 && /too long|too many (input )?tokens|context (length|window)/i.test(message);
+  const code = status === 404 && /model/i.test(message) ? 'model_not_found' : tooLong ? 'context_length_exceeded' : null;
   return {
     error: new RelayError({
       status: status >= 400 && status < 500 ? status : 400,
@@ -113,7 +115,8 @@ function mapStatus(status: number, message: string): UpstreamFailure {
 }
 
 /**
- * A Bedrock non-2xx answer → SPEC §9:
+ * A Bedrock Runtime non-2xx answer → SPEC §9, for InvokeModel and Converse alike (one service,
+ * one set of errors):
  * - 400 ValidationException: the caller's request, its status and Bedrock's words kept, not
  *   retried — except "on-demand throughput isn’t supported", the channel's model mapping: its
  *   message names the fix, and another channel is tried;
@@ -123,7 +126,8 @@ function mapStatus(status: number, message: string): UpstreamFailure {
  * - 408 ModelTimeoutException, 424 ModelErrorException, 429 ThrottlingException,
  *   ServiceQuotaExceededException, ModelNotReadyException, 500/503: a retryable 502 whose code is
  *   the exception's name, counted against the channel;
- * - 404 ResourceNotFoundException: 404 (`model_not_found` when it names the model), not retried.
+ * - 404 ResourceNotFoundException: 404 (`model_not_found` when it names the model), not retried;
+ *   a 400 saying the input is too long is `context_length_exceeded`.
  * The channel's secrets are cut out of every word.
  */
 export function mapBedrockErrorResponse(status: number, text: string, secrets: readonly string[]): UpstreamFailure {

@@ -129,5 +129,3 @@ export type ConverseStreamEventType = keyof typeof ConverseStreamPayloadSchemas;
 
 export const isConverseStreamEventType = (type: string): type is ConverseStreamEventType => Object.hasOwn(ConverseStreamPayloadSchemas, type);
 
-/** A Bedrock error body: `{"message": …}` (its type is the `x-amzn-errortype` header). */
-export const BedrockErrorBodySchema = z.object({ message: z.string().optional(), Message: z.string().optional() }).passthrough();

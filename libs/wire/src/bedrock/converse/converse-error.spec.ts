@@ -24,7 +24,9 @@ describe('mapConverseErrorResponse', () => {
       body('Invocation of model ID meta.llama4-scout-17b-instruct-v1:0 with on-demand throughput isn’t supported. Retry your request with the ID or ARN of an inference profile that contains this model.'),
       [],
     );
-    expect(failure.error).toMatchObject({ status: 400, code: 'model_needs_inference_profile', param: 'model', message: expect.stringContaining('inference profile id (e.g. `us.<model id>`)') });
+    // The channel's model mapping, not the caller's request (bedrock-error.ts): named, and another channel tried.
+    expect(failure).toMatchObject({ retryable: true, channelFault: false });
+    expect(failure.error).toMatchObject({ status: 400, code: 'inference_profile_required', message: expect.stringContaining("inference profile id, such as 'us.meta.llama4-scout-17b-instruct-v1:0'") });
   });
 
   it.each([
@@ -45,16 +47,22 @@ describe('mapConverseErrorResponse', () => {
     expect(mapConverseErrorResponse(404, body('Model not found.'), [])).toMatchObject({ retryable: false, channelFault: false, error: { status: 404, code: 'model_not_found' } });
   });
 
-  it.each([408, 424, 429, 500, 503])('%i is the channel’s trouble: retryable, a channel fault', (status) => {
+  it.each([
+    [408, 'ModelTimeoutException'],
+    [424, 'ModelErrorException'],
+    [429, 'ThrottlingException'],
+    [500, 'InternalServerException'],
+    [503, 'ServiceUnavailableException'],
+  ])('%i is the channel’s trouble: retryable, a channel fault, coded %s', (status, type) => {
     expect(mapConverseErrorResponse(status, body('Too many requests, please wait before trying again.'), [])).toMatchObject({
       retryable: true,
       channelFault: true,
-      error: { status: 502, type: 'upstream_error', code: `upstream_${status}` },
+      error: { status: 502, type: 'upstream_error', code: type },
     });
   });
 
   it('a secret quoted in the message is redacted; a body that is not JSON still maps', () => {
     expect(mapConverseErrorResponse(400, body('bad key ABSKsecret123'), ['ABSKsecret123']).error.message).not.toContain('ABSKsecret123');
-    expect(mapConverseErrorResponse(502, '<html>Bad Gateway</html>', [])).toMatchObject({ retryable: true, error: { message: 'The upstream provider failed with status 502.' } });
+    expect(mapConverseErrorResponse(502, '<html>Bad Gateway</html>', [])).toMatchObject({ retryable: true, error: { message: 'The upstream provider failed with status 502 (upstream_502).' } });
   });
 });

@@ -111,7 +111,7 @@ describe('ConverseStreamTransformer on events built with AWS codec', () => {
     ]);
   });
 
-  it('a mid-stream throttlingException is one error step (SPEC §9: 502 upstream_error), then nothing; not complete', () => {
+  it('a mid-stream throttlingException is one error step (a 429 rate_limit_error, as InvokeModel\'s stream), then nothing; not complete', () => {
     const events = decodeEvents(
       encodeEvents([start, ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }]], ['throttlingException', 'Too many requests, please wait before trying again.']),
     );
@@ -120,7 +120,7 @@ describe('ConverseStreamTransformer on events built with AWS codec', () => {
     const errors = run.steps.filter((step) => step.kind === 'error');
     expect(errors).toHaveLength(1);
     expect(run.steps.at(-1)).toBe(errors[0]);
-    expect(errors[0]).toMatchObject({ error: { status: 502, type: 'upstream_error', code: 'throttlingException', message: expect.stringContaining('Too many requests') } });
+    expect(errors[0]).toMatchObject({ error: { status: 429, type: 'rate_limit_error', code: 'throttlingException', message: expect.stringContaining('Too many requests') } });
     expect(run.transformer.complete).toBe(false);
   });
 
