@@ -34,6 +34,8 @@ import { digestKey } from './security/keys';
 import { systemRouter } from './routes/system.route';
 import { serverContract } from './routes/server-contract';
 import { tokensRouter } from './routes/tokens.route';
+import { fallbacksRouter } from './routes/fallbacks.route';
+import { webhooksRouter } from './routes/webhooks.route';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
 import type { ToolLimits } from './validation/tool-limits';
@@ -152,6 +154,8 @@ export function createApp(deps: AppDeps): Express {
       startedAt: deps.startedAt ?? Date.now(),
       metrics: services.metrics,
     }),
+    fallbacks: fallbacksRouter(),
+    webhooks: webhooksRouter(),
   });
   createExpressEndpoints(serverContract, router, app, {
     logInitialization: false,

@@ -94,6 +94,11 @@ export const tokenView = (token: TokenRecord, nowIso: string): Token => ({
   models: token.models,
   allowed_ips: token.allowedIps,
   rate_limit: token.rateLimit,
+  // PLACEHOLDER (issue 32): the limits helper reads them from the record and the window store.
+  periodic_limits: [],
+  time_zone: null,
+  alert_thresholds: null,
+  windows: [],
   created_at: token.createdAt,
   last_used_at: token.lastUsedAt,
 });
@@ -108,6 +113,11 @@ export const accountView = (account: AccountRecord, storedResponses: StoredRespo
   quota_used: account.quotaUsed,
   quota_limit_usd: account.quotaLimit === null ? null : microUsdToUsd(account.quotaLimit),
   quota_used_usd: microUsdToUsd(account.quotaUsed),
+  // PLACEHOLDER (issue 32): the limits helper reads them from the record and the window store.
+  periodic_limits: [],
+  time_zone: null,
+  alert_thresholds: null,
+  windows: [],
   key_hint: account.keyHint,
   stored_responses: storedResponses,
   created_at: account.createdAt,

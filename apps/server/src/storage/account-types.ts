@@ -1,7 +1,8 @@
+import type { OwnerLimits } from './limit-types';
 import type { Page, PageRequest } from './common-types';
 
 export type AccountRole = 'admin' | 'user';
-export interface AccountRecord {
+export interface AccountRecord extends OwnerLimits {
   id: number;
   name: string;
   role: AccountRole;
@@ -18,8 +19,10 @@ export interface NewAccount {
   quotaLimit: number | null;
   keyDigest: string;
   keyHint: string;
+  /** Absent: none, the relay's defaults. */
+  limits?: Partial<OwnerLimits>;
 }
-export type AccountPatch = Partial<Pick<AccountRecord, 'name' | 'role' | 'status' | 'quotaLimit' | 'quotaUsed'>>;
+export type AccountPatch = Partial<Pick<AccountRecord, 'name' | 'role' | 'status' | 'quotaLimit' | 'quotaUsed' | keyof OwnerLimits>>;
 /**
  * The accounts table as a backend keeps it (admin-key-check.ts wraps it into the AccountStore the
  * server uses). `keyDigest` is what is stored of an access key: the SHA-256 digest of an account's

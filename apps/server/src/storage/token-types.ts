@@ -2,10 +2,11 @@ import type { RateLimitInput, TokenStatus } from '@chat-relay/contract';
 import type { RateLimits } from '../core/rate-limits';
 import type { AccountRecord } from './account-types';
 import type { Page, PageRequest } from './common-types';
+import type { OwnerLimits } from './limit-types';
 
 /** Stored token status; `expired` is derived from `expiresAt` when read. */
 export type StoredTokenStatus = Exclude<TokenStatus, 'expired'>;
-export interface TokenRecord {
+export interface TokenRecord extends OwnerLimits {
   id: number;
   accountId: number;
   name: string;
@@ -20,10 +21,10 @@ export interface TokenRecord {
   createdAt: string;
   lastUsedAt: string | null;
   /** The owning account's state, read with the token by `findByKeyDigest` (the auth path). */
-  account?: { status: AccountRecord['status']; quotaLimit: number | null };
+  account?: { status: AccountRecord['status']; quotaLimit: number | null } & Pick<OwnerLimits, 'periodicLimits' | 'timeZone'>;
 }
 /** The policy a token carries, as set on create or PATCH. */
-export interface TokenPolicy {
+export interface TokenPolicy extends OwnerLimits {
   name: string;
   status: StoredTokenStatus;
   expiresAt: string | null;

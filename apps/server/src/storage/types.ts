@@ -19,6 +19,7 @@ export * from './token-types';
 export * from './channel-types';
 export * from './assistant-types';
 export * from './usage-types';
+export * from './limit-types';
 export * from './response-types';
 export * from './task-types';
 export * from './upstream-object-types';

@@ -1,5 +1,6 @@
 import type { HostedToolKind, UsageEndpoint } from '@chat-relay/contract';
 import type { Page, PageRequest } from './common-types';
+import type { WindowKey, WindowRefusal, WindowReservation, WindowUsage } from './limit-types';
 
 /** The money side of storage: the usage log, quota reservations and the price table. */
 
@@ -35,6 +36,12 @@ export interface UsageLogEntry {
    * reservation is removed, in the same transaction, so the log and the quota never disagree.
    */
   quotaReserved: number;
+  /**
+   * The reservation also counted in periodic windows (issue 32; not stored): the row settles it
+   * even when `quotaReserved` is 0 — the windows get the cost's and the tokens' difference, the
+   * request stays counted.
+   */
+  windowsReserved?: boolean;
   latencyMs: number;
   ttfbMs: number | null;
   clientIp: string | null;
@@ -130,8 +137,19 @@ export interface QuotaReservation {
   accountId: number;
   /** Micro-USD, a safe integer ≥ 0. */
   amount: number;
+  /**
+   * Periodic windows it also counts in (issue 32), sorted by owner ('account' < 'token'), owner id
+   * and period: each takes `amount` of cost, `tokens` and one request, or the whole reservation
+   * is refused. Absent or empty: the lifetime quota only.
+   */
+  windows?: readonly WindowReservation[];
+  /** Tokens (prompt + completion) reserved against the windows' token limits: the request's bound. */
+  tokens?: number;
 }
-export type ReserveOutcome = { ok: true } | { ok: false; exhausted: 'token' | 'account' };
+export type ReserveOutcome =
+  | { ok: true }
+  | { ok: false; exhausted: 'token' | 'account' }
+  | ({ ok: false; exhausted: 'window' } & WindowRefusal);
 export interface ReleasedReservations {
   count: number;
   /** Micro-USD given back to the tokens (and as much to their accounts). */
@@ -146,6 +164,11 @@ export interface QuotaStore {
    * once a task holds it (`TaskStore.create`), the task's row (`TaskStore.settle`).
    */
   reserve(reservation: QuotaReservation): Promise<ReserveOutcome>;
+  /**
+   * What each window has counted, in the order asked; zeros for a window nothing counted in yet.
+   * One round trip whatever the number of keys (a page of tokens reads its windows at once).
+   */
+  windowUsage(keys: readonly WindowKey[]): Promise<WindowUsage[]>;
   /**
    * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
    * left by a process that died — and forgets it. Only for a database one process owns (SQLite

@@ -5,12 +5,14 @@ import { catalogueContract } from './catalogue.contract';
 import { channelsContract } from './channels.contract';
 import { chatContract } from './chat.contract';
 import { endpointsContract } from './endpoints.contract';
+import { fallbacksContract } from './fallbacks.contract';
 import { geminiContract } from './gemini.contract';
 import { messagesContract } from './messages.contract';
 import { responsesContract } from './responses.contract';
 import { systemContract } from './system.contract';
 import { sunoContract, videosContract } from './tasks.contract';
 import { tokensContract } from './tokens.contract';
+import { webhooksContract } from './webhooks.contract';
 
 const c = initContract();
 
@@ -29,5 +31,7 @@ export const relayContract = c.router({
   accounts: accountsContract,
   catalogue: catalogueContract,
   system: systemContract,
+  fallbacks: fallbacksContract,
+  webhooks: webhooksContract,
 });
 export type RelayContract = typeof relayContract;

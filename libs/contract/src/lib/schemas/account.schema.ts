@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, TimestampSchema } from './common.schema';
+import { limitFields, limitInputFields } from './limits.schema';
 import { MicroUsdSchema, UsdStringSchema } from './money.schema';
 
 export const AccountRoleSchema = z.enum(['admin', 'user']);
@@ -28,6 +29,7 @@ export const AccountSchema = z.object({
   quota_used: z.number().int(),
   quota_limit_usd: UsdStringSchema.nullable(),
   quota_used_usd: UsdStringSchema,
+  ...limitFields,
   /** Last characters of the account's access key for `/api/*`. */
   key_hint: z.string().nullable(),
   stored_responses: StoredResponsesUsageSchema,
@@ -41,6 +43,7 @@ export const AccountCreateSchema = z
     role: AccountRoleSchema.optional(),
     status: AccountStatusSchema.optional(),
     quota_limit: MicroUsdSchema.nullable().optional(),
+    ...limitInputFields,
   })
   .strict();
 export type AccountCreate = z.infer<typeof AccountCreateSchema>;
@@ -56,6 +59,9 @@ export const AccountUpdateSchema = z
     quota_limit: MicroUsdSchema.nullable(),
     /** Reset what was spent (e.g. a new billing period). */
     quota_used: MicroUsdSchema,
+    periodic_limits: limitInputFields.periodic_limits.unwrap(),
+    time_zone: limitInputFields.time_zone.unwrap(),
+    alert_thresholds: limitInputFields.alert_thresholds.unwrap(),
   })
   .partial()
   .strict()

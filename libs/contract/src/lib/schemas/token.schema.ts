@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, PageQuerySchema, TimestampSchema } from './common.schema';
 import { IpRangeSchema } from './ip-range.schema';
+import { limitFields, limitInputFields } from './limits.schema';
 import { MicroUsdSchema, UsdStringSchema } from './money.schema';
 
 export const TokenStatusSchema = z.enum(['active', 'disabled', 'expired', 'exhausted']);
@@ -48,6 +49,7 @@ export const TokenSchema = z.object({
   models: z.array(z.string()).nullable(),
   allowed_ips: z.array(z.string()).nullable(),
   rate_limit: RateLimitSchema.nullable(),
+  ...limitFields,
   created_at: TimestampSchema,
   last_used_at: TimestampSchema.nullable(),
 });
@@ -64,6 +66,9 @@ const tokenPolicyFields = {
   /** Client addresses or CIDR ranges, IPv4 or IPv6; null = any. */
   allowed_ips: z.array(IpRangeSchema).min(1).max(1000).nullable(),
   rate_limit: RateLimitInputSchema.nullable(),
+  periodic_limits: limitInputFields.periodic_limits.unwrap(),
+  time_zone: limitInputFields.time_zone.unwrap(),
+  alert_thresholds: limitInputFields.alert_thresholds.unwrap(),
 };
 
 export const TokenCreateSchema = z
@@ -75,6 +80,7 @@ export const TokenCreateSchema = z
     models: tokenPolicyFields.models.optional(),
     allowed_ips: tokenPolicyFields.allowed_ips.optional(),
     rate_limit: tokenPolicyFields.rate_limit.optional(),
+    ...limitInputFields,
     /** The owner; only the admin key may name another account than its own. */
     account_id: z.number().int().positive().optional(),
   })
