@@ -3,11 +3,12 @@
  * so far (with the default 5 s first step), the last step repeating; `firstDelayMs` scales the
  * whole schedule (a spec makes it milliseconds). After `maxAttempts` the delivery has failed.
  */
-const STEPS = [1, 6, 24, 120, 720, 4_320] as const;
+const STEPS: readonly number[] = [1, 6, 24, 120, 720, 4_320];
+const LAST_STEP = 4_320;
 
 /** The wait after the `attempts`-th failed attempt (1 = the first). */
 export function retryDelayMs(attempts: number, firstDelayMs: number): number {
-  const step = STEPS[Math.min(Math.max(attempts, 1), STEPS.length) - 1] ?? STEPS[STEPS.length - 1];
+  const step = STEPS[Math.max(attempts, 1) - 1] ?? LAST_STEP;
   return step * firstDelayMs;
 }
 
