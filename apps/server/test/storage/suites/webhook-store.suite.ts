@@ -16,7 +16,7 @@ export function describeWebhookStore(backend: StoreBackend): void {
   const create = (overrides: { events?: WebhookEventType[] | null; enabled?: boolean; url?: string } = {}) =>
     webhooks().create({ url: 'https://hooks.example.com/a', events: null, enabled: true, secret: SECRET, secretHint: '...klmn', ...overrides }, NOW);
 
-  it('keeps the signing secret sealed at rest and opens it when read; updates and deletes', async () => {
+  it('keeps the signing secret sealed at rest and opens it when read; updates, deletes; queues to the webhooks an event is for', async () => {
     const webhook = await create({ events: ['limit.threshold'] });
     expect(webhook).toMatchObject({ url: 'https://hooks.example.com/a', events: ['limit.threshold'], enabled: true, secret: SECRET, secretHint: '...klmn' });
     const stored = String(await opened().value('SELECT secret FROM webhooks WHERE id = $1', [webhook.id]));
@@ -28,9 +28,8 @@ export function describeWebhookStore(backend: StoreBackend): void {
     expect(await webhooks().delete(webhook.id)).toBe(true);
     expect(await webhooks().delete(webhook.id)).toBe(false);
     expect(await webhooks().update(webhook.id, { enabled: true }, LATER)).toBeUndefined();
-  });
 
-  it('queues an event to each enabled webhook whose filter takes it; a test event to one webhook whatever its state', async () => {
+    // Queued to each enabled webhook whose filter takes the event; a test event to one webhook whatever its state.
     const all = await create();
     const channelsOnly = await create({ events: ['channel.circuit_opened'] });
     const disabled = await create({ enabled: false });
@@ -44,13 +43,30 @@ export function describeWebhookStore(backend: StoreBackend): void {
     expect(await webhooks().enqueue(event('test'), NOW, { webhookId: 999_999 })).toEqual([]);
   });
 
-  it('queues a marked event once: the same mark again, even at once, queues nothing', async () => {
+  it('queues a marked event once, even raced; purges old finished deliveries and expired marks, keeps pending ones and lifetime marks', async () => {
     await create();
     const mark = { key: 'token:1:day:2026-05-01:cost:80', expiresAt: '2026-05-02T00:00:00.000Z' };
     const attempts = await Promise.all(Array.from({ length: 5 }, () => webhooks().enqueue(event('limit.threshold'), NOW, { mark })));
     expect(attempts.filter((made) => made !== undefined)).toHaveLength(1);
     expect(await opened().count('webhook_deliveries')).toBe(1);
     expect(await webhooks().enqueue(event('limit.threshold'), NOW, { mark: { ...mark, key: 'token:1:day:2026-05-02:cost:80' } })).toHaveLength(1);
+
+    // Retention: finished deliveries older than it and expired marks go; pending ones and lifetime marks stay.
+    const [old] = (await webhooks().enqueue(event('test'), NOW)) ?? [];
+    const [pending] = (await webhooks().enqueue(event('test'), NOW)) ?? [];
+    await webhooks().enqueue(event('test'), '2026-05-09T00:00:00.000Z');
+    await webhooks().recordAttempt(old?.id ?? 0, { status: 'delivered', attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null, deliveredAt: NOW });
+    const windowMark = { key: 'token:9:day:2026-05-01:cost:80', expiresAt: '2026-05-02T00:00:00.000Z' };
+    const lifetimeMark = { key: 'token:9:lifetime:cost:100:80', expiresAt: null };
+    await webhooks().enqueue(event('limit.threshold'), NOW, { mark: windowMark });
+    await webhooks().enqueue(event('limit.threshold'), NOW, { mark: lifetimeMark });
+    expect(await webhooks().purgeBefore('2026-05-08T00:00:00.000Z', 100)).toBe(1);
+    expect(await webhooks().getDelivery(old?.id ?? 0)).toBeUndefined();
+    expect(await webhooks().getDelivery(pending?.id ?? 0)).toBeDefined();
+    expect(await opened().count('alert_marks')).toBe(1);
+    // The window's mark forgotten: the same key may be written again; the lifetime one is still there.
+    expect(await webhooks().enqueue(event('limit.threshold'), NOW, { mark: windowMark })).toBeDefined();
+    expect(await webhooks().enqueue(event('limit.threshold'), NOW, { mark: lifetimeMark })).toBeUndefined();
   });
 
   it('leases due deliveries: two claimers at once never get the same row; a lease run out is claimed again', async () => {
@@ -90,24 +106,5 @@ export function describeWebhookStore(backend: StoreBackend): void {
     expect((await webhooks().listDeliveries({ page: 1, perPage: 10, webhookId: a.id })).rows.map((row) => row.id)).toEqual([toA?.id]);
     expect((await webhooks().listDeliveries({ page: 1, perPage: 10, status: 'delivered' })).total).toBe(0);
     expect((await webhooks().getDelivery(toA?.id ?? 0))?.event.type).toBe('test');
-  });
-
-  it('purges finished deliveries older than the retention and expired marks; keeps pending ones and lifetime marks', async () => {
-    await create();
-    const [old] = (await webhooks().enqueue(event('test'), NOW)) ?? [];
-    const [pending] = (await webhooks().enqueue(event('test'), NOW)) ?? [];
-    await webhooks().enqueue(event('test'), '2026-05-09T00:00:00.000Z');
-    await webhooks().recordAttempt(old?.id ?? 0, { status: 'delivered', attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null, deliveredAt: NOW });
-    const windowMark = { key: 'token:1:day:2026-05-01:cost:80', expiresAt: '2026-05-02T00:00:00.000Z' };
-    const lifetimeMark = { key: 'token:1:lifetime:cost:100:80', expiresAt: null };
-    await webhooks().enqueue(event('limit.threshold'), NOW, { mark: windowMark });
-    await webhooks().enqueue(event('limit.threshold'), NOW, { mark: lifetimeMark });
-    expect(await webhooks().purgeBefore('2026-05-08T00:00:00.000Z', 100)).toBe(1);
-    expect(await webhooks().getDelivery(old?.id ?? 0)).toBeUndefined();
-    expect(await webhooks().getDelivery(pending?.id ?? 0)).toBeDefined();
-    expect(await opened().count('alert_marks')).toBe(1);
-    // The window's mark forgotten: the same key may be written again; the lifetime one is still there.
-    expect(await webhooks().enqueue(event('limit.threshold'), NOW, { mark: windowMark })).toBeDefined();
-    expect(await webhooks().enqueue(event('limit.threshold'), NOW, { mark: lifetimeMark })).toBeUndefined();
   });
 }
