@@ -100,4 +100,15 @@ export interface WebhookStore {
    * alert marks whose `expiresAt` passed `before`; answers the deliveries deleted.
    */
   purgeBefore(before: string, limit: number): Promise<number>;
+  /**
+   * Start-up: every secret not sealed with the current secret key (one sealed under
+   * RELAY_SECRET_KEY_PREVIOUS) sealed with it; answers how many. One that does not open is left.
+   */
+  resealSecrets(): Promise<number>;
+}
+
+/** The table as a backend keeps it (secrets as stored); sealed-webhook-secrets.ts wraps it. */
+export interface StoredWebhookStore extends Omit<WebhookStore, 'resealSecrets'> {
+  /** Replaces the stored secret if it is still `expected` (another instance may have resealed it). */
+  rewriteSecret(id: number, expected: string, next: string): Promise<boolean>;
 }

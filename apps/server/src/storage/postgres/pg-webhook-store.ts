@@ -11,7 +11,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookPatch,
   WebhookRecord,
-  WebhookStore,
+  StoredWebhookStore,
 } from '../webhook-types';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params, type Queryable } from './pg-rows';
@@ -37,7 +37,7 @@ const INSERT_DELIVERY = `
   VALUES ($1, $2, $3, $4::json, 'pending', 0, $5, $5) ON CONFLICT (event_id, webhook_id) DO NOTHING RETURNING *`;
 
 /** Webhooks in PostgreSQL, behaving as SqliteWebhookStore does, for instances sharing the database. */
-export class PgWebhookStore implements WebhookStore {
+export class PgWebhookStore implements StoredWebhookStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private async getOn(db: Queryable, id: number): Promise<WebhookRecord | undefined> {
@@ -144,5 +144,10 @@ export class PgWebhookStore implements WebhookStore {
       [before, limit],
     );
     return rowCount ?? 0;
+  }
+
+  async rewriteSecret(id: number, expected: string, next: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE webhooks SET secret = $1 WHERE id = $2::bigint AND secret = $3', [next, idParam(id), expected]);
+    return (rowCount ?? 0) > 0;
   }
 }

@@ -11,7 +11,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookPatch,
   WebhookRecord,
-  WebhookStore,
+  StoredWebhookStore,
 } from '../webhook-types';
 
 const webhookOf = (row: WebhookRow): WebhookRecord => webhookRecordOf(row, SQLITE_CODEC);
@@ -21,7 +21,7 @@ const deliveryOf = (row: DeliveryRow): WebhookDeliveryRecord => deliveryRecordOf
  * Webhooks in SQLite. One process writes the file at a time, and every claim is one UPDATE …
  * RETURNING, so two claims never take the same row.
  */
-export class SqliteWebhookStore implements WebhookStore {
+export class SqliteWebhookStore implements StoredWebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly enqueueEvent: (event: WebhookEvent, now: string, options: EnqueueOptions) => WebhookDeliveryRecord[] | undefined;
 
@@ -149,5 +149,9 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.prepared(
       `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending' ORDER BY id LIMIT ?)`,
     ).run(before, limit).changes;
+  }
+
+  async rewriteSecret(id: number, expected: string, next: string): Promise<boolean> {
+    return this.prepared('UPDATE webhooks SET secret = ? WHERE id = ? AND secret = ?').run(next, id, expected).changes > 0;
   }
 }

@@ -22,6 +22,13 @@ export function describeWebhookStore(backend: StoreBackend): void {
     const stored = String(await opened().value('SELECT secret FROM webhooks WHERE id = $1', [webhook.id]));
     expect(stored).not.toContain(SECRET.slice(6));
     expect((await webhooks().get(webhook.id))?.secret).toBe(SECRET);
+    // A secret not sealed with the current key (here in the clear) is sealed at start-up, once.
+    await opened().sql('UPDATE webhooks SET secret = $1 WHERE id = $2', ['whsec_in_the_clear_0123456789', webhook.id]);
+    expect(await webhooks().resealSecrets()).toBe(1);
+    expect(await webhooks().resealSecrets()).toBe(0);
+    expect(String(await opened().value('SELECT secret FROM webhooks WHERE id = $1', [webhook.id]))).not.toContain('in_the_clear');
+    expect((await webhooks().get(webhook.id))?.secret).toBe('whsec_in_the_clear_0123456789');
+    await opened().sql('UPDATE webhooks SET secret = $1 WHERE id = $2', [stored, webhook.id]);
     const updated = await webhooks().update(webhook.id, { enabled: false, events: null }, LATER);
     expect(updated).toMatchObject({ enabled: false, events: null, secret: SECRET, updatedAt: LATER });
     expect(await webhooks().list()).toHaveLength(1);
