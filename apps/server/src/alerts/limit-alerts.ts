@@ -20,6 +20,11 @@ export interface LimitAlertsDeps {
 
 /** Owners looked at per pass at most; the rest wait for the next pass (a burst never makes one long pass). */
 const MAX_OWNERS_PER_PASS = 500;
+/**
+ * Passes start at most this often: on a busy relay the owners of many batches gather in one pass
+ * (each read at most once a second), so the database sees a bounded load whatever the traffic.
+ */
+const MIN_PASS_INTERVAL_MS = 1_000;
 
 interface Owner {
   alert: AlertOwner;
@@ -37,6 +42,7 @@ export class LimitAlerts {
   private readonly tokenIds = new Set<number>();
   private readonly accountIds = new Set<number>();
   private running: Promise<void> | undefined;
+  private lastPassAt = -Infinity;
   private readonly warn: ThrottledWarn;
 
   constructor(private readonly deps: LimitAlertsDeps) {
@@ -59,7 +65,15 @@ export class LimitAlerts {
 
   private schedule(): void {
     if (this.running || (this.tokenIds.size === 0 && this.accountIds.size === 0)) return;
-    this.running = this.pass()
+    const wait = Math.max(0, this.lastPassAt + MIN_PASS_INTERVAL_MS - performance.now());
+    this.running = new Promise<void>((resolve) => {
+      if (wait > 0) setTimeout(resolve, wait);
+      else resolve();
+    })
+      .then(() => {
+        this.lastPassAt = performance.now();
+        return this.pass();
+      })
       .catch((error: unknown) => this.warn('pass', error, 'limit alerts not checked this time'))
       .finally(() => {
         this.running = undefined;

@@ -5,6 +5,7 @@ import { signatureIsValid, startWebhookReceiver, type WebhookReceiver } from './
 const hello = { model: 'gpt-4o', max_tokens: 20, messages: [{ role: 'user', content: 'Hello there' }] };
 
 describe('issue 32: a threshold alert arrives once, signed', () => {
+  jest.setTimeout(20_000);
   let e2e: E2eRelayWithSim;
   let receiver: WebhookReceiver;
 

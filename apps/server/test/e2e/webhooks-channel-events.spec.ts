@@ -5,6 +5,7 @@ const REVOKED_KEY = 'sk-revoked-key-0123456789';
 const chat = (text: string) => ({ model: 'gpt-4o', max_tokens: 20, messages: [{ role: 'user', content: text }] });
 
 describe('issue 32: channel events reach the webhooks', () => {
+  jest.setTimeout(20_000);
   let e2e: E2eRelay;
   let receiver: WebhookReceiver;
   let secret: string;
