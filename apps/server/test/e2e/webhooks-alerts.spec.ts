@@ -1,4 +1,6 @@
 import { WebhookEventSchema } from '@chat-relay/contract';
+import { currentWindow } from '../../src/core/limit-windows';
+import { usageEntry } from '../testing/system-api';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
 import { signatureIsValid, startWebhookReceiver, type WebhookReceiver } from './webhooks-receiver';
 
@@ -72,5 +74,56 @@ describe('issue 32: a threshold alert arrives once, signed', () => {
     expect(deliveries.data[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, event_id: event.id });
     const metrics = await (await admin('/metrics')).text(); 
     expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="delivered"\} 1\b/);
+  });
+
+  it("a token crossing 80 % of its daily window (requests, in its own time zone): one event naming the window, signed; not again in that window", async () => {
+    const { secret } = (await (await admin('/api/webhooks', 'POST', { url: receiver.url })).json()) as { secret: string };
+    const zone = 'America/New_York';
+    await e2e.relay.storage.tokens.update(e2e.tokenId, { periodicLimits: [{ period: 'day', metric: 'requests', limit: 5 }], timeZone: zone, alertThresholds: [80] });
+    const accountId = (await e2e.relay.storage.tokens.get(e2e.tokenId))?.accountId ?? 0;
+    const window = currentWindow('day', zone, Date.now());
+    // What the pipeline does per request (reserve-quota.ts, once the periodic limits are wired in): a
+    // reservation counting in the token's current window, then the usage row that settles it.
+    const request = async (n: number) => {
+      const requestId = `req-window-${n}`;
+      const windows = [{ owner: 'token' as const, ownerId: e2e.tokenId, period: 'day' as const, start: window.start, limits: { cost: null, requests: 5, tokens: null } }];
+      const reserved = await e2e.relay.storage.quota.reserve({ requestId, tokenId: e2e.tokenId, accountId, amount: 0, windows, tokens: 10 });
+      if (reserved.ok) e2e.relay.services.recorder.record(usageEntry({ requestId, tokenId: e2e.tokenId, accountId, promptTokens: 6, completionTokens: 4, windowsReserved: true }));
+      await e2e.relay.services.recorder.flush();
+      return reserved.ok;
+    };
+
+    for (let n = 1; n <= 3; n++) expect(await request(n)).toBe(true);
+    await settle();
+    expect(receiver.received).toHaveLength(0);
+    expect(await request(4)).toBe(true); // 4 of 5: 80 %
+    await settle();
+    const [delivery] = await receiver.waitFor(1);
+    if (!delivery) throw new Error('no delivery');
+    expect(signatureIsValid(secret, delivery)).toBe(true);
+    expect(delivery.body).toMatchObject({
+      type: 'limit.threshold',
+      data: {
+        owner: 'token',
+        token_id: e2e.tokenId,
+        window: {
+          period: 'day',
+          metric: 'requests',
+          time_zone: zone,
+          starts_at: new Date(window.startsAtMs).toISOString(),
+          resets_at: new Date(window.resetsAtMs).toISOString(),
+        },
+        used: 4,
+        limit: 5,
+        ratio: 0.8,
+        threshold: 80,
+      },
+    });
+
+    expect(await request(5)).toBe(true);
+    expect(await request(6)).toBe(false); // the window is full: refused, and nothing more to tell
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.received).toHaveLength(1);
   });
 });
