@@ -25,6 +25,10 @@ export const COPIED_TABLES = [
   'upstream_objects',
   'catalogue_overrides',
   'catalogue_dataset',
+  // Secrets sealed with the relay's secret key, as channel keys: the copy is given that key.
+  'webhooks',
+  'webhook_deliveries',
+  'alert_marks',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 

@@ -3,6 +3,7 @@ import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { CLOUD_MIGRATIONS } from './migrations-cloud';
 import { LIMIT_MIGRATIONS } from './migrations-limits';
+import { WEBHOOK_MIGRATIONS } from './migrations-webhooks';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
@@ -337,6 +338,7 @@ export const migrations: readonly Migration[] = [
   ...MONEY_MIGRATIONS,
   ...CLOUD_MIGRATIONS,
   ...LIMIT_MIGRATIONS,
+  ...WEBHOOK_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
