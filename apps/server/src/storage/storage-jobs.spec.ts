@@ -37,6 +37,24 @@ describeEachBackend('Storage jobs', (backend) => {
     await jobs.close();
   });
 
+  it('deletes the periodic windows started more than WINDOWS_KEPT_DAYS ago, whatever the log retention, and keeps the others', async () => {
+    const { storage } = opened;
+    const account = await storage.accounts.createUser('windows');
+    const token = await storage.tokens.create({ accountId: account.id, name: 'w', keyDigest: 'digest-w', keyHint: 'sk-…w' });
+    // 70 days before 2026-06-01 is 2026-03-23.
+    const starts = ['2026-02-01', '2026-03-22', '2026-03-23', '2026-06-01'];
+    const keys = starts.map((start) => ({ owner: 'token' as const, ownerId: token.id, period: 'day' as const, start }));
+    for (const key of keys) {
+      const windows = [{ ...key, limits: { cost: null, requests: null, tokens: null } }];
+      expect(await storage.quota.reserve({ requestId: key.start, tokenId: token.id, accountId: account.id, amount: 0, windows })).toEqual({ ok: true });
+    }
+    const jobs = startStorageJobs(storage, silent, { logRetentionDays: 0 });
+    expect(await jobs.purgeOldWindows(Date.parse('2026-06-01T12:00:00.000Z'))).toBe(2);
+    expect((await storage.quota.windowUsage(keys)).map((usage) => usage.requests)).toEqual([0, 0, 1, 1]);
+    expect(await jobs.purgeOldWindows(Date.parse('2026-06-01T12:00:00.000Z'))).toBe(0);
+    await jobs.close();
+  });
+
   if (backend.name === 'PostgreSQL') {
     it('closing after the usage log is drained gives back what the instance still reserved', async () => {
       const { storage } = opened;

@@ -10,6 +10,11 @@ const DAY_MS = 86_400_000;
 const PURGE_BATCH = 5_000;
 /** The first retention pass runs this long after start, not during it. */
 const FIRST_PURGE_AFTER_MS = 60_000;
+/**
+ * Periodic windows (issue 32) kept this long after they start: a month window (the longest) in
+ * any time zone is over well before, and nothing reads a window once it is over.
+ */
+export const WINDOWS_KEPT_DAYS = 70;
 
 export interface StorageJobOptions {
   /** RELAY_LOG_RETENTION_DAYS: raw usage rows older than this are deleted; 0 keeps them. */
@@ -20,6 +25,8 @@ export interface StorageJobOptions {
 export interface StorageJobs {
   /** One retention pass now (the timer's work; tests call it). */
   purgeExpiredLog(now?: number): Promise<number>;
+  /** One pass deleting windows that started more than WINDOWS_KEPT_DAYS before `now` (the daily timer's work). */
+  purgeOldWindows(now?: number): Promise<number>;
   /** After the usage log is drained: stop the timers, give back what this instance still holds. */
   close(): Promise<void>;
 }
@@ -27,7 +34,8 @@ export interface StorageJobs {
 /**
  * - Shared database (PostgreSQL): this instance's heartbeat every HEARTBEAT_EVERY_MS, and the
  *   reservations of instances silent for INSTANCE_STALE_MS (killed, not stopped) given back.
- * - Retention: raw usage rows older than RELAY_LOG_RETENTION_DAYS deleted in batches, hourly.
+ * - Retention: raw usage rows older than RELAY_LOG_RETENTION_DAYS deleted in batches, hourly;
+ *   periodic windows long over (WINDOWS_KEPT_DAYS) deleted daily, whatever the retention.
  *   Every instance runs it; the deletes are idempotent, so several at once only share the work.
  * A failing pass is logged and tried again at the next tick; nothing here throws into the process.
  */
@@ -67,7 +75,14 @@ export function startStorageJobs(storage: Storage, logger: Logger, options: Stor
     return purged;
   };
 
+  const purgeOldWindows = async (now = Date.now()): Promise<number> => {
+    const before = new Date(now - WINDOWS_KEPT_DAYS * DAY_MS).toISOString().slice(0, 10);
+    return storage.quota.purgeWindowsBefore(before);
+  };
+
   if (storage.kind === 'postgres') timers.push(setInterval(() => void serially(beat), HEARTBEAT_EVERY_MS));
+  timers.push(setTimeout(() => void serially(() => purgeOldWindows()), FIRST_PURGE_AFTER_MS));
+  timers.push(setInterval(() => void serially(() => purgeOldWindows()), DAY_MS));
   if (options.logRetentionDays > 0) {
     timers.push(setTimeout(() => void serially(() => purgeExpiredLog()), FIRST_PURGE_AFTER_MS));
     timers.push(setInterval(() => void serially(() => purgeExpiredLog()), HOUR_MS));
@@ -77,6 +92,11 @@ export function startStorageJobs(storage: Storage, logger: Logger, options: Stor
   return {
     purgeExpiredLog: (now) => {
       const pass = running.then(() => purgeExpiredLog(now));
+      running = pass.catch(() => undefined);
+      return pass;
+    },
+    purgeOldWindows: (now) => {
+      const pass = running.then(() => purgeOldWindows(now));
       running = pass.catch(() => undefined);
       return pass;
     },

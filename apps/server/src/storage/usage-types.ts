@@ -170,6 +170,12 @@ export interface QuotaStore {
    */
   windowUsage(keys: readonly WindowKey[]): Promise<WindowUsage[]>;
   /**
+   * Deletes the windows whose first day is before `start` (`YYYY-MM-DD`), and answers how many:
+   * windows long over, which nothing reads again (a new window starts by its own key). The
+   * storage jobs run it daily (WINDOWS_KEPT_DAYS), so the table holds a few windows per owner.
+   */
+  purgeWindowsBefore(start: string): Promise<number>;
+  /**
    * Gives back every reservation taken before `before` (ISO time) that no usage row settled —
    * left by a process that died — and forgets it. Only for a database one process owns (SQLite
    * at start); shared databases use `releaseOrphaned`. Never a reservation a task holds

@@ -74,6 +74,11 @@ export class PgQuotaStore implements QuotaStore {
     return rows.map((row) => ({ cost: Number(row.cost), requests: Number(row.requests), tokens: Number(row.tokens) }));
   }
 
+  async purgeWindowsBefore(start: string): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM quota_windows WHERE start < $1', [start]);
+    return rowCount ?? 0;
+  }
+
   async releaseReservations(before: string): Promise<ReleasedReservations> {
     return inTransaction(this.pool, (client) => giveBack(client, 'r.created_at < $1', [before]));
   }

@@ -156,6 +156,10 @@ export class SqliteQuotaStore implements QuotaStore {
     return this.windows.usage(keys);
   }
 
+  async purgeWindowsBefore(start: string): Promise<number> {
+    return this.windows.purgeBefore(start);
+  }
+
   async releaseReservations(before: string): Promise<ReleasedReservations> {
     return this.release(before);
   }

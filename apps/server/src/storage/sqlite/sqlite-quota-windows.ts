@@ -16,6 +16,7 @@ export class SqliteQuotaWindows {
   private readonly count: Database.Statement<[KeyValues & WindowUsage]>;
   private readonly change: Database.Statement<[KeyValues & WindowUsage]>;
   private readonly readMany: Database.Statement<[string], WindowUsage>;
+  private readonly purge: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
     this.readOne = db.prepare(`SELECT cost, requests, tokens FROM quota_windows WHERE ${KEY_MATCHES}`);
@@ -39,6 +40,12 @@ export class SqliteQuotaWindows {
          AND w.start = k.value ->> 3
        ORDER BY k.key`,
     );
+    this.purge = db.prepare('DELETE FROM quota_windows WHERE start < ?');
+  }
+
+  /** Deletes the windows that started before `start`; how many. */
+  purgeBefore(start: string): number {
+    return this.purge.run(start).changes;
   }
 
   /** What the window has counted; zeros when nothing yet. */
