@@ -5,6 +5,7 @@ import { CLOUD_MIGRATIONS } from './migrations-cloud';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
+import { FALLBACK_MIGRATIONS } from './migrations-fallbacks';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -335,6 +336,7 @@ export const migrations: readonly Migration[] = [
   ...CATALOGUE_MIGRATIONS,
   ...MONEY_MIGRATIONS,
   ...CLOUD_MIGRATIONS,
+  ...FALLBACK_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
