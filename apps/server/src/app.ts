@@ -154,7 +154,7 @@ export function createApp(deps: AppDeps): Express {
       startedAt: deps.startedAt ?? Date.now(),
       metrics: services.metrics,
     }),
-    fallbacks: fallbacksRouter(),
+    fallbacks: fallbacksRouter({ store: storage.fallbackRules, rules: services.fallbackRules }),
     webhooks: webhooksRouter(),
   });
   createExpressEndpoints(serverContract, router, app, {
