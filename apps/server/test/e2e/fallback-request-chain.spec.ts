@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { MODELS_TRIED_HEADER, SERVED_MODEL_HEADER } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
+import { createAssistant, upstreamChats } from './gizmo-assistants';
 
 /**
  * Issue 32, fallback across models asked by the caller: `models: ["alpha", "beta"]` (OpenRouter's
@@ -123,5 +124,21 @@ describe('e2e: a request’s own chain across models', () => {
       }
       expect(await lastRow()).toMatchObject({ requestedModel: 'alpha', upstreamModel: 'gpt-4o-mini', fallbackPath: 'alpha>beta' });
     }
+  });
+
+  it('a gizmo entry applies its own assistant on its hop only', async () => {
+    const assistant = await createAssistant(e2e, { name: 'Pirate', instructions: 'Answer like a pirate.' });
+    const gizmo = `beta-gizmo-${assistant.id}`;
+    simA.failNext({ kind: 'status', status: 503 }, 5);
+    const response = await e2e.postChat({ models: ['alpha', gizmo], messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(response.status).toBe(200);
+    expect(response.headers.get(SERVED_MODEL_HEADER)).toBe(gizmo);
+    expect(((await response.json()) as { model: string }).model).toBe(gizmo);
+    const [tried] = upstreamChats(simA.requests);
+    const [served] = upstreamChats(simB.requests);
+    expect(JSON.stringify(tried!.messages)).not.toContain('pirate');
+    expect(served).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(JSON.stringify(served!.messages)).toContain('Answer like a pirate.');
+    expect(await lastRow()).toMatchObject({ requestedModel: 'alpha', assistantId: assistant.id, fallbackPath: `alpha>${gizmo}` });
   });
 });
