@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
     unpricedModels: deps.unpricedModels ?? 'refuse',
     maxRetries: deps.maxRetries,
     logger,
+    fallbackMetrics: (from, to, trigger) => services.metrics.modelFallback(from, to, trigger),
   };
   const auth = {
     tokens: storage.tokens,

@@ -193,7 +193,7 @@ describe('FallbackRules (the in-memory cache)', () => {
     const errors: unknown[] = [];
     let fail = false;
     const cache = new FallbackRules(
-      { list: async () => (fail ? Promise.reject(new Error('db down')) : [{ ...rule({}), createdAt: '', updatedAt: '' }]) },
+      { list: async () => (fail ? Promise.reject(new Error('db down')) : [{ ...rule({}), fallbacks: ['gpt-4o'], triggers: ['rate_limited' as const], createdAt: '', updatedAt: '' }]) },
       new LocalChangeFeed(),
       (error) => errors.push(error),
     );

@@ -72,6 +72,8 @@ describe('e2e: admin fallback rules', () => {
     expect(response.headers.get(MODELS_TRIED_HEADER)).toBe('alpha,beta');
     expect(((await response.json()) as { model: string }).model).toBe('beta');
     expect(await lastLog()).toMatchObject({ requested_model: 'alpha', upstream_model: 'gpt-4o-mini', fallback_path: 'alpha>beta', status: 200 });
+    const metrics = await (await admin('GET', '/metrics')).text();
+    expect(metrics).toContain('relay_model_fallbacks_total{from="alpha",to="beta",trigger="upstream_error"} 1');
 
     const disabled = await admin('PATCH', `/api/fallbacks/${rule.id}`, { enabled: false });
     expect(((await disabled.json()) as FallbackRule).enabled).toBe(false);
