@@ -23,6 +23,7 @@ export const COPIED_TABLES = [
   'upstream_objects',
   'catalogue_overrides',
   'catalogue_dataset',
+  'fallback_rules',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 
