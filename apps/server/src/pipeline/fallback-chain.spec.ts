@@ -34,10 +34,11 @@ describe('buildChain', () => {
     expect(buildChain({ model: 'gpt-4o' }, rules)).toBeUndefined();
   });
 
-  it('drops repeats; a chain of one model is none; more than ten models, or both fields, or a `model` not first in `models` is a 400', () => {
+  it('drops repeats; a list of one is still a chain (its fields are stripped), a rule of one is none; more than ten models, or both fields, or a `model` not first in `models` is a 400', () => {
     expect(buildChain({ model: 'a', models: ['a', 'b', 'a', 'b'] }, undefined)?.models).toEqual(['a', 'b']);
-    expect(buildChain({ model: 'a', models: ['a'] }, undefined)).toBeUndefined();
-    expect(buildChain({ model: 'a', fallbacks: ['a'] }, undefined)).toBeUndefined();
+    expect(buildChain({ model: 'a', models: ['a'] }, undefined)?.models).toEqual(['a']);
+    expect(buildChain({ model: 'a', fallbacks: ['a'] }, undefined)?.models).toEqual(['a']);
+    expect(buildChain({ model: 'claude-x' }, source([rule({ fallbacks: ['claude-x'] })]))).toBeUndefined();
     const eleven = Array.from({ length: 11 }, (_, index) => `m${index}`);
     expect(() => buildChain({ model: 'm0', models: eleven }, undefined)).toThrow(/at most 10 models/);
     expect(() => buildChain({ model: 'a', models: ['a'], fallbacks: ['b'] }, undefined)).toThrow(/either 'models'/);

@@ -68,7 +68,7 @@ function stringList(value: unknown, field: string): readonly string[] | undefine
 /**
  * The chain of a request: its own (`models`, else `model` + `fallbacks`), else the first enabled
  * admin rule matching the requested model, else none (the hot path's usual answer, one map
- * lookup). A chain of one model is none. Repeats are dropped; more than MAX_FALLBACK_HOPS is refused.
+ * lookup). A rule naming only its own model is none. Repeats are dropped; more than MAX_FALLBACK_HOPS is refused.
  */
 export function buildChain(fields: ChainFields, rules: FallbackRuleSource | undefined): FallbackChain | undefined {
   const { model, models, fallbacks } = fields;
@@ -83,8 +83,8 @@ export function buildChain(fields: ChainFields, rules: FallbackRuleSource | unde
     if (listed.length > MAX_FALLBACK_HOPS) {
       throw invalidRequest(`A chain has at most ${MAX_FALLBACK_HOPS} models; this one has ${listed.length}.`, models ? 'models' : 'fallbacks', 'invalid_value');
     }
-    const unique = [...new Set(listed)];
-    return unique.length > 1 ? { models: unique, triggers: new Set(REQUEST_CHAIN_TRIGGERS), source: 'request' } : undefined;
+    // A list of one is a chain too: its fields are stripped and the caller's bytes not forwarded.
+    return { models: [...new Set(listed)], triggers: new Set(REQUEST_CHAIN_TRIGGERS), source: 'request' };
   }
   const rule = rules?.ruleFor(model);
   if (!rule) return undefined;

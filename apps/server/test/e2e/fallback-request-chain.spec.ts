@@ -77,6 +77,13 @@ describe('e2e: a request’s own chain across models', () => {
     expect(await lastRow()).toMatchObject({ requestedModel: 'alpha', upstreamModel: 'gpt-4o-mini', stream: true, fallbackPath: 'alpha>beta' });
   });
 
+  it('a list of one model is never forwarded: the caller’s bytes are not sent as they are', async () => {
+    const response = await e2e.postChat({ model: 'alpha', models: ['alpha'], messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(modelCalls(simA)[0]!.body).not.toHaveProperty('models');
+  });
+
   it('a request served by its first model carries the headers and no fallback path', async () => {
     const response = await e2e.postChat({ model: 'alpha', fallbacks: ['beta'], messages: [{ role: 'user', content: 'Hello there' }] });
     expect(response.status).toBe(200);
