@@ -3,6 +3,7 @@ import { MODELS_TRIED_HEADER, SERVED_MODEL_HEADER } from '@chat-relay/contract';
 import type { UpstreamSim } from '@chat-relay/upstream-sim';
 import { startE2eRelay, type E2eRelay } from './e2e-relay';
 import { createAssistant, upstreamChats } from './gizmo-assistants';
+import { reservationOf } from './reservation-of';
 
 /**
  * Issue 32, fallback across models asked by the caller: `models: ["alpha", "beta"]` (OpenRouter's
@@ -147,5 +148,26 @@ describe('e2e: a request’s own chain across models', () => {
     expect(served).toMatchObject({ model: 'gpt-4o-mini' });
     expect(JSON.stringify(served!.messages)).toContain('Answer like a pirate.');
     expect(await lastRow()).toMatchObject({ requestedModel: 'alpha', assistantId: assistant.id, fallbackPath: `alpha>${gizmo}` });
+  });
+
+  it('reserves once at the dearest model of the chain: a quota the cheap model fits but the dear fallback does not refuses before any call', async () => {
+    const messages = [{ role: 'user' as const, content: 'Hello there' }];
+    const cheap = await reservationOf(e2e.relay, { model: 'gpt-4o-mini', messages });
+    const dear = await reservationOf(e2e.relay, { model: 'gpt-4o', messages });
+    expect(dear).toBeGreaterThan(cheap * 3);
+    await e2e.relay.storage.tokens.update(e2e.tokenId, { quotaLimit: cheap * 3, quotaUsed: 0 });
+    try {
+      const alone = await e2e.postChat({ model: 'beta', messages });
+      expect(alone.status).toBe(200);
+      await alone.text();
+      const calls = modelCalls(simB).length;
+      const refused = await e2e.postChat({ models: ['beta', 'alpha'], messages });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('insufficient_quota');
+      expect(modelCalls(simA)).toHaveLength(0);
+      expect(modelCalls(simB)).toHaveLength(calls);
+    } finally {
+      await e2e.relay.storage.tokens.update(e2e.tokenId, { quotaLimit: null, quotaUsed: 0 });
+    }
   });
 });
