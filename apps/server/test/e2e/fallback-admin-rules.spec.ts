@@ -163,4 +163,19 @@ describe('e2e: admin fallback rules', () => {
       await patchToken(e2e.relay, e2e.tokenId, { models: null });
     }
   });
+
+  it('/api/fallbacks is the admin’s, validates what it stores, and answers 404 for a rule that is not there', async () => {
+    const asToken = await fetch(`${e2e.url}/api/fallbacks`, { headers: { authorization: `Bearer ${e2e.token}` } });
+    expect([401, 403]).toContain(asToken.status);
+    expect((await admin('POST', '/api/fallbacks', { model: 'alpha', fallbacks: ['beta'], triggers: ['sometimes'] })).status).toBe(400);
+    expect((await admin('POST', '/api/fallbacks', { model: 'alpha', fallbacks: [] })).status).toBe(400);
+    const missing = await admin('GET', '/api/fallbacks/999999');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('fallback_rule_not_found');
+    expect((await admin('DELETE', '/api/fallbacks/999999')).status).toBe(404);
+    // Repeats in a rule are left out, order kept.
+    const rule = await addRule({ model: 'alpha', fallbacks: ['beta', 'big', 'beta'], triggers: ['timeout', 'timeout'] });
+    expect(rule).toMatchObject({ fallbacks: ['beta', 'big'], triggers: ['timeout'] });
+    expect(((await (await admin('GET', `/api/fallbacks/${rule.id}`)).json()) as FallbackRule).fallbacks).toEqual(['beta', 'big']);
+  });
 });
