@@ -95,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
     unpricedModels: deps.unpricedModels ?? 'refuse',
     maxRetries: deps.maxRetries,
     logger,
+    fallbackMetrics: (from, to, trigger) => services.metrics.modelFallback(from, to, trigger),
   };
   const auth = {
     tokens: storage.tokens,
@@ -154,7 +155,7 @@ export function createApp(deps: AppDeps): Express {
       startedAt: deps.startedAt ?? Date.now(),
       metrics: services.metrics,
     }),
-    fallbacks: fallbacksRouter(),
+    fallbacks: fallbacksRouter({ store: storage.fallbackRules, rules: services.fallbackRules }),
     webhooks: webhooksRouter({ webhooks: storage.webhooks, events: services.alerts.events }),
   });
   createExpressEndpoints(serverContract, router, app, {

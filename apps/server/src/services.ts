@@ -13,6 +13,7 @@ import { OpenStreams } from './pipeline/stream/open-streams';
 import { PriceBook } from './billing/price-book';
 import { ModelCatalogueService } from './catalogue/model-catalogue-service';
 import { StoredCatalogueSource } from './catalogue/stored-catalogue-source';
+import { FallbackRules } from './pipeline/fallback-rules';
 import { ParameterRefusals } from './channels/parameter-refusals';
 import { DEFAULT_STORED_RESPONSES, StoredResponses, type StoredResponsesOptions } from './dialects/responses/stored-responses';
 import { UpstreamClient } from './channels/upstream/upstream-client';
@@ -39,6 +40,8 @@ export interface RelayServices {
   prices: PriceBook;
   /** What each model accepts, costs and allows (issue 28): the seed, an admin's refresh and overrides. */
   catalogue: ModelCatalogueService;
+  /** Admin fallback rules across models, in memory on every instance (issue 32). */
+  fallbackRules: FallbackRules;
   /** Which channel and key last served each session (issue 29); undefined when switched off. */
   affinity: SessionAffinity | undefined;
   /** Parameters each channel's upstream refused by name, per upstream model: left out up front next time (issue 28). */
@@ -128,6 +131,8 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
   const catalogue = new ModelCatalogueService(new StoredCatalogueSource(storage.catalogue), cluster.changes, (error) => logger.warn({ err: error }, 'model catalogue: reload failed; the previous one is kept'));
   const prices = new PriceBook(storage.prices, cluster.changes, catalogue);
   void catalogue.load();
+  const fallbackRules = new FallbackRules(storage.fallbackRules, cluster.changes, (error) => logger.warn({ err: error }, 'fallback rules: reload failed; the previous ones are kept'));
+  void fallbackRules.load();
   const tasks = new TaskEngine(
     { tasks: storage.tasks, registry, upstream, prices, logger, observeUsage: (entry) => metrics.observeUsage(entry, undefined) },
     { ...DEFAULT_TASK_ENGINE, ...options.tasks },
@@ -155,6 +160,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     cluster,
     prices,
     catalogue,
+    fallbackRules,
     refusals: new ParameterRefusals(),
     affinity: affinityOf(options.affinityTtlMs ?? DEFAULT_AFFINITY_TTL_MS, cluster),
     authFailures,

@@ -14,10 +14,10 @@ export type DirectivesResult =
   | { kind: 'directives'; directives: RequestDirectives }
   | { kind: 'invalid'; param: string; message: string };
 
-const faultSyntax = '"status:<400-599>", "timeout", "cut", "malformed" or "stream-error"';
+const faultSyntax = '"status:<400-599>", "context-length", "timeout", "cut", "malformed" or "stream-error"';
 const markerPattern = /\[sim:(fault|latency|preamble)=([^\]\s]*)\]/gi;
 
-/** Reads `status:503`, `timeout`, `cut`, `malformed` or `stream-error`; undefined otherwise. */
+/** Reads `status:503`, `context-length`, `timeout`, `cut`, `malformed` or `stream-error`; undefined otherwise. */
 export function parseFaultSpec(spec: string): SimFault | undefined {
   const trimmed = spec.trim().toLowerCase();
   switch (trimmed) {
@@ -26,6 +26,8 @@ export function parseFaultSpec(spec: string): SimFault | undefined {
     case 'malformed':
     case 'stream-error':
       return { kind: trimmed };
+    case 'context-length':
+      return { kind: 'status', status: 400, contextLength: true };
   }
   const status = /^status:(\d{3})$/.exec(trimmed);
   const code = status ? Number(status[1]) : NaN;

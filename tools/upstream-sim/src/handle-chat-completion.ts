@@ -4,6 +4,7 @@ import { buildChatChunks, buildChatCompletion } from './build-chat-completion';
 import { requestDigest } from './decide-answer';
 import { sendError } from './http-io';
 import { errorForStatus, openAiError } from './openai-error';
+import { openAiContextLength } from './context-length-fault';
 import { refuseChatParameters } from './openai-model-rules';
 import { parseOpenAiBody } from './parse-openai-body';
 import { planProviderAnswer, type ChatContext } from './plan-provider-answer';
@@ -31,7 +32,7 @@ export async function handleChatCompletion(res: ServerResponse, rawBody: string,
   }
   const { plan, fault, latencyMsPerToken } = answer;
   if (fault?.kind === 'status') {
-    sendError(res, fault.status, errorForStatus(fault.status));
+    sendError(res, fault.status, fault.contextLength ? openAiContextLength() : errorForStatus(fault.status));
     return;
   }
   // Never answer; the socket stays open until the client gives up (no timer to leak).

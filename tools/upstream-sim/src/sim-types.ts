@@ -1,6 +1,7 @@
 /** A failure the simulator plays instead of a normal answer (SPEC §10). */
 export type SimFault =
-  | { kind: 'status'; status: number }
+  /** `contextLength`: the 400 each provider answers a prompt longer than the model's context window with, in its own words (context-length-fault.ts). */
+  | { kind: 'status'; status: number; contextLength?: true }
   | { kind: 'timeout' }
   | { kind: 'cut' }
   | { kind: 'malformed' }

@@ -87,6 +87,7 @@ export const logEntryFixture = (overrides: Partial<LogEntry> = {}): LogEntry => 
   client_ip: '10.0.0.7',
   attempts: 1,
   priced_by: null,
+  fallback_path: null,
   ...overrides,
 });
 

@@ -2,7 +2,7 @@
  * What the caches of one instance hold that another instance may change: tokens (with their
  * accounts, read together on every request), channels (routing), prices (cost).
  */
-export const CHANGE_TOPICS = ['tokens', 'channels', 'prices', 'catalogue'] as const;
+export const CHANGE_TOPICS = ['tokens', 'channels', 'prices', 'catalogue', 'fallbacks'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /**

@@ -50,6 +50,7 @@ async function scrapeWithEverySeries(): Promise<Exposition> {
   metrics.upstreamAttempt(1, { ok: false, key: 'k', error: new RelayError({ status: 500, type: 'upstream_error', code: null, message: 'x' }), retryable: true, channelFault: true });
   metrics.upstreamRetry(1, { ok: false, key: 'k', error: new RelayError({ status: 500, type: 'upstream_error', code: null, message: 'x' }), retryable: true, channelFault: true });
   metrics.authRejected('invalid_api_key');
+  metrics.modelFallback('claude-sonnet-4-5', 'gpt-4.1', 'rate_limited');
   return new Exposition(await metrics.scrape());
 }
 
@@ -88,7 +89,7 @@ describe('the Grafana dashboard (docs/grafana/chat-relay-dashboard.json)', () =>
   it('docs/METRICS.md describes every relay metric the registry has', async () => {
     const docs = fs.readFileSync(DOCS, 'utf8');
     const relayFamilies = [...(await scrapeWithEverySeries()).types.keys()].filter((name) => name.startsWith('relay_'));
-    expect(relayFamilies).toHaveLength(10);
+    expect(relayFamilies).toHaveLength(11);
     expect(relayFamilies.filter((name) => !docs.includes(`| \`${name}\` |`))).toEqual([]);
   });
 

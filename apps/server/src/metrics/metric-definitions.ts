@@ -54,6 +54,12 @@ export function defineMetrics(registry: Registry, sources: MetricSources) {
       labelNames: ['channel', 'outcome'] as const,
       registers,
     }),
+    fallbacks: new LabelledCounter({
+      name: 'relay_model_fallbacks_total',
+      help: 'Moves of a request to the next model of its fallback chain, by the model left, the model tried next and the failure class (issue 32)',
+      labelNames: ['from', 'to', 'trigger'] as const,
+      registers,
+    }),
     tokens: new LabelledCounter({
       name: 'relay_tokens_total',
       help: 'Tokens of relayed requests by requested model; kind prompt is the whole prompt, cache_read and cache_write the parts of it the provider cache read or wrote',

@@ -5,13 +5,15 @@ import type { UsageLogEntry } from '../storage/types';
 import { ATTEMPT_OUTCOMES, attemptOutcomeLabel, type AttemptOutcomeLabel } from './attempt-outcome';
 import { defineMetrics, type MetricSources, type RelayMetricSet } from './metric-definitions';
 import type { CounterCell, HistogramCell } from './labelled-metrics';
-import { ModelLabels } from './model-labels';
+import { ModelLabels, OTHER_MODEL } from './model-labels';
 import { startProcessMetrics } from './process-metrics';
 
 /** The route label of a request no contract route matched (unknown paths, `HEAD /`). */
 export const UNMATCHED_ROUTE = 'unmatched';
 /** Refusal codes beyond this many share the reason `other` (the codes are the relay's own; a bound all the same). */
 const MAX_REJECTION_REASONS = 16;
+/** Fallback series (from, to, class) with labels of their own; the rest share `_other`. */
+const MAX_FALLBACK_SERIES = 500;
 /** The refusals bearer-auth gives, counted from zero so a rate over them exists from the start. */
 const KNOWN_REJECTIONS = ['invalid_api_key', 'token_disabled', 'token_expired', 'account_disabled'];
 const OTHER_REJECTION = 'other';
@@ -70,6 +72,7 @@ export class RelayMetrics implements AttemptObserver {
   private readonly attempts = new Map<number, Map<AttemptOutcomeLabel, CounterCell>>();
   private readonly retries = new Map<number, Map<AttemptOutcomeLabel, CounterCell>>();
   private readonly rejections = new Map<string, CounterCell>();
+  private readonly fallbacks = new Map<string, CounterCell>();
   private readonly processRegistry: Registry;
 
   constructor(sources: MetricSources, options: RelayMetricsOptions = {}) {
@@ -119,6 +122,24 @@ export class RelayMetrics implements AttemptObserver {
 
   upstreamRetry(failedChannelId: number, failed: AttemptOutcome<unknown>): void {
     this.outcomeChild(this.retries, this.metrics.retries, failedChannelId, attemptOutcomeLabel(failed)).inc();
+  }
+
+  /**
+   * A request moved on to the next model of its chain. Models are labelled as the requests' are
+   * (bounded), and at most MAX_FALLBACK_SERIES pairs get a series of their own; the rest share `_other`.
+   */
+  modelFallback(from: string, to: string, trigger: string): void {
+    const key = `${from}\n${to}\n${trigger}`;
+    let child = this.fallbacks.get(key);
+    if (!child) {
+      const own = this.fallbacks.size < MAX_FALLBACK_SERIES;
+      const [fromLabel, toLabel] = own ? [this.models.labelOf(from, true), this.models.labelOf(to, true)] : [OTHER_MODEL, OTHER_MODEL];
+      const shared = `${fromLabel}\n${toLabel}\n${trigger}`;
+      child = this.fallbacks.get(shared) ?? this.metrics.fallbacks.labels(fromLabel, toLabel, trigger);
+      this.fallbacks.set(shared, child);
+      if (own) this.fallbacks.set(key, child);
+    }
+    child.inc();
   }
 
   /** A request refused with 401 (`code`: the error code, never anything the caller sent). */

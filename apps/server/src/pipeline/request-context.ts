@@ -57,6 +57,8 @@ export interface RelayTrace {
    * reservation settled) when the task ends, not when this response closes.
    */
   deferredToTask: boolean;
+  /** The models a fallback chain tried before the one that served, and it (`a>b`); null when the requested model served (issue 32). */
+  fallbackPath: string | null;
   /** What the relay changed in the attempt's adapted request so its model takes it (issue 28); set by each chat attempt. */
   adjustments?: readonly Adjustment[];
 }
@@ -92,6 +94,7 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   clientIp: null,
   countOnly: false,
   deferredToTask: false,
+  fallbackPath: null,
   // Present from the start, so setting it on the hot path keeps the object's shape.
   adjustments: undefined,
 });

@@ -1,18 +1,20 @@
-import type { ChatCompletionRequest } from '@chat-relay/contract';
-import { ADJUSTED_HEADER, invalidRequest, type Adjustment, type RelayError } from '@chat-relay/wire';
+import { MODELS_TRIED_HEADER, SERVED_MODEL_HEADER, type ChatCompletionRequest, type FallbackTrigger } from '@chat-relay/contract';
+import { ADJUSTED_HEADER, invalidRequest, RelayError, type Adjustment } from '@chat-relay/wire';
 import type { Request, Response } from 'express';
 import { assertModelAllowed } from '../policy/enforce-token-policy';
 import type { RateLimiter } from '../policy/rate-limiter';
 import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from '../core/caller-gone';
-import { passthroughBound, planPassthrough, type PassthroughDeps } from './passthrough/plan-passthrough';
+import { passthroughBound, planPassthrough, type PassthroughDeps, type PassthroughPlan } from './passthrough/plan-passthrough';
+import { buildChain, chainFieldsOf, type FallbackRuleSource } from './fallback-chain';
+import { nativeForHop, relayHops, resolveHops, type HopModel, type PlannedHop } from './fallback-hops';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
-import { priceCandidates, type PricingDeps } from './price-candidates';
+import { priceCandidates, type CandidatePrice, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
 import { sessionOf } from './session-of';
@@ -20,6 +22,10 @@ import { sessionOf } from './session-of';
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps, PricingDeps {
   assistants: AssistantStore;
   rateLimiter: RateLimiter;
+  /** Admin fallback rules in force (issue 32); none when not given. */
+  fallbackRules?: FallbackRuleSource;
+  /** Told of each move to the next model of a chain (metrics). */
+  fallbackMetrics?: (from: string, to: string, trigger: FallbackTrigger) => void;
 }
 
 /** A caller's request as a dialect's route hands it to the pipeline. */
@@ -70,12 +76,106 @@ export function traceOf(res: Response): RelayTrace {
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
   const { request } = input;
   const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
-  trace.pricedModel = resolved.request.model;
-  const unchanged = resolved.request === request;
-  const native = input.native && nativeFor(input.native, resolved);
+  const accountId = callerAccountId(caller);
+  // Most requests have no chain: one hop, planned exactly as before (one map lookup for the rules).
+  const chain = buildChain({ model: request.model, ...chainFieldsOf(input.native?.body ?? request) }, deps.fallbackRules);
+  const models = chain ? await resolveHops(deps, chain, resolved, request, caller, accountId) : [{ model: request.model, resolved }];
+  const allowList = caller?.kind === 'token' ? caller.token.models : null;
+  const context = { chained: chain !== undefined, allowList, accountId };
+  const planned = await Promise.all(
+    models.map((hop, index) =>
+      planHop(deps, input, hop, context).catch((error: unknown) => {
+        // A rule's fallback that cannot be priced is left out for this request, never failing the model it backs up.
+        if (index === 0 || chain?.source !== 'rule' || !(error instanceof RelayError)) throw error;
+        deps.logger.warn({ model: hop.model, code: error.code }, 'fallback rule entry left out for this request');
+        return undefined;
+      }),
+    ),
+  );
+  const hops = planned.filter((hop): hop is PlannedRelay => hop !== undefined);
+  const first = hops[0] as PlannedRelay;
+  trace.pricedModel = first.resolved.request.model;
+  if (caller?.kind === 'token') {
+    const { rawBody } = first;
+    const firstRequest = first.resolved.request;
+    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
+    // Content-Length, which counts a compressed body), else the request an assistant built.
+    const bodyBytes = () => (rawBody ? rawBody.length : Buffer.byteLength(JSON.stringify(firstRequest)));
+    // The scan of the body only where a reservation is taken (a token or its account with a limit).
+    const limited = !(caller.token.quotaLimit === null && caller.token.account?.quotaLimit === null);
+    const bound = { ...passthroughBound(first.passthrough), cacheWrites: limited && marksCacheWrites(res.locals.rawBody ?? input.rawBody) };
+    // Reserved once, at the dearest upstream model of every hop: whichever serves, it fits.
+    const candidates = hops.length === 1 ? first.candidates : hops.flatMap((hop) => hop.candidates);
+    const reservation = { requestId: trace.requestId, request: firstRequest, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
+    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
+  }
+
+  // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
+  if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
+  const gone = watchCaller(res, trace);
+  const relay = (hop: PlannedRelay) =>
+    relayChatCompletion(
+      deps,
+      {
+        request: hop.resolved.request,
+        publicModel: hop.model,
+        // Unchanged by an assistant: the caller's own bytes may be forwarded.
+        rawBody: hop.rawBody,
+        caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${accountId}`,
+        dialect: input.dialect,
+        native: hop.native,
+        nativeOnly: input.nativeOnly,
+        bridgeWarnings: input.bridgeWarnings,
+        hooks: input.hooks,
+        passthrough: hop.passthrough,
+        session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
+      },
+      trace,
+      gone,
+    );
+  let result: ChatRelayResult;
+  if (!chain) {
+    result = await relay(first);
+  } else {
+    const tried: string[] = [];
+    const outcome = await relayHops(deps, chain, hops, { trace, signal: gone, tried }, relay, deps.fallbackMetrics).catch((error: unknown) => {
+      // Every hop failed (or one failed for a reason that is not a trigger): the caller still learns what was tried.
+      if (!res.headersSent) res.setHeader(MODELS_TRIED_HEADER, tried.join(','));
+      throw error;
+    });
+    result = outcome.result;
+    // Before the first byte, JSON or stream: which model served, and every model tried.
+    res.setHeader(SERVED_MODEL_HEADER, outcome.served.model);
+    res.setHeader(MODELS_TRIED_HEADER, tried.join(','));
+    trace.fallbackPath = tried.length > 1 ? tried.join('>') : null;
+  }
+  // Before the first byte, JSON or stream, every dialect: what was changed so the model takes the request (issue 28).
+  const adjusted = reportAdjustments(deps.logger, trace);
+  if (adjusted !== undefined) res.setHeader(ADJUSTED_HEADER, adjusted);
+  return result;
+}
+
+/** One hop of a request (the only one without a chain): resolved, policed and priced before the reservation. */
+interface PlannedRelay extends PlannedHop {
+  native: NativeCall | undefined;
+  passthrough: PassthroughPlan;
+  candidates: CandidatePrice[];
+  /** The caller's bytes, when what is sent is exactly what they parsed to (never with a chain: it carries `models`). */
+  rawBody: Buffer | undefined;
+}
+
+async function planHop(
+  deps: PipelineDeps,
+  input: PipelineRequest,
+  hop: HopModel,
+  context: { chained: boolean; allowList: readonly string[] | null; accountId: number },
+): Promise<PlannedRelay> {
+  const { resolved } = hop;
+  const unchanged = !context.chained && resolved.request === input.request;
+  const native = input.native && (context.chained ? nativeForHop(input.native, hop) : nativeFor(input.native, resolved));
   const passthrough = await planPassthrough(deps, {
-    accountId: callerAccountId(caller),
-    allowList: caller?.kind === 'token' ? caller.token.models : null,
+    accountId: context.accountId,
+    allowList: context.allowList,
     request: resolved.request,
     native: native?.inspect(native.body),
     recordCreated: input.recordCreated ?? true,
@@ -84,43 +184,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // here, before any upstream call (no candidate: routing answers its 404).
   const channels = await deps.registry.candidatesFor(resolved.request.model, 'chat');
   const candidates = await priceCandidates(deps, resolved.request.model, 'chat', channels);
-  if (caller?.kind === 'token') {
-    // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
-    // Content-Length, which counts a compressed body), else the request an assistant built.
-    const rawBody = input.rawBody;
-    const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
-    // The scan of the body only where a reservation is taken (a token or its account with a limit).
-    const limited = !(caller.token.quotaLimit === null && caller.token.account?.quotaLimit === null);
-    const bound = { ...passthroughBound(passthrough), cacheWrites: limited && marksCacheWrites(res.locals.rawBody ?? rawBody) };
-    const reservation = { requestId: trace.requestId, request: resolved.request, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
-    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
-  }
-
-  // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
-  if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
-  const result = await relayChatCompletion(
-    deps,
-    {
-      request: resolved.request,
-      publicModel: request.model,
-      // Unchanged by an assistant: the caller's own bytes may be forwarded.
-      rawBody: unchanged ? input.rawBody : undefined,
-      caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`,
-      dialect: input.dialect,
-      native,
-      nativeOnly: input.nativeOnly,
-      bridgeWarnings: input.bridgeWarnings,
-      hooks: input.hooks,
-      passthrough,
-      session: () => sessionOf(req.headers, resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
-    },
-    trace,
-    watchCaller(res, trace),
-  );
-  // Before the first byte, JSON or stream, every dialect: what was changed so the model takes the request (issue 28).
-  const adjusted = reportAdjustments(deps.logger, trace);
-  if (adjusted !== undefined) res.setHeader(ADJUSTED_HEADER, adjusted);
-  return result;
+  return { ...hop, channels, native, passthrough, candidates, rawBody: unchanged ? input.rawBody : undefined };
 }
 
 /**

@@ -146,5 +146,6 @@ export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, endi
     clientIp: ending.clientIp,
     attempts: trace.attempts,
     pricedBy: trace.pricedBy,
+    fallbackPath: trace.fallbackPath,
   };
 }

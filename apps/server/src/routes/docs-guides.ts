@@ -16,6 +16,7 @@ export const GUIDES: readonly GuideEntry[] = [
   { name: 'quick-start', label: 'Quick start', file: 'guides/quick-start.md' },
   { name: 'channels', label: 'Channels', file: 'guides/channels.md' },
   { name: 'assistants', label: 'Assistants', file: 'guides/assistants.md' },
+  { name: 'fallbacks', label: 'Fallbacks', file: 'guides/fallbacks.md' },
   { name: 'clients', label: 'Clients', file: 'guides/clients.md' },
   { name: 'webhooks', label: 'Alerts and webhooks', file: 'guides/webhooks.md' },
   { name: 'scaling', label: 'Scaling', file: 'SCALING.md' },

@@ -13,7 +13,7 @@ function fakeLog() {
   const cursors: Array<UsageLogCursor | null> = [];
   const entry = (index: number): StoredUsageLogEntry => {
     const { quotaReserved: _quotaReserved, ...rest } = usageEntry({ requestId: `req-${index}`, createdAt: new Date(Date.UTC(2026, 0, 1) - index * 1000).toISOString() });
-    return { ...rest, pricedBy: null, id: PAGE * TOTAL_PAGES - index };
+    return { ...rest, pricedBy: null, fallbackPath: null, id: PAGE * TOTAL_PAGES - index };
   };
   const readPage = async (after: UsageLogCursor | null, limit: number): Promise<StoredUsageLogEntry[]> => {
     cursors.push(after);

@@ -29,4 +29,5 @@ export const logView = (entry: StoredUsageLogEntry): LogEntry => ({
   client_ip: entry.clientIp,
   attempts: entry.attempts,
   priced_by: entry.pricedBy,
+  fallback_path: entry.fallbackPath,
 });

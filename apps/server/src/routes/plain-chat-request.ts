@@ -40,7 +40,7 @@ const FIELD_CHECKS: ReadonlyMap<string, (value: unknown) => boolean> = new Map(
 );
 
 /** Fields of the contract this check does not judge: their presence sends the body to zod. */
-const LEFT_TO_ZOD = new Set(['tools', 'tool_choice', 'functions', 'function_call', 'response_format', 'stop', 'logit_bias', 'metadata']);
+const LEFT_TO_ZOD = new Set(['models', 'fallbacks', 'tools', 'tool_choice', 'functions', 'function_call', 'response_format', 'stop', 'logit_bias', 'metadata']);
 
 function isPlainStreamOptions(value: unknown): boolean {
   if (!isJsonObject(value)) return false;

@@ -72,6 +72,7 @@ const GUARDED: Record<StoreName, true> = {
   tasks: true,
   catalogue: true,
   webhooks: true,
+  fallbackRules: true,
 };
 const STORE_NAMES = Object.keys(GUARDED) as StoreName[];
 

@@ -1,6 +1,7 @@
 import type { AccountStore } from './account-types';
 import type { AssistantStore } from './assistant-types';
 import type { CatalogueStore } from './catalogue-types';
+import type { FallbackRuleStore } from './fallback-types';
 import type { ChannelStore } from './channel-types';
 import type { ResponseStore } from './response-types';
 import type { TaskStore } from './task-types';
@@ -26,6 +27,7 @@ export * from './task-types';
 export * from './upstream-object-types';
 export * from './catalogue-types';
 export * from './webhook-types';
+export * from './fallback-types';
 
 /** Options every backend is opened with. */
 export interface StorageOptions {
@@ -53,6 +55,8 @@ export interface Storage {
   catalogue: CatalogueStore;
   /** Webhooks, their deliveries and the alert marks (issue 32); signing secrets sealed at rest. */
   webhooks: WebhookStore;
+  /** Admin fallback rules across models (issue 32). */
+  fallbackRules: FallbackRuleStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**

@@ -48,10 +48,13 @@ export interface UsageLogEntry {
   attempts: number;
   /** Which price charged it: `gpt-4o* (table)`, `gpt-4o (catalogue)`, `… (free)`; null when none did (refused before pricing). */
   pricedBy?: string | null;
+  /** The models a fallback chain tried, the served one last (`a>b`); null when the requested model served (issue 32). */
+  fallbackPath?: string | null;
 }
-export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved' | 'pricedBy'> {
+export interface StoredUsageLogEntry extends Omit<UsageLogEntry, 'quotaReserved' | 'pricedBy' | 'fallbackPath'> {
   id: number;
   pricedBy: string | null;
+  fallbackPath: string | null;
 }
 export interface UsageLogQuery extends PageRequest {
   tokenId?: number;

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { anthropicCommonResponses, meta } from './common-responses';
 import { AnthropicMessageSchema } from './schemas/anthropic/anthropic-message.schema';
-import { AnthropicMessagesRequestSchema } from './schemas/anthropic/anthropic-messages-request.schema';
+import { AnthropicMessagesRequestFieldsSchema } from './schemas/anthropic/anthropic-messages-request.schema';
 
 const c = initContract();
 
@@ -14,7 +14,7 @@ const c = initContract();
  * https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude).
  * Every other field is a Messages field, kept as sent.
  */
-export const CloudMessagesRequestSchema = AnthropicMessagesRequestSchema.omit({ model: true }).extend({
+export const CloudMessagesRequestSchema = AnthropicMessagesRequestFieldsSchema.omit({ model: true }).extend({
   anthropic_version: z.string().optional(),
   anthropic_beta: z.array(z.string()).optional(),
 });

@@ -76,11 +76,11 @@ describe('buildOpenApiDocument', () => {
     );
   });
 
-  it('describes the chat request body with model and messages, both required', () => {
+  it('describes the chat request body: messages required, model too unless `models` names it (issue 32)', () => {
     const operation = document.paths['/v1/chat/completions'].post;
     const schema = operation.requestBody.content['application/json'].schema;
-    expect(schema.properties).toEqual(expect.objectContaining({ model: expect.any(Object), messages: expect.any(Object) }));
-    expect(schema.required).toEqual(expect.arrayContaining(['model', 'messages']));
+    expect(schema.properties).toEqual(expect.objectContaining({ model: expect.any(Object), messages: expect.any(Object), models: expect.any(Object), fallbacks: expect.any(Object) }));
+    expect(schema.required).toEqual(['messages']);
     expect(operation.operationId).toBe('createChatCompletion');
   });
 
@@ -101,7 +101,9 @@ describe('buildOpenApiDocument', () => {
     it('describe the request body: max_tokens required on /v1/messages, not on count_tokens', () => {
       expect(createMessage().operationId).toBe('createMessage');
       const body = createMessage().requestBody.content['application/json'].schema;
-      expect(body.required).toEqual(expect.arrayContaining(['model', 'messages', 'max_tokens']));
+      // `model` may be left out when `models` names the chain (issue 32).
+      expect(body.required).toEqual(expect.arrayContaining(['messages', 'max_tokens']));
+      expect(body.properties).toEqual(expect.objectContaining({ model: expect.any(Object), models: expect.any(Object) }));
       const countBody = countTokens().requestBody.content['application/json'].schema;
       expect(countBody.required).toEqual(expect.arrayContaining(['model', 'messages']));
       expect(countBody.required).not.toContain('max_tokens');
@@ -180,10 +182,11 @@ describe('buildOpenApiDocument', () => {
       expect(paths()['/v1/responses/{id}/cancel'].post.operationId).toBe('cancelResponse');
     });
 
-    it('describe the create body (model required, input and tools documented) and the Response answer', () => {
+    it('describe the create body (model, or models naming it; input and tools documented) and the Response answer', () => {
       const operation = paths()['/v1/responses'].post;
       const body = operation.requestBody.content['application/json'].schema;
-      expect(body.required).toEqual(['model']);
+      expect(body.required ?? []).toEqual([]);
+      expect(body.properties).toEqual(expect.objectContaining({ model: expect.any(Object), models: expect.any(Object), fallbacks: expect.any(Object) }));
       expect(body.properties).toEqual(expect.objectContaining({ input: expect.any(Object), tools: expect.any(Object), text: expect.any(Object) }));
       const answer = operation.responses['200'].content['application/json'].schema;
       expect(answer.required).toEqual(expect.arrayContaining(['id', 'object', 'status', 'output']));

@@ -6,6 +6,7 @@ import { sendJsonAnswer } from '../send-json-answer';
 import { addThinking } from './add-thinking';
 import { MessagesRequestSchema } from './anthropic-api';
 import { anthropicErrorForStatus, anthropicOverloaded, invalidRequest, sendAnthropicError } from './anthropic-error';
+import { anthropicContextLength } from '../context-length-fault';
 import { foldSystemMessages } from './mid-conversation-system';
 import { checkAnthropicHeaders, type AnthropicHeaderRules } from './anthropic-headers';
 import { refuseForModel } from './anthropic-model-rules';
@@ -45,7 +46,7 @@ export async function handleAnthropicMessages(
   if (answer.kind === 'invalid') return invalidRequest(res, `${answer.param}: ${answer.message}`);
   const { plan, fault, latencyMsPerToken } = answer;
   if (fault?.kind === 'status') {
-    sendAnthropicError(res, fault.status, anthropicErrorForStatus(fault.status));
+    sendAnthropicError(res, fault.status, fault.contextLength ? anthropicContextLength() : anthropicErrorForStatus(fault.status));
     return;
   }
   // Never answer; the socket stays open until the client gives up (no timer to leak).

@@ -14,6 +14,7 @@ import { GenerateContentRequestSchema, type GenerateContentRequest, type Groundi
 import { checkGeminiKey } from './check-gemini-key';
 import { geminiImageAnswer, wantsImage } from './gemini-image-answer';
 import { geminiErrorForStatus, geminiOverloaded, invalidArgument, sendGeminiError } from './gemini-error';
+import { geminiContextLength } from '../context-length-fault';
 import { findThoughtSignatureProblem, thoughtSignatureFor } from './thought-signature';
 import { geminiToInternalRequest } from './to-internal-request';
 import { writeGeminiStream } from './write-gemini-stream';
@@ -102,7 +103,7 @@ export async function handleGenerateContent(
   }
   const { plan, fault, latencyMsPerToken } = answer;
   if (fault?.kind === 'status') {
-    sendGeminiError(res, geminiErrorForStatus(fault.status));
+    sendGeminiError(res, fault.contextLength ? geminiContextLength() : geminiErrorForStatus(fault.status));
     return;
   }
   // Never answer; the socket stays open until the client gives up (no timer to leak).

@@ -3,6 +3,7 @@ import { ResponsesRequestSchema, type ResponsesRequest } from '@chat-relay/contr
 import type { AnswerContent } from '../build-chat-completion';
 import { sendError } from '../http-io';
 import { errorForStatus, openAiError } from '../openai-error';
+import { responsesContextLength } from '../context-length-fault';
 import { parseOpenAiBody } from '../parse-openai-body';
 import { planProviderAnswer, type ChatContext } from '../plan-provider-answer';
 import { refuseResponsesParameters } from '../openai-model-rules';
@@ -136,7 +137,7 @@ export async function handleCreateResponse(res: ServerResponse, rawBody: string,
   if (planned.kind === 'invalid') return invalid(res, 400, planned.message, planned.param === 'messages' ? 'input' : planned.param);
   const { plan, fault, latencyMsPerToken } = planned;
   if (fault?.kind === 'status') {
-    sendError(res, fault.status, errorForStatus(fault.status));
+    sendError(res, fault.status, fault.contextLength ? responsesContextLength() : errorForStatus(fault.status));
     return;
   }
   // Never answer; the socket stays open until the client gives up (no timer to leak).

@@ -29,6 +29,7 @@ export const COPIED_TABLES = [
   'webhooks',
   'webhook_deliveries',
   'alert_marks',
+  'fallback_rules',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 

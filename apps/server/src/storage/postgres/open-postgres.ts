@@ -14,6 +14,7 @@ import { PgAssistantStore } from './pg-assistant-store';
 import { PgChannelStore } from './pg-channel-store';
 import { PgPriceStore } from './pg-price-store';
 import { PgCatalogueStore } from './pg-catalogue-store';
+import { PgFallbackRuleStore } from './pg-fallback-rule-store';
 import { PgTokenStore } from './pg-token-store';
 import { createPgPool, underAdvisoryLock, type PostgresConnection } from './pg-pool';
 import { PgQuotaStore } from './pg-quota-store';
@@ -39,6 +40,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string, secrets: Secre
     tasks: new PgTaskStore(pool, instanceId),
     catalogue: new PgCatalogueStore(pool),
     webhooks: sealedWebhookSecrets(new PgWebhookStore(pool), secrets),
+    fallbackRules: new PgFallbackRuleStore(pool),
   };
 }
 

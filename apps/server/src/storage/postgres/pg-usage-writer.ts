@@ -16,7 +16,7 @@ const INSERT_AND_ROLL_UP = `
     INSERT INTO usage_log (${USAGE_WRITTEN})
     SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[], $7::integer[],
       $8::text[], $9::boolean[], $10::integer[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
-      $16::boolean[], $17::bigint[], $18::integer[], $19::integer[], $20::text[], $21::integer[], $22::text[], $23::double precision[], $24::text[])
+      $16::boolean[], $17::bigint[], $18::integer[], $19::integer[], $20::text[], $21::integer[], $22::text[], $23::double precision[], $24::text[], $25::text[])
     RETURNING created_at, token_id, account_id, requested_model, channel_id, endpoint, status, prompt_tokens,
       completion_tokens, cache_read_tokens, cache_write_tokens, units, cost
   )

@@ -31,6 +31,7 @@ export interface UsageRow {
   client_ip: string | null;
   attempts: number;
   priced_by: string | null;
+  fallback_path?: string | null;
 }
 
 /** The stored entry a row holds, on either backend. */
@@ -60,12 +61,13 @@ export const storedUsageEntryOf = (row: UsageRow): StoredUsageLogEntry => ({
   clientIp: row.client_ip,
   attempts: row.attempts,
   pricedBy: row.priced_by ?? null,
+  fallbackPath: row.fallback_path ?? null,
 });
 
 /** The columns a new row is written with, in `usageValues`' order; `id` is the database's. */
 export const USAGE_WRITTEN = `created_at, request_id, token_id, account_id, requested_model, upstream_model, channel_id,
   assistant_id, stream, status, error_code, prompt_tokens, completion_tokens, cache_read_tokens, cache_write_tokens,
-  usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units, priced_by`;
+  usage_estimated, cost, latency_ms, ttfb_ms, client_ip, attempts, endpoint, units, priced_by, fallback_path`;
 
 /** A new row's values in USAGE_WRITTEN's order; times in whole milliseconds. */
 export const usageValues = (entry: UsageLogEntry, codec: RowCodec): Array<string | number | boolean | null> => [
@@ -93,4 +95,5 @@ export const usageValues = (entry: UsageLogEntry, codec: RowCodec): Array<string
   entry.endpoint,
   entry.units,
   entry.pricedBy ?? null,
+  entry.fallbackPath ?? null,
 ];

@@ -7,6 +7,7 @@ import { WEBHOOK_MIGRATIONS } from './migrations-webhooks';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
+import { FALLBACK_MIGRATIONS } from './migrations-fallbacks';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -338,6 +339,7 @@ export const migrations: readonly Migration[] = [
   ...MONEY_MIGRATIONS,
   ...CLOUD_MIGRATIONS,
   ...LIMIT_MIGRATIONS,
+  ...FALLBACK_MIGRATIONS,
   ...WEBHOOK_MIGRATIONS,
 ];
 

@@ -17,6 +17,7 @@ import { SqliteAssistantStore } from './sqlite-assistant-store';
 import { SqliteChannelStore } from './sqlite-channel-store';
 import { SqlitePriceStore } from './sqlite-price-store';
 import { SqliteCatalogueStore } from './sqlite-catalogue-store';
+import { SqliteFallbackRuleStore } from './sqlite-fallback-rule-store';
 import { SqliteQuotaStore } from './sqlite-quota-store';
 import { SqliteResponseStore } from './sqlite-response-store';
 import { SqliteUpstreamObjectStore } from './sqlite-upstream-object-store';
@@ -90,6 +91,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     tasks: new SqliteTaskStore(db, instanceId),
     catalogue: new SqliteCatalogueStore(db),
     webhooks: sealedWebhookSecrets(new SqliteWebhookStore(db), secrets),
+    fallbackRules: new SqliteFallbackRuleStore(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema } from './message.schema';
+import { modelChainFields, requireModel, withModelFromChain } from './fallback.schema';
 import {
   FunctionDefinitionSchema,
   LegacyFunctionCallChoiceSchema,
@@ -44,11 +45,11 @@ const outputTokenLimit = () => z.number().int().min(1).max(MAX_OUTPUT_TOKENS).nu
 
 /**
  * POST /v1/chat/completions (SPEC §7). Fields we know are typed; every other field is kept
- * (`passthrough`) and forwarded to OpenAI-compatible upstreams, never silently dropped.
+ * (`passthrough`) and forwarded to OpenAI-compatible upstreams, never silently dropped — except
+ * `models` / `fallbacks` (a chain across models, issue 32), which the relay reads and strips.
  */
 export const ChatCompletionRequestSchema = z
   .object({
-    model: z.string().min(1, 'must not be empty'),
     messages: z.array(MessageSchema).min(1, 'must contain at least one message'),
     tools: z.array(ToolSchema).optional(),
     tool_choice: ToolChoiceSchema.optional(),
@@ -75,6 +76,9 @@ export const ChatCompletionRequestSchema = z
     metadata: z.record(z.string()).nullable().optional(),
     reasoning_effort: z.string().nullable().optional(),
     service_tier: z.string().nullable().optional(),
+    ...modelChainFields,
   })
-  .passthrough();
+  .passthrough()
+  .superRefine(requireModel)
+  .transform(withModelFromChain);
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>;

@@ -27,6 +27,37 @@ export const DEFAULT_FALLBACK_TRIGGERS: readonly FallbackTrigger[] = ['rate_limi
 
 const modelName = z.string().trim().min(1).max(200);
 
+/** A chain is the requested model and at most nine fallbacks: a hop each, ten at most. */
+export const MAX_FALLBACK_HOPS = 10;
+
+/** A model a request lists: as sent (no trim: the caller's bytes are what is checked against the allow-list). */
+const listedModel = z.string().min(1, 'must not be empty').max(200);
+
+/**
+ * A request's own chain, on chat, Messages and Responses: `models` (OpenRouter's form — the first
+ * entry is the model, and `model` may then be left out) or `fallbacks` (LiteLLM's: tried after
+ * `model`). Never forwarded upstream: the relay strips both before anything is sent.
+ */
+export const modelChainFields = {
+  /** Required unless `models` names it (requireModel); filled from it (withModelFromChain). */
+  model: z.string().min(1, 'must not be empty').optional(),
+  models: z.array(listedModel).min(1).max(MAX_FALLBACK_HOPS).optional(),
+  fallbacks: z.array(listedModel).min(1).max(MAX_FALLBACK_HOPS - 1).optional(),
+};
+
+/** A request named its model (`model`) or listed its chain (`models`). */
+export function requireModel(body: { model?: string; models?: string[] }, context: z.RefinementCtx): void {
+  if (body.model === undefined && body.models === undefined) {
+    context.addIssue({ code: z.ZodIssueCode.invalid_type, expected: 'string', received: 'undefined', path: ['model'], message: 'Required' });
+  }
+}
+
+/** `model` filled from `models[0]` when the caller left it out; the same object otherwise. */
+export function withModelFromChain<T extends { model?: string; models?: string[] }>(body: T): T & { model: string } {
+  if (body.model !== undefined) return body as T & { model: string };
+  return { ...body, model: body.models?.[0] ?? '' };
+}
+
 /** An admin-defined chain: requests for `model` (a name or glob) fall back to `fallbacks`, in order. */
 export const FallbackRuleSchema = z.object({
   id: z.number().int(),

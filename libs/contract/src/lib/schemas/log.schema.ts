@@ -44,6 +44,8 @@ export const LogEntrySchema = z.object({
    * or the install marks it free on purpose); null when nothing was priced (refused before).
    */
   priced_by: z.string().nullable(),
+  /** The models a fallback chain tried, the served one last (`claude-x>gpt-y`); null when the requested model served (issue 32). */
+  fallback_path: z.string().nullable(),
 });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
 

@@ -4,6 +4,7 @@ import { optionalCacheControl } from './anthropic-cache-control.schema';
 import { AnthropicMessageParamSchema, AnthropicSystemParamSchema } from './anthropic-message-param.schema';
 import { AnthropicThinkingConfigSchema } from './anthropic-thinking.schema';
 import { AnthropicToolChoiceSchema, AnthropicToolSchema } from './anthropic-tool.schema';
+import { modelChainFields, requireModel, withModelFromChain } from '../fallback.schema';
 
 /**
  * What describes the prompt of a Messages request, and all that `count_tokens` takes. Fields the
@@ -36,7 +37,7 @@ export type AnthropicMessagesPrompt = z.infer<typeof AnthropicMessagesPromptSche
  * checked; every other field is kept. `max_tokens` shares the chat request's upper bound, which
  * keeps a reservation an exact integer of micro-USD.
  */
-export const AnthropicMessagesRequestSchema = AnthropicMessagesPromptSchema.extend({
+export const AnthropicMessagesRequestFieldsSchema = AnthropicMessagesPromptSchema.extend({
   max_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS),
   stream: z.boolean().optional(),
   stop_sequences: z.array(z.string()).optional(),
@@ -46,4 +47,9 @@ export const AnthropicMessagesRequestSchema = AnthropicMessagesPromptSchema.exte
   metadata: z.object({ user_id: z.string().nullable().optional() }).passthrough().optional(),
   service_tier: z.string().optional(),
 });
+
+/** With a chain across models (`models` / `fallbacks`, issue 32): `model` may be left out when `models` names it. */
+export const AnthropicMessagesRequestSchema = AnthropicMessagesRequestFieldsSchema.extend(modelChainFields)
+  .superRefine(requireModel)
+  .transform(withModelFromChain);
 export type AnthropicMessagesRequest = z.infer<typeof AnthropicMessagesRequestSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_OUTPUT_TOKENS } from '../chat-completion-request.schema';
 import { unknownTypedObject } from '../anthropic/anthropic-unknown-type.schema';
 import { ResponseInputItemSchema } from './responses-item.schema';
+import { modelChainFields, requireModel, withModelFromChain } from '../fallback.schema';
 
 const nullish = <T extends z.ZodTypeAny>(schema: T) => schema.nullable().optional();
 
@@ -62,7 +63,7 @@ export const ResponsesReasoningConfigSchema = z
  * `max_tool_calls`, `stream_options` …) is kept as sent.
  *
  * Where this is stricter or looser than OpenAI's published schema (CreateResponse), on purpose:
- * `model` is required (the relay routes on it; OpenAI can take it from a stored prompt);
+ * `model` is required unless `models` names it (the relay routes on it; OpenAI can take it from a stored prompt);
  * `max_output_tokens` may be below OpenAI's minimum of 16 (other upstreams take any positive
  * count; OpenAI itself will answer 400); a function tool may leave out `strict` and
  * `parameters`, and an echoed `function_call` may carry `status: null`, as SDKs send them; a
@@ -71,7 +72,6 @@ export const ResponsesReasoningConfigSchema = z
  */
 export const ResponsesRequestSchema = z
   .object({
-    model: z.string().min(1, 'must not be empty'),
     input: z.union([z.string(), z.array(ResponseInputItemSchema)]).optional(),
     instructions: nullish(z.string()),
     tools: z.array(ResponsesToolSchema).optional(),
@@ -92,6 +92,9 @@ export const ResponsesRequestSchema = z
     prompt_cache_key: nullish(z.string()),
     truncation: nullish(z.enum(['auto', 'disabled'])),
     user: z.string().optional(),
+    ...modelChainFields,
   })
-  .passthrough();
+  .passthrough()
+  .superRefine(requireModel)
+  .transform(withModelFromChain);
 export type ResponsesRequest = z.infer<typeof ResponsesRequestSchema>;
