@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isTimeZone } from '@chat-relay/contract';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './core/cors-origins';
 import { TrustProxyEnvSchema } from './core/trust-proxy';
@@ -136,6 +137,13 @@ const EnvSchema = z.object({
   // Completion tokens a quota reservation counts at most per choice: past it, a request may overspend (README, quota).
   RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS: intFromEnv(8192, 1, 10_000_000),
   // A model with no price: refused before any upstream call (refuse), or served for nothing (free, for self-hosted installs).
+  // Where a day, week and month of the periodic limits start for a token or account without a time zone of its own.
+  RELAY_LIMITS_TIME_ZONE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || 'UTC')
+    .refine(isTimeZone, { message: 'must be an IANA time zone, e.g. UTC or Europe/Paris' }),
   RELAY_UNPRICED_MODELS: z.enum(['refuse', 'free'], { errorMap: () => ({ message: 'must be refuse or free' }) }).default('refuse'),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   // Usage rows kept in memory while the database cannot take them; past it, new requests get 503.
@@ -223,6 +231,8 @@ export interface Config {
   quotaDefaultCompletionTokens: number;
   /** Completion tokens a quota reservation counts at most per choice (RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS). */
   quotaOutputReservationTokens: number;
+  /** RELAY_LIMITS_TIME_ZONE: the periodic limits' time zone for an owner without one (UTC when unset). */
+  limitsTimeZone: string;
   /** RELAY_UNPRICED_MODELS: refuse a model with no price (default), or serve it for nothing. */
   unpricedModels: 'refuse' | 'free';
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
@@ -294,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responsesWebSocket: { idleTimeoutMs: values.RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS, maxAgeMs: values.RELAY_RESPONSES_WS_MAX_AGE_MS },
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     quotaOutputReservationTokens: values.RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS,
+    limitsTimeZone: values.RELAY_LIMITS_TIME_ZONE,
     unpricedModels: values.RELAY_UNPRICED_MODELS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
     usageBacklogMax: values.RELAY_USAGE_BACKLOG_MAX,

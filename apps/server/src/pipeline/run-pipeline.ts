@@ -12,6 +12,7 @@ import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { reservesQuota } from '../policy/periodic-limits';
 import { priceCandidates, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
@@ -90,10 +91,12 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     const rawBody = input.rawBody;
     const bodyBytes = () => (rawBody && unchanged ? rawBody.length : Buffer.byteLength(JSON.stringify(resolved.request)));
     // The scan of the body only where a reservation is taken (a token or its account with a limit).
-    const limited = !(caller.token.quotaLimit === null && caller.token.account?.quotaLimit === null);
+    const limited = reservesQuota(caller.token);
     const bound = { ...passthroughBound(passthrough), cacheWrites: limited && marksCacheWrites(res.locals.rawBody ?? rawBody) };
     const reservation = { requestId: trace.requestId, request: resolved.request, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
-    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
+    const held = await reserveQuota(deps, caller.token, reservation);
+    trace.quotaReserved = held.amount;
+    trace.windowsReserved = held.windowsReserved;
   }
 
   // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
