@@ -120,4 +120,53 @@ describe('reserveAmount', () => {
     await storage.tokens.update(tokenId, { quotaUsed: 0 });
     expect(await reserve('req-3', 100)).toBe(100);
   });
+
+  describe('periodic windows (issue 32), in the same reserve call', () => {
+    /** 23:00 in Paris on 29 November: an hour to the window's reset. */
+    const now = Date.parse('2026-11-29T22:00:00Z');
+    const windowed = (): ReserveDeps => ({ ...deps, limits: { defaultTimeZone: 'Europe/Paris', clock: () => now } });
+    const hold = async (requestId: string, amount: number, tokens = 0) => reserveAmount(windowed(), await caller(), requestId, { amount, tokens }, LOWER);
+
+    it('counts a free request in a requests window (nothing reserved in USD, yet held) and refuses the one past it, naming the window', async () => {
+      await storage.tokens.update(tokenId, { quotaLimit: null, periodicLimits: [{ period: 'day', metric: 'requests', limit: 2 }] });
+      await storage.accounts.update(accountId, { quotaLimit: null });
+      expect(await hold('req-1', 0)).toEqual({ amount: 0, windowsReserved: true });
+      expect(await hold('req-2', 0)).toEqual({ amount: 0, windowsReserved: true });
+      const error = await refusal(hold('req-3', 0));
+      expect(error).toEqual({
+        status: 429,
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+        param: null,
+        message: 'The daily request limit of this API key (2 requests per day, Europe/Paris) is reached: 2 requests used; it resets at 2026-11-30T00:00:00+01:00 (in 1h 0m).',
+      });
+      const thrown = await hold('req-4', 0).catch((caught: unknown) => caught);
+      expect(thrown instanceof RelayError && thrown.headers).toEqual({
+        'retry-after': '3600',
+        'x-ratelimit-limit-requests-day': '2',
+        'x-ratelimit-remaining-requests-day': '0',
+        'x-ratelimit-reset-requests-day': '1h0m0s',
+      });
+      const [window] = await storage.quota.windowUsage([{ owner: 'token', ownerId: tokenId, period: 'day', start: '2026-11-29' }]);
+      expect(window).toEqual({ cost: 0, requests: 2, tokens: 0 });
+    });
+
+    it("names the account's window in its time zone, and takes nothing when it refuses", async () => {
+      await storage.accounts.update(accountId, { periodicLimits: [{ period: 'week', metric: 'tokens', limit: 1_000 }], timeZone: 'Asia/Tokyo' });
+      expect(await hold('req-1', 10, 600)).toEqual({ amount: 10, windowsReserved: true });
+      const error = await refusal(hold('req-2', 10, 600));
+      // Monday 30 November in Tokyo already: a new week, which began at 15:00 UTC on the 29th.
+      expect(error.message).toBe(
+        'The weekly token limit of the account of this API key (1,000 tokens per week, Asia/Tokyo) has 400 tokens left (600 tokens used), less than this request may use (600 tokens); it resets at 2026-12-07T00:00:00+09:00 (in 6d 17h).',
+      );
+      expect(await used()).toEqual({ token: 10, account: 10 });
+    });
+
+    it('a token without any limit takes no reservation at all', async () => {
+      await storage.tokens.update(tokenId, { quotaLimit: null });
+      await storage.accounts.update(accountId, { quotaLimit: null });
+      expect(await hold('req-1', 50, 50)).toEqual({ amount: 0, windowsReserved: false });
+      expect(await reservations()).toEqual({ count: 0, amount: 0 });
+    });
+  });
 });
