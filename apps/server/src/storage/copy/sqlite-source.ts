@@ -17,6 +17,8 @@ export const COPIED_TABLES = [
   // Before the reservations: a task's reservation names it.
   'tasks',
   'quota_reservations',
+  // What each periodic window counted (issue 32): keyed by owner, no ids of its own.
+  'quota_windows',
   'usage_log',
   'usage_rollup',
   'stored_responses',
