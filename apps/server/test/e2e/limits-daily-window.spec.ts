@@ -93,7 +93,7 @@ describe('e2e: a daily window of $1 and 100 requests, in Asia/Tokyo, with the sp
     expect(viaOpenAiError).toBeInstanceOf(OpenAI.RateLimitError);
     const openAiError = viaOpenAiError as InstanceType<typeof OpenAI.RateLimitError>;
     expect({ status: openAiError.status, code: openAiError.code, type: openAiError.type }).toEqual({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
-    expect(openAiError.message).toMatch(message);
+    expect(openAiError.error).toMatchObject({ message: expect.stringMatching(message) });
     expect(openAiError.headers?.get('retry-after')).toBe(retryAfter);
     for (const [name, value] of Object.entries(headers)) expect([name, openAiError.headers?.get(name)]).toEqual([name, value]);
 
