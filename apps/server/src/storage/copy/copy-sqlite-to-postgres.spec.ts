@@ -174,6 +174,7 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
     expect(await answers(await openCopy(), fixture)).toEqual(expected);
     // Not vacuous: the answers hold rows, and the hours past retention are counted from the copied rollup alone.
     expect((expected['recent'] as unknown[]).length).toBe(60);
+    expect(expected['byTokenKey']).toMatchObject({ timeZone: 'America/New_York', account: { timeZone: 'Europe/Paris', periodicLimits: [{ period: 'month' }] } });
     const [, , pastRetention] = expected['aggregates'] as Array<Array<{ requests: number }>>;
     expect(pastRetention?.reduce((sum, group) => sum + group.requests, 0)).toBeGreaterThan(0);
     expect(await sqlite.usageLog.query({ ...page, from: FEB(1), to: FEB(1, 6) })).toEqual({ rows: [], total: 0 });
@@ -214,8 +215,15 @@ describePostgres('copySqliteToPostgres (SQLite → PostgreSQL)', () => {
     const copied = await openCopy();
     const later = new Date(Date.now() + 60_000).toISOString();
     const expected = { count: 1, amount: fixture.pendingAmount };
+    // Its periodic window was copied with it, and gets its cost, tokens and request back alike.
+    const counted = { cost: fixture.pendingAmount, requests: 1, tokens: 777 };
+    expect(await sqlite.quota.windowUsage([fixture.pendingWindow])).toEqual([counted]);
+    expect(await copied.quota.windowUsage([fixture.pendingWindow])).toEqual([counted]);
     expect(await sqlite.quota.releaseReservations(later)).toEqual(expected);
     expect(await copied.quota.releaseOrphaned(later)).toEqual(expected);
+    const empty = { cost: 0, requests: 0, tokens: 0 };
+    expect(await sqlite.quota.windowUsage([fixture.pendingWindow])).toEqual([empty]);
+    expect(await copied.quota.windowUsage([fixture.pendingWindow])).toEqual([empty]);
     expect(await copied.tokens.get(fixture.token.id)).toEqual(await sqlite.tokens.get(fixture.token.id));
     expect(await copied.accounts.get(fixture.aliceId)).toEqual(await sqlite.accounts.get(fixture.aliceId));
     // The running task's reservation was copied as the task's: left by both, then settled by it alike.

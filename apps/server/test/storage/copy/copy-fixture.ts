@@ -1,7 +1,7 @@
 import { digestKey, generateTokenKey, keyHint } from '../../../src/security/keys';
 import { usageEntry } from '../../testing/system-api';
 import { sampleRows } from '../suites/usage-sample';
-import type { AssistantRecord, NewTask, Storage, StoredResponseRecord, TokenRecord } from '../../../src/storage/types';
+import type { AssistantRecord, NewTask, Storage, StoredResponseRecord, TokenRecord, WindowKey } from '../../../src/storage/types';
 import { newAssistant } from '../../testing/assistant-record';
 import { ROOMY } from '../testing/roomy-limits';
 
@@ -23,6 +23,8 @@ export interface CopyFixture {
   responseIds: string[];
   /** Quota reserved and never settled (a request under way when the relay stopped). */
   pendingAmount: number;
+  /** The periodic window that reservation counts in (with 777 tokens). */
+  pendingWindow: WindowKey;
   /** Alice's videos: one running (holding its reservation), one settled, one deleted; and Bob's song. */
   taskIds: string[];
 }
@@ -46,6 +48,7 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
     quotaLimit: 5_000_000_000,
     keyDigest: digestKey(aliceAccessKey),
     keyHint: keyHint(aliceAccessKey),
+    limits: { periodicLimits: [{ period: 'month', metric: 'cost', limit: 50_000_000 }], timeZone: 'Europe/Paris', alertThresholds: [50, 80] },
   });
   const bob = await storage.accounts.create({ name: 'bob', role: 'user', status: 'disabled', quotaLimit: null, keyDigest: digestKey('sk-acct-bob-0123456789'), keyHint: '...6789' });
 
@@ -61,6 +64,12 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
     models: ['gpt-4o*', 'claude-*', 'text-embedding-3-small'],
     allowedIps: ['10.0.0.0/8', '127.0.0.1', '::1'],
     rateLimit: { rpm: 600, tpm: 1_000_000, concurrency: 4 },
+    periodicLimits: [
+      { period: 'day', metric: 'requests', limit: 1_000 },
+      { period: 'day', metric: 'cost', limit: 2_000_000 },
+    ],
+    timeZone: 'America/New_York',
+    alertThresholds: [80, 100],
   });
   const expired = await storage.tokens.create({ accountId: alice.id, name: 'expired', keyDigest: digestKey('sk-expired'), keyHint: '...ired', expiresAt: '2020-01-01T00:00:00.000Z' });
   const empty = await storage.tokens.create({ accountId: bob.id, name: 'lists empty', keyDigest: digestKey('sk-empty'), keyHint: '...mpty', status: 'disabled', models: [], allowedIps: [] });
@@ -137,7 +146,9 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
   // Past retention: the raw rows go, the hourly totals keep them.
   expect(await storage.usageLog.purgeBefore('2026-02-01T06:00:00.000Z', 10_000)).toBeGreaterThan(0);
   const pendingAmount = 4_321;
-  expect(await storage.quota.reserve({ requestId: 'req-pending', tokenId: token.id, accountId: alice.id, amount: pendingAmount })).toEqual({ ok: true });
+  const pendingWindow: WindowKey = { owner: 'token', ownerId: token.id, period: 'day', start: '2026-03-01' };
+  const windows = [{ ...pendingWindow, limits: { cost: 2_000_000, requests: 1_000, tokens: null } }];
+  expect(await storage.quota.reserve({ requestId: 'req-pending', tokenId: token.id, accountId: alice.id, amount: pendingAmount, windows, tokens: 777 })).toEqual({ ok: true });
 
   const responses = storedResponses(alice.id, token.id, openai.id);
   for (const record of responses) await storage.responses.put(record, ROOMY);
@@ -158,6 +169,7 @@ export async function fillRelayData(storage: Storage): Promise<CopyFixture> {
     publicAssistant,
     responseIds: responses.map((record) => record.id),
     pendingAmount,
+    pendingWindow,
     taskIds,
   };
 }

@@ -55,6 +55,33 @@ export function describeTaskSettlement(backend: StoreBackend): void {
     });
   });
 
+  describe('periodic windows (issue 32)', () => {
+    const window = () => ({ owner: 'token' as const, ownerId: tokenId, period: 'day' as const, start: '2026-03-01', limits: { cost: null, requests: 10, tokens: null } });
+
+    it("a free task holds its submit's window reservation through a restart, and its row settles it: the request stays counted", async () => {
+      const task = newTask(accountId, tokenId);
+      expect(await storage.quota.reserve({ requestId: task.requestId, tokenId, accountId, amount: 0, windows: [window()] })).toEqual({ ok: true });
+      const created = await storage.tasks.create(task);
+      expect(await held()).toEqual([[task.requestId, task.id]]);
+      // A task's reservation is never given back: the window keeps the request.
+      await db.restart('instance-b');
+      storage = db.storage;
+      expect(await storage.quota.releaseReservations(at(86_400_000))).toEqual({ count: 0, amount: 0 });
+      expect(await storage.tasks.settle(task.id, settlementOf(created, 0))).toMatchObject({ status: 'completed' });
+      expect(await held()).toEqual([]);
+      expect(await storage.quota.windowUsage([window()])).toEqual([{ cost: 0, requests: 1, tokens: 0 }]);
+    });
+
+    it("a priced task's row moves the cost's difference into its window", async () => {
+      const task = newTask(accountId, tokenId);
+      expect(await storage.quota.reserve({ requestId: task.requestId, tokenId, accountId, amount: 800_000, windows: [window()] })).toEqual({ ok: true });
+      const created = await storage.tasks.create({ ...task, quotaReserved: 800_000 });
+      await storage.tasks.settle(task.id, settlementOf(created, 640_000));
+      expect(await storage.quota.windowUsage([window()])).toEqual([{ cost: 640_000, requests: 1, tokens: 0 }]);
+      expect(await used()).toEqual({ token: 640_000, account: 640_000 });
+    });
+  });
+
   describe('settle', () => {
     it('charges once: the task ended, one usage row, quota_used = reserved − reserved + cost, the reservation gone', async () => {
       const task = await submit(storage, newTask(accountId, tokenId), 800_000);
