@@ -62,7 +62,13 @@ describe('e2e: a daily window of $1 and 100 requests, in Asia/Tokyo, with the sp
     return { id: body.id, key: body.key, token: TokenSchema.parse(body) };
   }
   const windowsOf = async (id: number): Promise<LimitWindow[]> => TokenSchema.parse(await (await admin('GET', `/api/tokens/${id}`)).json()).windows;
-  const openai = (key: string) => new OpenAI({ apiKey: key, baseURL: `${e2e.url}/v1`, maxRetries: 0 });
+  const clients = new Map<string, OpenAI>();
+  /** One SDK client per key, as an app keeps it (100 calls at once share its connections). */
+  const openai = (key: string): OpenAI => {
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = new OpenAI({ apiKey: key, baseURL: `${e2e.url}/v1`, maxRetries: 0 })));
+    return client;
+  };
   const anthropic = (key: string) => new Anthropic({ apiKey: key, baseURL: e2e.url, maxRetries: 0 });
   const genai = (key: string) => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: e2e.url } });
 
