@@ -124,8 +124,9 @@ export async function reserveAmount(deps: ReserveDeps, token: TokenRecord, reque
   if (!reservesQuota(token)) return NOTHING_HELD;
   const { amount } = bound;
   const limits = deps.limits ?? DEFAULT_LIMITS;
-  const nowMs = hasPeriodicLimits(token) ? limits.clock() : 0;
-  const planned = hasPeriodicLimits(token) ? plannedWindows(token, limits.defaultTimeZone, nowMs) : [];
+  const periodic = hasPeriodicLimits(token);
+  const nowMs = periodic ? limits.clock() : 0;
+  const planned = periodic ? plannedWindows(token, limits.defaultTimeZone, nowMs) : [];
   const windows = planned.map((window) => window.reservation);
   const outcome = await deps.quota.reserve(
     windows.length > 0 ? { requestId, tokenId: token.id, accountId: token.accountId, amount, windows, tokens: bound.tokens } : { requestId, tokenId: token.id, accountId: token.accountId, amount },
@@ -136,7 +137,7 @@ export async function reserveAmount(deps: ReserveDeps, token: TokenRecord, reque
     const limit = outcome.window.limits[outcome.metric] ?? refused?.reservation.limits[outcome.metric];
     if (refused && limit !== null && limit !== undefined) {
       deps.onWindowRefusal?.(outcome.window.owner, outcome.window.period, outcome.metric);
-      throw windowRefusalError(outcome, limit, refused.calendar, bound, nowMs);
+      throw windowRefusalError(outcome, limit, refused.calendar, bound, nowMs, lower);
     }
     throw insufficientQuota(`A periodic limit of this API key or its account is reached.`);
   }

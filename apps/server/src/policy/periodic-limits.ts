@@ -153,9 +153,17 @@ export function windowHeaders(metric: LimitMetric, period: LimitPeriod, limit: n
  * 429 insufficient_quota for a window that refused (the dialects turn it into Anthropic's 402
  * billing_error and Gemini's RESOURCE_EXHAUSTED): the message names the window — whose, which
  * metric and period, its limit and time zone, what it used and when it resets —, `Retry-After`
- * the seconds to that reset and the window's `x-ratelimit-*` headers.
+ * the seconds to that reset and the window's `x-ratelimit-*` headers. `lower`: what a request
+ * larger than the whole limit must change.
  */
-export function windowRefusalError(refusal: Pick<WindowRefusal, 'metric' | 'used'> & { window: WindowKey }, limit: number, calendar: CalendarWindow, need: WindowNeed, nowMs: number): RelayError {
+export function windowRefusalError(
+  refusal: Pick<WindowRefusal, 'metric' | 'used'> & { window: WindowKey },
+  limit: number,
+  calendar: CalendarWindow,
+  need: WindowNeed,
+  nowMs: number,
+  lower = 'lower max_tokens (or max_completion_tokens, n) or shorten the prompt',
+): RelayError {
   const { metric, used, window } = refusal;
   const whose = window.owner === 'token' ? 'this API key' : 'the account of this API key';
   const needed = neededOf(metric, need);
@@ -164,7 +172,7 @@ export function windowRefusalError(refusal: Pick<WindowRefusal, 'metric' | 'used
   const head = `The ${PERIOD_ADJECTIVE[window.period]} ${METRIC_NOUN[metric]} limit of ${whose} (${amountOf(metric, limit)} per ${window.period}, ${calendar.timeZone})`;
   const message =
     metric !== 'requests' && needed > limit
-      ? `${head} is smaller than what this request may use (${amountOf(metric, needed)}), so it can never be admitted in one ${window.period}: lower max_tokens (or max_completion_tokens, n) or shorten the prompt.`
+      ? `${head} is smaller than what this request may use (${amountOf(metric, needed)}), so it can never be admitted in one ${window.period}: ${lower}.`
       : metric !== 'requests' && used < limit
         ? `${head} has ${amountOf(metric, limit - used)} left (${amountOf(metric, used)} used), less than this request may use (${amountOf(metric, needed)}); ${resets}.`
         : `${head} is reached: ${amountOf(metric, used)} used; ${resets}.`;
