@@ -22,6 +22,8 @@ const TOKYO_MIDNIGHT = Date.parse('2026-11-29T15:00:00Z');
 const DEAR = 'gpt-4o';
 /** 1 µUSD a completion token: 100 requests are far from $1. */
 const CHEAP = 'gpt-4o-mini';
+/** An endpoint beside chat (served for nothing: unpriced models are free in these specs). */
+const EMBED = 'text-embedding-3-small';
 const PER_REQUEST = 200_000;
 const DOLLAR = 1_000_000;
 /** Long enough that the simulator's echo is cut at `max_tokens`. */
@@ -37,7 +39,7 @@ describe('e2e: a daily window of $1 and 100 requests, in Asia/Tokyo, with the sp
   let now = MORNING_UTC;
 
   beforeAll(async () => {
-    e2e = await startRelayWithSim({ models: [DEAR, CHEAP] }, { env: { RELAY_LIMITS_TIME_ZONE: ZONE }, clock: () => now });
+    e2e = await startRelayWithSim({ models: [DEAR, CHEAP, EMBED] }, { env: { RELAY_LIMITS_TIME_ZONE: ZONE }, clock: () => now });
     const priced = await admin('PUT', '/api/prices', {
       data: [
         { model: DEAR, input: 0, output: 40_000 * 1_000_000 },
@@ -190,6 +192,8 @@ describe('e2e: a daily window of $1 and 100 requests, in Asia/Tokyo, with the sp
       /^The daily request limit of this API key \(100 requests per day, Asia\/Tokyo\) is reached: 100 requests used; it resets at 2026-11-30T00:00:00\+09:00 \(in 3h 59m\)\.$/,
       { 'x-ratelimit-limit-requests-day': '100', 'x-ratelimit-remaining-requests-day': '0', 'x-ratelimit-reset-requests-day': '3h59m30s' },
     );
+    // Every endpoint counts in the same window: an embedding is refused too, before any upstream call.
+    await expect(openai(key).embeddings.create({ model: EMBED, input: PROMPT })).rejects.toMatchObject({ status: 429, code: 'insufficient_quota' });
     await e2e.relay.services.recorder.flush();
     const [cost, requests] = await windowsOf(id);
     expect(requests).toMatchObject({ used: 100, remaining: 0 });
@@ -198,5 +202,8 @@ describe('e2e: a daily window of $1 and 100 requests, in Asia/Tokyo, with the sp
 
     now = TOKYO_MIDNIGHT + 1;
     await expect(viaAnthropic(key, CHEAP)).resolves.toMatchObject({ type: 'message' });
+    expect((await openai(key).embeddings.create({ model: EMBED, input: PROMPT })).data).toHaveLength(1);
+    await e2e.relay.services.recorder.flush();
+    expect((await windowsOf(id))[1]).toMatchObject({ metric: 'requests', used: 2, starts_at: '2026-11-29T15:00:00.000Z' });
   }, 20_000);
 });
