@@ -39,6 +39,8 @@ import { webhooksRouter } from './routes/webhooks.route';
 import type { RelayServices } from './services';
 import type { Storage } from './storage/types';
 import type { ToolLimits } from './validation/tool-limits';
+import { systemClock, type Clock } from './core/limit-windows';
+import { DEFAULT_LIMITS_TIME_ZONE } from './policy/periodic-limits';
 
 export interface AppDeps {
   storage: Storage;
@@ -62,6 +64,10 @@ export interface AppDeps {
   quotaDefaultCompletionTokens?: number;
   /** RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS; no cap when not given. */
   quotaOutputReservationTokens?: number;
+  /** RELAY_LIMITS_TIME_ZONE: the periodic limits' time zone for an owner without one; UTC when not given. */
+  limitsTimeZone?: string;
+  /** The relay's time for the periodic limits' windows: the system clock when not given; a spec moves its own (a day passes in a spec). */
+  clock?: Clock;
   /** RELAY_UNPRICED_MODELS; `refuse` when not given. */
   unpricedModels?: 'refuse' | 'free';
   /** The built console (dist/apps/console) served at /console; not served when not given. */
@@ -86,6 +92,9 @@ export function createApp(deps: AppDeps): Express {
   app.head('/', (_req, res) => void res.status(200).end());
   if (deps.consoleDir) app.use(consoleStatic(deps.consoleDir));
 
+  const limits = { defaultTimeZone: deps.limitsTimeZone ?? DEFAULT_LIMITS_TIME_ZONE, clock: deps.clock ?? systemClock };
+  // The windows read back on the token and account routes: their `/metrics` gauges follow.
+  const readback = { quota: storage.quota, limits, observe: services.metrics.limits.windowsRead };
   const pipeline: PipelineDeps = {
     ...services,
     assistants: storage.assistants,
@@ -94,6 +103,8 @@ export function createApp(deps: AppDeps): Express {
     outputReservationTokens: deps.quotaOutputReservationTokens,
     unpricedModels: deps.unpricedModels ?? 'refuse',
     maxRetries: deps.maxRetries,
+    limits,
+    onWindowRefusal: services.metrics.limits.refused,
     logger,
     fallbackMetrics: (from, to, trigger) => services.metrics.modelFallback(from, to, trigger),
   };
@@ -126,7 +137,7 @@ export function createApp(deps: AppDeps): Express {
       modelSync: services.modelSync,
       checks: services.channelChecks.log,
     }),
-    tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog }),
+    tokens: tokensRouter({ tokens: storage.tokens, accounts: storage.accounts, usageLog: storage.usageLog, ...readback }),
     assistants: assistantsRouter({ assistants: storage.assistants }),
     accounts: accountsRouter({
       accounts: storage.accounts,
@@ -139,6 +150,7 @@ export function createApp(deps: AppDeps): Express {
       registry: services.registry,
       storedResponses: services.responses,
       logger,
+      ...readback,
     }),
     catalogue: catalogueRouter({
       store: storage.catalogue,

@@ -84,6 +84,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ RELAY_MAX_TOOLS: '300', RELAY_MAX_TOOLS_BYTES: '1048576' }).toolLimits).toEqual({ maxTools: 300, maxToolsBytes: 1024 * 1024 });
   });
 
+  it('periodic limits count their days in UTC unless RELAY_LIMITS_TIME_ZONE names an IANA zone; an unknown one stops start-up', () => {
+    expect(loadConfig({}).limitsTimeZone).toBe('UTC');
+    expect(loadConfig({ RELAY_LIMITS_TIME_ZONE: '' }).limitsTimeZone).toBe('UTC');
+    expect(loadConfig({ RELAY_LIMITS_TIME_ZONE: ' Asia/Tokyo ' }).limitsTimeZone).toBe('Asia/Tokyo');
+    expect(() => loadConfig({ RELAY_LIMITS_TIME_ZONE: 'Mars/Olympus' })).toThrow(/RELAY_LIMITS_TIME_ZONE.*IANA time zone/);
+  });
+
   it('prompt-cache affinity: an hour unless set, 0 switches it off, a week at most', () => {
     expect(loadConfig({}).affinityTtlMs).toBe(3_600_000);
     expect(loadConfig({ RELAY_AFFINITY_TTL_MS: '0' }).affinityTtlMs).toBe(0);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isTimeZone } from '@chat-relay/contract';
 import { z } from 'zod';
 import { parseCorsOrigins, type CorsOrigins } from './core/cors-origins';
 import { TrustProxyEnvSchema } from './core/trust-proxy';
@@ -136,6 +137,13 @@ const EnvSchema = z.object({
   // Completion tokens a quota reservation counts at most per choice: past it, a request may overspend (README, quota).
   RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS: intFromEnv(8192, 1, 10_000_000),
   // A model with no price: refused before any upstream call (refuse), or served for nothing (free, for self-hosted installs).
+  // Where a day, week and month of the periodic limits start for a token or account without a time zone of its own.
+  RELAY_LIMITS_TIME_ZONE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || 'UTC')
+    .refine(isTimeZone, { message: 'must be an IANA time zone, e.g. UTC or Europe/Paris' }),
   RELAY_UNPRICED_MODELS: z.enum(['refuse', 'free'], { errorMap: () => ({ message: 'must be refuse or free' }) }).default('refuse'),
   RELAY_USAGE_FLUSH_MS: intFromEnv(USAGE_FLUSH_INTERVAL_MS, 10, 60_000),
   // Usage rows kept in memory while the database cannot take them; past it, new requests get 503.
@@ -242,6 +250,8 @@ export interface Config {
   quotaDefaultCompletionTokens: number;
   /** Completion tokens a quota reservation counts at most per choice (RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS). */
   quotaOutputReservationTokens: number;
+  /** RELAY_LIMITS_TIME_ZONE: the periodic limits' time zone for an owner without one (UTC when unset). */
+  limitsTimeZone: string;
   /** RELAY_UNPRICED_MODELS: refuse a model with no price (default), or serve it for nothing. */
   unpricedModels: 'refuse' | 'free';
   /** How often usage rows are written: the most a crash can lose (RELAY_USAGE_FLUSH_MS). */
@@ -315,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responsesWebSocket: { idleTimeoutMs: values.RELAY_RESPONSES_WS_IDLE_TIMEOUT_MS, maxAgeMs: values.RELAY_RESPONSES_WS_MAX_AGE_MS },
     quotaDefaultCompletionTokens: values.RELAY_QUOTA_DEFAULT_COMPLETION_TOKENS,
     quotaOutputReservationTokens: values.RELAY_QUOTA_OUTPUT_RESERVATION_TOKENS,
+    limitsTimeZone: values.RELAY_LIMITS_TIME_ZONE,
     unpricedModels: values.RELAY_UNPRICED_MODELS,
     usageFlushMs: values.RELAY_USAGE_FLUSH_MS,
     usageBacklogMax: values.RELAY_USAGE_BACKLOG_MAX,
@@ -347,8 +358,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     alerts: {
       thresholds: values.RELAY_ALERT_THRESHOLDS,
-      // RELAY_LIMITS_TIME_ZONE is the periodic limits' setting (validated there); the alerts count windows in it too.
-      defaultTimeZone: env['RELAY_LIMITS_TIME_ZONE']?.trim() || 'UTC',
+      // The periodic limits' setting: the alerts count windows in it too.
+      defaultTimeZone: values.RELAY_LIMITS_TIME_ZONE,
       timeoutMs: values.RELAY_WEBHOOK_TIMEOUT_MS,
       maxAttempts: values.RELAY_WEBHOOK_MAX_ATTEMPTS,
       firstDelayMs: values.RELAY_WEBHOOK_RETRY_MS,

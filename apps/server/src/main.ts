@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     quotaOutputReservationTokens: config.quotaOutputReservationTokens,
     unpricedModels: config.unpricedModels,
+    limitsTimeZone: config.limitsTimeZone,
     // Built beside the server's bundle: dist/apps/server/main.js → dist/apps/console.
     consoleDir: path.join(__dirname, '../console'),
     metricsToken: config.metricsToken,

@@ -26,6 +26,7 @@ import type { Storage } from './storage/types';
 import { DEFAULT_TASK_ENGINE, TaskEngine, type TaskEngineOptions } from './tasks/task-engine';
 import { DEFAULT_ALERTS, startAlerts, type AlertOptions, type Alerts } from './alerts/start-alerts';
 import type { ChannelEventSink } from './alerts/channel-events';
+import type { Clock } from './core/limit-windows';
 
 /** The long-lived parts the routes share: routing cache, circuit breakers, pools, usage writer. */
 export interface RelayServices {
@@ -93,6 +94,8 @@ export interface ServiceOptions {
   affinityTtlMs?: number;
   /** RELAY_ALERT_THRESHOLDS, RELAY_WEBHOOK_*; DEFAULT_ALERTS when not given. */
   alerts?: AlertOptions;
+  /** The relay's clock (the periodic windows' alerts count in the windows the reservation used); the system clock when not given. */
+  clock?: Clock;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -144,6 +147,7 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
       logger,
       registry: metrics.registry,
       channelName: async (channelId) => (await registry.all()).find((channel) => channel.id === channelId)?.record.name ?? '',
+      clock: options.clock,
     },
     options.alerts ?? DEFAULT_ALERTS,
   );

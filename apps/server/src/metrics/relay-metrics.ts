@@ -6,6 +6,7 @@ import { ATTEMPT_OUTCOMES, attemptOutcomeLabel, type AttemptOutcomeLabel } from 
 import { defineMetrics, type MetricSources, type RelayMetricSet } from './metric-definitions';
 import type { CounterCell, HistogramCell } from './labelled-metrics';
 import { ModelLabels, OTHER_MODEL } from './model-labels';
+import { LimitMetrics } from './limit-metrics';
 import { startProcessMetrics } from './process-metrics';
 
 /** The route label of a request no contract route matched (unknown paths, `HEAD /`). */
@@ -74,9 +75,12 @@ export class RelayMetrics implements AttemptObserver {
   private readonly rejections = new Map<string, CounterCell>();
   private readonly fallbacks = new Map<string, CounterCell>();
   private readonly processRegistry: Registry;
+  /** The periodic limits' refusals and windows (issue 32). */
+  readonly limits: LimitMetrics;
 
   constructor(sources: MetricSources, options: RelayMetricsOptions = {}) {
     this.metrics = defineMetrics(this.registry, sources);
+    this.limits = new LimitMetrics(this.registry);
     // Already running when `main` started them at boot; a test's app starts them here.
     this.processRegistry = startProcessMetrics();
     this.models = new ModelLabels(options.maxModels);

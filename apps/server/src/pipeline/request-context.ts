@@ -40,6 +40,8 @@ export interface RelayTrace {
   usageEstimated: boolean;
   /** Micro-USD taken from the quota before the upstream call, settled against the cost. */
   quotaReserved: number;
+  /** The reservation also counted in periodic windows (issue 32): its row settles them even when `quotaReserved` is 0. */
+  windowsReserved: boolean;
   ttfbMs: number | null;
   /** Set when the answer failed after its status was sent (a broken stream) or was never sent. */
   errorCode: string | null;
@@ -86,6 +88,7 @@ export const newTrace = (requestId: string, startedAt: number, endpoint: Endpoin
   audioOutputTokens: 0,
   usageEstimated: false,
   quotaReserved: 0,
+  windowsReserved: false,
   ttfbMs: null,
   errorCode: null,
   statusOverride: null,

@@ -13,6 +13,7 @@ import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { Caller } from '../auth/caller';
 import { reserveAmount } from './reserve-quota';
+import { reservesQuota } from '../policy/periodic-limits';
 import { priceCandidates } from './price-candidates';
 import { resolveGizmo } from './resolve-model';
 import { candidatesFor } from '../channels/candidates-for';
@@ -95,11 +96,14 @@ export async function serveEndpoint<Req>(deps: PipelineDeps, { trace, caller, si
   if (candidates.length === 0) throw modelNotServedOn(model, `${call.endpoint} (${call.route})`, []);
   // Priced by the model each candidate would send upstream; an unpriced one is refused here.
   const prices = await priceCandidates(deps, model, call.endpoint, candidates);
-  if (caller?.kind === 'token' && prices.length > 0) {
+  if (caller?.kind === 'token' && prices.length > 0 && reservesQuota(caller.token)) {
     const bound = await call.bound();
     const units = { endpoint: call.endpoint, units: bound.units, unitVariant: bound.unitVariant };
     const amount = Math.max(...prices.map(({ applied }) => costBound(applied.price, bound.promptTokens, bound.completionTokens, units)));
-    trace.quotaReserved = await reserveAmount(deps, caller.token, trace.requestId, amount, call.lower);
+    // A window's token limit counts what the endpoint can bound in tokens (0 for one priced by units alone).
+    const held = await reserveAmount(deps, caller.token, trace.requestId, { amount, tokens: bound.promptTokens + bound.completionTokens }, call.lower);
+    trace.quotaReserved = held.amount;
+    trace.windowsReserved = held.windowsReserved;
   }
   const signal = watch();
   const who = caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${callerAccountId(caller)}`;

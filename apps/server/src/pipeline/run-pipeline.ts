@@ -14,6 +14,7 @@ import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
 import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { reservesQuota } from '../policy/periodic-limits';
 import { priceCandidates, type CandidatePrice, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
@@ -101,13 +102,15 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     // The UTF-8 bytes of what is sent: the caller's own bytes when forwarded as they are (not
     // Content-Length, which counts a compressed body), else the request an assistant built.
     const bodyBytes = () => (rawBody ? rawBody.length : Buffer.byteLength(JSON.stringify(firstRequest)));
-    // The scan of the body only where a reservation is taken (a token or its account with a limit).
-    const limited = !(caller.token.quotaLimit === null && caller.token.account?.quotaLimit === null);
+    // The scan of the body only where a reservation is taken (a lifetime or periodic limit on the token or its account).
+    const limited = reservesQuota(caller.token);
     const bound = { ...passthroughBound(first.passthrough), cacheWrites: limited && marksCacheWrites(res.locals.rawBody ?? input.rawBody) };
     // Reserved once, at the dearest upstream model of every hop: whichever serves, it fits.
     const candidates = hops.length === 1 ? first.candidates : hops.flatMap((hop) => hop.candidates);
     const reservation = { requestId: trace.requestId, request: firstRequest, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
-    trace.quotaReserved = await reserveQuota(deps, caller.token, reservation);
+    const held = await reserveQuota(deps, caller.token, reservation);
+    trace.quotaReserved = held.amount;
+    trace.windowsReserved = held.windowsReserved;
   }
 
   // Converting and serialising a large request for the upstream is one long step: on a turn of its own.

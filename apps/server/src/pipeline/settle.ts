@@ -141,6 +141,7 @@ export function usageEntryOf(trace: RelayTrace, caller: Caller | undefined, endi
     usageEstimated: trace.usageEstimated,
     cost: ending.cost,
     quotaReserved: trace.quotaReserved,
+    windowsReserved: trace.windowsReserved,
     latencyMs: performance.now() - trace.startedAt,
     ttfbMs: trace.ttfbMs,
     clientIp: ending.clientIp,

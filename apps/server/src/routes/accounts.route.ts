@@ -11,8 +11,9 @@ import { selfServiceHandlers, type SelfServiceDeps } from './self-service.route'
 import { usageSeriesHandlers, type UsageSeriesDeps } from './usage-series.route';
 import { storedResponsesOf } from './stored-responses-view';
 import { accountView } from './views';
+import { readWindows, type LimitReadbackDeps } from '../policy/limit-readback';
 
-export interface AccountsRouteDeps extends LogRouteDeps, UsageSeriesDeps, SelfServiceDeps {
+export interface AccountsRouteDeps extends LogRouteDeps, UsageSeriesDeps, SelfServiceDeps, LimitReadbackDeps {
   accounts: AccountStore;
   prices: PriceStore;
   /** The in-memory price table of the hot path, reloaded after a PUT. */
@@ -31,6 +32,9 @@ function patchFrom(update: AccountUpdate): AccountPatch {
   if (update.status !== undefined) patch.status = update.status;
   if (update.quota_limit !== undefined) patch.quotaLimit = update.quota_limit;
   if (update.quota_used !== undefined) patch.quotaUsed = update.quota_used;
+  if (update.periodic_limits !== undefined) patch.periodicLimits = update.periodic_limits;
+  if (update.time_zone !== undefined) patch.timeZone = update.time_zone;
+  if (update.alert_thresholds !== undefined) patch.alertThresholds = update.alert_thresholds;
   return patch;
 }
 
@@ -85,13 +89,28 @@ const priceView = (price: PriceRecord): Price => ({
  */
 export function accountsRouter(deps: AccountsRouteDeps) {
   const s = initServer();
-  const viewOf = async (account: AccountRecord) => accountView(account, (await storedResponsesOf(deps.storedResponses, [account.id]))(account.id));
+  /** The views of a page of accounts: what each keeps of the Responses API and its windows, each read once for the page. */
+  const viewsOf = async (accounts: readonly AccountRecord[]) => {
+    const ids = accounts.map((account) => account.id);
+    const [stored, windowsOf] = await Promise.all([
+      storedResponsesOf(deps.storedResponses, ids),
+      readWindows(
+        deps,
+        accounts.map((record) => ({ owner: 'account' as const, record })),
+      ),
+    ]);
+    return accounts.map((account) => accountView(account, stored(account.id), windowsOf('account', account.id)));
+  };
+  const viewOf = async (account: AccountRecord) => {
+    const [view] = await viewsOf([account]);
+    if (!view) throw new Error(`account ${account.id} has no view`);
+    return view;
+  };
   return s.router(accountsContract, {
     listAccounts: async ({ query }) => {
       const { rows, total } = await deps.accounts.list({ page: query.page, perPage: query.per_page });
       assertPageInRange(query.page, query.per_page, total);
-      const stored = await storedResponsesOf(deps.storedResponses, rows.map((account) => account.id));
-      const data = rows.map((account) => accountView(account, stored(account.id)));
+      const data = await viewsOf(rows);
       return { status: 200, body: { data, total, page: query.page, per_page: query.per_page } };
     },
 
@@ -104,6 +123,7 @@ export function accountsRouter(deps: AccountsRouteDeps) {
         quotaLimit: body.quota_limit ?? null,
         keyDigest: digestKey(accessKey),
         keyHint: keyHint(accessKey),
+        limits: { periodicLimits: body.periodic_limits, timeZone: body.time_zone, alertThresholds: body.alert_thresholds },
       });
       return { status: 201, body: { ...(await viewOf(account)), access_key: accessKey } };
     },

@@ -18,6 +18,7 @@ export const GUIDES: readonly GuideEntry[] = [
   { name: 'assistants', label: 'Assistants', file: 'guides/assistants.md' },
   { name: 'fallbacks', label: 'Fallbacks', file: 'guides/fallbacks.md' },
   { name: 'clients', label: 'Clients', file: 'guides/clients.md' },
+  { name: 'limits', label: 'Limits', file: 'guides/limits.md' },
   { name: 'webhooks', label: 'Alerts and webhooks', file: 'guides/webhooks.md' },
   { name: 'scaling', label: 'Scaling', file: 'SCALING.md' },
   { name: 'performance', label: 'Performance', file: 'PERFORMANCE.md' },

@@ -11,8 +11,9 @@ import type { Caller } from '../auth/caller';
 import type { AccountRecord, AccountStore, AssistantStore, TokenRecord, TokenStore, UsageLogStore } from '../storage/types';
 import { storedResponsesOf, type StoredResponsesSource } from './stored-responses-view';
 import { accountView, tokenView } from './views';
+import { readWindows, type LimitReadbackDeps } from '../policy/limit-readback';
 
-export interface SelfServiceDeps {
+export interface SelfServiceDeps extends LimitReadbackDeps {
   accounts: AccountStore;
   tokens: TokenStore;
   assistants: AssistantStore;
@@ -92,12 +93,16 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
       const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const accountLeft = left(account.quotaLimit, account.quotaUsed);
       const quotaRemaining = token ? smallest([left(token.quotaLimit, token.quotaUsed), accountLeft]) : accountLeft;
-      const stored = await storedResponsesOf(deps.storedResponses, [account.id]);
+      // The token's windows and its account's, in one store call: a token caller sees both.
+      const [stored, windowsOf] = await Promise.all([
+        storedResponsesOf(deps.storedResponses, [account.id]),
+        readWindows(deps, [{ owner: 'account', record: account }, ...(token ? [{ owner: 'token' as const, record: token }] : [])]),
+      ]);
       return {
         status: 200,
         body: {
-          account: accountView(account, stored(account.id)),
-          token: token ? tokenView(token, new Date().toISOString()) : null,
+          account: accountView(account, stored(account.id), windowsOf('account', account.id)),
+          token: token ? tokenView(token, new Date().toISOString(), windowsOf('token', token.id)) : null,
           quota_remaining: quotaRemaining,
         },
       };
@@ -114,6 +119,8 @@ export function selfServiceHandlers(deps: SelfServiceDeps) {
       return { status: 200, body: { object: 'list' as const, data: await described([...data, ...namedAndServed(allowList, data, channels)]) } };
     }),
 
+    // The lifetime quota only: chat UIs show `hard_limit_usd` minus this month's `total_usage`,
+    // which a daily or weekly window would turn into nonsense; a key's windows are on `GET /api/account`.
     getBillingSubscription: s.route(accountsContract.getBillingSubscription, async ({ res }) => {
       const { account, token } = await whoIsCalling(deps, res.locals.caller);
       const limit = token?.quotaLimit ?? account.quotaLimit;

@@ -1,8 +1,9 @@
-import { microUsdToUsd, tokensContract, type TokenUpdate, type UsageBucket } from '@chat-relay/contract';
+import { microUsdToUsd, tokensContract, type Token, type TokenUpdate, type UsageBucket } from '@chat-relay/contract';
 import { initServer } from '@ts-rest/express';
 import { invalidRequest, notFound } from '@chat-relay/wire';
 import { digestKey, generateTokenKey, keyHint } from '../security/keys';
-import type { AccountStore, TokenPatch, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
+import type { AccountStore, TokenPatch, TokenRecord, TokenStore, UsageLogStore, UsageTotals } from '../storage/types';
+import { readWindows, type LimitReadbackDeps } from '../policy/limit-readback';
 import { assertMayNameAccount, callerAccountId, managedAccountId, reachableToken } from './caller-scope';
 import { assertPageInRange } from './paging';
 import { timeRange } from './time-range';
@@ -10,7 +11,7 @@ import { tokenView } from './views';
 import { sumFields } from '../storage/sum-fields';
 import { USAGE_TOTAL_FIELDS } from '../storage/usage-aggregate';
 
-export interface TokenRouteDeps {
+export interface TokenRouteDeps extends LimitReadbackDeps {
   tokens: TokenStore;
   accounts: AccountStore;
   usageLog: UsageLogStore;
@@ -34,6 +35,9 @@ export function tokenPatchFrom(update: TokenUpdate): TokenPatch {
   if (update.models !== undefined) patch.models = update.models;
   if (update.allowed_ips !== undefined) patch.allowedIps = update.allowed_ips;
   if (update.rate_limit !== undefined) patch.rateLimit = update.rate_limit;
+  if (update.periodic_limits !== undefined) patch.periodicLimits = update.periodic_limits;
+  if (update.time_zone !== undefined) patch.timeZone = update.time_zone;
+  if (update.alert_thresholds !== undefined) patch.alertThresholds = update.alert_thresholds;
   return patch;
 }
 
@@ -54,7 +58,20 @@ const totalsView = (totals: UsageTotals): Omit<UsageBucket, 'key'> => ({
  */
 export function tokensRouter(deps: TokenRouteDeps) {
   const s = initServer();
-
+  /** The views of a page of tokens, their windows read in one store call. */
+  const viewsOf = async (tokens: readonly TokenRecord[]): Promise<Token[]> => {
+    const now = new Date().toISOString();
+    const windowsOf = await readWindows(
+      deps,
+      tokens.map((record) => ({ owner: 'token' as const, record })),
+    );
+    return tokens.map((token) => tokenView(token, now, windowsOf('token', token.id)));
+  };
+  const viewOf = async (token: TokenRecord): Promise<Token> => {
+    const now = new Date().toISOString();
+    const windowsOf = await readWindows(deps, [{ owner: 'token', record: token }]);
+    return tokenView(token, now, windowsOf('token', token.id));
+  };
 
   return s.router(tokensContract, {
     listTokens: async ({ query, res }) => {
@@ -71,7 +88,7 @@ export function tokensRouter(deps: TokenRouteDeps) {
       assertPageInRange(query.page, query.per_page, total);
       return {
         status: 200,
-        body: { data: rows.map((token) => tokenView(token, now)), total, page: query.page, per_page: query.per_page },
+        body: { data: await viewsOf(rows), total, page: query.page, per_page: query.per_page },
       };
     },
 
@@ -94,18 +111,20 @@ export function tokensRouter(deps: TokenRouteDeps) {
         models: body.models,
         allowedIps: body.allowed_ips,
         rateLimit: body.rate_limit,
+        periodicLimits: body.periodic_limits,
+        timeZone: body.time_zone,
+        alertThresholds: body.alert_thresholds,
       });
-      return { status: 201, body: { ...tokenView(token, new Date().toISOString()), key } };
+      return { status: 201, body: { ...(await viewOf(token)), key } };
     },
 
     searchTokens: async ({ query, res }) => {
       const scope = managedAccountId(res.locals.caller);
-      const now = new Date().toISOString();
       const { rows, total } = await deps.tokens.search({ page: query.page, perPage: query.per_page, q: query.q, accountId: scope });
       assertPageInRange(query.page, query.per_page, total);
       return {
         status: 200,
-        body: { data: rows.map((token) => tokenView(token, now)), total, page: query.page, per_page: query.per_page },
+        body: { data: await viewsOf(rows), total, page: query.page, per_page: query.per_page },
       };
     },
 
@@ -113,12 +132,12 @@ export function tokensRouter(deps: TokenRouteDeps) {
       const scope = managedAccountId(res.locals.caller);
       const patch = body.update === undefined ? undefined : tokenPatchFrom(body.update);
       const outcomes = await deps.tokens.batch(body.ids, body.action, patch, scope);
-      const now = new Date().toISOString();
-      const results = outcomes.map((outcome) => ({
-        id: outcome.id,
-        status: outcome.status,
-        ...(outcome.token ? { token: tokenView(outcome.token, now) } : {}),
-      }));
+      const updated = outcomes.flatMap((outcome) => (outcome.token ? [outcome.token] : []));
+      const views = new Map((await viewsOf(updated)).map((view) => [view.id, view]));
+      const results = outcomes.map((outcome) => {
+        const view = outcome.token && views.get(outcome.token.id);
+        return { id: outcome.id, status: outcome.status, ...(view ? { token: view } : {}) };
+      });
       return { status: 200, body: { action: body.action, results } };
     },
 
@@ -144,12 +163,12 @@ export function tokensRouter(deps: TokenRouteDeps) {
       await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
       const token = await deps.tokens.update(params.id, tokenPatchFrom(body));
       if (!token) throw tokenNotFound(params.id);
-      return { status: 200, body: tokenView(token, new Date().toISOString()) };
+      return { status: 200, body: await viewOf(token) };
     },
 
     getToken: async ({ params, res }) => {
       const token = await reachableToken(deps.tokens, managedAccountId(res.locals.caller), params.id);
-      return { status: 200, body: tokenView(token, new Date().toISOString()) };
+      return { status: 200, body: await viewOf(token) };
     },
 
     deleteToken: async ({ params, res }) => {

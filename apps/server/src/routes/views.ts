@@ -1,4 +1,4 @@
-import { microUsdToUsd, type Account, type StoredResponsesUsage, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
+import { microUsdToUsd, type Account, type LimitWindow, type StoredResponsesUsage, type Channel, type ChannelCheck, type ChannelModelSyncError, type Token } from '@chat-relay/contract';
 import type { CircuitSnapshot } from '../channels/channel-health';
 import type { RememberedRefusal } from '../channels/parameter-refusals';
 import { channelEndpoints } from '../channels/channel-registry';
@@ -7,6 +7,7 @@ import { cloudViewOf } from '../channels/cloud/cloud-channel';
 import { keyHint } from '../security/keys';
 import { passthroughView } from './channel-passthrough';
 import type { AccountRecord, ChannelRecord, TokenRecord } from '../storage/types';
+import type { OwnerLimits } from '../storage/limit-types';
 
 /** Records → what the API shows. Keys never leave the relay: only hints. */
 
@@ -80,7 +81,19 @@ export function shownTokenStatus(token: TokenRecord, nowIso: string): Token['sta
   return 'active';
 }
 
-export const tokenView = (token: TokenRecord, nowIso: string): Token => ({
+/**
+ * The periodic limits of a token or an account as set, and their current windows (read by
+ * policy/limit-readback.ts, one store call per page): none when `windows` was not read.
+ */
+const limitFieldsOf = (owner: OwnerLimits, windows: readonly LimitWindow[]) => ({
+  periodic_limits: owner.periodicLimits,
+  time_zone: owner.timeZone,
+  alert_thresholds: owner.alertThresholds,
+  windows: [...windows],
+});
+
+/** `windows`: the current window of each of the token's periodic limits (policy/limit-readback.ts). */
+export const tokenView = (token: TokenRecord, nowIso: string, windows: readonly LimitWindow[] = []): Token => ({
   id: token.id,
   account_id: token.accountId,
   name: token.name,
@@ -94,17 +107,13 @@ export const tokenView = (token: TokenRecord, nowIso: string): Token => ({
   models: token.models,
   allowed_ips: token.allowedIps,
   rate_limit: token.rateLimit,
-  // PLACEHOLDER (issue 32): the limits helper reads them from the record and the window store.
-  periodic_limits: [],
-  time_zone: null,
-  alert_thresholds: null,
-  windows: [],
+  ...limitFieldsOf(token, windows),
   created_at: token.createdAt,
   last_used_at: token.lastUsedAt,
 });
 
 /** `storedResponses`: what the account keeps of the Responses API (storedResponsesOf). */
-export const accountView = (account: AccountRecord, storedResponses: StoredResponsesUsage): Account => ({
+export const accountView = (account: AccountRecord, storedResponses: StoredResponsesUsage, windows: readonly LimitWindow[] = []): Account => ({
   id: account.id,
   name: account.name,
   role: account.role,
@@ -113,11 +122,7 @@ export const accountView = (account: AccountRecord, storedResponses: StoredRespo
   quota_used: account.quotaUsed,
   quota_limit_usd: account.quotaLimit === null ? null : microUsdToUsd(account.quotaLimit),
   quota_used_usd: microUsdToUsd(account.quotaUsed),
-  // PLACEHOLDER (issue 32): the limits helper reads them from the record and the window store.
-  periodic_limits: [],
-  time_zone: null,
-  alert_thresholds: null,
-  windows: [],
+  ...limitFieldsOf(account, windows),
   key_hint: account.keyHint,
   stored_responses: storedResponses,
   created_at: account.createdAt,

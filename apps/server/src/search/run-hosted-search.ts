@@ -51,7 +51,7 @@ export async function runHostedSearch(deps: HostedSearchDeps, hosted: HostedSear
     outcome = { ok: false, error: error instanceof RelayError ? error : internalError() };
     if (!(error instanceof RelayError)) deps.logger.error({ requestId: trace.requestId, err: error }, 'hosted web search failed');
   }
-  if (trace.attempts > 0 || trace.quotaReserved > 0) await recordRow(deps, trace, hosted.caller, outcome);
+  if (trace.attempts > 0 || trace.quotaReserved > 0 || trace.windowsReserved) await recordRow(deps, trace, hosted.caller, outcome);
   return outcome;
 }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app';
+import type { Clock } from '../../src/core/limit-windows';
 import { loadConfig } from '../../src/config';
 import { createHttpServer, type HttpServerOptions } from '../../src/http-server';
 import { ResponsesWebSockets } from '../../src/dialects/responses/websocket/responses-websockets';
@@ -49,6 +50,8 @@ export interface TestRelayOptions {
    * own when TEST_STORAGE=postgres and DATABASE_URL are set (to run any spec on PostgreSQL).
    */
   backend?: StoreBackend;
+  /** The relay's clock for the periodic limits' windows (a spec moves it: a day passes in a spec); the system clock when not given. */
+  clock?: Clock;
 }
 
 function defaultBackend(): StoreBackend | undefined {
@@ -80,6 +83,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     tasks: taskEngineOptions(config.tasks),
     affinityTtlMs: config.affinityTtlMs,
     alerts: config.alerts,
+    clock: options.clock,
   });
   const app = createApp({
     storage,
@@ -95,6 +99,8 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     quotaDefaultCompletionTokens: config.quotaDefaultCompletionTokens,
     quotaOutputReservationTokens: config.quotaOutputReservationTokens,
     unpricedModels: config.unpricedModels,
+    limitsTimeZone: config.limitsTimeZone,
+    clock: options.clock,
     consoleDir: options.consoleDir,
     metricsToken: config.metricsToken,
     version: 'test',
