@@ -1,4 +1,4 @@
-import type { Account, Assistant, Channel, ChannelKeyStatus, LimitWindow, LogEntry, Token } from '@chat-relay/contract';
+import type { Account, Assistant, Channel, ChannelKeyStatus, FallbackRule, LimitWindow, LogEntry, Token, Webhook, WebhookDelivery } from '@chat-relay/contract';
 
 // Contract-shaped records for the console's specs; each test overrides what it is about.
 const AT = '2026-11-01T10:00:00.000Z';
@@ -184,3 +184,41 @@ export const windowFixture = (overrides: Partial<LimitWindow> & { resetsInMs?: n
     ...rest,
   };
 };
+
+export const webhookFixture = (overrides: Partial<Webhook> = {}): Webhook => ({
+  id: 1,
+  url: 'https://hooks.example.com/relay',
+  events: null,
+  enabled: true,
+  secret_hint: 'whsec_…x9Y8',
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
+});
+
+export const deliveryFixture = (overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+  id: 1,
+  webhook_id: 1,
+  event_id: 'evt_1',
+  event_type: 'test',
+  status: 'delivered',
+  attempts: 1,
+  last_status: 200,
+  last_error: null,
+  created_at: AT,
+  next_attempt_at: null,
+  delivered_at: AT,
+  event: { id: overrides.event_id ?? 'evt_1', type: overrides.event_type ?? 'test', created_at: AT, data: {} },
+  ...overrides,
+});
+
+export const fallbackRuleFixture = (overrides: Partial<FallbackRule> = {}): FallbackRule => ({
+  id: 1,
+  model: 'claude-sonnet-4*',
+  fallbacks: ['gpt-4o', 'gemini-2.5-pro'],
+  triggers: ['rate_limited', 'upstream_error', 'timeout', 'no_channel'],
+  enabled: true,
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
+});
