@@ -61,7 +61,7 @@ export function WebhookDeliveries(props: { webhooks: readonly Webhook[]; refresh
     },
     {
       id: 'json',
-      header: 'Event',
+      header: 'JSON',
       cell: (delivery) => (
         <details className="delivery-event">
           <summary>Event JSON</summary>
