@@ -31,20 +31,20 @@ export function LimitFields(props: { form: LimitsForm; onChange: (form: LimitsFo
           const n = index + 1;
           return (
             <li key={index} className="toolbar">
-                <select aria-label={`Row ${n}: metric`} value={row.metric} onChange={(event) => setRow(index, { metric: event.target.value as LimitRowForm['metric'] })}>
-                  {METRIC_OPTIONS.map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </select>
-                <select aria-label={`Row ${n}: period`} value={row.period} onChange={(event) => setRow(index, { period: event.target.value as LimitRowForm['period'] })}>
-                  {PERIOD_OPTIONS.map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </select>
+              <select aria-label={`Row ${n}: metric`} value={row.metric} onChange={(event) => setRow(index, { metric: METRICS.find((metric) => metric === event.target.value) ?? row.metric })}>
+                {METRIC_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+              <select aria-label={`Row ${n}: period`} value={row.period} onChange={(event) => setRow(index, { period: PERIODS.find((period) => period === event.target.value) ?? row.period })}>
+                {PERIOD_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
               <input
                 aria-label={`Row ${n}: limit`}
                 inputMode={row.metric === 'cost' ? 'decimal' : 'numeric'}
@@ -52,8 +52,8 @@ export function LimitFields(props: { form: LimitsForm; onChange: (form: LimitsFo
                 value={row.limit}
                 onChange={(event) => setRow(index, { limit: event.target.value })}
               />
-              <button type="button" onClick={() => onChange({ ...form, rows: form.rows.filter((_row, at) => at !== index) })}>
-                Row {n}: remove
+              <button type="button" aria-label={`Row ${n}: remove`} onClick={() => onChange({ ...form, rows: form.rows.filter((_row, at) => at !== index) })}>
+                Remove
               </button>
             </li>
           );

@@ -204,6 +204,9 @@ describe('TokensPage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Periodic limits: row 2 (requests per day): "1.5" is not a whole number above 0');
     expect(routes.createToken).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText('Row 2: limit'), { target: { value: '100' } });
+    fireEvent.click(screen.getByText('Add limit'));
+    fireEvent.click(screen.getByLabelText('Row 3: remove'));
+    expect(screen.queryByLabelText('Row 3: limit')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
 
     await screen.findByTestId('new-token-key');
