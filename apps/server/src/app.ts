@@ -155,7 +155,7 @@ export function createApp(deps: AppDeps): Express {
       metrics: services.metrics,
     }),
     fallbacks: fallbacksRouter(),
-    webhooks: webhooksRouter(),
+    webhooks: webhooksRouter({ webhooks: storage.webhooks, events: services.alerts.events }),
   });
   createExpressEndpoints(serverContract, router, app, {
     logInitialization: false,

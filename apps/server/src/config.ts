@@ -170,6 +170,25 @@ const EnvSchema = z.object({
   RELAY_TASK_POLL_MS: intFromEnv(2_000, 100, 3_600_000),
   RELAY_TASK_POLL_MAX_MS: intFromEnv(60_000, 100, DAY_MS),
   RELAY_TASK_TIMEOUT_MS: intFromEnv(DAY_MS, 1_000, 30 * DAY_MS),
+  // Alerts (issue 32): percent of any limit an owner without thresholds of its own is alerted at ("" or none: never).
+  RELAY_ALERT_THRESHOLDS: z
+    .string()
+    .trim()
+    .default('80,100')
+    .transform((text, ctx) => {
+      if (text === '' || text.toLowerCase() === 'none') return [];
+      const percents = text.split(',').map((part) => Number(part.trim()));
+      if (percents.length > 10 || !percents.every((percent) => Number.isInteger(percent) && percent >= 1 && percent <= 100)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be up to 10 whole percents from 1 to 100 separated by commas, e.g. 50,80,100 (or none)' });
+        return z.NEVER;
+      }
+      return [...new Set(percents)].sort((a, b) => a - b);
+    }),
+  // Webhooks: a receiver's time to answer, attempts in all, the first retry's wait (later ones grow from it), days deliveries are kept.
+  RELAY_WEBHOOK_TIMEOUT_MS: intFromEnv(10_000, 100, 120_000),
+  RELAY_WEBHOOK_MAX_ATTEMPTS: intFromEnv(8, 1, 50),
+  RELAY_WEBHOOK_RETRY_MS: intFromEnv(5_000, 10, 3_600_000),
+  RELAY_WEBHOOK_RETENTION_DAYS: intFromEnv(7, 1, 3_650),
   RELAY_SHUTDOWN_GRACE_MS: intFromEnv(30_000, 0, 3_600_000),
   RELAY_HEADERS_TIMEOUT_MS: intFromEnv(20_000, 100, 3_600_000),
   RELAY_REQUEST_TIMEOUT_MS: intFromEnv(60_000, 100, 3_600_000),
@@ -256,6 +275,8 @@ export interface Config {
   channelCheckMs: number;
   /** Long-running tasks: RELAY_TASK_POLL_MS, RELAY_TASK_POLL_MAX_MS, RELAY_TASK_TIMEOUT_MS. */
   tasks: { firstDelayMs: number; maxDelayMs: number; giveUpAfterMs: number };
+  /** Threshold alerts and webhooks: RELAY_ALERT_THRESHOLDS, RELAY_WEBHOOK_*, and RELAY_LIMITS_TIME_ZONE for windows. */
+  alerts: { thresholds: number[]; defaultTimeZone: string; timeoutMs: number; maxAttempts: number; firstDelayMs: number; retentionDays: number };
 }
 
 export class ConfigError extends Error {}
@@ -323,6 +344,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       firstDelayMs: values.RELAY_TASK_POLL_MS,
       maxDelayMs: Math.max(values.RELAY_TASK_POLL_MS, values.RELAY_TASK_POLL_MAX_MS),
       giveUpAfterMs: values.RELAY_TASK_TIMEOUT_MS,
+    },
+    alerts: {
+      thresholds: values.RELAY_ALERT_THRESHOLDS,
+      // RELAY_LIMITS_TIME_ZONE is the periodic limits' setting (validated there); the alerts count windows in it too.
+      defaultTimeZone: env['RELAY_LIMITS_TIME_ZONE']?.trim() || 'UTC',
+      timeoutMs: values.RELAY_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: values.RELAY_WEBHOOK_MAX_ATTEMPTS,
+      firstDelayMs: values.RELAY_WEBHOOK_RETRY_MS,
+      retentionDays: values.RELAY_WEBHOOK_RETENTION_DAYS,
     },
   };
 }

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     channelChecks: { intervalMs: config.channelCheckMs },
     tasks: taskEngineOptions(config.tasks),
     affinityTtlMs: config.affinityTtlMs,
+    alerts: config.alerts,
   });
   const app = createApp({
     storage,

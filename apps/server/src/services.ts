@@ -23,6 +23,8 @@ import { UsageRecorder, type UsageRecorderOptions } from './pipeline/usage-recor
 import { startStorageJobs, type StorageJobOptions, type StorageJobs } from './storage/storage-jobs';
 import type { Storage } from './storage/types';
 import { DEFAULT_TASK_ENGINE, TaskEngine, type TaskEngineOptions } from './tasks/task-engine';
+import { DEFAULT_ALERTS, startAlerts, type AlertOptions, type Alerts } from './alerts/start-alerts';
+import type { ChannelEventSink } from './alerts/channel-events';
 
 /** The long-lived parts the routes share: routing cache, circuit breakers, pools, usage writer. */
 export interface RelayServices {
@@ -61,6 +63,10 @@ export interface RelayServices {
   channelChecks: ChannelChecks;
   /** Long-running tasks (videos, songs): polled until they end, charged once (RELAY_TASK_*). */
   tasks: TaskEngine;
+  /** Threshold alerts and webhook deliveries (issue 32). */
+  alerts: Alerts;
+  /** Channel events for webhooks (routing tells of disabled keys through it). */
+  channelEvents: ChannelEventSink;
   /** Drains the usage log, retires the instance, closes upstream pools and the cluster's connections; storage is closed by its owner. */
   close(): Promise<void>;
 }
@@ -82,6 +88,8 @@ export interface ServiceOptions {
   tasks?: Partial<TaskEngineOptions>;
   /** RELAY_AFFINITY_TTL_MS; DEFAULT_AFFINITY_TTL_MS when not given, 0 = no affinity. */
   affinityTtlMs?: number;
+  /** RELAY_ALERT_THRESHOLDS, RELAY_WEBHOOK_*; DEFAULT_ALERTS when not given. */
+  alerts?: AlertOptions;
 }
 
 export function createServices(storage: Storage, logger: Logger, options: ServiceOptions = {}): RelayServices {
@@ -125,6 +133,19 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     { ...DEFAULT_TASK_ENGINE, ...options.tasks },
   );
   tasks.start();
+  const alerts = startAlerts(
+    {
+      storage,
+      logger,
+      registry: metrics.registry,
+      channelName: async (channelId) => (await registry.all()).find((channel) => channel.id === channelId)?.record.name ?? '',
+    },
+    options.alerts ?? DEFAULT_ALERTS,
+  );
+  recorder.onWritten((batch) => alerts.limits.noteWritten(batch));
+  health.onCircuitChange((channelId, change) =>
+    change === 'opened' ? alerts.channelEvents.circuitOpened(channelId) : alerts.channelEvents.circuitClosed(channelId),
+  );
   return {
     registry,
     health,
@@ -146,12 +167,16 @@ export function createServices(storage: Storage, logger: Logger, options: Servic
     jobs,
     channelChecks,
     tasks,
+    alerts,
+    channelEvents: alerts.channelEvents,
     close: async () => {
       // Tasks left running are resumed by the next start (their state is in the database).
       await tasks.close();
       await channelChecks.close();
       await modelSync.close();
       await recorder.close();
+      // After the last usage batch: its threshold pass runs, then deliveries under way are left to their leases.
+      await alerts.close();
       await responses.close();
       await upstreamObjects.close();
       await upstream.close();

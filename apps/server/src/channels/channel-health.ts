@@ -21,6 +21,9 @@ export type FailureSource = string | null;
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
+/** Told when this instance opens or closes a circuit — not when another instance's announcement does (webhooks). */
+export type CircuitListener = (channelId: number, change: 'opened' | 'closed') => void;
+
 export interface CircuitSnapshot {
   state: CircuitState;
   /** In the window: attempts with an outcome, and those that failed. */
@@ -70,6 +73,7 @@ export class ChannelHealth {
   private readonly perCallerCap: number;
   private readonly failureRate: number;
   private readonly coolDownMs: number;
+  private readonly listeners: CircuitListener[] = [];
 
   constructor(
     options: CircuitOptions = {},
@@ -83,6 +87,14 @@ export class ChannelHealth {
     this.perCallerCap = options.perCallerCap ?? 2;
     this.failureRate = options.failureRate ?? 0.5;
     this.coolDownMs = options.coolDownMs ?? 30_000;
+  }
+
+  onCircuitChange(listener: CircuitListener): void {
+    this.listeners.push(listener);
+  }
+
+  private tell(channelId: number, change: 'opened' | 'closed'): void {
+    for (const listener of this.listeners) listener(channelId, change);
   }
 
   /** What other instances announced (or, on refresh, what is open everywhere). */
@@ -128,6 +140,7 @@ export class ChannelHealth {
     if (circuit.open) {
       this.circuits.delete(channelId);
       this.sync.announce(channelId, null);
+      this.tell(channelId, 'closed');
       return;
     }
     this.bucketOf(circuit).attempts += 1;
@@ -157,6 +170,7 @@ export class ChannelHealth {
       circuit.openUntil = now + this.coolDownMs;
       circuit.trialStartedAt = null;
       this.sync.announce(channelId, circuit.openUntil);
+      this.tell(channelId, 'opened');
     }
   }
 

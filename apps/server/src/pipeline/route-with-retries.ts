@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { keyHint } from '../security/keys';
 import { keyRefusalReason } from '../storage/key-states';
 import type { AbortLike } from '../core/caller-gone';
+import type { ChannelEventSink } from '../alerts/channel-events';
 import type { ChannelHealth } from '../channels/channel-health';
 import type { ChannelRegistry, LiveChannel } from '../channels/channel-registry';
 import { pickChannel } from '../channels/pick-channel';
@@ -16,6 +17,8 @@ export interface RoutingDeps {
   logger: Logger;
   /** Hears of every attempt's outcome (metrics). */
   metrics?: AttemptObserver;
+  /** Told of a key disabled here (webhooks): by its hint, off the request's path. */
+  channelEvents?: Pick<ChannelEventSink, 'keyDisabled'>;
 }
 
 /** One try of one channel: the answer committed to the caller, or why not. */
@@ -140,6 +143,7 @@ async function disableKey(deps: RoutingDeps, channel: LiveChannel, key: string, 
   } catch (storeError) {
     deps.logger.error({ err: storeError, channelId: channel.id }, 'could not record a disabled channel key');
   }
+  deps.channelEvents?.keyDisabled(channel.id, keyHint(key), reason);
 }
 
 /**

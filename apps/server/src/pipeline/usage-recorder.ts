@@ -36,6 +36,7 @@ export class UsageRecorder {
   /** Writes have been failing since this many ms (performance.now), or undefined. */
   private failingSince: number | undefined;
   private readonly warn: ThrottledWarn;
+  private readonly writtenListeners: Array<(batch: readonly UsageLogEntry[]) => void> = [];
 
   constructor(
     private readonly usageLog: UsageLogStore,
@@ -53,6 +54,11 @@ export class UsageRecorder {
   /** As many rows wait as the backlog holds: the database has been away too long to take more requests. */
   get backlogFull(): boolean {
     return this.unwritten >= this.maxBacklog;
+  }
+
+  /** Hears of each batch once it is written (threshold alerts read the owners' usage after it); it must not throw. */
+  onWritten(listener: (batch: readonly UsageLogEntry[]) => void): void {
+    this.writtenListeners.push(listener);
   }
 
   record(entry: UsageLogEntry, route?: MatchedRoute): void {
@@ -110,6 +116,13 @@ export class UsageRecorder {
     if (this.failingSince !== undefined) {
       this.logger.info({ failedForMs: Math.round(performance.now() - this.failingSince), waiting: this.unwritten }, 'usage log writes resumed');
       this.failingSince = undefined;
+    }
+    for (const listener of this.writtenListeners) {
+      try {
+        listener(batch);
+      } catch (error) {
+        this.logger.error({ err: error }, 'usage batch listener failed');
+      }
     }
     const lastUsed = new Map<number, string>();
     for (const entry of batch) {

@@ -17,6 +17,7 @@ export const GUIDES: readonly GuideEntry[] = [
   { name: 'channels', label: 'Channels', file: 'guides/channels.md' },
   { name: 'assistants', label: 'Assistants', file: 'guides/assistants.md' },
   { name: 'clients', label: 'Clients', file: 'guides/clients.md' },
+  { name: 'webhooks', label: 'Alerts and webhooks', file: 'guides/webhooks.md' },
   { name: 'scaling', label: 'Scaling', file: 'SCALING.md' },
   { name: 'performance', label: 'Performance', file: 'PERFORMANCE.md' },
 ];

@@ -26,6 +26,8 @@ async function createFirstRecords(storage: Storage, config: Config, logger: Logg
   // a key this instance cannot open stops the start rather than serving without it.
   const resealed = await storage.channels.resealKeys();
   if (resealed > 0) logger.info({ channels: resealed }, 'channel keys sealed with the current secret key');
+  const webhookSecrets = await storage.webhooks.resealSecrets();
+  if (webhookSecrets > 0) logger.info({ webhooks: webhookSecrets }, 'webhook secrets sealed with the current secret key');
   const admin = await storage.accounts.findAdmin();
   if (config.adminKey) {
     // RELAY_ADMIN_KEY replaces the admin key at every start: the operator's word wins. Stored as a

@@ -71,6 +71,7 @@ const GUARDED: Record<StoreName, true> = {
   upstreamObjects: true,
   tasks: true,
   catalogue: true,
+  webhooks: true,
 };
 const STORE_NAMES = Object.keys(GUARDED) as StoreName[];
 

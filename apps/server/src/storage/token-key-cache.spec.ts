@@ -48,11 +48,27 @@ describe('token lookups by key, cached in memory', () => {
     expect(await storage.tokens.findByKeyDigest('d1')).toBeUndefined();
   });
 
-  it('sees a change of the owning account (status, quota limit) at once', async () => {
+  it('sees a change of the owning account (status, quota limit, periodic limits, time zone) at once', async () => {
     await createToken('d1');
-    expect((await storage.tokens.findByKeyDigest('d1'))?.account).toEqual({ status: 'active', quotaLimit: null });
-    await storage.accounts.update(accountId, { status: 'disabled', quotaLimit: 5 });
-    expect((await storage.tokens.findByKeyDigest('d1'))?.account).toEqual({ status: 'disabled', quotaLimit: 5 });
+    expect((await storage.tokens.findByKeyDigest('d1'))?.account).toEqual({ status: 'active', quotaLimit: null, periodicLimits: [], timeZone: null });
+    const daily = { period: 'day', metric: 'requests', limit: 100 } as const;
+    await storage.accounts.update(accountId, { status: 'disabled', quotaLimit: 5, periodicLimits: [daily], timeZone: 'Europe/Paris' });
+    expect((await storage.tokens.findByKeyDigest('d1'))?.account).toEqual({
+      status: 'disabled',
+      quotaLimit: 5,
+      periodicLimits: [daily],
+      timeZone: 'Europe/Paris',
+    });
+  });
+
+  it("sees a change of the token's periodic limits at once", async () => {
+    const token = await createToken('d2');
+    expect((await storage.tokens.findByKeyDigest('d2'))?.periodicLimits).toEqual([]);
+    const daily = { period: 'day', metric: 'cost', limit: 1_000_000 } as const;
+    await storage.tokens.update(token.id, { periodicLimits: [daily], timeZone: 'Asia/Tokyo' });
+    expect(await storage.tokens.findByKeyDigest('d2')).toMatchObject({ periodicLimits: [daily], timeZone: 'Asia/Tokyo' });
+    await storage.tokens.batch([token.id], 'update', { periodicLimits: [] });
+    expect((await storage.tokens.findByKeyDigest('d2'))?.periodicLimits).toEqual([]);
   });
 
   it('never caches an unknown key, so a token created elsewhere is found at once', async () => {

@@ -7,6 +7,7 @@ import type { TaskStore } from './task-types';
 import type { TokenStore } from './token-types';
 import type { PriceStore, QuotaStore, UsageLogStore } from './usage-types';
 import type { UpstreamObjectStore } from './upstream-object-types';
+import type { WebhookStore } from './webhook-types';
 
 /**
  * The storage the server depends on, and every store's types (one file per store, all exported
@@ -24,6 +25,7 @@ export * from './response-types';
 export * from './task-types';
 export * from './upstream-object-types';
 export * from './catalogue-types';
+export * from './webhook-types';
 
 /** Options every backend is opened with. */
 export interface StorageOptions {
@@ -49,6 +51,8 @@ export interface Storage {
   tasks: TaskStore;
   upstreamObjects: UpstreamObjectStore;
   catalogue: CatalogueStore;
+  /** Webhooks, their deliveries and the alert marks (issue 32); signing secrets sealed at rest. */
+  webhooks: WebhookStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /**

@@ -79,6 +79,7 @@ export async function createTestRelay(options: TestRelayOptions = {}): Promise<T
     cluster: options.cluster,
     tasks: taskEngineOptions(config.tasks),
     affinityTtlMs: config.affinityTtlMs,
+    alerts: config.alerts,
   });
   const app = createApp({
     storage,

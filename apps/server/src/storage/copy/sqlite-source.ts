@@ -17,12 +17,18 @@ export const COPIED_TABLES = [
   // Before the reservations: a task's reservation names it.
   'tasks',
   'quota_reservations',
+  // What each periodic window counted (issue 32): keyed by owner, no ids of its own.
+  'quota_windows',
   'usage_log',
   'usage_rollup',
   'stored_responses',
   'upstream_objects',
   'catalogue_overrides',
   'catalogue_dataset',
+  // Secrets sealed with the relay's secret key, as channel keys: the copy is given that key.
+  'webhooks',
+  'webhook_deliveries',
+  'alert_marks',
 ] as const;
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 

@@ -9,6 +9,8 @@ import { SCHEMA_V6 } from './schema-v6';
 import { SCHEMA_V7 } from './schema-v7';
 import { SCHEMA_V8 } from './schema-v8';
 import { SCHEMA_V9 } from './schema-v9';
+import { SCHEMA_V10 } from './schema-v10';
+import { SCHEMA_V12 } from './schema-v12';
 
 export interface PostgresMigration {
   version: number;
@@ -31,6 +33,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 7, name: 'the model catalogue: overrides, and a refreshed dataset in place of the seed', sql: SCHEMA_V7 },
   { version: 8, name: 'prices carry only the units that apply, free on purpose; the price each log row was charged at', sql: SCHEMA_V8 },
   { version: 9, name: "a cloud channel's region and API version", sql: SCHEMA_V9 },
+  { version: 10, name: 'periodic limits on tokens and accounts, the windows they count in', sql: SCHEMA_V10 },
+  { version: 12, name: 'webhooks, their deliveries, and alert marks', sql: SCHEMA_V12 },
 ];
 
 /**

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { SecretKeyring } from '../../security/secret-keyring';
 import { withAdminKeyCheck } from '../admin-key-check';
 import { sealedChannelKeys } from '../sealed-channel-keys';
+import { sealedWebhookSecrets } from '../sealed-webhook-secrets';
 import type { OpenStorageOptions } from '../sqlite/open-sqlite';
 import { guardStores } from '../store-faults';
 import { withTokenKeyCache } from '../token-key-cache';
@@ -20,6 +21,7 @@ import { PgResponseStore } from './pg-response-store';
 import { PgUpstreamObjectStore } from './pg-upstream-object-store';
 import { PgTaskStore } from './pg-task-store';
 import { PgUsageLogStore } from './pg-usage-log-store';
+import { PgWebhookStore } from './pg-webhook-store';
 
 /** The stores over one pool (what `openPostgresStorage` wraps; a test may build them on its own pool). */
 export function postgresStores(pool: pg.Pool, instanceId: string, secrets: SecretKeyring): Omit<Storage, 'ping' | 'close' | 'kind' | 'exclusive'> {
@@ -36,6 +38,7 @@ export function postgresStores(pool: pg.Pool, instanceId: string, secrets: Secre
     upstreamObjects: new PgUpstreamObjectStore(pool),
     tasks: new PgTaskStore(pool, instanceId),
     catalogue: new PgCatalogueStore(pool),
+    webhooks: sealedWebhookSecrets(new PgWebhookStore(pool), secrets),
   };
 }
 

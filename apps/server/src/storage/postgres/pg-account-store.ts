@@ -2,7 +2,11 @@ import type pg from 'pg';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
 import { inTransaction } from './pg-pool';
 import { idParam, pageOf, Params } from './pg-rows';
-import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf, accountUpdateValues, type AccountRow } from '../rows/account-row';
+import { PG_CODEC } from '../rows/codec';
+import { ownerLimitValues } from '../rows/owner-limits-row';
+
+const toRecord = (row: AccountRow): AccountRecord => accountRecordOf(row, PG_CODEC);
 
 /** Accounts in PostgreSQL, behaving as SqliteAccountStore does. */
 export class PgAccountStore implements StoredAccountStore {
@@ -32,9 +36,19 @@ export class PgAccountStore implements StoredAccountStore {
 
   async create(input: NewAccount): Promise<AccountRecord> {
     return this.inserted(
-      `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [input.name, input.role, input.status, input.quotaLimit, input.keyDigest, input.keyHint, new Date().toISOString()],
+      `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at, periodic_limits, time_zone,
+         alert_thresholds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb) RETURNING ${COLUMNS}`,
+      [
+        input.name,
+        input.role,
+        input.status,
+        input.quotaLimit,
+        input.keyDigest,
+        input.keyHint,
+        new Date().toISOString(),
+        ...ownerLimitValues(input.limits ?? {}),
+      ],
     );
   }
 
@@ -51,10 +65,11 @@ export class PgAccountStore implements StoredAccountStore {
       // Locked until the write: a quota reservation landing meanwhile is not overwritten.
       const current = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1::bigint FOR UPDATE`, [idParam(id)]);
       if (!current.rows[0]) return undefined;
-      const merged = { ...toRecord(current.rows[0]), ...patch };
       const { rows } = await client.query<AccountRow>(
-        `UPDATE accounts SET name = $1, role = $2, status = $3, quota_limit = $4, quota_used = $5 WHERE id = $6 RETURNING ${COLUMNS}`,
-        [merged.name, merged.role, merged.status, merged.quotaLimit, merged.quotaUsed, id],
+        `UPDATE accounts SET name = $1, role = $2, status = $3, quota_limit = $4, quota_used = $5, periodic_limits = $6::jsonb,
+           time_zone = $7, alert_thresholds = $8::jsonb
+         WHERE id = $9 RETURNING ${COLUMNS}`,
+        [...accountUpdateValues(toRecord(current.rows[0]), patch), id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
     });

@@ -55,7 +55,8 @@ export class PgTaskStore implements TaskStore {
     return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<TaskRow>(INSERT, taskInsertValues(task));
       if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
-      if (task.tokenId !== null && task.quotaReserved > 0) {
+      // Also a free submit's: its reservation may count in periodic windows (issue 32); none found, nothing held.
+      if (task.tokenId !== null) {
         await client.query(HOLD_RESERVATION, [task.id, task.requestId, idParam(task.tokenId), task.quotaReserved, this.instanceId]);
       }
       return recordOf(rows[0]);

@@ -14,10 +14,12 @@ import type {
 import { PG_CODEC } from '../rows/codec';
 import {
   TOKEN_COLUMNS as COLUMNS,
+  tokenAccountColumnsOf,
   tokenColumnsOf,
   tokenInsertValues,
   tokenRecordOf,
   tokenUpdateValues,
+  tokenWithAccountOf,
   type TokenAccountColumns as AccountColumns,
   type TokenRow,
 } from '../rows/token-row';
@@ -59,8 +61,8 @@ export class PgTokenStore implements TokenStore {
   async create(input: NewToken): Promise<TokenRecord> {
     const { rows } = await this.pool.query<TokenRow>(
       `INSERT INTO tokens (account_id, name, key_digest, key_hint, status, expires_at, quota_limit, models,
-         allowed_ips, rate_limit, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11) RETURNING ${COLUMNS}`,
+         allowed_ips, rate_limit, created_at, periodic_limits, time_zone, alert_thresholds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12::jsonb, $13, $14::jsonb) RETURNING ${COLUMNS}`,
       tokenInsertValues(input, new Date().toISOString()),
     );
     if (!rows[0]) throw new Error('INSERT … RETURNING gave no row');
@@ -123,8 +125,8 @@ export class PgTokenStore implements TokenStore {
     if (!current.rows[0]) return undefined;
     const { rows } = await client.query<TokenRow>(
       `UPDATE tokens SET name = $1, status = $2, expires_at = $3, quota_limit = $4, quota_used = $5, models = $6::jsonb,
-         allowed_ips = $7::jsonb, rate_limit = $8::jsonb
-       WHERE id = $9 RETURNING ${COLUMNS}`,
+         allowed_ips = $7::jsonb, rate_limit = $8::jsonb, periodic_limits = $9::jsonb, time_zone = $10, alert_thresholds = $11::jsonb
+       WHERE id = $12 RETURNING ${COLUMNS}`,
       [...tokenUpdateValues(toRecord(current.rows[0]), patch), id],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
@@ -143,12 +145,12 @@ export class PgTokenStore implements TokenStore {
   async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
     const { rows } = await this.pool.query<TokenRow & AccountColumns>(
       `SELECT ${tokenColumnsOf('t')},
-         a.status AS account_status, a.quota_limit AS account_quota_limit
+         ${tokenAccountColumnsOf('a')}
        FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = $1`,
       [digest],
     );
     const row = rows[0];
-    return row ? { ...toRecord(row), account: { status: row.account_status, quotaLimit: row.account_quota_limit } } : undefined;
+    return row ? tokenWithAccountOf(row, PG_CODEC) : undefined;
   }
 
   async list(request: TokenListRequest): Promise<Page<TokenRecord>> {

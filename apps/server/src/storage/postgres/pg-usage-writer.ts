@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { UsageLogEntry } from '../types';
 import { PG_CODEC } from '../rows/codec';
 import { USAGE_WRITTEN, usageValues } from '../rows/usage-row';
-import { addDelta, addToQuotaUsed } from './pg-quota-used';
+import { settlesSomething, WindowDeltas, windowKeysOf } from '../rows/quota-window-row';
+import { addDelta, addToQuotaUsed, addToWindows } from './pg-quota-used';
 import { columnsOf } from './pg-rows';
 
 /**
@@ -46,21 +47,24 @@ const FORGET_RESERVATIONS = `
       row_number() OVER (PARTITION BY w.request_id, w.token_id, w.amount ORDER BY w.position) AS rank
     FROM unnest($1::text[], $2::integer[], $3::bigint[], $4::integer[]) AS w(request_id, token_id, amount, position)
   ), held AS (
-    SELECT h.id, h.request_id, h.token_id, h.amount,
+    SELECT h.id, h.request_id, h.token_id, h.amount, h.tokens, h.windows,
       row_number() OVER (PARTITION BY h.request_id, h.token_id, h.amount ORDER BY h.id) AS rank
-    FROM (SELECT id, request_id, token_id, amount FROM quota_reservations
+    FROM (SELECT id, request_id, token_id, amount, tokens, windows FROM quota_reservations
           WHERE request_id = ANY($1::text[]) AND task_id IS NOT DISTINCT FROM $5::text ORDER BY id FOR UPDATE) AS h
   )
   DELETE FROM quota_reservations AS r USING held, wanted
   WHERE r.id = held.id AND held.request_id = wanted.request_id AND held.token_id = wanted.token_id
     AND held.amount = wanted.amount AND held.rank = wanted.rank
-  RETURNING wanted.position`;
+  RETURNING wanted.position, held.tokens, held.windows`;
 
 /**
  * Writes usage rows and settles the quota they reserved — what `UsageLogStore.insertBatch` does
  * and what `TaskStore.settle` does with a task's row — inside the caller's transaction on
- * `client`: the one implementation of both, at most four statements whatever the number of rows
- * (rows and rollup, reservations forgotten, tokens settled, accounts settled). A row forgets a
+ * `client`: the one implementation of both, at most five statements whatever the number of rows
+ * (rows and rollup, reservations forgotten, tokens settled, accounts settled, windows settled).
+ * A settled reservation's windows (issue 32) get the cost's and the tokens' difference; one given
+ * back already is not found: the lifetime quota is then charged whole, its windows nothing (their
+ * request was taken back with it). A row forgets a
  * reservation held by `heldBy` (a task's id) or, by default, by no task: an ordinary request
  * never settles a task's reservation, nor a task another's.
  */
@@ -72,26 +76,39 @@ export async function writeUsage(client: pg.ClientBase, entries: readonly UsageL
   // was taken for dead) is not there, and the whole cost is charged: never both.
   const tokens = new Map<number, number>();
   const accounts = new Map<number, number>();
+  const windows = new WindowDeltas();
   entries.forEach((entry, position) => {
     if (entry.tokenId === null) return;
-    const delta = entry.cost - (settled.has(position) ? entry.quotaReserved : 0);
+    const reserved = settled.get(position);
+    if (reserved) {
+      const change = { cost: entry.cost - entry.quotaReserved, requests: 0, tokens: entry.promptTokens + entry.completionTokens - reserved.tokens };
+      for (const key of windowKeysOf(reserved.windows, PG_CODEC)) windows.add(key, change);
+    }
+    const delta = entry.cost - (reserved ? entry.quotaReserved : 0);
     if (delta === 0) return;
     addDelta(tokens, entry.tokenId, delta);
     if (entry.accountId !== null) addDelta(accounts, entry.accountId, delta);
   });
   await addToQuotaUsed(client, 'tokens', tokens);
   await addToQuotaUsed(client, 'accounts', accounts);
+  await addToWindows(client, windows);
 }
 
-async function forgetReservations(client: pg.ClientBase, entries: readonly UsageLogEntry[], heldBy: string | null): Promise<Set<number>> {
-  const reserved = entries.flatMap((entry, position) => (entry.quotaReserved > 0 && entry.tokenId !== null ? [{ entry, position }] : []));
-  if (reserved.length === 0) return new Set();
-  const { rows } = await client.query<{ position: number }>(FORGET_RESERVATIONS, [
+/** What a found reservation had counted in windows: its tokens and their keys (null: none). */
+interface Forgotten {
+  tokens: number;
+  windows: unknown;
+}
+
+async function forgetReservations(client: pg.ClientBase, entries: readonly UsageLogEntry[], heldBy: string | null): Promise<Map<number, Forgotten>> {
+  const reserved = entries.flatMap((entry, position) => (settlesSomething(entry, heldBy) && entry.tokenId !== null ? [{ entry, position }] : []));
+  if (reserved.length === 0) return new Map();
+  const { rows } = await client.query<{ position: number } & Forgotten>(FORGET_RESERVATIONS, [
     reserved.map(({ entry }) => entry.requestId),
     reserved.map(({ entry }) => entry.tokenId),
     reserved.map(({ entry }) => entry.quotaReserved),
     reserved.map(({ position }) => position),
     heldBy,
   ]);
-  return new Set(rows.map((row) => row.position));
+  return new Map(rows.map((row) => [row.position, { tokens: row.tokens, windows: row.windows }]));
 }

@@ -1,7 +1,9 @@
-import type { AccountRecord } from '../types';
+import type { AccountPatch, AccountRecord } from '../types';
+import type { RowCodec } from './codec';
+import { definedOnly, ownerLimitsOf, ownerLimitValues, type OwnerLimitColumns } from './owner-limits-row';
 
 /** An `accounts` row as both backends read it. */
-export interface AccountRow {
+export interface AccountRow extends OwnerLimitColumns {
   id: number;
   name: string;
   role: AccountRecord['role'];
@@ -13,9 +15,9 @@ export interface AccountRow {
 }
 
 /** Never the key digest: it is only ever compared, in SQL (`findAdminKeyHash` asks for it by name). */
-export const ACCOUNT_COLUMNS = 'id, name, role, status, quota_limit, quota_used, key_hint, created_at';
+export const ACCOUNT_COLUMNS = 'id, name, role, status, quota_limit, quota_used, key_hint, created_at, periodic_limits, time_zone, alert_thresholds';
 
-export const accountRecordOf = (row: AccountRow): AccountRecord => ({
+export const accountRecordOf = (row: AccountRow, codec: RowCodec): AccountRecord => ({
   id: row.id,
   name: row.name,
   role: row.role,
@@ -24,4 +26,14 @@ export const accountRecordOf = (row: AccountRow): AccountRecord => ({
   quotaUsed: row.quota_used,
   keyHint: row.key_hint,
   createdAt: row.created_at,
+  ...ownerLimitsOf(row, codec),
 });
+
+/**
+ * `patch` merged into the account, as the values of `UPDATE accounts SET name, role, status,
+ * quota_limit, quota_used, periodic_limits, time_zone, alert_thresholds`.
+ */
+export function accountUpdateValues(record: AccountRecord, patch: AccountPatch): Array<string | number | null> {
+  const merged = { ...record, ...definedOnly(patch) };
+  return [merged.name, merged.role, merged.status, merged.quotaLimit, merged.quotaUsed, ...ownerLimitValues(merged)];
+}

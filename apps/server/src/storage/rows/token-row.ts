@@ -1,9 +1,10 @@
 import { mergeRateLimits, normaliseRateLimits, type RateLimits } from '../../core/rate-limits';
 import type { NewToken, TokenPatch, TokenRecord } from '../types';
 import { jsonColumn, type JsonColumn, type RowCodec } from './codec';
+import { definedOnly, OWNER_LIMIT_COLUMN_NAMES, ownerLimitsOf, ownerLimitValues, type OwnerLimitColumns } from './owner-limits-row';
 
 /** A `tokens` row as both backends read it (never the key digest: it is only compared, in SQL). */
-export interface TokenRow {
+export interface TokenRow extends OwnerLimitColumns {
   id: number;
   account_id: number;
   name: string;
@@ -23,6 +24,22 @@ export interface TokenRow {
 export interface TokenAccountColumns {
   account_status: 'active' | 'disabled';
   account_quota_limit: number | null;
+  account_periodic_limits: OwnerLimitColumns['periodic_limits'];
+  account_time_zone: string | null;
+}
+
+/** Those columns as the auth path's join selects them from the account `alias`. */
+export const tokenAccountColumnsOf = (alias: string): string =>
+  `${alias}.status AS account_status, ${alias}.quota_limit AS account_quota_limit, ` +
+  `${alias}.periodic_limits AS account_periodic_limits, ${alias}.time_zone AS account_time_zone`;
+
+/** The token of an auth-path row with what it carries of its account. */
+export function tokenWithAccountOf(row: TokenRow & TokenAccountColumns, codec: RowCodec): TokenRecord {
+  const { periodicLimits, timeZone } = ownerLimitsOf(
+    { periodic_limits: row.account_periodic_limits, time_zone: row.account_time_zone, alert_thresholds: null },
+    codec,
+  );
+  return { ...tokenRecordOf(row, codec), account: { status: row.account_status, quotaLimit: row.account_quota_limit, periodicLimits, timeZone } };
 }
 
 export const TOKEN_COLUMN_NAMES: readonly string[] = [
@@ -39,6 +56,7 @@ export const TOKEN_COLUMN_NAMES: readonly string[] = [
   'rate_limit',
   'created_at',
   'last_used_at',
+  ...OWNER_LIMIT_COLUMN_NAMES,
 ];
 export const TOKEN_COLUMNS = TOKEN_COLUMN_NAMES.join(', ');
 
@@ -56,6 +74,7 @@ export const tokenRecordOf = (row: TokenRow, codec: RowCodec): TokenRecord => ({
   rateLimit: normaliseRateLimits(codec.json(row.rate_limit)),
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
+  ...ownerLimitsOf(row, codec),
 });
 
 /** The columns of a query joining `tokens` as `alias` (the auth path's one read). */
@@ -63,7 +82,8 @@ export const tokenColumnsOf = (alias: string): string => TOKEN_COLUMN_NAMES.map(
 
 /**
  * A new token's values, for `INSERT INTO tokens (account_id, name, key_digest, key_hint, status,
- * expires_at, quota_limit, models, allowed_ips, rate_limit, created_at)`; JSON as text.
+ * expires_at, quota_limit, models, allowed_ips, rate_limit, created_at, periodic_limits, time_zone,
+ * alert_thresholds)`; JSON as text.
  */
 export const tokenInsertValues = (input: NewToken, createdAt: string): Array<string | number | null> => [
   input.accountId,
@@ -77,14 +97,16 @@ export const tokenInsertValues = (input: NewToken, createdAt: string): Array<str
   jsonColumn(input.allowedIps),
   jsonColumn(mergeRateLimits(null, input.rateLimit)),
   createdAt,
+  ...ownerLimitValues(input),
 ];
 
 /**
  * `patch` merged into the token (rate limits kind by kind), as the values of `UPDATE tokens SET
- * name, status, expires_at, quota_limit, quota_used, models, allowed_ips, rate_limit`.
+ * name, status, expires_at, quota_limit, quota_used, models, allowed_ips, rate_limit, periodic_limits,
+ * time_zone, alert_thresholds`.
  */
 export function tokenUpdateValues(record: TokenRecord, patch: TokenPatch): Array<string | number | null> {
-  const merged = { ...record, ...patch, rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
+  const merged = { ...record, ...definedOnly(patch), rateLimit: mergeRateLimits(record.rateLimit, patch.rateLimit) };
   return [
     merged.name,
     merged.status,
@@ -94,5 +116,6 @@ export function tokenUpdateValues(record: TokenRecord, patch: TokenPatch): Array
     jsonColumn(merged.models),
     jsonColumn(merged.allowedIps),
     jsonColumn(merged.rateLimit),
+    ...ownerLimitValues(merged),
   ];
 }

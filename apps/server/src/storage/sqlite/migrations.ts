@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { RESPONSE_BOUND_MIGRATIONS } from './migrations-response-bounds';
 import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { CLOUD_MIGRATIONS } from './migrations-cloud';
+import { LIMIT_MIGRATIONS } from './migrations-limits';
+import { WEBHOOK_MIGRATIONS } from './migrations-webhooks';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
@@ -335,6 +337,8 @@ export const migrations: readonly Migration[] = [
   ...CATALOGUE_MIGRATIONS,
   ...MONEY_MIGRATIONS,
   ...CLOUD_MIGRATIONS,
+  ...LIMIT_MIGRATIONS,
+  ...WEBHOOK_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -7,6 +7,7 @@ import { loadSecretKey } from '../../security/secret-key-source';
 import type { SecretKeyring } from '../../security/secret-keyring';
 import { withAdminKeyCheck } from '../admin-key-check';
 import { sealedChannelKeys } from '../sealed-channel-keys';
+import { sealedWebhookSecrets } from '../sealed-webhook-secrets';
 import { guardStores } from '../store-faults';
 import { withTokenKeyCache, type TokenKeyCacheOptions } from '../token-key-cache';
 import type { Storage, StorageOptions } from '../types';
@@ -22,6 +23,7 @@ import { SqliteUpstreamObjectStore } from './sqlite-upstream-object-store';
 import { SqliteTaskStore } from './sqlite-task-store';
 import { SqliteTokenStore } from './sqlite-token-store';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store';
+import { SqliteWebhookStore } from './sqlite-webhook-store';
 
 export const SQLITE_FILE_NAME = 'relay.db';
 
@@ -87,6 +89,7 @@ export function openSqliteStorage(dataDir: string, options: OpenStorageOptions =
     upstreamObjects: new SqliteUpstreamObjectStore(db),
     tasks: new SqliteTaskStore(db, instanceId),
     catalogue: new SqliteCatalogueStore(db),
+    webhooks: sealedWebhookSecrets(new SqliteWebhookStore(db), secrets),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

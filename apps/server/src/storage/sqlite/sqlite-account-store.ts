@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { AccountPatch, AccountRecord, StoredAccountStore, NewAccount, Page, PageRequest } from '../types';
-import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf as toRecord, type AccountRow } from '../rows/account-row';
+import { ACCOUNT_COLUMNS as COLUMNS, accountRecordOf, accountUpdateValues, type AccountRow } from '../rows/account-row';
+import { SQLITE_CODEC } from '../rows/codec';
+import { ownerLimitValues } from '../rows/owner-limits-row';
+
+const toRecord = (row: AccountRow): AccountRecord => accountRecordOf(row, SQLITE_CODEC);
 
 export class SqliteAccountStore implements StoredAccountStore {
   private readonly byDigest: Database.Statement<[string], AccountRow>;
@@ -24,10 +28,20 @@ export class SqliteAccountStore implements StoredAccountStore {
   async create(input: NewAccount): Promise<AccountRecord> {
     const row = this.db
       .prepare(
-        `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+        `INSERT INTO accounts (name, role, status, quota_limit, access_key_digest, key_hint, created_at, periodic_limits, time_zone,
+           alert_thresholds)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
-      .get(input.name, input.role, input.status, input.quotaLimit, input.keyDigest, input.keyHint, new Date().toISOString()) as AccountRow;
+      .get(
+        input.name,
+        input.role,
+        input.status,
+        input.quotaLimit,
+        input.keyDigest,
+        input.keyHint,
+        new Date().toISOString(),
+        ...ownerLimitValues(input.limits ?? {}),
+      ) as AccountRow;
     return toRecord(row);
   }
 
@@ -48,10 +62,13 @@ export class SqliteAccountStore implements StoredAccountStore {
     return this.db.transaction(() => {
       const current = this.db.prepare(`SELECT ${COLUMNS} FROM accounts WHERE id = ?`).get(id) as AccountRow | undefined;
       if (!current) return undefined;
-      const merged = { ...toRecord(current), ...patch };
       const row = this.db
-        .prepare(`UPDATE accounts SET name = ?, role = ?, status = ?, quota_limit = ?, quota_used = ? WHERE id = ? RETURNING ${COLUMNS}`)
-        .get(merged.name, merged.role, merged.status, merged.quotaLimit, merged.quotaUsed, id) as AccountRow;
+        .prepare(
+          `UPDATE accounts SET name = ?, role = ?, status = ?, quota_limit = ?, quota_used = ?, periodic_limits = ?, time_zone = ?,
+             alert_thresholds = ?
+           WHERE id = ? RETURNING ${COLUMNS}`,
+        )
+        .get(...accountUpdateValues(toRecord(current), patch), id) as AccountRow;
       return toRecord(row);
     })();
   }

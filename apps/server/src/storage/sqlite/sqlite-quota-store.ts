@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { QuotaReservation, QuotaStore, ReleasedReservations, ReserveOutcome } from '../types';
+import type { QuotaReservation, QuotaStore, ReleasedReservations, ReserveOutcome, WindowKey, WindowRefusal, WindowUsage } from '../types';
+import { SQLITE_CODEC } from '../rows/codec';
+import { compareWindowKeys, neededIn, storedWindowKey, WindowDeltas, windowKeysOf, windowRefusal } from '../rows/quota-window-row';
+import { SqliteQuotaWindows } from './sqlite-quota-windows';
 
 interface ReserveValues {
   amount: number;
@@ -13,12 +16,15 @@ interface ReserveValues {
  * transaction records the reservation with this instance's id, so a process killed before
  * settling it leaves a row that is given back: everything at the next start when the database
  * is its alone (`releaseReservations`), else once its heartbeat is stale (`releaseOrphaned`) —
- * except what a task holds (`TaskStore.create`), which waits for the task to settle.
+ * except what a task holds (`TaskStore.create`), which waits for the task to settle. Periodic
+ * windows (issue 32) are checked and counted in the same transaction, after the token and the
+ * account (the lock order of every backend: tokens, accounts, windows by key).
  */
 export class SqliteQuotaStore implements QuotaStore {
   private readonly reserveToken: Database.Statement<[ReserveValues]>;
   private readonly reserveAccount: Database.Statement<[ReserveValues]>;
-  private readonly record: Database.Statement<[string, number, number, number, string, string]>;
+  private readonly record: Database.Statement<[string, number, number, number, string, string, string | null, number]>;
+  private readonly windows: SqliteQuotaWindows;
   private readonly run: (reservation: QuotaReservation) => ReserveOutcome;
   private readonly release: (before: string) => ReleasedReservations;
   private readonly orphaned: (staleBefore: string) => ReleasedReservations;
@@ -26,6 +32,7 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly beat: Database.Statement<[string, string]>;
 
   constructor(db: Database.Database, private readonly instanceId: string) {
+    this.windows = new SqliteQuotaWindows(db);
     // `needed` is the amount but at least 1: a limit already reached admits nothing, not even
     // a request that costs nothing (the token shows "exhausted").
     this.reserveToken = db.prepare(
@@ -35,11 +42,14 @@ export class SqliteQuotaStore implements QuotaStore {
       'UPDATE accounts SET quota_used = quota_used + @amount WHERE id = @id AND (quota_limit IS NULL OR quota_used + @needed <= quota_limit)',
     );
     this.record = db.prepare(
-      'INSERT INTO quota_reservations (request_id, token_id, account_id, amount, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT INTO quota_reservations (request_id, token_id, account_id, amount, created_at, instance_id, windows, tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.run = db.transaction((reservation: QuotaReservation): ReserveOutcome => {
       const { amount } = reservation;
       const needed = Math.max(amount, 1);
+      // The token's UPDATE comes first: from it on the transaction holds the write lock, so the
+      // windows read below cannot change before they are counted in.
       if (this.reserveToken.run({ amount, id: reservation.tokenId, needed }).changes === 0) {
         return { ok: false, exhausted: 'token' };
       }
@@ -47,9 +57,28 @@ export class SqliteQuotaStore implements QuotaStore {
         // Throwing rolls the token's reservation back with the transaction.
         throw new AccountExhausted();
       }
-      // Nothing to give back for a free request: no row.
-      if (amount > 0) {
-        this.record.run(reservation.requestId, reservation.tokenId, reservation.accountId, amount, new Date().toISOString(), this.instanceId);
+      const windows = [...(reservation.windows ?? [])].sort(compareWindowKeys);
+      const tokens = Math.max(0, Math.floor(reservation.tokens ?? 0));
+      const wanted = neededIn(amount, tokens);
+      for (const window of windows) {
+        const refusal = windowRefusal(window, this.windows.read(window), wanted);
+        // Everything taken so far goes back with the transaction.
+        if (refusal) throw new WindowExhausted(refusal);
+      }
+      for (const window of windows) this.windows.take(window, { cost: amount, requests: 1, tokens });
+      // Nothing to give back for a free request without windows: no row. With windows there is:
+      // its request (and tokens) counted in them.
+      if (amount > 0 || windows.length > 0) {
+        this.record.run(
+          reservation.requestId,
+          reservation.tokenId,
+          reservation.accountId,
+          amount,
+          new Date().toISOString(),
+          this.instanceId,
+          windows.length > 0 ? JSON.stringify(windows.map(storedWindowKey)) : null,
+          windows.length > 0 ? tokens : 0,
+        );
       }
       return { ok: true };
     });
@@ -87,6 +116,7 @@ export class SqliteQuotaStore implements QuotaStore {
       `UPDATE accounts SET quota_used = MAX(0, quota_used - (SELECT SUM(amount) ${pending} AND r.account_id = accounts.id))
        WHERE id IN (SELECT account_id ${pending})`,
     );
+    const withWindows = db.prepare(`SELECT amount, tokens, windows ${pending} AND r.windows IS NOT NULL`);
     const forget = db.prepare(`DELETE FROM quota_reservations AS r WHERE ${which}`);
     const after = andThen === undefined ? undefined : db.prepare(andThen);
     // Bound only where the statement names them: better-sqlite3 refuses unused named parameters.
@@ -98,8 +128,13 @@ export class SqliteQuotaStore implements QuotaStore {
       const values = bind(pending, before);
       const released = total.get(values) as ReleasedReservations;
       if (released.count > 0) {
+        const windowsBack = new WindowDeltas();
+        for (const row of withWindows.all(values) as Array<{ amount: number; tokens: number; windows: string }>) {
+          for (const key of windowKeysOf(row.windows, SQLITE_CODEC)) windowsBack.add(key, { cost: -row.amount, requests: -1, tokens: -row.tokens });
+        }
         releaseTokens.run(values);
         releaseAccounts.run(values);
+        this.windows.apply(windowsBack);
         forget.run(values);
       }
       if (after && andThen) after.run(bind(andThen, before));
@@ -112,8 +147,13 @@ export class SqliteQuotaStore implements QuotaStore {
       return this.run(reservation);
     } catch (error) {
       if (error instanceof AccountExhausted) return { ok: false, exhausted: 'account' };
+      if (error instanceof WindowExhausted) return { ok: false, exhausted: 'window', ...error.refusal };
       throw error;
     }
+  }
+
+  async windowUsage(keys: readonly WindowKey[]): Promise<WindowUsage[]> {
+    return this.windows.usage(keys);
   }
 
   async releaseReservations(before: string): Promise<ReleasedReservations> {
@@ -134,3 +174,9 @@ export class SqliteQuotaStore implements QuotaStore {
 }
 
 class AccountExhausted extends Error {}
+
+class WindowExhausted extends Error {
+  constructor(readonly refusal: WindowRefusal) {
+    super('window exhausted');
+  }
+}

@@ -38,7 +38,8 @@ export class SqliteTaskStore implements TaskStore {
     this.createTask = db.transaction((task: NewTask) => {
       const row = this.insert.get(...taskInsertValues(task));
       if (!row) throw new Error('INSERT … RETURNING gave no row');
-      if (task.tokenId !== null && task.quotaReserved > 0) {
+      // Also a free submit's: its reservation may count in periodic windows (issue 32); none found, nothing held.
+      if (task.tokenId !== null) {
         this.holdReservation.run({ task: task.id, request: task.requestId, token: task.tokenId, amount: task.quotaReserved, me: instanceId });
       }
       return recordOf(row);

@@ -14,10 +14,12 @@ import type {
 import { SQLITE_CODEC } from '../rows/codec';
 import {
   TOKEN_COLUMNS as COLUMNS,
+  tokenAccountColumnsOf,
   tokenColumnsOf,
   tokenInsertValues,
   tokenRecordOf,
   tokenUpdateValues,
+  tokenWithAccountOf,
   type TokenAccountColumns as AccountColumns,
   type TokenRow,
 } from '../rows/token-row';
@@ -57,7 +59,7 @@ export class SqliteTokenStore implements TokenStore {
     // One read on the auth path: the token and what policy needs of its account.
     this.byDigest = db.prepare(
       `SELECT ${tokenColumnsOf('t')},
-         a.status AS account_status, a.quota_limit AS account_quota_limit
+         ${tokenAccountColumnsOf('a')}
        FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.key_digest = ?`,
     );
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE id = ?`);
@@ -67,8 +69,8 @@ export class SqliteTokenStore implements TokenStore {
     const row = this.db
       .prepare(
         `INSERT INTO tokens (account_id, name, key_digest, key_hint, status, expires_at, quota_limit, models,
-           allowed_ips, rate_limit, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+           allowed_ips, rate_limit, created_at, periodic_limits, time_zone, alert_thresholds)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
       .get(...tokenInsertValues(input, new Date().toISOString())) as TokenRow;
     return toRecord(row);
@@ -114,7 +116,7 @@ export class SqliteTokenStore implements TokenStore {
     const row = this.db
       .prepare(
         `UPDATE tokens SET name = ?, status = ?, expires_at = ?, quota_limit = ?, quota_used = ?, models = ?,
-           allowed_ips = ?, rate_limit = ?
+           allowed_ips = ?, rate_limit = ?, periodic_limits = ?, time_zone = ?, alert_thresholds = ?
          WHERE id = ? RETURNING ${COLUMNS}`,
       )
       .get(...tokenUpdateValues(toRecord(current), patch), id) as TokenRow;
@@ -136,9 +138,7 @@ export class SqliteTokenStore implements TokenStore {
 
   async findByKeyDigest(digest: string): Promise<TokenRecord | undefined> {
     const row = this.byDigest.get(digest);
-    return row
-      ? { ...toRecord(row), account: { status: row.account_status, quotaLimit: row.account_quota_limit } }
-      : undefined;
+    return row ? tokenWithAccountOf(row, SQLITE_CODEC) : undefined;
   }
 
   async list(request: TokenListRequest): Promise<Page<TokenRecord>> {

@@ -34,6 +34,9 @@ export function describeAccountStore(backend: StoreBackend): void {
         quotaUsed: 0,
         keyHint: null,
         createdAt: expect.any(String),
+        periodicLimits: [],
+        timeZone: null,
+        alertThresholds: null,
       });
       expect(takenSince(created.createdAt, started)).toBe(true);
       expect(await storage().accounts.get(created.id)).toEqual(created);
@@ -51,10 +54,33 @@ export function describeAccountStore(backend: StoreBackend): void {
         quotaUsed: 0,
         keyHint: 'ak-…wxyz',
       });
-      expect(Object.keys(created).sort()).toEqual(['createdAt', 'id', 'keyHint', 'name', 'quotaLimit', 'quotaUsed', 'role', 'status']);
+      expect(Object.keys(created).sort()).toEqual([
+        'alertThresholds',
+        'createdAt',
+        'id',
+        'keyHint',
+        'name',
+        'periodicLimits',
+        'quotaLimit',
+        'quotaUsed',
+        'role',
+        'status',
+        'timeZone',
+      ]);
       expect(await storage().accounts.get(created.id)).toEqual(created);
       expect(await storage().accounts.findByKeyDigest('d-1')).toEqual(created);
       expect(await storage().accounts.findByKeyDigest('d-2')).toBeUndefined();
+    });
+
+    it('keeps periodic limits, time zone and alert thresholds through create and update', async () => {
+      const daily = { period: 'day', metric: 'requests', limit: 100 } as const;
+      const created = await storage().accounts.create(account({ limits: { periodicLimits: [daily], timeZone: 'Europe/Paris', alertThresholds: [80] } }));
+      expect(created).toMatchObject({ periodicLimits: [daily], timeZone: 'Europe/Paris', alertThresholds: [80] });
+      expect(await storage().accounts.get(created.id)).toEqual(created);
+      const weekly = { period: 'week', metric: 'cost', limit: 20_000_000 } as const;
+      const updated = await storage().accounts.update(created.id, { periodicLimits: [daily, weekly], timeZone: null });
+      expect(updated).toMatchObject({ periodicLimits: [daily, weekly], timeZone: null, alertThresholds: [80] });
+      expect((await storage().accounts.list({ page: 1, perPage: 10 })).rows[0]).toEqual(updated);
     });
 
     it('refuses a second account with the same key digest', async () => {

@@ -40,6 +40,9 @@ export function describeTokenStore(backend: StoreBackend): void {
         rateLimit: null,
         createdAt: expect.any(String),
         lastUsedAt: null,
+        periodicLimits: [],
+        timeZone: null,
+        alertThresholds: null,
       });
       expect(Date.parse(token.createdAt)).toBeGreaterThanOrEqual(started);
       expect(new Date(token.createdAt).toISOString()).toBe(token.createdAt);
@@ -117,9 +120,37 @@ export function describeTokenStore(backend: StoreBackend): void {
 
     it("finds a token by its key digest with its account's status and quota limit", async () => {
       const token = await create({ keyDigest: 'auth' });
-      expect(await storage().tokens.findByKeyDigest('auth')).toEqual({ ...token, account: { status: 'active', quotaLimit: null } });
+      expect(await storage().tokens.findByKeyDigest('auth')).toEqual({
+        ...token,
+        account: { status: 'active', quotaLimit: null, periodicLimits: [], timeZone: null },
+      });
       await storage().accounts.update(accountId, { status: 'disabled', quotaLimit: 7 });
-      expect((await storage().tokens.findByKeyDigest('auth'))?.account).toEqual({ status: 'disabled', quotaLimit: 7 });
+      expect((await storage().tokens.findByKeyDigest('auth'))?.account).toEqual({ status: 'disabled', quotaLimit: 7, periodicLimits: [], timeZone: null });
+    });
+
+    it("keeps periodic limits, time zone and alert thresholds through create, update, batch and the auth path's read (with the account's)", async () => {
+      const daily = { period: 'day', metric: 'cost', limit: 1_000_000 } as const;
+      const token = await create({ keyDigest: 'limited', periodicLimits: [daily], timeZone: 'Europe/Paris', alertThresholds: [50, 80, 100] });
+      expect(token).toMatchObject({ periodicLimits: [daily], timeZone: 'Europe/Paris', alertThresholds: [50, 80, 100] });
+      expect(await storage().tokens.get(token.id)).toEqual(token);
+
+      const monthly = { period: 'month', metric: 'requests', limit: 100 } as const;
+      // Left out (or undefined): kept; null: cleared.
+      const updated = await storage().tokens.update(token.id, { periodicLimits: [daily, monthly], timeZone: undefined, alertThresholds: null });
+      expect(updated).toMatchObject({ periodicLimits: [daily, monthly], timeZone: 'Europe/Paris', alertThresholds: null });
+
+      const other = await create({ keyDigest: 'other' });
+      const weekly = { period: 'week', metric: 'tokens', limit: 5_000 } as const;
+      const outcomes = await storage().tokens.batch([token.id, other.id], 'update', { periodicLimits: [weekly], timeZone: 'Asia/Tokyo' });
+      expect(outcomes.map((outcome) => outcome.token && [outcome.token.periodicLimits, outcome.token.timeZone])).toEqual([
+        [[weekly], 'Asia/Tokyo'],
+        [[weekly], 'Asia/Tokyo'],
+      ]);
+
+      await storage().accounts.update(accountId, { periodicLimits: [monthly], timeZone: 'America/New_York', alertThresholds: [90] });
+      const found = await storage().tokens.findByKeyDigest('limited');
+      expect(found).toMatchObject({ periodicLimits: [weekly], timeZone: 'Asia/Tokyo', alertThresholds: null });
+      expect(found?.account).toEqual({ status: 'active', quotaLimit: null, periodicLimits: [monthly], timeZone: 'America/New_York' });
     });
 
     it('deletes a token once', async () => {

@@ -1,0 +1,4 @@
+import { describeEachBackend } from '../testing/store-backends';
+import { describeWebhookStore } from './webhook-store.suite';
+
+describeEachBackend('WebhookStore', describeWebhookStore);
