@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, NavLink, Route, Routes } from 'react-router-dom';
 import { AccountsPage } from './pages/accounts/accounts-page';
 import { AssistantsPage } from './pages/assistants/assistants-page';
+import { FallbacksPage } from './pages/fallbacks/fallbacks-page';
 import { ChannelsPage } from './pages/channels/channels-page';
 import { LogsPage } from './pages/logs/logs-page';
 import { OverviewPage } from './pages/overview/overview-page';
@@ -10,6 +11,7 @@ import { PricesPage } from './pages/prices/prices-page';
 import { ModelsPage } from './pages/models/models-page';
 import { SignInPage } from './pages/sign-in-page';
 import { TokensPage } from './pages/tokens/tokens-page';
+import { WebhooksPage } from './pages/webhooks/webhooks-page';
 import { openSession, rememberedKey, SessionProvider, useSessionState, type Session } from './session/session';
 
 interface Section {
@@ -19,7 +21,7 @@ interface Section {
   element: ReactNode;
 }
 
-// Channels, prices and accounts are the admin's; an account manages its own tokens and assistants.
+// Channels, prices, models, fallbacks, accounts and webhooks are the admin's; an account manages its own tokens and assistants.
 export const SECTIONS: readonly Section[] = [
   { path: '/', label: 'Overview', adminOnly: false, element: <OverviewPage /> },
   { path: '/channels', label: 'Channels', adminOnly: true, element: <ChannelsPage /> },
@@ -29,7 +31,9 @@ export const SECTIONS: readonly Section[] = [
   { path: '/logs', label: 'Logs', adminOnly: false, element: <LogsPage /> },
   { path: '/prices', label: 'Prices', adminOnly: true, element: <PricesPage /> },
   { path: '/models', label: 'Models', adminOnly: true, element: <ModelsPage /> },
+  { path: '/fallbacks', label: 'Fallbacks', adminOnly: true, element: <FallbacksPage /> },
   { path: '/accounts', label: 'Accounts', adminOnly: true, element: <AccountsPage /> },
+  { path: '/webhooks', label: 'Webhooks', adminOnly: true, element: <WebhooksPage /> },
 ];
 
 function Shell() {

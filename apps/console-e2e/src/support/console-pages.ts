@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 
 /** The console's sections in navigation order (apps/console/README.md). */
-export const ADMIN_SECTIONS = ['Overview', 'Channels', 'Tokens', 'Assistants', 'Playground', 'Logs', 'Prices', 'Models', 'Accounts'] as const;
-export const ADMIN_ONLY_SECTIONS = ['Channels', 'Prices', 'Models', 'Accounts'] as const;
+export const ADMIN_SECTIONS = ['Overview', 'Channels', 'Tokens', 'Assistants', 'Playground', 'Logs', 'Prices', 'Models', 'Fallbacks', 'Accounts', 'Webhooks'] as const;
+export const ADMIN_ONLY_SECTIONS = ['Channels', 'Prices', 'Models', 'Fallbacks', 'Accounts', 'Webhooks'] as const;
 
 export const consoleNav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
 

@@ -16,6 +16,11 @@ export class RelayApi {
     return { value: schema.parse(JSON.parse(text)), requestId: response.headers.get('x-request-id') ?? '' };
   }
 
+  /** Any system API call with a management key, its answer checked with `schema`. */
+  async json<T>(method: string, route: string, key: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    return (await this.call(method, route, key, schema, body)).value;
+  }
+
   /** `POST /api/tokens` with a management key: the new token for that key's account. */
   async createToken(managementKey: string, name: string): Promise<TokenCreated> {
     return (await this.call('POST', '/api/tokens', managementKey, TokenCreatedSchema, { name })).value;

@@ -14,6 +14,8 @@ export function KeyShownOnce(props: {
   testId: string;
   /** Move focus to the heading, so a keyboard or screen reader user meets the key at once. */
   takeFocus?: boolean;
+  /** The copy button's text (`Copy key` unless given). */
+  copyLabel?: string;
   onDone: () => void;
 }) {
   const headingId = useId();
@@ -32,7 +34,7 @@ export function KeyShownOnce(props: {
         {props.secret}
       </p>
       <div className="toolbar">
-        <CopyButton text={props.secret} label="Copy key" />
+        <CopyButton text={props.secret} label={props.copyLabel ?? 'Copy key'} />
         <button type="button" className="primary" onClick={props.onDone}>
           Done
         </button>

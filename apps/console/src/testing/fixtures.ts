@@ -1,4 +1,4 @@
-import type { Account, Assistant, Channel, ChannelKeyStatus, LogEntry, Token } from '@chat-relay/contract';
+import type { Account, Assistant, Channel, ChannelKeyStatus, FallbackRule, LimitWindow, LogEntry, Token, Webhook, WebhookDelivery } from '@chat-relay/contract';
 
 // Contract-shaped records for the console's specs; each test overrides what it is about.
 const AT = '2026-11-01T10:00:00.000Z';
@@ -55,6 +55,10 @@ export const tokenFixture = (overrides: Partial<Token> = {}): Token => ({
   models: null,
   allowed_ips: null,
   rate_limit: null,
+  periodic_limits: [],
+  time_zone: null,
+  alert_thresholds: null,
+  windows: [],
   created_at: '2026-11-01T00:00:00.000Z',
   last_used_at: null,
   ...overrides,
@@ -100,6 +104,10 @@ export const accountFixture = (overrides: Partial<Account> = {}): Account => ({
   quota_used: 0,
   quota_limit_usd: null,
   quota_used_usd: '0.000000',
+  periodic_limits: [],
+  time_zone: null,
+  alert_thresholds: null,
+  windows: [],
   key_hint: 'ak-…abcd',
   stored_responses: { count: 0, bytes: 0, max_count: 10_000, max_bytes: 100 * 1024 * 1024 },
   created_at: AT,
@@ -152,3 +160,66 @@ export const serviceAccountKeyFile = (clientEmail = 'relay@acme-prod.iam.gservic
     null,
     2,
   ) + '\n';
+
+/**
+ * A periodic-limit window as the relay reads it back: `used` of `limit` (micro-USD for cost), the
+ * current window ending `resetsInMs` after `nowMs`.
+ */
+export const windowFixture = (overrides: Partial<LimitWindow> & { resetsInMs?: number; nowMs?: number } = {}): LimitWindow => {
+  const { resetsInMs = 5 * 3_600_000 + 12 * 60_000 + 30_000, nowMs = Date.now(), ...rest } = overrides;
+  const limit = rest.limit ?? 1_000_000;
+  const used = rest.used ?? 0;
+  const metric = rest.metric ?? 'cost';
+  const usd = (micro: number) => `${Math.floor(micro / 1_000_000)}.${String(micro % 1_000_000).padStart(6, '0')}`;
+  return {
+    period: 'day',
+    metric,
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    limit_usd: metric === 'cost' ? usd(limit) : null,
+    used_usd: metric === 'cost' ? usd(used) : null,
+    time_zone: 'UTC',
+    starts_at: new Date(nowMs + resetsInMs - 86_400_000).toISOString(),
+    resets_at: new Date(nowMs + resetsInMs).toISOString(),
+    ...rest,
+  };
+};
+
+export const webhookFixture = (overrides: Partial<Webhook> = {}): Webhook => ({
+  id: 1,
+  url: 'https://hooks.example.com/relay',
+  events: null,
+  enabled: true,
+  secret_hint: 'whsec_…x9Y8',
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
+});
+
+export const deliveryFixture = (overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+  id: 1,
+  webhook_id: 1,
+  event_id: 'evt_1',
+  event_type: 'test',
+  status: 'delivered',
+  attempts: 1,
+  last_status: 200,
+  last_error: null,
+  created_at: AT,
+  next_attempt_at: null,
+  delivered_at: AT,
+  event: { id: overrides.event_id ?? 'evt_1', type: overrides.event_type ?? 'test', created_at: AT, data: {} },
+  ...overrides,
+});
+
+export const fallbackRuleFixture = (overrides: Partial<FallbackRule> = {}): FallbackRule => ({
+  id: 1,
+  model: 'claude-sonnet-4*',
+  fallbacks: ['gpt-4o', 'gemini-2.5-pro'],
+  triggers: ['rate_limited', 'upstream_error', 'timeout', 'no_channel'],
+  enabled: true,
+  created_at: AT,
+  updated_at: AT,
+  ...overrides,
+});

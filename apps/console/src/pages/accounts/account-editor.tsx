@@ -3,6 +3,7 @@ import { formatMicroUsd } from '../../api/format';
 import { unwrap } from '@chat-relay/client';
 import { EditorForm } from '../../components/editor-form';
 import { CheckboxField, SelectField, TextField } from '../../components/field';
+import { LimitFields } from '../../components/limit-fields';
 import { useEditor } from '../../hooks/use-editor';
 import { useSession } from '../../session/session';
 import { accountFormFrom, emptyAccountForm, toAccountCreate, toAccountUpdate, type AccountFormValues } from './account-form';
@@ -16,7 +17,7 @@ const STATUS_OPTIONS = [
   { value: 'disabled', label: 'disabled (its keys and tokens stop working)' },
 ];
 
-/** `New account` / `Edit`: name, role, status, quota. Created: hands back the new account with its access key. */
+/** `New account` / `Edit`: name, role, status, quota, periodic limits and alert thresholds. Created: hands back the new account with its access key. */
 export function AccountEditor(props: { account?: Account; onCreated: (account: Account & { access_key: string }) => void; onSaved: (account: Account) => void; onCancel: () => void }) {
   const { client } = useSession();
   const { account } = props;
@@ -48,6 +49,7 @@ export function AccountEditor(props: { account?: Account; onCreated: (account: A
         <SelectField label="Status" value={values.status} options={STATUS_OPTIONS} onChange={(event) => set('status', event.target.value as Account['status'])} />
         <TextField label="Quota (USD)" inputMode="decimal" value={values.quota} onChange={(event) => set('quota', event.target.value)} hint="Empty: no limit." />
       </div>
+      <LimitFields form={values.limits} onChange={(limits) => set('limits', limits)} />
       {account && (
         <CheckboxField
           label={`Reset the spend (now ${formatMicroUsd(account.quota_used)})`}

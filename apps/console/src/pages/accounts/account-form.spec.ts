@@ -23,4 +23,18 @@ describe('account form → API body', () => {
     expect(toAccountUpdate({ ...form, resetUsed: true }, account)).toEqual({ ok: true, body: { quota_used: 0 } });
     expect(toAccountUpdate(form, account)).toEqual({ ok: false, errors: ['Nothing changed.'] });
   });
+
+  it('creates with periodic limits, time zone and thresholds; names a bad one', () => {
+    const limits = { rows: [{ period: 'day' as const, metric: 'cost' as const, limit: '20' }], timeZone: 'Asia/Kolkata', thresholds: '80' };
+    expect(toAccountCreate({ ...emptyAccountForm(), name: 'Team', limits })).toEqual({
+      ok: true,
+      body: { name: 'Team', role: 'user', status: 'active', quota_limit: null, periodic_limits: [{ period: 'day', metric: 'cost', limit: 20_000_000 }], time_zone: 'Asia/Kolkata', alert_thresholds: [80] },
+    });
+    expect(toAccountCreate({ ...emptyAccountForm(), name: 'Team', limits: { ...limits, rows: [{ period: 'day', metric: 'cost', limit: 'lots' }] } })).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^Periodic limits: row 1 \(cost per day\): "lots" is not an amount/)],
+    });
+    const account = accountFixture({ id: 4, time_zone: 'UTC', alert_thresholds: [50] });
+    expect(toAccountUpdate({ ...accountFormFrom(account), limits: { rows: [], timeZone: 'UTC', thresholds: '' } }, account)).toEqual({ ok: true, body: { alert_thresholds: null } });
+  });
 });

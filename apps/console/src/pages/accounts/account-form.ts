@@ -1,6 +1,7 @@
 import { AccountCreateSchema, AccountUpdateSchema, type Account, type AccountCreate, type AccountUpdate } from '@chat-relay/contract';
 import { microToUsdInput, parseUsdToMicro } from '../../api/format';
 import { formIssues, type FormOutcome } from '../../api/form-issues';
+import { changedLimits, EMPTY_LIMITS_FORM, LIMITS_FIELD_LABELS, limitsFormOf, parseLimitsForm, type LimitsForm, type LimitsProblem } from '../../api/limits-form';
 
 export interface AccountFormValues {
   name: string;
@@ -10,11 +11,24 @@ export interface AccountFormValues {
   quota: string;
   /** Edit only: start counting the spend again (a new billing period). */
   resetUsed: boolean;
+  /** Periodic limits, time zone and alert thresholds (issue 32). */
+  limits: LimitsForm;
 }
 
-const LABELS = { name: 'Name', role: 'Role', status: 'Status', quota_limit: 'Quota (USD)', quota_used: 'Spent' };
+const LABELS = {
+  name: 'Name',
+  role: 'Role',
+  status: 'Status',
+  quota_limit: 'Quota (USD)',
+  quota_used: 'Spent',
+  periodic_limits: LIMITS_FIELD_LABELS.periodicLimits,
+  time_zone: LIMITS_FIELD_LABELS.timeZone,
+  alert_thresholds: LIMITS_FIELD_LABELS.alertThresholds,
+};
 
-export const emptyAccountForm = (): AccountFormValues => ({ name: '', role: 'user', status: 'active', quota: '', resetUsed: false });
+const limitsError = (problem: LimitsProblem): string => `${LIMITS_FIELD_LABELS[problem.field]}: ${problem.reason}`;
+
+export const emptyAccountForm = (): AccountFormValues => ({ name: '', role: 'user', status: 'active', quota: '', resetUsed: false, limits: EMPTY_LIMITS_FORM });
 
 export const accountFormFrom = (account: Account): AccountFormValues => ({
   name: account.name,
@@ -22,6 +36,7 @@ export const accountFormFrom = (account: Account): AccountFormValues => ({
   status: account.status,
   quota: microToUsdInput(account.quota_limit),
   resetUsed: false,
+  limits: limitsFormOf(account),
 });
 
 function readQuota(text: string): { value: number | null } | { error: string } {
@@ -36,7 +51,13 @@ function readQuota(text: string): { value: number | null } | { error: string } {
 export function toAccountCreate(values: AccountFormValues): FormOutcome<AccountCreate> {
   const quota = readQuota(values.quota);
   if ('error' in quota) return { ok: false, errors: [quota.error] };
-  const parsed = AccountCreateSchema.safeParse({ name: values.name, role: values.role, status: values.status, quota_limit: quota.value });
+  const limits = parseLimitsForm(values.limits);
+  if (!limits.ok) return { ok: false, errors: [limitsError(limits.problem)] };
+  const body: Record<string, unknown> = { name: values.name, role: values.role, status: values.status, quota_limit: quota.value };
+  if (limits.value.periodic_limits.length > 0) body['periodic_limits'] = limits.value.periodic_limits;
+  if (limits.value.time_zone !== null) body['time_zone'] = limits.value.time_zone;
+  if (limits.value.alert_thresholds !== null) body['alert_thresholds'] = limits.value.alert_thresholds;
+  const parsed = AccountCreateSchema.safeParse(body);
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, errors: formIssues(parsed.error.issues, LABELS) };
 }
 
@@ -50,6 +71,9 @@ export function toAccountUpdate(values: AccountFormValues, original: Account): F
   if (values.status !== original.status) body['status'] = values.status;
   if (quota.value !== original.quota_limit) body['quota_limit'] = quota.value;
   if (values.resetUsed) body['quota_used'] = 0;
+  const limits = changedLimits(limitsFormOf(original), values.limits);
+  if (!limits.ok) return { ok: false, errors: [limitsError(limits.problem)] };
+  Object.assign(body, limits.value);
   if (Object.keys(body).length === 0) return { ok: false, errors: ['Nothing changed.'] };
   const parsed = AccountUpdateSchema.safeParse(body);
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, errors: formIssues(parsed.error.issues, LABELS) };

@@ -1,7 +1,7 @@
 import type { Account } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { bodiesOf, fakeClient, refusal, type FakeRoutes } from '../../testing/fake-client';
-import { accountFixture, pageOf } from '../../testing/fixtures';
+import { accountFixture, pageOf, windowFixture } from '../../testing/fixtures';
 import { renderPage } from '../../testing/render-page';
 import { AccountsPage } from './accounts-page';
 
@@ -84,5 +84,38 @@ describe('Accounts page', () => {
     expect(calls.some((call) => call.route === 'accounts.deleteAccount')).toBe(false);
     fireEvent.click(within(row).getByRole('button', { name: 'Confirm delete' }));
     await waitFor(() => expect(calls.filter((call) => call.route === 'accounts.deleteAccount').map((call) => call.args['params'])).toEqual([{ id: 3 }]));
+  });
+
+  it('edits an account’s periodic limits and shows its windows as bars', async () => {
+    const team = accountFixture({
+      id: 4,
+      name: 'Team D',
+      role: 'user',
+      periodic_limits: [{ period: 'month', metric: 'cost', limit: 100_000_000 }],
+      windows: [windowFixture({ period: 'month', used: 40_000_000, limit: 100_000_000, resetsInMs: 3 * 86_400_000 + 2 * 3_600_000 + 30_000 })],
+    });
+    const { calls } = relayWith([me, team], { updateAccount: () => ({ status: 200, body: team }) });
+    const row = await rowOf('Team D');
+    expect(within(row).getByRole('meter', { name: 'Cost per month' }).getAttribute('aria-valuetext')).toBe('$40.00 of $100.00 (40%), resets in 3d 2h');
+    expect(within(row).getByText('$40.00 / $100.00 · 40%').closest('li')?.className).toBe('window-bar window-ok');
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    expect((screen.getByLabelText('Row 1: limit') as HTMLInputElement).value).toBe('100');
+    type('Row 1: limit', '150');
+    fireEvent.click(screen.getByText('Add limit'));
+    type('Row 2: limit', '10000');
+    fireEvent.change(screen.getByLabelText('Row 2: metric'), { target: { value: 'requests' } });
+    type('Alert thresholds (%)', 'none');
+    fireEvent.click(screen.getByRole('button', { name: 'Save account' }));
+    expect(await screen.findByText('Saved account “Team D”.')).toBeTruthy();
+    expect(bodiesOf(calls, 'accounts.updateAccount')).toEqual([
+      {
+        periodic_limits: [
+          { period: 'month', metric: 'cost', limit: 150_000_000 },
+          { period: 'day', metric: 'requests', limit: 10_000 },
+        ],
+        alert_thresholds: [],
+      },
+    ]);
   });
 });

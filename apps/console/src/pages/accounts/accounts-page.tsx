@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/error-notice';
 import { KeyShownOnce } from '../../components/key-shown-once';
 import { Page } from '../../components/page';
 import { Pager } from '../../components/pager';
+import { WindowBars } from '../../components/window-bars';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
 import { AccountEditor } from './account-editor';
@@ -63,6 +64,11 @@ export function AccountsPage() {
       numeric: true,
       sortValue: (account) => account.quota_limit,
       cell: (account) => (account.quota_limit === null ? 'no limit' : formatMicroUsd(account.quota_limit)),
+    },
+    {
+      id: 'windows',
+      header: 'Windows',
+      cell: (account) => <WindowBars windows={account.windows} compact label={`Limit windows of ${account.name}`} />,
     },
     {
       id: 'stored',

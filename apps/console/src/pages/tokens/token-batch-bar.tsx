@@ -6,6 +6,8 @@ interface TokenBatchBarProps {
   selectedIds: readonly number[];
   onDone: (outcome: string) => void;
   onError: (error: unknown) => void;
+  /** Opens the batch edit of periodic limits, time zone and alert thresholds. */
+  onSetLimits: () => void;
 }
 
 const BUTTONS: ReadonlyArray<{ action: BatchAction; label: string; danger?: boolean }> = [
@@ -14,7 +16,7 @@ const BUTTONS: ReadonlyArray<{ action: BatchAction; label: string; danger?: bool
   { action: 'delete', label: 'Delete selected', danger: true },
 ];
 
-/** Enable, disable or delete the selected tokens in one request (deleting asks first). */
+/** Enable, disable or delete the selected tokens in one request (deleting asks first), or set their limits. */
 export function TokenBatchBar(props: TokenBatchBarProps) {
   const { client } = useSession();
   const count = props.selectedIds.length;
@@ -37,6 +39,9 @@ export function TokenBatchBar(props: TokenBatchBarProps) {
           {button.label}
         </button>
       ))}
+      <button type="button" disabled={count === 0} onClick={props.onSetLimits}>
+        Set limits on selected
+      </button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Token } from '@chat-relay/contract';
 import { formatMicroUsd, formatTime } from '../../api/format';
 import type { Column } from '../../components/data-table';
+import { WindowBars } from '../../components/window-bars';
 
 const rateLimitText = (token: Token): string => {
   const limit = token.rate_limit;
@@ -28,6 +29,12 @@ export function tokenColumns(actions: { onEdit: (token: Token) => void; onUsage:
     },
     { id: 'key', header: 'Key', cell: (token) => <code>{token.key_hint}</code> },
     { id: 'quota', header: 'Quota used', cell: quotaText, sortValue: (token) => token.quota_used, numeric: true },
+    {
+      id: 'windows',
+      header: 'Windows',
+      cell: (token) => <WindowBars windows={token.windows} compact label={`Limit windows of ${token.name}`} />,
+      sortValue: (token) => Math.max(0, ...token.windows.map((window) => (window.limit > 0 ? window.used / window.limit : 0))),
+    },
     { id: 'expires', header: 'Expires', cell: (token) => (token.expires_at ? formatTime(token.expires_at) : 'Never'), sortValue: (token) => token.expires_at },
     { id: 'models', header: 'Models', cell: (token) => (token.models ? token.models.join(', ') : 'All') },
     { id: 'limits', header: 'Rate limits', cell: rateLimitText },

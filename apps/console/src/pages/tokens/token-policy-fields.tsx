@@ -1,5 +1,6 @@
 import { SelectField, TextArea, TextField } from '../../components/field';
-import type { TokenPolicyForm } from './token-policy';
+import { LimitFields } from '../../components/limit-fields';
+import type { TextFormField, TokenPolicyForm } from './token-policy';
 
 interface TokenPolicyFieldsProps {
   form: TokenPolicyForm;
@@ -13,7 +14,7 @@ interface TokenPolicyFieldsProps {
 /** The policy a token carries (SPEC §4), shared by the create and edit forms. */
 export function TokenPolicyFields(props: TokenPolicyFieldsProps) {
   const { form, onChange } = props;
-  const field = (name: keyof TokenPolicyForm) => ({
+  const field = (name: TextFormField) => ({
     value: form[name],
     onChange: (event: { target: { value: string } }) => onChange({ ...form, [name]: event.target.value }),
   });
@@ -38,6 +39,9 @@ export function TokenPolicyFields(props: TokenPolicyFieldsProps) {
       <TextField label="Requests per minute" type="number" min={1} inputMode="numeric" placeholder="No limit" {...field('rpm')} />
       <TextField label="Tokens per minute" type="number" min={1} inputMode="numeric" placeholder="No limit" {...field('tpm')} />
       <TextField label="Concurrent requests" type="number" min={1} inputMode="numeric" placeholder="No limit" {...field('concurrency')} />
+      <div className="form-wide">
+        <LimitFields form={form.limits} onChange={(limits) => onChange({ ...form, limits })} />
+      </div>
     </div>
   );
 }

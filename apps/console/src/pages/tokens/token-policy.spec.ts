@@ -67,4 +67,29 @@ describe('token policy forms', () => {
     });
     expect(tokenUpdateOf(initial, { ...initial, rpm: '', models: 'gpt-4o' })).toEqual({ models: ['gpt-4o'], rate_limit: { rpm: null } });
   });
+
+  it('creates and edits periodic limits, time zone and thresholds; a bad one names its field', () => {
+    const limits = { rows: [{ period: 'day' as const, metric: 'cost' as const, limit: '1' }, { period: 'day' as const, metric: 'requests' as const, limit: '100' }], timeZone: 'Europe/Paris', thresholds: '80, 50' };
+    expect(tokenCreateOf({ ...EMPTY_TOKEN_FORM, name: 'team', limits }, false)).toEqual({
+      name: 'team',
+      periodic_limits: [
+        { period: 'day', metric: 'cost', limit: 1_000_000 },
+        { period: 'day', metric: 'requests', limit: 100 },
+      ],
+      time_zone: 'Europe/Paris',
+      alert_thresholds: [50, 80],
+    });
+
+    const initial = formOfToken(tokenFixture({ periodic_limits: [{ period: 'day', metric: 'cost', limit: 1_000_000 }], time_zone: 'UTC' }));
+    expect(initial.limits).toEqual({ rows: [{ period: 'day', metric: 'cost', limit: '1' }], timeZone: 'UTC', thresholds: '' });
+    expect(tokenUpdateOf(initial, { ...initial, limits: { ...initial.limits, rows: [{ period: 'day', metric: 'cost', limit: '2.5' }] } })).toEqual({
+      periodic_limits: [{ period: 'day', metric: 'cost', limit: 2_500_000 }],
+    });
+    expect(tokenUpdateOf(initial, { ...initial, limits: { ...initial.limits, timeZone: '' } })).toEqual({ time_zone: null });
+
+    expect(() => tokenCreateOf({ ...EMPTY_TOKEN_FORM, name: 'x', limits: { ...limits, thresholds: '150' } }, false)).toThrow(
+      'Alert thresholds (%): "150" is not a percentage from 1 to 100',
+    );
+    expect(() => tokenCreateOf({ ...EMPTY_TOKEN_FORM, name: 'x', limits: { ...limits, timeZone: 'Paris' } }, false)).toThrow(/^Time zone: "Paris" is not an IANA time zone/);
+  });
 });

@@ -1,6 +1,7 @@
 import { TokenCreateSchema, TokenUpdateSchema, type RateLimitInput, type Token, type TokenCreate, type TokenUpdate } from '@chat-relay/contract';
 import type { ZodError } from 'zod';
 import { microToUsdInput, parseUsdToMicro } from '../../api/format';
+import { changedLimits, EMPTY_LIMITS_FORM, LIMITS_FIELD_LABELS, limitsFormOf, parseLimitsForm, type LimitsForm, type Parsed } from '../../api/limits-form';
 import { isoToLocalInput, localInputToIso } from '../../api/local-time';
 
 /** A token's policy as the form holds it: what was typed, before it becomes the API's body. */
@@ -19,8 +20,13 @@ export interface TokenPolicyForm {
   concurrency: string;
   /** The owner (admin only, on create); empty = the admin's own account. */
   accountId: string;
+  /** Periodic limits, time zone and alert thresholds (issue 32). */
+  limits: LimitsForm;
 }
-type FormField = keyof TokenPolicyForm;
+/** The form's text fields (one input each). */
+export type TextFormField = Exclude<keyof TokenPolicyForm, 'limits'>;
+/** Where a problem is, by the label on screen. */
+type FormField = TextFormField | keyof typeof LIMITS_FIELD_LABELS;
 
 export const EMPTY_TOKEN_FORM: TokenPolicyForm = {
   name: '',
@@ -33,6 +39,7 @@ export const EMPTY_TOKEN_FORM: TokenPolicyForm = {
   tpm: '',
   concurrency: '',
   accountId: '',
+  limits: EMPTY_LIMITS_FORM,
 };
 
 /** The labels on screen, to name a field in a problem. */
@@ -47,6 +54,7 @@ export const TOKEN_FIELD_LABELS: Readonly<Record<FormField, string>> = {
   tpm: 'Tokens per minute',
   concurrency: 'Concurrent requests',
   accountId: 'Account id',
+  ...LIMITS_FIELD_LABELS,
 };
 
 /** The API's field → the form's, so a problem the schema finds names what the operator sees. */
@@ -61,6 +69,9 @@ const FIELD_OF_WIRE: Readonly<Record<string, FormField>> = {
   tpm: 'tpm',
   concurrency: 'concurrency',
   account_id: 'accountId',
+  periodic_limits: 'periodicLimits',
+  time_zone: 'timeZone',
+  alert_thresholds: 'alertThresholds',
 };
 
 /** A typed value the form cannot send, named by its label. */
@@ -82,7 +93,7 @@ const listOrNull = (text: string): string[] | null => {
   return items.length > 0 ? items : null;
 };
 
-function positiveIntOrNull(form: TokenPolicyForm, field: FormField): number | null {
+function positiveIntOrNull(form: TokenPolicyForm, field: TextFormField): number | null {
   const text = form[field].trim();
   if (text === '') return null;
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new FormProblem(field, `"${text}" is not a whole number above 0`);
@@ -111,6 +122,12 @@ const wireValues = (form: TokenPolicyForm) => ({
   concurrency: positiveIntOrNull(form, 'concurrency'),
 });
 
+/** The limits' value, or their first problem thrown as the form's. */
+function limitsOrThrow<T>(parsed: Parsed<T>): T {
+  if (!parsed.ok) throw new FormProblem(parsed.problem.field, parsed.problem.reason);
+  return parsed.value;
+}
+
 function firstProblem(error: ZodError): FormProblem {
   const issue = error.issues[0];
   const wireField = [...(issue?.path ?? [])].reverse().find((part) => typeof part === 'string' && part in FIELD_OF_WIRE);
@@ -131,6 +148,10 @@ export function tokenCreateOf(form: TokenPolicyForm, isAdmin: boolean): TokenCre
   if (wire.allowed_ips) body.allowed_ips = wire.allowed_ips;
   if (Object.keys(rateLimit).length > 0) body.rate_limit = rateLimit;
   if (isAdmin && form.accountId.trim() !== '') body.account_id = positiveIntOrNull(form, 'accountId');
+  const limits = limitsOrThrow(parseLimitsForm(form.limits));
+  if (limits.periodic_limits.length > 0) body.periodic_limits = limits.periodic_limits;
+  if (limits.time_zone !== null) body.time_zone = limits.time_zone;
+  if (limits.alert_thresholds !== null) body.alert_thresholds = limits.alert_thresholds;
   const parsed = TokenCreateSchema.safeParse(body);
   if (!parsed.success) throw firstProblem(parsed.error);
   return parsed.data;
@@ -150,6 +171,7 @@ export function formOfToken(token: Token): TokenPolicyForm {
     tpm: token.rate_limit?.tpm?.toString() ?? '',
     concurrency: token.rate_limit?.concurrency?.toString() ?? '',
     accountId: String(token.account_id),
+    limits: limitsFormOf(token),
   };
 }
 
@@ -158,7 +180,7 @@ export function formOfToken(token: Token): TokenPolicyForm {
  * an untouched expiry is not rewritten to the minute); null when nothing changed.
  */
 export function tokenUpdateOf(initial: TokenPolicyForm, form: TokenPolicyForm): TokenUpdate | null {
-  const changed = (field: FormField) => form[field].trim() !== initial[field].trim();
+  const changed = (field: TextFormField) => form[field].trim() !== initial[field].trim();
   const wire = wireValues(form);
   const body: Record<string, unknown> = {};
   if (changed('name')) body.name = wire.name;
@@ -172,6 +194,7 @@ export function tokenUpdateOf(initial: TokenPolicyForm, form: TokenPolicyForm): 
   if (changed('tpm')) rateLimit.tpm = wire.tpm;
   if (changed('concurrency')) rateLimit.concurrency = wire.concurrency;
   if (Object.keys(rateLimit).length > 0) body.rate_limit = rateLimit;
+  Object.assign(body, limitsOrThrow(changedLimits(initial.limits, form.limits)));
   if (Object.keys(body).length === 0) return null;
   const parsed = TokenUpdateSchema.safeParse(body);
   if (!parsed.success) throw firstProblem(parsed.error);

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/empty-state';
 import { ErrorNotice } from '../../components/error-notice';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
+import { WindowBars } from '../../components/window-bars';
 
 const USAGE_DAYS = 30;
 
@@ -65,6 +66,12 @@ export function TokenUsagePanel(props: { token: Token; onClose: () => void }) {
           Close usage
         </button>
       </div>
+      {token.windows.length > 0 && (
+        <section aria-labelledby="token-windows-title">
+          <h3 id="token-windows-title">Current windows</h3>
+          <WindowBars windows={token.windows} label={`Limit windows of ${token.name}`} />
+        </section>
+      )}
       <ErrorNotice error={error} title="Could not load the usage" />
       {loading && <p role="status">Loading usage…</p>}
       {data && data.byDay.total.requests === 0 && <EmptyState title="No requests with this token in the last 30 days" />}

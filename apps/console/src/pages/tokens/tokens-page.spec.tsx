@@ -1,11 +1,24 @@
 import type { TokenCreated } from '@chat-relay/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { answer, fakeClient, refusal, type Api, type ArgsOf, type FakeRoutes } from '../../testing/fake-client';
-import { pageOf, tokenFixture } from '../../testing/fixtures';
+import { pageOf, tokenFixture, windowFixture } from '../../testing/fixtures';
 import { renderPage } from '../../testing/render-page';
 import { TokensPage } from './tokens-page';
 
-const tokens = [tokenFixture({ id: 5, name: 'ci', key_hint: 'sk-…Ab12' }), tokenFixture({ id: 6, name: 'web', key_hint: 'sk-…Cd34', rate_limit: { rpm: 60, tpm: null, concurrency: null } })];
+const tokens = [
+  tokenFixture({ id: 5, name: 'ci', key_hint: 'sk-…Ab12' }),
+  tokenFixture({
+    id: 6,
+    name: 'web',
+    key_hint: 'sk-…Cd34',
+    rate_limit: { rpm: 60, tpm: null, concurrency: null },
+    periodic_limits: [
+      { period: 'day', metric: 'cost', limit: 1_000_000 },
+      { period: 'day', metric: 'requests', limit: 100 },
+    ],
+    windows: [windowFixture({ used: 850_000, limit: 1_000_000 }), windowFixture({ metric: 'requests', used: 100, limit: 100 })],
+  }),
+];
 const secret = `sk-${'k'.repeat(48)}`;
 const usageBucket = (key: string, requests: number) => ({
   key,
@@ -157,5 +170,76 @@ describe('TokensPage', () => {
       [6, 'day'],
       [6, 'model'],
     ]);
+  });
+
+  it('shows a bar per window in the list: used / limit, %, the reset, amber from 80 % and red at 100 %', async () => {
+    setup();
+    await table();
+
+    const bars = within(rowOf('web')).getAllByRole('meter');
+    expect(bars.map((bar) => bar.getAttribute('aria-label'))).toEqual(['Cost per day', 'Requests per day']);
+    expect(bars.map((bar) => bar.closest('li')?.className)).toEqual(['window-bar window-warn', 'window-bar window-full']);
+    expect(bars[0]!.getAttribute('aria-valuetext')).toBe('$0.85 of $1.00 (85%), resets in 5h 12m');
+    expect(within(rowOf('web')).getByText('$0.85 / $1.00 · 85%')).toBeTruthy();
+    expect(within(rowOf('web')).getAllByText('resets in 5h 12m')[0]!.getAttribute('title')).toMatch(/\(counted in UTC\)$/);
+    expect(within(rowOf('ci')).queryByRole('meter')).toBeNull();
+  });
+
+  it('creates a token with periodic limits (cost in USD sent as micro-USD), a time zone and thresholds', async () => {
+    const routes = setup();
+    await table();
+
+    fireEvent.click(screen.getByRole('button', { name: 'New token' }));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'team' } });
+    fireEvent.click(screen.getByText('Add limit'));
+    fireEvent.change(screen.getByLabelText('Row 1: limit'), { target: { value: '20' } });
+    fireEvent.click(screen.getByText('Add limit'));
+    fireEvent.change(screen.getByLabelText('Row 2: metric'), { target: { value: 'requests' } });
+    fireEvent.change(screen.getByLabelText('Row 2: period'), { target: { value: 'day' } });
+    fireEvent.change(screen.getByLabelText('Row 2: limit'), { target: { value: '1.5' } });
+    fireEvent.change(screen.getByLabelText('Time zone'), { target: { value: 'Europe/Paris' } });
+    fireEvent.change(screen.getByLabelText('Alert thresholds (%)'), { target: { value: '50, 80, 100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain('Periodic limits: row 2 (requests per day): "1.5" is not a whole number above 0');
+    expect(routes.createToken).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('Row 2: limit'), { target: { value: '100' } });
+    fireEvent.click(screen.getByText('Add limit'));
+    fireEvent.click(screen.getByLabelText('Row 3: remove'));
+    expect(screen.queryByLabelText('Row 3: limit')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
+
+    await screen.findByTestId('new-token-key');
+    expect(routes.createToken.mock.calls[0]![0].body).toEqual({
+      name: 'team',
+      periodic_limits: [
+        { period: 'day', metric: 'cost', limit: 20_000_000 },
+        { period: 'day', metric: 'requests', limit: 100 },
+      ],
+      time_zone: 'Europe/Paris',
+      alert_thresholds: [50, 80, 100],
+    });
+  });
+
+  it('sets periodic limits on the selected tokens in one batch update', async () => {
+    const routes = setup();
+    await table();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 5' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select row 6' }));
+    fireEvent.click(screen.getByText('Set limits on selected'));
+    fireEvent.click(screen.getByText('Add limit'));
+    fireEvent.change(screen.getByLabelText('Row 1: limit'), { target: { value: '5' } });
+    fireEvent.click(screen.getByLabelText('Set alert thresholds'));
+    fireEvent.change(screen.getByLabelText('Alert thresholds (%)'), { target: { value: '90' } });
+    fireEvent.click(screen.getByText('Apply to selected'));
+
+    expect(await screen.findByText('Updated 2 tokens.')).toBeTruthy();
+    expect(routes.batchTokens.mock.calls[0]![0].body).toEqual({
+      ids: [5, 6],
+      action: 'update',
+      update: { periodic_limits: [{ period: 'day', metric: 'cost', limit: 5_000_000 }], alert_thresholds: [90] },
+    });
+    expect(screen.queryByRole('button', { name: 'Apply to selected' })).toBeNull();
   });
 });

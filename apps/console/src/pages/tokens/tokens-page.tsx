@@ -12,6 +12,7 @@ import { useDebounced } from '../../hooks/use-debounced';
 import { useLoad } from '../../hooks/use-load';
 import { useSession } from '../../session/session';
 import { TokenBatchBar } from './token-batch-bar';
+import { TokenBatchLimitsForm } from './token-batch-limits-form';
 import { tokenColumns } from './token-columns';
 import { TokenCreateForm } from './token-create-form';
 import { TokenEditForm } from './token-edit-form';
@@ -22,7 +23,7 @@ const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...TokenStatusSchema
 const isTokenStatus = (value: string): value is TokenStatus => TokenStatusSchema.safeParse(value).success;
 
 /** One panel at a time, so a field label never appears twice on the page. */
-type Panel = { kind: 'none' } | { kind: 'create' } | { kind: 'edit'; token: Token } | { kind: 'usage'; token: Token };
+type Panel = { kind: 'none' } | { kind: 'create' } | { kind: 'edit'; token: Token } | { kind: 'usage'; token: Token } | { kind: 'batch-limits' };
 
 /** API tokens: list, search, batch actions, create (the key shown once), edit policy, usage. */
 export function TokensPage() {
@@ -103,6 +104,16 @@ export function TokensPage() {
           }}
         />
       )}
+      {panel.kind === 'batch-limits' && (
+        <TokenBatchLimitsForm
+          selectedIds={[...selected].map(Number)}
+          onCancel={() => setPanel({ kind: 'none' })}
+          onDone={(message) => {
+            setPanel({ kind: 'none' });
+            afterChange(message);
+          }}
+        />
+      )}
       {panel.kind === 'usage' && <TokenUsagePanel key={panel.token.id} token={panel.token} onClose={() => setPanel({ kind: 'none' })} />}
 
       <div className="toolbar">
@@ -121,7 +132,7 @@ export function TokensPage() {
           options={STATUS_OPTIONS}
         />
       </div>
-      <TokenBatchBar selectedIds={[...selected].map(Number)} onDone={afterChange} onError={setActionError} />
+      <TokenBatchBar selectedIds={[...selected].map(Number)} onDone={afterChange} onError={setActionError} onSetLimits={() => setPanel({ kind: 'batch-limits' })} />
       <p role="status" className="muted">
         {outcome}
       </p>
