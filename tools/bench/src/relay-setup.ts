@@ -74,6 +74,30 @@ export async function startRelay(
     allowed_ips: ['127.0.0.1/32', '::1'],
     // The contract's ceiling; about 16,700 requests a second, never reached here.
     rate_limit: { rpm: 1_000_000, tpm: null },
+    ...tokenLimits(process.env['BENCH_TOKEN_LIMITS']),
   });
   return { child, origin, dataDir, tokenKey: key, tokenId: id, adminKey };
+}
+
+/**
+ * BENCH_TOKEN_LIMITS: what the bench token is limited by, never reached — `lifetime` (a quota:
+ * every request reserves and settles), `windows` (the quota and a day's cost, requests and tokens
+ * windows, riding the same reservation), unset: nothing (no reservation at all).
+ */
+function tokenLimits(mode: string | undefined): Record<string, unknown> {
+  if (mode === undefined || mode === '') return {};
+  const quota = { quota_limit: 1_000_000_000_000_000 };
+  if (mode === 'lifetime') return quota;
+  if (mode === 'windows') {
+    const huge = 1_000_000_000_000_000;
+    return {
+      ...quota,
+      periodic_limits: [
+        { period: 'day', metric: 'cost', limit: huge },
+        { period: 'day', metric: 'requests', limit: huge },
+        { period: 'month', metric: 'tokens', limit: huge },
+      ],
+    };
+  }
+  throw new Error(`BENCH_TOKEN_LIMITS must be lifetime or windows, not ${JSON.stringify(mode)}`);
 }
