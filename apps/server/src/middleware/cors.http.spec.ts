@@ -42,6 +42,9 @@ describe('issue 11: browsers can call /v1 (CORS)', () => {
       const models = await request(relay.app).get('/v1/models').set('origin', ORIGIN).set(bearer(key)).expect(200);
       expect(models.headers['access-control-allow-origin']).toBe('*');
       expect(models.headers['access-control-expose-headers']).toContain('x-request-id');
+      // What a fallback and a periodic window's refusal tell (issue 32) are readable too.
+      const exposed = String(models.headers['access-control-expose-headers']).split(', ');
+      expect(exposed).toEqual(expect.arrayContaining(['x-relay-served-model', 'x-relay-models-tried', 'x-ratelimit-reset-cost-day', 'x-ratelimit-remaining-tokens-month']));
       const refused = await request(relay.app).get('/v1/models').set('origin', ORIGIN).expect(401);
       expect(refused.headers['access-control-allow-origin']).toBe('*');
       expect(ErrorResponseSchema.parse(refused.body).error.code).toBe('invalid_api_key');

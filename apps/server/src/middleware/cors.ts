@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { LimitMetricSchema, LimitPeriodSchema, MODELS_TRIED_HEADER, SERVED_MODEL_HEADER } from '@chat-relay/contract';
 import { permissionError } from '@chat-relay/wire';
 import type { CorsOrigins } from '../core/cors-origins';
 
@@ -11,7 +12,14 @@ export interface CorsPolicy {
 }
 
 const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
-/** What a browser client may read of an answer: request id, rate limits, retry hints, a download's file name, what the relay adjusted. */
+/** A periodic window's refusal headers (issue 32): `x-ratelimit-{limit,remaining,reset}-<metric>-<period>`. */
+const WINDOW_HEADERS = ['limit', 'remaining', 'reset'].flatMap((what) =>
+  LimitMetricSchema.options.flatMap((metric) => LimitPeriodSchema.options.map((period) => `x-ratelimit-${what}-${metric}-${period}`)),
+);
+/**
+ * What a browser client may read of an answer: request id, rate limits and periodic windows, retry
+ * hints, a download's file name, what the relay adjusted, the model that served and those tried.
+ */
 const EXPOSED_HEADERS = [
   'x-request-id',
   'content-disposition',
@@ -23,6 +31,9 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
   'x-relay-adjusted',
+  SERVED_MODEL_HEADER,
+  MODELS_TRIED_HEADER,
+  ...WINDOW_HEADERS,
 ].join(', ');
 const PREFLIGHT_MAX_AGE_SECONDS = '7200';
 
