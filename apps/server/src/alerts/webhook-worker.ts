@@ -54,8 +54,10 @@ export class WebhookWorker {
     private readonly options: WebhookWorkerOptions,
   ) {
     this.warn = throttledWarn(deps.logger);
-    // At least as often as the first retry falls due, never busier than every 20 ms, at most every second.
-    this.pollMs = options.pollMs ?? Math.max(20, Math.min(1_000, options.firstDelayMs));
+    // As often as the first retry falls due (5 s by default), never busier than every 20 ms: a new
+    // event pokes the worker at once, so the poll only finds retries, expired leases and events
+    // queued by another instance — one query per interval per instance, traffic or not.
+    this.pollMs = options.pollMs ?? Math.max(20, Math.min(5_000, options.firstDelayMs));
   }
 
   start(): void {

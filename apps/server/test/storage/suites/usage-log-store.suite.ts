@@ -5,8 +5,8 @@ import { createUsageOwners, type MoneyDb, openMoneyDb, quotaUsed, reservations }
 import { bruteForceAggregate, expectedListing, sampleRows } from './usage-sample';
 
 const stored = (entry: UsageLogEntry) => {
-  const { quotaReserved: _quotaReserved, ...rest } = entry;
-  return { ...rest, id: expect.any(Number) as number };
+  const { quotaReserved: _quotaReserved, windowsReserved: _windowsReserved, ...rest } = entry;
+  return { ...rest, fallbackPath: entry.fallbackPath ?? null, id: expect.any(Number) as number };
 };
 const requestIds = (rows: ReadonlyArray<{ requestId: string }>) => rows.map((row) => row.requestId);
 
@@ -55,6 +55,7 @@ export function describeUsageLogStore(backend: StoreBackend): void {
         clientIp: '2001:db8::1',
         attempts: 3,
         pricedBy: 'gpt-4o* (table)',
+        fallbackPath: 'claude-sonnet-4-5>gpt-4.1',
       });
       const bare = usageEntry({
         requestId: 'req-bare',
