@@ -35,7 +35,7 @@ export interface PlannedWindow {
 
 const NO_LIMITS: Record<LimitMetric, number | null> = { cost: null, requests: null, tokens: null };
 
-/** Whether the token or its account has any periodic limit: only then is a window computed. */
+/** Whether the token or its account carries a periodic limit: only then is a window computed. */
 export function hasPeriodicLimits(token: TokenRecord): boolean {
   return token.periodicLimits.length > 0 || (token.account?.periodicLimits.length ?? 0) > 0;
 }
