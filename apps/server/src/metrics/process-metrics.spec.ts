@@ -1,4 +1,5 @@
 import { RelayMetrics } from './relay-metrics';
+import { startProcessMetrics } from './process-metrics';
 import type { MetricSources } from './metric-definitions';
 import { Exposition } from '../../test/metrics/testing/exposition';
 
@@ -19,6 +20,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // One spec file is one module registry: these run in order in a process whose metrics nobody scraped yet.
 describe('issue 26: process metrics are collected from start-up, not from the first scrape', () => {
+  // What `main` does first thing at boot.
+  beforeAll(() => startProcessMetrics());
+
   it('counts the CPU seconds spent before the first scrape', async () => {
     const metrics = new RelayMetrics(idleSources);
     burnCpu(400);
@@ -65,5 +69,23 @@ describe('issue 26: process metrics are collected from start-up, not from the fi
     const values = scraped.family('nodejs_eventloop_lag_min_seconds').metrics.map((sample) => Number(sample.value));
     expect(values).toEqual([Number.NaN]);
     expect(scraped.value('process_cpu_seconds_total')).toBeGreaterThan(0.35);
+  });
+});
+
+describe('an app alone does not start the process metrics (only main and the first scrape do)', () => {
+  it('leaves the never-stopped monitor and GC observer unstarted until scraped: they would keep a test file\'s modules alive', async () => {
+    let fresh: { processMetrics: typeof import('./process-metrics'); relayMetrics: typeof import('./relay-metrics') } | undefined;
+    jest.isolateModules(() => {
+      fresh = {
+        processMetrics: jest.requireActual<typeof import('./process-metrics')>('./process-metrics'),
+        relayMetrics: jest.requireActual<typeof import('./relay-metrics')>('./relay-metrics'),
+      };
+    });
+    if (!fresh) throw new Error('the metrics modules did not load');
+    const metrics = new fresh.relayMetrics.RelayMetrics(idleSources);
+    expect(fresh.processMetrics.processMetricsStarted()).toBe(false);
+    const scraped = new Exposition(await metrics.scrape());
+    expect(fresh.processMetrics.processMetricsStarted()).toBe(true);
+    expect(scraped.value('process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 });

@@ -74,15 +74,12 @@ export class RelayMetrics implements AttemptObserver {
   private readonly retries = new Map<number, Map<AttemptOutcomeLabel, CounterCell>>();
   private readonly rejections = new Map<string, CounterCell>();
   private readonly fallbacks = new Map<string, CounterCell>();
-  private readonly processRegistry: Registry;
   /** The periodic limits' refusals and windows (issue 32). */
   readonly limits: LimitMetrics;
 
   constructor(sources: MetricSources, options: RelayMetricsOptions = {}) {
     this.metrics = defineMetrics(this.registry, sources);
     this.limits = new LimitMetrics(this.registry);
-    // Already running when `main` started them at boot; a test's app starts them here.
-    this.processRegistry = startProcessMetrics();
     this.models = new ModelLabels(options.maxModels);
     for (const reason of KNOWN_REJECTIONS) this.rejections.set(reason, zeroed(this.metrics.authRejected.labels(reason)));
   }
@@ -94,7 +91,10 @@ export class RelayMetrics implements AttemptObserver {
 
   /** This instance's metrics and the process's, in the text format. */
   async scrape(): Promise<string> {
-    const [own, process] = await Promise.all([this.registry.metrics(), this.processRegistry.metrics()]);
+    // Already running when `main` started them at boot. Otherwise (a test's app) they start at the
+    // first scrape, not with the app: their event-loop monitor and GC observer are never stopped and
+    // would keep every test file's modules alive after it.
+    const [own, process] = await Promise.all([this.registry.metrics(), startProcessMetrics().metrics()]);
     return `${own}\n${process}`;
   }
 
