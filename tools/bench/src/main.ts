@@ -87,6 +87,7 @@ async function run(options: BenchOptions): Promise<BenchReport> {
       peers: options.peers,
       sharedStores: options.sharedStores,
     },
+    idle: results.idle,
     rows: buildReportRows(results.measurements, results.ttfbs),
     ttfb: results.ttfbs,
     slowStreams: results.slowStreams,

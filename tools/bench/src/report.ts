@@ -60,6 +60,19 @@ export interface SlowStreamsResult {
   firstFailure: string | undefined;
 }
 
+/**
+ * How long the targets are left without load before their idle RSS is read: V8's memory reducer
+ * gives back what start-up grew (its young generation, mostly) about 8 s after a process goes
+ * quiet, and a process that sits idle is what an operator sees.
+ */
+export const IDLE_SETTLE_MS = 12_000;
+
+/** A target's resident memory with no load on it, once it settled after its first requests. */
+export interface IdleRss {
+  target: TargetId;
+  rssBytes: number | undefined;
+}
+
 /** Latencies of the health check while large bodies were in flight (a probe in a process of its own). */
 export interface HealthzLatency {
   samples: number;
@@ -99,6 +112,8 @@ export interface BenchReport {
     clockTicksPerSecond: number;
   };
   settings: { durationSeconds: number; warmupSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean; sharedStores: boolean };
+  /** Each target's RSS before any load (issue 30's idle target); empty when not measured. */
+  idle: IdleRss[];
   rows: ReportRow[];
   ttfb: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;

@@ -2,11 +2,12 @@ import type { BenchOptions } from './cli-options';
 import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
-import type { LargeBodyRow, LoadMeasurement, Mode, SlowStreamsResult, TtfbMeasurement } from './report';
+import { IDLE_SETTLE_MS, type IdleRss, type LargeBodyRow, type LoadMeasurement, type Mode, type SlowStreamsResult, type TtfbMeasurement } from './report';
+import { readRssBytes } from './proc-stats';
 import { SHARED_RELAY_TARGET } from './shared-stores';
 import { runSlowStreams } from './slow-streams';
 import { bundles, type Stack } from './stack';
-import { formatNumber, formatSlowStreams } from './table';
+import { formatIdle, formatNumber, formatSlowStreams } from './table';
 import { probeTimeToFirstByte } from './ttfb-probe';
 import {
   buildWorkloads,
@@ -35,6 +36,7 @@ export const loadCases: readonly { mode: Mode; connections: number }[] = [
 ];
 
 export interface BenchResults {
+  idle: IdleRss[];
   measurements: LoadMeasurement[];
   ttfbs: TtfbMeasurement[];
   slowStreams: SlowStreamsResult | undefined;
@@ -156,8 +158,10 @@ async function largeBodiesCheck(root: string, stack: Stack, notes: string[], log
 
 export async function runBench(root: string, stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
   const notes = [...stack.notes];
-  if (options.largeBodies === 'only') return { measurements: [], ttfbs: [], slowStreams: undefined, largeBodies: await largeBodiesCheck(root, stack, notes, log), notes };
+  if (options.largeBodies === 'only') return { idle: [], measurements: [], ttfbs: [], slowStreams: undefined, largeBodies: await largeBodiesCheck(root, stack, notes, log), notes };
   const targets = await checkTargets(stack.targets, notes, log);
+  const idle = await measureIdle(targets);
+  log(formatIdle(idle));
   const workloads = buildWorkloads();
   log(`64k body: ${workloads['64k'].body.length} bytes`);
 
@@ -208,5 +212,11 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
     );
   }
   const largeBodies = options.largeBodies === 'skip' ? [] : await largeBodiesCheck(root, stack, notes, log);
-  return { measurements, ttfbs, slowStreams, largeBodies, notes };
+  return { idle, measurements, ttfbs, slowStreams, largeBodies, notes };
+}
+
+/** Every target's RSS, read once they all sat {@link IDLE_SETTLE_MS} without load after the preflight's requests. */
+async function measureIdle(targets: readonly Target[]): Promise<IdleRss[]> {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  return targets.map((target) => ({ target: target.id, rssBytes: readRssBytes(target.pid) }));
 }

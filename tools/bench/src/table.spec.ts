@@ -89,6 +89,10 @@ describe('formatReport', () => {
     const report: BenchReport = {
       machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
       settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
+      idle: [
+        { target: 'express', rssBytes: 72.25 * 1024 * 1024 },
+        { target: 'relay', rssBytes: 91.5 * 1024 * 1024 },
+      ],
       rows: [
         row('relay', 4, { mode: 'embeddings' }),
         row('relay', 1, { mode: '64k', connections: 1 }),
@@ -103,6 +107,7 @@ describe('formatReport', () => {
     };
     const text = formatReport(report);
     const order = [
+      'idle RSS (no load, 12 s after the first requests): express 72.3 MB, relay 91.5 MB',
       'non-stream · 1 connection',
       'non-stream · 128 connections',
       '64k · 1 connection',

@@ -1,5 +1,5 @@
 import { formatLargeBodies } from './large-bodies-table';
-import type { BenchReport, Mode, ReportRow, SlowStreamsResult } from './report';
+import { IDLE_SETTLE_MS, type BenchReport, type IdleRss, type Mode, type ReportRow, type SlowStreamsResult } from './report';
 
 const dash = '—';
 const modeOrder: readonly Mode[] = ['non-stream', 'stream', '64k', 'embeddings'];
@@ -74,6 +74,12 @@ export function formatSlowStreams(result: SlowStreamsResult | undefined): string
   );
 }
 
+/** Each target's RSS with no load on it, in the order the targets run. */
+export function formatIdle(idle: readonly IdleRss[]): string {
+  const figures = idle.map(({ target, rssBytes }) => `${target} ${formatMegabytes(rssBytes)} MB`);
+  return `idle RSS (no load, ${IDLE_SETTLE_MS / 1000} s after the first requests): ${figures.join(', ')}`;
+}
+
 /** The whole human-readable report: one block per mode and concurrency, then the slow streams. */
 export function formatReport(report: BenchReport): string {
   const { machine, settings } = report;
@@ -84,6 +90,7 @@ export function formatReport(report: BenchReport): string {
     `${settings.durationSeconds} s per load after ${settings.warmupSeconds} s warm-up; TTFB from ${settings.ttfbRequests} ` +
       'sequential stream requests; latencies in ms, added = minus the simulator alone (direct)',
   ];
+  if (report.idle.length > 0) lines.push('', formatIdle(report.idle));
   const blocks = [...new Set(report.rows.map((row) => `${row.mode}|${row.connections}`))];
   blocks.sort((a, b) => {
     const [modeA = '', connectionsA = '0'] = a.split('|');
