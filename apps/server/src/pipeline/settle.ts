@@ -40,7 +40,8 @@ export async function settle(deps: SettleDeps, ending: Ending): Promise<void> {
   if (trace.deferredToTask) return;
   // Aborted and failed streams too: what was delivered (and its prompt) is charged.
   const cost = knownCost(deps.prices, trace) ?? (await costOrReservation(deps.prices, deps.logger, trace));
-  const entry = usageEntryOf(trace, ending.caller, { ...ending.outcome(), cost });
+  const { status, errorCode, clientIp } = ending.outcome();
+  const entry = usageEntryOf(trace, ending.caller, { status, errorCode, clientIp, cost });
   deps.recorder.record(entry, ending.route);
   if (ending.holdsTpm) await recordCallerTokens(deps.rateLimiter, ending.caller, trace);
 }

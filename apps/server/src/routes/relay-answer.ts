@@ -4,6 +4,9 @@ import type { ChatRelayResult } from '../pipeline/relay-chat-completion';
 import { traceOf } from '../pipeline/run-pipeline';
 import { SSE_HEADERS } from '../pipeline/stream/sse';
 
+/** Listed once: Object.entries on every stream showed in the bench's profile. */
+const SSE_HEADER_ENTRIES = Object.entries(SSE_HEADERS);
+
 /**
  * A relayed answer as a route hands it to ts-rest. Text already serialised (an upstream's own
  * bytes) goes out as bytes: the contract declares these answers with an explicit content type,
@@ -17,6 +20,6 @@ export function relayAnswer<T>(res: Response, result: ChatRelayResult): { status
     const answer = result.text === undefined ? result.body : Buffer.from(result.text);
     return { status: 200, body: answer as unknown as T };
   }
-  for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of SSE_HEADER_ENTRIES) res.setHeader(name, value);
   return { status: 200, body: result.body as unknown as T };
 }
