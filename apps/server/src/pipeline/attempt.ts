@@ -190,19 +190,12 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   };
   if (answer.kind === 'bytes') {
     const contentType = response.header('content-type') ?? 'application/octet-stream';
-    const body = new ByteBody({
-      upstream,
-      first: first.first,
-      trace,
-      signal,
-      openStreams: deps.openStreams,
-      logger: deps.logger,
-      onEnd: (failure) => {
-        // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
-        void accountUsage(deps.logger, trace, answer.usage).finally(settled);
-        ended(failure);
-      },
-    });
+    const onEnd = (failure: RelayError | undefined) => {
+      // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
+      void accountUsage(deps.logger, trace, answer.usage).finally(settled);
+      ended(failure);
+    };
+    const body = new ByteBody({ upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger, onEnd });
     return { ok: true, result: answer.result(body, contentType) };
   }
 
