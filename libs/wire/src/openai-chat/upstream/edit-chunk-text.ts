@@ -15,7 +15,7 @@ export interface ChunkEdits {
   dropUsage?: boolean;
 }
 
-function occursOnce(text: string, pattern: string): number {
+export function occursOnce(text: string, pattern: string): number {
   const first = text.indexOf(pattern);
   return first !== -1 && text.indexOf(pattern, first + 1) === -1 ? first : -1;
 }

@@ -1,6 +1,7 @@
 import { upstreamError } from '../../errors/relay-error';
 import type { ReportedUsage, SseEvent, StreamStep, StreamTransformer, StreamTransformerOptions } from '../../hub/upstream-adapter';
 import { servedTierRun, type PassthroughRun } from '../../passthrough/passthrough-carriage';
+import { ContentChunkFrame } from './content-chunk-frame';
 import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';
 import { readOpenAiChunk } from './read-openai-chunk';
@@ -17,6 +18,8 @@ export class OpenAiStreamTransformer implements StreamTransformer {
   sawDone = false;
   private readonly deliveredParts: string[] = [];
   private servedTier: string | undefined;
+  /** The frame of this stream's text chunks, once one was read in full (content-chunk-frame.ts). */
+  private frame: ContentChunkFrame | undefined;
 
   get deliveredText(): string {
     return this.deliveredParts.join('');
@@ -60,12 +63,19 @@ export class OpenAiStreamTransformer implements StreamTransformer {
       this.sawDone = true;
       return undefined;
     }
+    // A text chunk in the frame of one already read in full: its text, and the frame edited around it.
+    const framed = this.frame?.match(data);
+    if (framed) {
+      if (framed.content !== '') this.deliver(framed.content);
+      return { kind: 'chunk', json: framed.edited };
+    }
     let json: unknown;
     try {
       json = JSON.parse(data);
     } catch {
       return { kind: 'error', error: upstreamError('The upstream provider sent a malformed stream event.', 'bad_response') };
     }
+    const partsBefore = this.deliveredParts.length;
     const chunk = readOpenAiChunk(json, this.deliver);
     if (!chunk) {
       return { kind: 'error', error: upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response') };
@@ -77,6 +87,10 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     if (!this.callerWantsUsage && chunk.choiceCount === 0 && chunk.usage) return undefined;
     // The upstream's own text, edited in place where needed: its field order is kept as sent.
     const edits = { model: this.publicModel, dropUsage: !this.callerWantsUsage };
-    return { kind: 'chunk', json: editChunkText(data, json as Record<string, unknown>, edits) };
+    const edited = editChunkText(data, json as Record<string, unknown>, edits);
+    // A plain text chunk (one choice, its text the only thing delivered, no finish, usage or error) sets the frame.
+    const onlyText = chunk.choiceCount === 1 && !chunk.finished && !chunk.usage && this.deliveredParts.length === partsBefore + 1;
+    this.frame = onlyText ? ContentChunkFrame.learn(data, edited, this.deliveredParts[partsBefore] as string) : undefined;
+    return { kind: 'chunk', json: edited };
   }
 }

@@ -1,0 +1,79 @@
+import { createParser } from 'eventsource-parser';
+import { readFixture } from '../../testing/fixtures';
+import { ContentChunkFrame } from './content-chunk-frame';
+import { OpenAiStreamTransformer } from './openai-stream-transformer';
+
+const sseDataOf = (text: string): string[] => {
+  const events: string[] = [];
+  createParser({ onEvent: (event) => events.push(event.data) }).feed(text);
+  return events;
+};
+
+const options = (publicModel: string, callerWantsUsage: boolean) => ({ publicModel, callerWantsUsage, secrets: ['sk-secret'] });
+
+/**
+ * Each chunk through one transformer for the whole stream (frames learned and used) and through a
+ * fresh one (every chunk parsed in full): the same step and the same delivered text, chunk by chunk.
+ */
+function expectSameAsFullParse(data: readonly string[], publicModel: string, callerWantsUsage: boolean): number {
+  const whole = new OpenAiStreamTransformer(options(publicModel, callerWantsUsage));
+  let framed = 0;
+  for (const payload of data) {
+    const before = whole.deliveredText;
+    const spy = jest.spyOn(JSON, 'parse');
+    const step = whole.transform({ data: payload });
+    if (spy.mock.calls.every(([text]) => text !== payload)) framed++;
+    spy.mockRestore();
+    const alone = new OpenAiStreamTransformer(options(publicModel, callerWantsUsage));
+    expect({ payload, step }).toEqual({ payload, step: alone.transform({ data: payload }) });
+    expect(whole.deliveredText.slice(before.length)).toBe(alone.deliveredText);
+  }
+  return framed;
+}
+
+const frame = (content: string, extra = '') =>
+  `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":${content}},"logprobs":null,"finish_reason":null}]${extra}}`;
+
+describe('content chunks read by their frame, the same as read in full', () => {
+  it.each(['chat-stream-text', 'chat-stream-refusal', 'chat-stream-tool-call', 'chat-stream-parallel-tool-calls', 'chat-stream-n3-choices', 'chat-stream-logprobs', 'chat-stream-finish-length'])(
+    'recorded OpenAI stream %s: every step and delivered text as without frames, model renamed and usage dropped or kept',
+    (name) => {
+      const data = sseDataOf(readFixture(`openai/${name}.sse`));
+      for (const [model, wantsUsage] of [['my-model', false], ['gpt-4o-2024-08-06', true]] as const) expectSameAsFullParse(data, model, wantsUsage);
+    },
+  );
+
+  it('a recorded text answer: every text chunk after the first is read by its frame, none parsed whole', () => {
+    const data = sseDataOf(readFixture('openai/chat-stream-text.sse')).filter((payload) => payload !== '[DONE]');
+    const textChunks = data.filter((payload) => /"delta":\{"content":"/.test(payload)).length;
+    expect(textChunks).toBeGreaterThan(20);
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks - 1);
+  });
+
+  it('texts with escapes, quotes, unicode and empty text, and `"usage":null` after the choices', () => {
+    const texts = ['plain', ' with \\"quotes\\"', 'line\\nbreak\\ttab', '\\u00e9t\\u00e9 \\ud83d\\ude00', 'é 😀 ✓', 'back\\\\slash', 'slash\\/', '', '"content":"x"', '\\\\"'];
+    const data = texts.map((text) => frame(`"${text}"`, ',"usage":null'));
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBeGreaterThanOrEqual(5);
+    expectSameAsFullParse(data, 'gpt-4o-2024-08-06', true);
+  });
+
+  it('whatever fills the frame that is not one JSON string goes the full way: errors and extra keys as without frames', () => {
+    const data = [frame('"first"'), frame('"a","x":"b"'), frame('"a","x":1'), frame('"unterminated\\"'), frame('12'), frame('null'), frame('"ok"'), frame('"a"b"'), frame('"ctl\u0001"')];
+    expectSameAsFullParse(data, 'my-model', false);
+    const whole = new OpenAiStreamTransformer(options('my-model', false));
+    const kinds = data.map((payload) => whole.transform({ data: payload })[0]?.kind);
+    // A number for the text is a malformed chunk, as it always was; `null` is no text.
+    expect(kinds).toEqual(['chunk', 'chunk', 'chunk', 'error', 'error', 'chunk', 'chunk', 'error', 'error']);
+  });
+
+  it('a frame that changes per chunk (OpenAI’s obfuscation) is never matched, and the answer is still right', () => {
+    const data = ['abc', 'defg', 'h'].map((pad, index) => frame(`"t${index}"`, `,"obfuscation":"${pad}"`));
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(0);
+  });
+
+  it('learns nothing from a chunk whose text is not written as JSON.stringify writes it', () => {
+    expect(ContentChunkFrame.learn(frame('"\\u0061"'), frame('"\\u0061"'), 'a')).toBeUndefined();
+    expect(ContentChunkFrame.learn(frame('"a"', ',"x":{"content":"a"}'), frame('"a"'), 'a')).toBeUndefined();
+    expect(ContentChunkFrame.learn(frame('"a"'), frame('"a"'), 'a')?.match(frame('"b"'))).toEqual({ edited: frame('"b"'), content: 'b' });
+  });
+});

@@ -1,0 +1,72 @@
+import { occursOnce } from './edit-chunk-text';
+
+/** Whether a JSON string literal's inside has nothing to unescape: no quote, backslash or control character. */
+function isPlainInside(literal: string): boolean {
+  for (let at = literal.length - 2; at > 0; at--) {
+    const code = literal.charCodeAt(at);
+    if (code === 0x22 || code === 0x5c || code < 0x20) return false;
+  }
+  return true;
+}
+
+/**
+ * The frame around the text of one stream's content chunks. An upstream sends every text chunk
+ * of an answer as the same JSON with only `choices[0].delta.content` changing — same id, model,
+ * created, index, `finish_reason: null`, `usage: null`. Once one such chunk was parsed and checked
+ * in full, a later chunk that is exactly that frame around a valid JSON string is the same chunk
+ * with other text: its facts (no finish, no usage, no error, one choice, nothing else delivered)
+ * are the frame's, its text is the string, and the caller's edited chunk is the edited frame
+ * around the same string — no JSON.parse of the chunk, no edit. Anything else (the first chunk,
+ * a role or tool call, the finish, the usage, a frame that changes per chunk such as OpenAI's
+ * `obfuscation`) takes the full path, which learns the frame again where it can.
+ */
+export class ContentChunkFrame {
+  private constructor(
+    private readonly prefix: string,
+    private readonly suffix: string,
+    private readonly editedPrefix: string,
+    private readonly editedSuffix: string,
+  ) {}
+
+  /**
+   * The frame of `text`, a chunk parsed and checked in full whose only delivered text is the
+   * delta's `content`; `edited` is what the caller got for it. Undefined when the upstream's
+   * encoding of the string is not JSON.stringify's or the `content` key is not found exactly once
+   * in both texts: the frame is then not provably the delta's.
+   */
+  static learn(text: string, edited: string, content: string): ContentChunkFrame | undefined {
+    const pattern = `"content":${JSON.stringify(content)}`;
+    const at = occursOnce(text, pattern);
+    const editedAt = edited === text ? at : occursOnce(edited, pattern);
+    if (at === -1 || editedAt === -1) return undefined;
+    const valueAt = at + '"content":'.length;
+    const editedValueAt = editedAt + '"content":'.length;
+    return new ContentChunkFrame(
+      text.slice(0, valueAt),
+      text.slice(at + pattern.length),
+      edited.slice(0, editedValueAt),
+      edited.slice(editedAt + pattern.length),
+    );
+  }
+
+  /** The caller's chunk and its text when `text` is this frame around one JSON string; undefined otherwise. */
+  match(text: string): { edited: string; content: string } | undefined {
+    const { prefix, suffix } = this;
+    const end = text.length - suffix.length;
+    if (end - prefix.length < 2 || !text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
+    const literal = text.slice(prefix.length, end);
+    if (literal.charCodeAt(0) !== 0x22 || literal.charCodeAt(literal.length - 1) !== 0x22) return undefined;
+    let content: unknown;
+    if (isPlainInside(literal)) content = literal.slice(1, -1);
+    else {
+      // Escapes (or a stray quote): JSON.parse of the string alone says whether it is one string.
+      try {
+        content = JSON.parse(literal);
+      } catch {
+        return undefined;
+      }
+    }
+    if (typeof content !== 'string') return undefined;
+    return { edited: this.editedPrefix + literal + this.editedSuffix, content };
+  }
+}
