@@ -66,8 +66,22 @@ describe('content chunks read by their frame, the same as read in full', () => {
     expect(kinds).toEqual(['chunk', 'chunk', 'chunk', 'error', 'error', 'chunk', 'chunk', 'error', 'error']);
   });
 
-  it('a frame that changes per chunk (OpenAI’s obfuscation) is never matched, and the answer is still right', () => {
-    const data = ['abc', 'defg', 'h'].map((pad, index) => frame(`"t${index}"`, `,"obfuscation":"${pad}"`));
+  it('a recorded 2026 OpenAI answer, `"usage":null` and a different `obfuscation` in every chunk: read by its frame, the padding carried over', () => {
+    const data = readFixture('openai/chat-completion-text.stream.jsonl').split('\n').filter((line) => line.trim() !== '');
+    const textChunks = data.filter((payload) => /"delta":\{"content":"/.test(payload)).length;
+    expect(textChunks).toBeGreaterThan(10);
+    expect(data.every((payload) => payload.includes('"obfuscation":"'))).toBe(true);
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks - 1);
+    expectSameAsFullParse(data, 'gpt-4.1-nano-2025-04-14', true);
+  });
+
+  it('padding that is not plain, or a field after it, goes the full way', () => {
+    const data = [frame('"a"', ',"obfuscation":"xy"'), frame('"b"', ',"obfuscation":"x\\"y"'), frame('"c"', ',"obfuscation":"xy","z":1'), frame('"d"', ',"obfuscation":"x\u0001"'), frame('"e"', ',"obfuscation":"q"'), frame('"f"')];
+    expectSameAsFullParse(data, 'my-model', false);
+  });
+
+  it('a frame that changes otherwise in every chunk is never matched, and the answer is still right', () => {
+    const data = ['abc', 'defg', 'h'].map((pad, index) => frame(`"t${index}"`, `,"padding":"${pad}"`));
     expect(expectSameAsFullParse(data, 'my-model', false)).toBe(0);
   });
 

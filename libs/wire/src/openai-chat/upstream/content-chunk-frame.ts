@@ -9,6 +9,21 @@ function isPlainInside(literal: string): boolean {
   return true;
 }
 
+const OBFUSCATION = ',"obfuscation":"';
+
+/**
+ * A chunk's last field when it is OpenAI's `obfuscation` (random padding, different in every chunk)
+ * of plain characters, apart from the rest: the rest closed as it was, and the field as sent.
+ */
+function splitObfuscation(text: string): { rest: string; field: string } | undefined {
+  if (text.charCodeAt(text.length - 1) !== 0x7d || text.charCodeAt(text.length - 2) !== 0x22) return undefined;
+  const at = text.lastIndexOf(OBFUSCATION);
+  if (at === -1) return undefined;
+  // From its opening quote to its closing one: nothing in between that ends or escapes a string.
+  if (!isPlainInside(text.slice(at + OBFUSCATION.length - 1, text.length - 1))) return undefined;
+  return { rest: `${text.slice(0, at)}}`, field: text.slice(at, text.length - 1) };
+}
+
 /**
  * The frame around the text of one stream's content chunks. An upstream sends every text chunk
  * of an answer as the same JSON with only `choices[0].delta.content` changing — same id, model,
@@ -16,9 +31,10 @@ function isPlainInside(literal: string): boolean {
  * in full, a later chunk that is exactly that frame around a valid JSON string is the same chunk
  * with other text: its facts (no finish, no usage, no error, one choice, nothing else delivered)
  * are the frame's, its text is the string, and the caller's edited chunk is the edited frame
- * around the same string — no JSON.parse of the chunk, no edit. Anything else (the first chunk,
- * a role or tool call, the finish, the usage, a frame that changes per chunk such as OpenAI's
- * `obfuscation`) takes the full path, which learns the frame again where it can.
+ * around the same string — no JSON.parse of the chunk, no edit. OpenAI's `obfuscation` padding,
+ * the one field that changes in every chunk, is set apart when it is the last field and carried
+ * over as sent. Anything else (the first chunk, a role or tool call, the finish, the usage, a
+ * frame that changes otherwise) takes the full path, which learns the frame again where it can.
  */
 export class ContentChunkFrame {
   private constructor(
@@ -26,6 +42,8 @@ export class ContentChunkFrame {
     private readonly suffix: string,
     private readonly editedPrefix: string,
     private readonly editedSuffix: string,
+    /** Whether the frame's chunks end with an `obfuscation` field, set apart before matching. */
+    private readonly obfuscated: boolean,
   ) {}
 
   /**
@@ -35,6 +53,17 @@ export class ContentChunkFrame {
    * in both texts: the frame is then not provably the delta's.
    */
   static learn(text: string, edited: string, content: string): ContentChunkFrame | undefined {
+    const padding = splitObfuscation(text);
+    if (padding) {
+      // The edits never touch it: the caller's chunk ends with the same field.
+      const editedPadding = splitObfuscation(edited);
+      if (editedPadding?.field !== padding.field) return undefined;
+      return ContentChunkFrame.framed(padding.rest, editedPadding.rest, content, true);
+    }
+    return ContentChunkFrame.framed(text, edited, content, false);
+  }
+
+  private static framed(text: string, edited: string, content: string, obfuscated: boolean): ContentChunkFrame | undefined {
     const pattern = `"content":${JSON.stringify(content)}`;
     const at = occursOnce(text, pattern);
     const editedAt = edited === text ? at : occursOnce(edited, pattern);
@@ -46,11 +75,20 @@ export class ContentChunkFrame {
       text.slice(at + pattern.length),
       edited.slice(0, editedValueAt),
       edited.slice(editedAt + pattern.length),
+      obfuscated,
     );
   }
 
   /** The caller's chunk and its text when `text` is this frame around one JSON string; undefined otherwise. */
-  match(text: string): { edited: string; content: string } | undefined {
+  match(chunk: string): { edited: string; content: string } | undefined {
+    let text = chunk;
+    let padding = '';
+    if (this.obfuscated) {
+      const split = splitObfuscation(chunk);
+      if (!split) return undefined;
+      text = split.rest;
+      padding = split.field;
+    }
     const { prefix, suffix } = this;
     const end = text.length - suffix.length;
     if (end - prefix.length < 2 || !text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
@@ -67,6 +105,7 @@ export class ContentChunkFrame {
       }
     }
     if (typeof content !== 'string') return undefined;
-    return { edited: this.editedPrefix + literal + this.editedSuffix, content };
+    const editedSuffix = this.obfuscated ? `${this.editedSuffix.slice(0, -1)}${padding}}` : this.editedSuffix;
+    return { edited: this.editedPrefix + literal + editedSuffix, content };
   }
 }
