@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ToolCall } from '@chat-relay/contract';
 import type { AnswerPlan } from './decide-answer';
 import { splitIntoPieces, splitIntoStreamTokens } from './tokens';
@@ -74,12 +75,27 @@ function answerDeltas(plan: AnswerContent): Delta[] {
   return [{ role: 'assistant', content: text === undefined ? null : '' }, ...textDeltas, ...toolDeltas];
 }
 
+/** A chunk as OpenAI sends it since 2025: `obfuscation` padding last, unless `include_obfuscation: false`. */
+export type ChatChunk = ChatCompletionChunk & { obfuscation?: string };
+
+/**
+ * OpenAI's padding of a streamed chunk (random characters, a different length in every chunk, so
+ * sizes do not tell the tokens; recorded in test-fixtures/openai/chat-completion-text.stream.jsonl):
+ * deterministic here, from the chunk's own JSON.
+ */
+function withPadding(chunk: ChatCompletionChunk): ChatChunk {
+  const json = JSON.stringify(chunk);
+  const padding = createHash('sha256').update(json).digest('base64').replace(/[^a-zA-Z0-9]/g, '');
+  return { ...chunk, obfuscation: padding.slice(0, 2 + (json.length % 9)) };
+}
+
 /**
  * The streamed events for a plan, as OpenAI sends them: a role chunk, one chunk per word token
  * or tool-call fragment, a finish chunk with an empty delta, and — with `includeUsage` — a last
- * chunk with no choices carrying the usage (every earlier chunk then has `usage: null`).
+ * chunk with no choices carrying the usage (every earlier chunk then has `usage: null`); with
+ * `withObfuscation` (OpenAI's default) every chunk ends with its `obfuscation` padding.
  */
-export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, includeUsage: boolean): ChatCompletionChunk[] {
+export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, includeUsage: boolean, withObfuscation = false): ChatChunk[] {
   const deltas = answerDeltas(plan);
   const finishReason = plan.kind === 'text' ? plan.finishReason : 'tool_calls';
   const usageField = includeUsage ? { usage: null } : {};
@@ -106,5 +122,5 @@ export function buildChatChunks(plan: AnswerContent, meta: CompletionMeta, inclu
       usage: plan.usage,
     });
   }
-  return chunks;
+  return withObfuscation ? chunks.map(withPadding) : chunks;
 }

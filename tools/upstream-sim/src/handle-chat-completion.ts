@@ -61,5 +61,7 @@ export async function handleChatCompletion(res: ServerResponse, rawBody: string,
     return;
   }
   const includeUsage = request.stream_options?.include_usage === true;
-  await writeChatStream(res, buildChatChunks(plan, meta, includeUsage), { latencyMsPerToken, fault });
+  // On by default at OpenAI (stream_options.include_obfuscation, API reference).
+  const withObfuscation = request.stream_options?.include_obfuscation !== false;
+  await writeChatStream(res, buildChatChunks(plan, meta, includeUsage, withObfuscation), { latencyMsPerToken, fault });
 }

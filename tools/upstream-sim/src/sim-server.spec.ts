@@ -115,6 +115,16 @@ describe('upstream-sim over HTTP', () => {
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
   });
 
+  it('ends every chunk with OpenAI\'s obfuscation padding, of varying length, unless include_obfuscation is false', async () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'pad me please' }], stream_options: { include_usage: true } };
+    const { data } = await streamChunks(body);
+    const paddings = data.slice(0, -1).map((payload) => /,"obfuscation":"([A-Za-z0-9]+)"\}$/.exec(payload)?.[1]);
+    expect(paddings.every((padding) => padding !== undefined)).toBe(true);
+    expect(new Set(paddings.map((padding) => padding?.length)).size).toBeGreaterThan(1);
+    const without = await streamChunks({ ...body, stream_options: { include_usage: true, include_obfuscation: false } });
+    expect(without.data.some((payload) => payload.includes('obfuscation'))).toBe(false);
+  });
+
   it('answers after a tool result with a text using it', async () => {
     const response = await postChat(sim, {
       model: 'gpt-4o',
