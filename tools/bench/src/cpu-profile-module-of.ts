@@ -72,7 +72,7 @@ function moduleOfNode(specifier: string): ModuleName {
   return 'other';
 }
 
-const wireStreamFile = /^libs\/wire\/src\/(?:.+\/)?(?:upstream\/[^/]*stream[^/]*|edit-chunk-text[^/]*|read-[^/]*-chunk[^/]*)$/;
+const wireStreamFile = /^libs\/wire\/src\/(?:.+\/)?(?:upstream\/[^/]*stream[^/]*|edit-chunk-text[^/]*|[^/]*chunk-frame[^/]*|read-[^/]*-chunk[^/]*)$/;
 
 /** A relay source path relative to the workspace root (`apps/server/src/…`, `libs/wire/src/…`). */
 function moduleOfRelaySource(source: string): ModuleName | undefined {

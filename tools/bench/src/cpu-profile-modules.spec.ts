@@ -160,6 +160,7 @@ describe('moduleOfFrame', () => {
     expect(mapped('libs/wire/src/gemini/upstream/gemini-stream-transformer.ts')).toBe('wire: stream transformers');
     expect(mapped('libs/wire/src/openai-chat/upstream/edit-chunk-text.ts')).toBe('wire: stream transformers');
     expect(mapped('libs/wire/src/hub/read-hub-chunk.ts')).toBe('wire: stream transformers');
+    expect(mapped('libs/wire/src/openai-chat/upstream/content-chunk-frame.ts')).toBe('wire: stream transformers');
     expect(mapped('libs/wire/src/hub/upstream-adapter.ts')).toBe('wire: other');
     expect(mapped('apps/server/src/pipeline/account-usage.ts')).toBe('accounting');
     expect(mapped('apps/server/src/pipeline/usage-recorder.ts')).toBe('accounting');
