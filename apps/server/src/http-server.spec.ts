@@ -1,6 +1,7 @@
-import type { Server } from 'node:http';
+import { IncomingMessage, ServerResponse, type Server } from 'node:http';
+import v8 from 'node:v8';
 import net, { type AddressInfo } from 'node:net';
-import { createHttpServer } from './http-server';
+import { createHttpServer, expressMessageClasses } from './http-server';
 import { createTestRelay, type TestRelay } from '../test/testing/test-relay';
 
 /** Sends raw bytes; resolves with everything the server sent once it closed the connection. */
@@ -15,6 +16,16 @@ function rawExchange(port: number, bytes: string): Promise<string> {
     setTimeout(() => reject(new Error(`no close; received so far: ${text}`)), 3000).unref();
   });
 }
+
+/** V8's own answers (its natives syntax, switched on for these functions' compilation). */
+function v8Native<A extends unknown[]>(parameters: string[], body: string): (...args: A) => boolean {
+  v8.setFlagsFromString('--allow-natives-syntax');
+  return new Function(...parameters, body) as (...args: A) => boolean;
+}
+/** Is the object's property storage fast (not a dictionary)? */
+const hasFastProperties = v8Native<[object]>(['value'], 'return %HasFastProperties(value)');
+/** Do both objects have one hidden class (V8's map)? */
+const haveSameMap = v8Native<[object, object]>(['a', 'b'], 'return %HaveSameMap(a, b)');
 
 const CASES: Array<[string, string, number, string]> = [
   ['a malformed request line', 'GARBAGE\r\n\r\n', 400, 'invalid_http'],
@@ -67,16 +78,26 @@ describe('issue 30: requests and responses made with Express prototypes', () => 
     const relay = await createTestRelay();
     const server = createHttpServer(relay.app, { headersTimeoutMs: 5000, requestTimeoutMs: 10_000 });
     const seen: boolean[] = [];
+    const fast: boolean[] = [];
     // Runs before the app's own listener: what Node constructed, before Express touches it.
     server.prependListener('request', (req, res) => {
       seen.push(Object.getPrototypeOf(req) === relay.app.request, Object.getPrototypeOf(res) === relay.app.response);
+      seen.push(res instanceof ServerResponse, req instanceof IncomingMessage);
+      fast.push(hasFastProperties(req), hasFastProperties(res));
+      // Two responses made alike share one map (a fresh map for each was ~4 KB a response).
+      const { ServerResponse: Made } = expressMessageClasses(relay.app);
+      if (Made) fast.push(haveSameMap(new Made(req), new Made(req)));
+      res.once('finish', () => fast.push(hasFastProperties(req), hasFastProperties(res)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
       const text = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
       expect(text).toMatch(/^HTTP\/1\.1 200 /);
-      expect(seen).toEqual([true, true]);
+      expect(seen).toEqual([true, true, true, true]);
+      // V8 keeps both as fast objects from construction to the end of the answer: a response
+      // made on an object sized for an empty constructor used to become a dictionary at once.
+      expect(fast).toEqual([true, true, true, true, true]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -49,6 +49,9 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   return server;
 }
 
+/** The classes made for an app, so that a second server on the same app shares them. */
+const messageClasses = new WeakMap<Express, Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>>();
+
 /**
  * Node's request and response made with Express's prototypes from the start. Express 4 gives
  * every request and response its own prototype (`Object.setPrototypeOf` in its `init`
@@ -57,24 +60,35 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
  * takes the slow path. Constructed with the prototype Express wants, its `setPrototypeOf` finds
  * nothing to change. A bare Express app served this way answers about twice the requests per
  * second on the same CPU (docs/PERFORMANCE.md, issue 30).
+ *
+ * The response is a subclass of Node's, and the app's `response` prototype becomes that
+ * subclass's prototype (whose own prototype is the app's former one, Express's methods and
+ * all). Only a subclass gives every response one shared, fast shape: V8 sizes a subclass's
+ * objects like its base's and keeps one map for them. A plain function in its place (as the
+ * request has) made each response with no in-object room, and Node's symbol-keyed stores past a
+ * dozen properties turned it into a dictionary of ~3 KB; `Reflect.construct` with a plain
+ * function as `new.target` gave fast objects but a new map for every response (~45 maps, ~4 KB,
+ * and property caches that never settle). Measured with 2,000 open streams (issue 30).
  */
 export function expressMessageClasses(app: Express): Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
-  // Node's classes are plain constructor functions (node/lib/_http_incoming.js, _http_server.js):
-  // callable on an object made with another prototype.
+  const made = messageClasses.get(app);
+  if (made) return made;
+  // Node's classes are plain constructor functions (node/lib/_http_incoming.js): callable on an
+  // object made with another prototype. A request adds its properties by name: it stays fast.
   const incoming = http.IncomingMessage as unknown as (this: http.IncomingMessage, socket: Socket) => void;
-  const outgoing = http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: object) => void;
   function RelayRequest(this: http.IncomingMessage, socket: Socket): void {
     incoming.call(this, socket);
   }
-  function RelayResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: object): void {
-    outgoing.call(this, req, options);
-  }
   RelayRequest.prototype = app.request;
-  RelayResponse.prototype = app.response;
-  return {
+  class RelayResponse extends http.ServerResponse {}
+  Object.setPrototypeOf(RelayResponse.prototype, app.response);
+  app.response = RelayResponse.prototype as unknown as Express['response'];
+  const classes = {
     IncomingMessage: RelayRequest as unknown as typeof http.IncomingMessage,
-    ServerResponse: RelayResponse as unknown as typeof http.ServerResponse,
+    ServerResponse: RelayResponse as typeof http.ServerResponse,
   };
+  messageClasses.set(app, classes);
+  return classes;
 }
 
 const refuse = (status: number, code: string, message: string) =>
