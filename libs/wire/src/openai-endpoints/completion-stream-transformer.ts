@@ -4,6 +4,7 @@ import { isJsonObject, isNumber, isString } from '../json/json-checks';
 import { editChunkText } from '../openai-chat/upstream/edit-chunk-text';
 import { mapOpenAiStreamError } from '../openai-chat/upstream/openai-error';
 import { readUsage } from '../openai-chat/upstream/read-openai-chunk';
+import { DeliveredText } from '../hub/delivered-text';
 
 interface CompletionChunkFacts {
   choiceCount: number;
@@ -47,12 +48,12 @@ export class CompletionStreamTransformer implements StreamTransformer {
   deliveredChars = 0;
   private sawFinishReason = false;
   private sawDone = false;
-  private readonly deliveredParts: string[] = [];
+  private readonly deliveredSoFar = new DeliveredText();
 
   constructor(private readonly options: StreamTransformerOptions) {}
 
   get deliveredText(): string {
-    return this.deliveredParts.join('');
+    return this.deliveredSoFar.text;
   }
 
   /** Some OpenAI-compatible servers end without [DONE]; a finish reason is as good. */
@@ -71,7 +72,7 @@ export class CompletionStreamTransformer implements StreamTransformer {
 
   private readonly deliver = (text: string): void => {
     this.deliveredChars += text.length;
-    this.deliveredParts.push(text);
+    this.deliveredSoFar.add(text);
   };
 
   private transformData(data: string): StreamStep | undefined {

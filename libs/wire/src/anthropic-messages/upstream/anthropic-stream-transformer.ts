@@ -17,6 +17,7 @@ import { mapAnthropicStreamError } from './anthropic-error';
 import { convertAnthropicUsage } from './convert-anthropic-usage';
 import { finishReasonFor } from './map-anthropic-stop-reason';
 import { mergeAnthropicUsage } from './merge-anthropic-usage';
+import { DeliveredText } from '../../hub/delivered-text';
 
 export interface AnthropicStreamTransformerOptions extends StreamTransformerOptions {
   /** Unix seconds, the same on every chunk. */
@@ -62,7 +63,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   private startUsage: AnthropicUsage | undefined;
   private finalUsage: AnthropicUsage | undefined;
   private delivered = 0;
-  private readonly deliveredParts: string[] = [];
+  private readonly deliveredSoFar = new DeliveredText();
   private readonly blocks = new Map<number, Block>();
 
   constructor(private readonly options: AnthropicStreamTransformerOptions) {}
@@ -80,7 +81,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   }
 
   get deliveredText(): string {
-    return this.deliveredParts.join('');
+    return this.deliveredSoFar.text;
   }
 
   transform(sse: SseEvent): StreamStep[] {
@@ -197,7 +198,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   private reasoning(text: string): StreamStep[] {
     if (text === '') return [];
     this.delivered += text.length;
-    this.deliveredParts.push(text);
+    this.deliveredSoFar.add(text);
     return this.emit({ reasoning_content: text });
   }
 
@@ -232,13 +233,13 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   private content(text: string): StreamStep[] {
     this.delivered += text.length;
-    this.deliveredParts.push(text);
+    this.deliveredSoFar.add(text);
     return this.emit({ content: text });
   }
 
   private toolArguments(index: number, fragment: string): StreamStep[] {
     this.delivered += fragment.length;
-    this.deliveredParts.push(fragment);
+    this.deliveredSoFar.add(fragment);
     return this.emit({ tool_calls: [{ index, function: { arguments: fragment } }] });
   }
 

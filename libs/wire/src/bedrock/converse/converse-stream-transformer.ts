@@ -6,6 +6,7 @@ import { ConverseStreamPayloadSchemas, isConverseStreamEventType, type ConverseS
 import { convertConverseUsage } from './convert-converse-usage';
 import { malformedOutput, mapConverseStreamException } from './converse-error';
 import { mapConverseStopReason } from './map-converse-stop-reason';
+import { DeliveredText } from '../../hub/delivered-text';
 
 export interface ConverseStreamTransformerOptions extends StreamTransformerOptions {
   /** Unix seconds, the same on every chunk. */
@@ -44,7 +45,7 @@ export class ConverseStreamTransformer implements StreamTransformer {
   private toolCount = 0;
   private converseUsage: ConverseUsage | undefined;
   private delivered = 0;
-  private readonly deliveredParts: string[] = [];
+  private readonly deliveredSoFar = new DeliveredText();
   private readonly blocks = new Map<number, Block>();
 
   constructor(private readonly options: ConverseStreamTransformerOptions) {}
@@ -62,7 +63,7 @@ export class ConverseStreamTransformer implements StreamTransformer {
   }
 
   get deliveredText(): string {
-    return this.deliveredParts.join('');
+    return this.deliveredSoFar.text;
   }
 
   transform(event: SseEvent): StreamStep[] {
@@ -177,7 +178,7 @@ export class ConverseStreamTransformer implements StreamTransformer {
 
   private fragment(delta: Delta, text: string): StreamStep[] {
     this.delivered += text.length;
-    this.deliveredParts.push(text);
+    this.deliveredSoFar.add(text);
     return this.emit(delta);
   }
 

@@ -7,6 +7,7 @@ import { convertGeminiUsage, type OpenAiUsage } from './convert-gemini-usage';
 import { GeminiErrorBodySchema, GenerateContentResponseSchema, type GeminiCandidate } from '../gemini-api';
 import { geminiFinishFailure, mapGeminiStreamError } from './gemini-error';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { DeliveredText } from '../../hub/delivered-text';
 
 export interface GeminiStreamTransformerOptions extends StreamTransformerOptions {
   /** Unix seconds stamped on every chunk. */
@@ -32,10 +33,10 @@ type Delta = Record<string, unknown>;
 export class GeminiStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
   deliveredChars = 0;
-  private readonly deliveredParts: string[] = [];
+  private readonly deliveredSoFar = new DeliveredText();
 
   get deliveredText(): string {
-    return this.deliveredParts.join('');
+    return this.deliveredSoFar.text;
   }
   private openAiUsage: OpenAiUsage | undefined;
   private responseId: string | undefined;
@@ -100,16 +101,16 @@ export class GeminiStreamTransformer implements StreamTransformer {
       if (isFunctionCallPart(part)) {
         const call = convertGeminiFunctionCall(part, `${this.responseId}:${index}:${choice.toolCalls}`);
         this.deliveredChars += call.function.arguments.length;
-        this.deliveredParts.push(call.function.arguments);
+        this.deliveredSoFar.add(call.function.arguments);
         steps.push(this.chunk(index, { tool_calls: [{ index: choice.toolCalls, ...call }] }));
         choice.toolCalls += 1;
       } else if (isAnswerText(part) && part.text !== '') {
         this.deliveredChars += part.text.length;
-        this.deliveredParts.push(part.text);
+        this.deliveredSoFar.add(part.text);
         steps.push(this.chunk(index, { content: part.text }));
       } else if (isThoughtText(part) && part.text !== '') {
         this.deliveredChars += part.text.length;
-        this.deliveredParts.push(part.text);
+        this.deliveredSoFar.add(part.text);
         steps.push(this.chunk(index, { reasoning_content: part.text }));
       }
     }

@@ -5,6 +5,7 @@ import { ContentChunkFrame } from './content-chunk-frame';
 import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';
 import { readOpenAiChunk } from './read-openai-chunk';
+import { DeliveredText } from '../../hub/delivered-text';
 
 /**
  * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
@@ -16,18 +17,18 @@ export class OpenAiStreamTransformer implements StreamTransformer {
   deliveredChars = 0;
   sawFinishReason = false;
   sawDone = false;
-  private readonly deliveredParts: string[] = [];
+  private readonly deliveredSoFar = new DeliveredText();
   private servedTier: string | undefined;
   /** The frame of this stream's text chunks, once one was read in full (content-chunk-frame.ts). */
   private frame: ContentChunkFrame | undefined;
 
   get deliveredText(): string {
-    return this.deliveredParts.join('');
+    return this.deliveredSoFar.text;
   }
 
   private readonly deliver = (text: string): void => {
     this.deliveredChars += text.length;
-    this.deliveredParts.push(text);
+    this.deliveredSoFar.add(text);
   };
   private readonly publicModel: string;
   private readonly callerWantsUsage: boolean;
@@ -75,7 +76,7 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     } catch {
       return { kind: 'error', error: upstreamError('The upstream provider sent a malformed stream event.', 'bad_response') };
     }
-    const partsBefore = this.deliveredParts.length;
+    const partsBefore = this.deliveredSoFar.pieces;
     const chunk = readOpenAiChunk(json, this.deliver);
     if (!chunk) {
       return { kind: 'error', error: upstreamError('The upstream provider sent an unexpected stream event.', 'bad_response') };
@@ -89,8 +90,8 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     const edits = { model: this.publicModel, dropUsage: !this.callerWantsUsage };
     const edited = editChunkText(data, json as Record<string, unknown>, edits);
     // A plain text chunk (one choice, its text the only thing delivered, no finish, usage or error) sets the frame.
-    const onlyText = chunk.choiceCount === 1 && !chunk.finished && !chunk.usage && this.deliveredParts.length === partsBefore + 1;
-    this.frame = onlyText ? ContentChunkFrame.learn(data, edited, this.deliveredParts[partsBefore] as string) : undefined;
+    const onlyText = chunk.choiceCount === 1 && !chunk.finished && !chunk.usage && this.deliveredSoFar.pieces === partsBefore + 1;
+    this.frame = onlyText ? ContentChunkFrame.learn(data, edited, this.deliveredSoFar.lastPiece) : undefined;
     return { kind: 'chunk', json: edited };
   }
 }
