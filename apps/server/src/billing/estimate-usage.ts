@@ -1,6 +1,7 @@
 import type { ChatCompletionRequest, Message } from '@chat-relay/contract';
 import { BoundedTokenCount, RememberedCounts, type CountPiece } from './count-tokens-bounded';
 import { stringifyWithoutRecursion } from './stringify-without-recursion';
+import { readTiktokenRanks } from './tiktoken-ranks';
 
 // About four characters a token: only for the quota reservation, which must be cheap.
 const CHARS_PER_TOKEN = 4;
@@ -19,15 +20,21 @@ const rememberedPrompts = new RememberedCounts();
 
 /**
  * A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only: it holds
- * ~50 MB that a relay whose upstreams report usage never needs. The load blocks the event loop
- * once, ~0.3 s (measured with the bench: preloading it raised peak RSS under load from ~180 to
- * ~250 MB, so it stays lazy).
+ * ~50 MB that a relay whose upstreams report usage never needs (measured with the bench:
+ * preloading it raised peak RSS under load from ~180 to ~250 MB, so it stays lazy). Its ranks
+ * are decoded from the package's data file, in turns (see readTiktokenRanks), not required as the
+ * package's generated module.
  */
 function loadTokenizer(): Promise<CountPiece> {
-  tokenizer ??= import('gpt-tokenizer').then((module) => {
-    module.setMergeCacheSize(MERGE_CACHE_ENTRIES);
-    return (text: string) => module.countTokens(text, SPECIAL_TOKENS_AS_TEXT);
-  });
+  tokenizer ??= (async () => {
+    const [{ GptEncoding }, ranks] = await Promise.all([
+      import('gpt-tokenizer/cjs/GptEncoding'),
+      readTiktokenRanks(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken')),
+    ]);
+    const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks);
+    encoding.setMergeCacheSize(MERGE_CACHE_ENTRIES);
+    return (text: string) => encoding.countTokens(text, SPECIAL_TOKENS_AS_TEXT);
+  })();
   return tokenizer;
 }
 
