@@ -12,7 +12,7 @@ export interface BenchOptions {
   warmupSeconds: number;
   /** Sequential stream requests of the time-to-first-byte probe, per target. */
   ttfbRequests: number;
-  /** Concurrent slow streams through the relay; 0 skips the check. */
+  /** Concurrent slow streams through a fresh relay, then a fresh Express proxy; 0 skips the check. */
   slowStreams: number;
   /** Directory for the relay's `--cpu-prof` profile, when asked for. */
   cpuProfileDir: string | undefined;
@@ -38,7 +38,8 @@ export const usage = `usage: npm run bench -- [options]
   --json               print the report as JSON on stdout (progress stays on stderr)
   --peers              also install @portkey-ai/gateway into a temp folder and measure it
   --duration=<s>       seconds of measured load per row (default 5, quick 1)
-  --slow-streams=<n>   concurrent slow streams through the relay (default 2000, quick 200; 0 = skip)
+  --slow-streams=<n>   concurrent slow streams (default 2000, quick 200; 0 = skip) through a fresh relay,
+                       then through a fresh Express proxy as its reference
   --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles),
                        summarised on stderr after the run (and as "profile" in --json)
   --profile=<mode>:<connections>

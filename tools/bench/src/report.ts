@@ -45,7 +45,13 @@ export interface ReportRow extends LoadMeasurement {
   ratioToExpress: number | undefined;
 }
 
+/** Who the slow streams ran through: the relay (what the targets are judged on) and bare Express as its reference. */
+export type SlowStreamsTarget = Extract<TargetId, 'relay' | 'express'>;
+
 export interface SlowStreamsResult {
+  target: SlowStreamsTarget;
+  /** Fast streams sent through the fresh process before `rssBeforeBytes` was read (see slow-streams.ts). */
+  warmupStreams: number;
   requested: number;
   completed: number;
   failed: number;
@@ -116,7 +122,8 @@ export interface BenchReport {
   idle: IdleRss[];
   rows: ReportRow[];
   ttfb: TtfbMeasurement[];
-  slowStreams: SlowStreamsResult | undefined;
+  /** The relay's slow streams, then the Express proxy's as a reference; empty when not run. */
+  slowStreams: SlowStreamsResult[];
   /** The relay with ~18 MB bodies in flight (relayed bridged, and refused); empty when not run. */
   largeBodies: LargeBodyRow[];
   /** The relay's CPU profile, summarised, with --cpu-prof. */

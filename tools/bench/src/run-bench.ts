@@ -2,11 +2,20 @@ import type { BenchOptions } from './cli-options';
 import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
-import { IDLE_SETTLE_MS, type IdleRss, type LargeBodyRow, type LoadMeasurement, type Mode, type SlowStreamsResult, type TtfbMeasurement } from './report';
+import {
+  IDLE_SETTLE_MS,
+  type IdleRss,
+  type LargeBodyRow,
+  type LoadMeasurement,
+  type Mode,
+  type SlowStreamsResult,
+  type SlowStreamsTarget,
+  type TtfbMeasurement,
+} from './report';
 import { readRssBytes } from './proc-stats';
 import { SHARED_RELAY_TARGET } from './shared-stores';
 import { runSlowStreams } from './slow-streams';
-import { bundles, type Stack } from './stack';
+import { bundles, type FreshTarget, type Stack } from './stack';
 import { formatIdle, formatNumber, formatSlowStreams } from './table';
 import { probeTimeToFirstByte } from './ttfb-probe';
 import {
@@ -39,17 +48,24 @@ export interface BenchResults {
   idle: IdleRss[];
   measurements: LoadMeasurement[];
   ttfbs: TtfbMeasurement[];
-  slowStreams: SlowStreamsResult | undefined;
+  /** The relay's, then the Express proxy's; empty when not run. */
+  slowStreams: SlowStreamsResult[];
   largeBodies: LargeBodyRow[];
   notes: string[];
 }
+
+/** The slow streams' body at full speed: no latency marker, the same answer. */
+const fastSlowStreamBody = (): string => JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: slowUserText }] });
+
+/** Fast streams each fresh target answers before its RSS is read "before" (see slow-streams.ts). */
+const slowStreamsWarmups = 5;
 
 /** The chunks of a whole slow stream, counted once from the simulator at full speed. */
 async function countSlowStreamChunks(direct: Target): Promise<number> {
   const response = await fetch(direct.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...direct.headers },
-    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: slowUserText }] }),
+    body: fastSlowStreamBody(),
   });
   return countStreamChunks(await response.text()).chunks;
 }
@@ -88,32 +104,63 @@ async function checkTargets(targets: readonly Target[], notes: string[], log: (l
 
 /**
  * Runs last, on a fresh relay: on the loaded one, a heap the loads already grew would hide what
- * the streams cost, and the streams would inflate the peak RSS of the load rows that follow.
+ * the streams cost, and the streams would inflate the peak RSS of the load rows that follow. Then
+ * the same on a fresh bare Express proxy: the relay's figure (what it is judged on) needs a
+ * reference, what a Node proxy that only pipes the stream pays for holding one. One at a time, so
+ * neither shares the CPUs or the simulator with the other; each failure is a note of its own.
  */
 async function slowStreamsCheck(
   stack: Stack,
   targets: readonly Target[],
   options: BenchOptions,
+  notes: string[],
   log: (line: string) => void,
-): Promise<SlowStreamsResult | undefined> {
+): Promise<SlowStreamsResult[]> {
   const direct = targets.find((target) => target.id === 'direct');
-  if (options.slowStreams <= 0 || !direct || !targets.some((target) => target.id === 'relay')) return undefined;
+  if (options.slowStreams <= 0 || !direct || !targets.some((target) => target.id === 'relay')) return [];
   const expectedChunks = await countSlowStreamChunks(direct);
-  const relay = await stack.startFreshRelay();
-  try {
-    log(`slow streams: ${options.slowStreams} through the fresh relay, ${expectedChunks} chunks each at 100 ms per token`);
-    const result = await runSlowStreams(relay.target, {
-      streams: options.slowStreams,
-      body: slowStreamBody(),
-      expectedChunks,
-      batch: 250,
-      timeoutMs: 60_000,
-    });
-    log(formatSlowStreams(result));
-    return result;
-  } finally {
-    await relay.close();
+  const plan = {
+    streams: options.slowStreams,
+    body: slowStreamBody(),
+    expectedChunks,
+    warmup: { streams: slowStreamsWarmups, body: fastSlowStreamBody() },
+    batch: 250,
+    timeoutMs: 60_000,
+  };
+  const runs: { id: SlowStreamsTarget; what: string; start(): Promise<FreshTarget> }[] = [
+    { id: 'relay', what: 'a fresh relay', start: () => stack.startFreshRelay() },
+    // Left out when the table left it out: its answers were wrong, so would its figure be.
+    ...(targets.some((target) => target.id === 'express')
+      ? [{ id: 'express' as const, what: 'a fresh bare Express proxy', start: () => stack.startFreshExpress() }]
+      : []),
+  ];
+  const results: SlowStreamsResult[] = [];
+  for (const run of runs) {
+    try {
+      const fresh = await run.start();
+      try {
+        log(
+          `slow streams ${run.id}: ${plan.streams} through ${run.what} after ${plan.warmup.streams} warm-up streams, ` +
+            `${expectedChunks} chunks each at 100 ms per token`,
+        );
+        const result = await runSlowStreams({ ...fresh.target, id: run.id }, plan);
+        log(formatSlowStreams(result));
+        results.push(result);
+        if (result.peakOpen < result.requested) {
+          notes.push(
+            `slow streams ${run.id}: only ${result.peakOpen} of ${result.requested} were streaming at once; the others waited ` +
+              `for their headers (queued in the ${run.id === 'relay' ? 'relay' : 'proxy'} or its upstream pool), so RSS per ` +
+              'stream counts waiting requests too',
+          );
+        }
+      } finally {
+        await fresh.close();
+      }
+    } catch (error) {
+      notes.push(`slow streams ${run.id}: could not run: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
+  return results;
 }
 
 interface LoadRun {
@@ -158,7 +205,7 @@ async function largeBodiesCheck(root: string, stack: Stack, notes: string[], log
 
 export async function runBench(root: string, stack: Stack, options: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
   const notes = [...stack.notes];
-  if (options.largeBodies === 'only') return { idle: [], measurements: [], ttfbs: [], slowStreams: undefined, largeBodies: await largeBodiesCheck(root, stack, notes, log), notes };
+  if (options.largeBodies === 'only') return { idle: [], measurements: [], ttfbs: [], slowStreams: [], largeBodies: await largeBodiesCheck(root, stack, notes, log), notes };
   const targets = await checkTargets(stack.targets, notes, log);
   const idle = await measureIdle(targets);
   log(formatIdle(idle));
@@ -198,18 +245,12 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
   }
   for (const run of runs.filter((run) => run.mode === 'embeddings')) await measure(run);
 
-  let slowStreams: SlowStreamsResult | undefined;
+  let slowStreams: SlowStreamsResult[] = [];
   try {
-    slowStreams = await slowStreamsCheck(stack, targets, options, log);
+    slowStreams = await slowStreamsCheck(stack, targets, options, notes, log);
   } catch (error) {
     // The load rows are measured already: report them with the reason rather than nothing.
     notes.push(`slow streams: could not run: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (slowStreams && slowStreams.peakOpen < slowStreams.requested) {
-    notes.push(
-      `slow streams: only ${slowStreams.peakOpen} of ${slowStreams.requested} were streaming at once; the others waited ` +
-        'for their headers (queued in the relay or its upstream pool), so RSS per stream counts waiting requests too',
-    );
   }
   const largeBodies = options.largeBodies === 'skip' ? [] : await largeBodiesCheck(root, stack, notes, log);
   return { idle, measurements, ttfbs, slowStreams, largeBodies, notes };

@@ -18,9 +18,10 @@ export const bundles = {
   probe: 'dist/tools/bench/healthz-probe.js',
 };
 
-export interface FreshRelay {
+/** A target started for one check alone, so its memory is its own and nothing loaded it before. */
+export interface FreshTarget {
   target: Target;
-  /** Stops it and removes its data directory. */
+  /** Stops it (and removes the relay's data directory). */
   close(): Promise<void>;
 }
 
@@ -31,7 +32,9 @@ export interface Stack {
    * Another relay on the same simulator that nothing has loaded yet: memory measured on it is not
    * hidden by a heap the loads already grew, and does not inflate the load rows either.
    */
-  startFreshRelay(): Promise<FreshRelay>;
+  startFreshRelay(): Promise<FreshTarget>;
+  /** The same for the bare Express proxy (the table's `express`): the slow streams' reference. */
+  startFreshExpress(): Promise<FreshTarget>;
   /** Directories to remove at the end. */
   tempDirs: string[];
   notes: string[];
@@ -157,7 +160,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
     }
   }
   const tempDirs = [relay.dataDir, ...(sharedRelay ? [sharedRelay.dataDir] : [])];
-  const startFreshRelay = async (): Promise<FreshRelay> => {
+  const startFreshRelay = async (): Promise<FreshTarget> => {
     const fresh = await startRelay(path.join(root, bundles.relay), simulatorBaseUrl, []);
     tempDirs.push(fresh.dataDir);
     log(`fresh relay on ${fresh.origin} (pid ${fresh.child.pid})`);
@@ -175,5 +178,11 @@ export async function startStack(root: string, options: BenchOptions, log: (line
       },
     };
   };
-  return { targets, startFreshRelay, tempDirs, notes, simulatorBaseUrl };
+  const startFreshExpress = async (): Promise<FreshTarget> => {
+    // Never profiled, as the fresh relay is not: a profiler's own memory would count as the streams'.
+    const fresh = await startReferenceProxy(root, 'express', simulatorOrigin);
+    log(`fresh express proxy on ${local(fresh.port)} (pid ${fresh.child.pid})`);
+    return { target: targetOf('express', fresh.child, local(fresh.port), false), close: () => stopChild(fresh.child) };
+  };
+  return { targets, startFreshRelay, startFreshExpress, tempDirs, notes, simulatorBaseUrl };
 }

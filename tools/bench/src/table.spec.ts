@@ -1,6 +1,6 @@
 import { formatLargeBodies } from './large-bodies-table';
-import type { BenchReport, LargeBodyRow, ReportRow } from './report';
-import { formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams } from './table';
+import type { BenchReport, LargeBodyRow, ReportRow, SlowStreamsResult } from './report';
+import { formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams, formatSlowStreamsLines } from './table';
 
 const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow> = {}): ReportRow => ({
   target,
@@ -84,6 +84,23 @@ describe('formatLargeBodies', () => {
   });
 });
 
+const slowStreams = (target: SlowStreamsResult['target'], extra: Partial<SlowStreamsResult> = {}): SlowStreamsResult => ({
+  target,
+  warmupStreams: 5,
+  requested: 2000,
+  completed: 2000,
+  failed: 0,
+  peakOpen: 2000,
+  msPerToken: 100,
+  chunksPerStream: 44,
+  seconds: 6.04,
+  rssBeforeBytes: 80 * 1024 * 1024,
+  rssPeakBytes: 180 * 1024 * 1024,
+  growthPerStreamBytes: 51.2 * 1024,
+  firstFailure: undefined,
+  ...extra,
+});
+
 describe('formatReport', () => {
   it('groups rows by mode (embeddings after the chat modes), then by connections, and ends with the slow streams', () => {
     const report: BenchReport = {
@@ -100,7 +117,7 @@ describe('formatReport', () => {
         row('relay', 3, { connections: 1 }),
       ],
       ttfb: [],
-      slowStreams: undefined,
+      slowStreams: [],
       largeBodies: [largeBody],
       profile: undefined,
       notes: ['a note'],
@@ -121,23 +138,44 @@ describe('formatReport', () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
-  it('states how many slow streams came back whole and the RSS each cost', () => {
-    const line = formatSlowStreams({
-      requested: 2000,
-      completed: 1998,
-      failed: 2,
-      peakOpen: 2000,
-      msPerToken: 100,
-      chunksPerStream: 44,
-      seconds: 6.04,
-      rssBeforeBytes: 80 * 1024 * 1024,
-      rssPeakBytes: 180 * 1024 * 1024,
-      growthPerStreamBytes: 51.2 * 1024,
-      firstFailure: 'status 502',
-    });
+  it('states how many slow streams came back whole through which target, and the RSS each cost after the warm-up', () => {
+    const line = formatSlowStreams(slowStreams('relay', { completed: 1998, failed: 2, firstFailure: 'status 502' }));
     expect(line).toBe(
-      'slow streams: 1998/2000 completed through the relay, 2 failed (first: status 502); peak 2000 open at once ' +
-        '(100 ms/token × 44 chunks, 6.0 s); relay RSS 80.0 → 180.0 MB, 51.2 KB per stream',
+      'slow streams relay: 1998/2000 completed, 2 failed (first: status 502); peak 2000 open at once ' +
+        '(100 ms/token × 44 chunks, 6.0 s); RSS 80.0 MB after 5 warm-up streams → 180.0 MB at peak, 51.2 KB per stream',
     );
+  });
+
+  it('prints the relay and then its Express reference, each on its own line, and a dash for a missing reading', () => {
+    const lines = formatSlowStreamsLines([
+      slowStreams('relay'),
+      slowStreams('express', { peakOpen: 1500, rssPeakBytes: undefined, growthPerStreamBytes: undefined }),
+    ]);
+    expect(lines).toEqual([
+      'slow streams relay: 2000/2000 completed, none dropped; peak 2000 open at once (100 ms/token × 44 chunks, 6.0 s); ' +
+        'RSS 80.0 MB after 5 warm-up streams → 180.0 MB at peak, 51.2 KB per stream',
+      'slow streams express: 2000/2000 completed, none dropped; peak 1500 open at once (100 ms/token × 44 chunks, 6.0 s); ' +
+        'RSS 80.0 MB after 5 warm-up streams → — MB at peak, —',
+    ]);
+    expect(formatSlowStreamsLines([])).toEqual(['slow streams: not run']);
+  });
+
+  it('puts both slow-streams lines after the blocks, even when the loads produced no rows', () => {
+    const report: BenchReport = {
+      machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
+      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
+      idle: [],
+      rows: [],
+      ttfb: [],
+      slowStreams: [slowStreams('relay'), slowStreams('express', { growthPerStreamBytes: 20.5 * 1024 })],
+      largeBodies: [],
+      profile: undefined,
+      notes: [],
+    };
+    const lines = formatReport(report).split('\n');
+    const relay = lines.findIndex((line) => line.startsWith('slow streams relay: '));
+    expect(relay).toBeGreaterThan(0);
+    expect(lines[relay + 1]).toMatch(/^slow streams express: .*, 20\.5 KB per stream$/);
+    expect(lines).not.toContain('slow streams: not run');
   });
 });

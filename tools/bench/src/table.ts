@@ -61,17 +61,25 @@ export function formatRows(rows: readonly ReportRow[]): string[] {
   return [header, '-'.repeat(header.length), ...cells.map(render)];
 }
 
-export function formatSlowStreams(result: SlowStreamsResult | undefined): string {
-  if (!result) return 'slow streams: not run';
+/**
+ * One target's slow streams on one line, named by the target. "Before" is read after the warm-up
+ * streams, so the growth leaves out the first upstream call's one-time costs.
+ */
+export function formatSlowStreams(result: SlowStreamsResult): string {
   const growth =
     result.growthPerStreamBytes === undefined ? dash : `${formatNumber(result.growthPerStreamBytes / 1024, 1)} KB per stream`;
   const failures = result.failed > 0 ? `, ${result.failed} failed (first: ${result.firstFailure ?? 'unknown'})` : ', none dropped';
   return (
-    `slow streams: ${result.completed}/${result.requested} completed through the relay${failures}; ` +
+    `slow streams ${result.target}: ${result.completed}/${result.requested} completed${failures}; ` +
     `peak ${result.peakOpen} open at once (${result.msPerToken} ms/token × ${result.chunksPerStream} chunks, ` +
-    `${formatNumber(result.seconds, 1)} s); relay RSS ${formatMegabytes(result.rssBeforeBytes)} → ` +
-    `${formatMegabytes(result.rssPeakBytes)} MB, ${growth}`
+    `${formatNumber(result.seconds, 1)} s); RSS ${formatMegabytes(result.rssBeforeBytes)} MB after ` +
+    `${result.warmupStreams} warm-up streams → ${formatMegabytes(result.rssPeakBytes)} MB at peak, ${growth}`
   );
+}
+
+/** Every target's slow-streams line, the relay's first; one line saying so when none ran. */
+export function formatSlowStreamsLines(results: readonly SlowStreamsResult[]): string[] {
+  return results.length === 0 ? ['slow streams: not run'] : results.map(formatSlowStreams);
 }
 
 /** Each target's RSS with no load on it, in the order the targets run. */
@@ -103,7 +111,7 @@ export function formatReport(report: BenchReport): string {
     const rows = report.rows.filter((row) => `${row.mode}|${row.connections}` === block);
     lines.push('', `${mode} · ${connections} connection${connections === '1' ? '' : 's'}`, ...formatRows(rows));
   }
-  if (report.rows.length > 0 || report.slowStreams) lines.push('', formatSlowStreams(report.slowStreams));
+  if (report.rows.length > 0 || report.slowStreams.length > 0) lines.push('', ...formatSlowStreamsLines(report.slowStreams));
   const largeBodies = formatLargeBodies(report.largeBodies);
   if (largeBodies.length > 0) lines.push('', ...largeBodies);
   if (report.notes.length > 0) lines.push('', 'notes:', ...report.notes.map((note) => `- ${note}`));
