@@ -15,6 +15,14 @@ const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 let tokenizer: Promise<CountPiece> | undefined;
 
+/**
+ * The package's encoder class, by the subpath its `exports` give to both `import` (its ESM build,
+ * what the production bundle's `import()` takes) and `require` (its CommonJS build, under Jest);
+ * `cjs/…` exists for `require` only. A name, not a literal: TypeScript (node10 resolution) finds
+ * the types under `cjs/`, not at this subpath.
+ */
+const GPT_ENCODING_MODULE = 'gpt-tokenizer/GptEncoding';
+
 /** Long prompt texts' counts, shared by every request of this process (see RememberedCounts). */
 const rememberedPrompts = new RememberedCounts();
 
@@ -28,7 +36,7 @@ const rememberedPrompts = new RememberedCounts();
 function loadTokenizer(): Promise<CountPiece> {
   tokenizer ??= (async () => {
     const [{ GptEncoding }, ranks] = await Promise.all([
-      import('gpt-tokenizer/cjs/GptEncoding'),
+      import(GPT_ENCODING_MODULE) as Promise<typeof import('gpt-tokenizer/cjs/GptEncoding')>,
       readTiktokenRanks(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken')),
     ]);
     const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks);
