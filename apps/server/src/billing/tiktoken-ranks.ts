@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 
-/** Lines decoded between two yields to the event loop: ~10 ms of work each. */
+/** Lines decoded between two yields to the event loop: 12–30 ms of work each (o200k: ~0.14 s in all). */
 const LINES_PER_TURN = 20_000;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -22,10 +22,10 @@ function tokenOf(bytes: Buffer): string | number[] {
 /**
  * The merge ranks of a `.tiktoken` file (one `base64-token rank` a line, ranks ascending, a gap
  * left as `''`), in the shape of the package's generated `bpeRanks` modules. Read from the data
- * file rather than required as that module: V8 parsing its 2.2 MB array literal costs ~70 MB of
- * RSS at once (the syntax tree of 200,000 literals), decoding the file ~55 MB (measured, o200k;
- * docs/PERFORMANCE.md, issue 30). Yields every `LINES_PER_TURN` lines, so the event loop is not
- * held for the whole load (~0.2 s).
+ * file rather than required as that module: with V8 parsing its 2.2 MB array literal (the syntax
+ * tree of 200,000 literals) the tokenizer's first load grew RSS by 45–55 MB, decoding the file by
+ * 31–42 MB (measured, o200k; docs/PERFORMANCE.md, issue 30). Yields every `LINES_PER_TURN` lines,
+ * so the event loop is not held for the whole load.
  */
 export async function readTiktokenRanks(path: string): Promise<Array<string | number[]>> {
   const text = await readFile(path, 'latin1');

@@ -8,6 +8,7 @@ describe('DeliveredText', () => {
       for (const piece of pieces) delivered.add(piece);
       expect(delivered.text).toBe(pieces.join(''));
       expect(delivered.pieces).toBe(count);
+      expect(delivered.chars).toBe(pieces.join('').length);
       expect(delivered.lastPiece).toBe(pieces[count - 1] ?? '');
     }
   });
@@ -28,6 +29,7 @@ describe('DeliveredText', () => {
     delivered.add('');
     delivered.add('b');
     expect(delivered.text).toBe('ab');
+    expect(delivered.chars).toBe(2);
     expect(delivered.pieces).toBe(3);
     expect(delivered.lastPiece).toBe('b');
   });

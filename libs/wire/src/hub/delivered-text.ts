@@ -9,6 +9,8 @@ const PIECES_PER_BLOCK = 32;
  * into one flat string: a 4,000-token answer is held in ~125 strings, not 4,000.
  */
 export class DeliveredText {
+  /** Characters (UTF-16 units) delivered so far. */
+  chars = 0;
   /** Pieces delivered so far. */
   pieces = 0;
   /** The last piece delivered, `''` before any. */
@@ -18,6 +20,7 @@ export class DeliveredText {
   private blocks = 0;
 
   add(piece: string): void {
+    this.chars += piece.length;
     this.pieces += 1;
     this.lastPiece = piece;
     const parts = this.parts;

@@ -45,12 +45,15 @@ function readCompletionChunk(json: unknown, deliver: (text: string) => void): Co
  */
 export class CompletionStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
-  deliveredChars = 0;
   private sawFinishReason = false;
   private sawDone = false;
   private readonly deliveredSoFar = new DeliveredText();
 
   constructor(private readonly options: StreamTransformerOptions) {}
+
+  get deliveredChars(): number {
+    return this.deliveredSoFar.chars;
+  }
 
   get deliveredText(): string {
     return this.deliveredSoFar.text;
@@ -71,7 +74,6 @@ export class CompletionStreamTransformer implements StreamTransformer {
   }
 
   private readonly deliver = (text: string): void => {
-    this.deliveredChars += text.length;
     this.deliveredSoFar.add(text);
   };
 

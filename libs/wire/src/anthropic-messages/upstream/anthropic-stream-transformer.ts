@@ -62,7 +62,6 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   private stopReason: string | null | undefined;
   private startUsage: AnthropicUsage | undefined;
   private finalUsage: AnthropicUsage | undefined;
-  private delivered = 0;
   private readonly deliveredSoFar = new DeliveredText();
   private readonly blocks = new Map<number, Block>();
 
@@ -77,7 +76,7 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   }
 
   get deliveredChars(): number {
-    return this.delivered;
+    return this.deliveredSoFar.chars;
   }
 
   get deliveredText(): string {
@@ -197,7 +196,6 @@ export class AnthropicStreamTransformer implements StreamTransformer {
 
   private reasoning(text: string): StreamStep[] {
     if (text === '') return [];
-    this.delivered += text.length;
     this.deliveredSoFar.add(text);
     return this.emit({ reasoning_content: text });
   }
@@ -232,13 +230,11 @@ export class AnthropicStreamTransformer implements StreamTransformer {
   }
 
   private content(text: string): StreamStep[] {
-    this.delivered += text.length;
     this.deliveredSoFar.add(text);
     return this.emit({ content: text });
   }
 
   private toolArguments(index: number, fragment: string): StreamStep[] {
-    this.delivered += fragment.length;
     this.deliveredSoFar.add(fragment);
     return this.emit({ tool_calls: [{ index, function: { arguments: fragment } }] });
   }

@@ -44,7 +44,6 @@ export class ConverseStreamTransformer implements StreamTransformer {
   private stopped = false;
   private toolCount = 0;
   private converseUsage: ConverseUsage | undefined;
-  private delivered = 0;
   private readonly deliveredSoFar = new DeliveredText();
   private readonly blocks = new Map<number, Block>();
 
@@ -59,7 +58,7 @@ export class ConverseStreamTransformer implements StreamTransformer {
   }
 
   get deliveredChars(): number {
-    return this.delivered;
+    return this.deliveredSoFar.chars;
   }
 
   get deliveredText(): string {
@@ -177,7 +176,6 @@ export class ConverseStreamTransformer implements StreamTransformer {
   }
 
   private fragment(delta: Delta, text: string): StreamStep[] {
-    this.delivered += text.length;
     this.deliveredSoFar.add(text);
     return this.emit(delta);
   }

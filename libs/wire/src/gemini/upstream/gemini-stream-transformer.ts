@@ -32,8 +32,11 @@ type Delta = Record<string, unknown>;
  */
 export class GeminiStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
-  deliveredChars = 0;
   private readonly deliveredSoFar = new DeliveredText();
+
+  get deliveredChars(): number {
+    return this.deliveredSoFar.chars;
+  }
 
   get deliveredText(): string {
     return this.deliveredSoFar.text;
@@ -100,16 +103,13 @@ export class GeminiStreamTransformer implements StreamTransformer {
     for (const part of parts) {
       if (isFunctionCallPart(part)) {
         const call = convertGeminiFunctionCall(part, `${this.responseId}:${index}:${choice.toolCalls}`);
-        this.deliveredChars += call.function.arguments.length;
         this.deliveredSoFar.add(call.function.arguments);
         steps.push(this.chunk(index, { tool_calls: [{ index: choice.toolCalls, ...call }] }));
         choice.toolCalls += 1;
       } else if (isAnswerText(part) && part.text !== '') {
-        this.deliveredChars += part.text.length;
         this.deliveredSoFar.add(part.text);
         steps.push(this.chunk(index, { content: part.text }));
       } else if (isThoughtText(part) && part.text !== '') {
-        this.deliveredChars += part.text.length;
         this.deliveredSoFar.add(part.text);
         steps.push(this.chunk(index, { reasoning_content: part.text }));
       }

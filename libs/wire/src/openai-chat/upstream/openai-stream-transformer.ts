@@ -14,7 +14,6 @@ import { DeliveredText } from '../../hub/delivered-text';
  */
 export class OpenAiStreamTransformer implements StreamTransformer {
   usage: ReportedUsage | undefined;
-  deliveredChars = 0;
   sawFinishReason = false;
   sawDone = false;
   private readonly deliveredSoFar = new DeliveredText();
@@ -22,12 +21,15 @@ export class OpenAiStreamTransformer implements StreamTransformer {
   /** The frame of this stream's text chunks, once one was read in full (content-chunk-frame.ts). */
   private frame: ContentChunkFrame | undefined;
 
+  get deliveredChars(): number {
+    return this.deliveredSoFar.chars;
+  }
+
   get deliveredText(): string {
     return this.deliveredSoFar.text;
   }
 
   private readonly deliver = (text: string): void => {
-    this.deliveredChars += text.length;
     this.deliveredSoFar.add(text);
   };
   private readonly publicModel: string;
