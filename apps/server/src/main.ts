@@ -1,3 +1,5 @@
+// First: its module holds the young generation small while the others are evaluated.
+import { releaseYoungGeneration } from './core/start-heap';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createApp } from './app';
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
       { host: config.host, port, storage: storage.kind, shared: cluster.kind, instanceId, dataDir: config.dataDir, version: RELAY_VERSION },
       `chat-relay listening on http://${config.host}:${port}`,
     );
+    releaseYoungGeneration();
   });
 
   const shutdown = gracefulShutdown({ server, services, storage, logger, graceMs: config.shutdownGraceMs, webSockets });
