@@ -11,4 +11,5 @@ module.exports = {
   // behind (a relay not closed, its timers polling) dies with it instead of slowing every file
   // after it (the whole suite ran 2× slower without it; a file alone, at its normal speed).
   workerIdleMemoryLimit: '1GB',
+  setupFiles: ['<rootDir>/test/testing/jest-global-dispatcher.ts'],
 };

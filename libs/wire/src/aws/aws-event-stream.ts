@@ -1,5 +1,4 @@
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
 import type { SseEvent } from '../hub/upstream-adapter';
 
 /**
@@ -17,6 +16,21 @@ export interface AwsStreamEvent extends SseEvent {
   exception?: true;
 }
 
+let codecModules: { Codec: typeof EventStreamCodec; toUtf8: (bytes: Uint8Array) => string; fromUtf8: (text: string) => Uint8Array } | undefined;
+
+/**
+ * A new codec of AWS's, whose package is required at the first Bedrock stream rather than
+ * imported: a relay without one never loads @smithy/core (~1.1 MB of heap held from the start).
+ */
+function newCodec(): EventStreamCodec {
+  if (!codecModules) {
+    const streams = require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams');
+    const utf8 = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    codecModules = { Codec: streams.EventStreamCodec, toUtf8: utf8.toUtf8, fromUtf8: utf8.fromUtf8 };
+  }
+  return new codecModules.Codec(codecModules.toUtf8, codecModules.fromUtf8);
+}
+
 const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
 function stringHeader(headers: Record<string, { type: string; value: unknown }>, name: string): string | undefined {
@@ -26,7 +40,7 @@ function stringHeader(headers: Record<string, { type: string; value: unknown }>,
 
 /** Reads a body piece by piece: a message split across pieces waits for its rest. A bad CRC throws. */
 export class AwsEventStreamDecoder {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec = newCodec();
   /** Bytes of a message not yet whole. */
   private pending: Buffer = Buffer.alloc(0);
 
@@ -65,24 +79,24 @@ export class AwsEventStreamDecoder {
 
 /** One event message, as Bedrock writes them (`:event-type`, `:content-type: application/json`, `:message-type: event`). */
 export function encodeAwsEvent(eventType: string, payload: string): Uint8Array {
-  return new EventStreamCodec(toUtf8, fromUtf8).encode({
+  return newCodec().encode({
     headers: {
       ':event-type': { type: 'string', value: eventType },
       ':content-type': { type: 'string', value: 'application/json' },
       ':message-type': { type: 'string', value: 'event' },
     },
-    body: fromUtf8(payload),
+    body: Buffer.from(payload, 'utf8'),
   });
 }
 
 /** One exception message (`:exception-type` `throttlingException` …, payload `{"message": …}`). */
 export function encodeAwsException(exceptionType: string, message: string): Uint8Array {
-  return new EventStreamCodec(toUtf8, fromUtf8).encode({
+  return newCodec().encode({
     headers: {
       ':exception-type': { type: 'string', value: exceptionType },
       ':content-type': { type: 'string', value: 'application/json' },
       ':message-type': { type: 'string', value: 'exception' },
     },
-    body: fromUtf8(JSON.stringify({ message })),
+    body: Buffer.from(JSON.stringify({ message }), 'utf8'),
   });
 }

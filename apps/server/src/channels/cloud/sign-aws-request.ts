@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { Sha256 } from '@aws-crypto/sha256-js';
+import type { SignatureV4 } from '@smithy/signature-v4';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -16,6 +16,35 @@ export interface RequestToSign {
   body?: string | Buffer;
 }
 
+/** Signers per credential and region: each keeps its derived signing key for the day. A relay has a handful. */
+const signers = new Map<string, SignatureV4>();
+
+/**
+ * AWS's signer, loaded at the first signature: a relay without a Bedrock channel never needs it,
+ * and it is ~0.4 MB of heap held from the start otherwise (issue 30).
+ */
+let awsSigner: Promise<{ Signer: typeof SignatureV4; Hash: typeof Sha256 }> | undefined;
+
+function loadAwsSigner(): NonNullable<typeof awsSigner> {
+  awsSigner ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]).then(([signer, sha]) => ({
+    Signer: signer.SignatureV4,
+    Hash: sha.Sha256,
+  }));
+  return awsSigner;
+}
+
+async function signerFor(credentials: AwsCredentials, region: string, service: string, applyChecksum: boolean): Promise<SignatureV4> {
+  const id = `${credentials.accessKeyId}\0${credentials.secretAccessKey}\0${credentials.sessionToken ?? ''}\0${region}\0${service}\0${applyChecksum}`;
+  let signer = signers.get(id);
+  if (!signer) {
+    const { Signer, Hash } = await loadAwsSigner();
+    signer = new Signer({ credentials, region, service, sha256: Hash, uriEscapePath: true, applyChecksum });
+    if (signers.size >= 100) signers.clear();
+    signers.set(id, signer);
+  }
+  return signer;
+}
+
 /**
  * The headers of `request` signed with AWS Signature Version 4 (service `bedrock`), by AWS's own
  * signer (@smithy/signature-v4): `authorization`, `x-amz-date`, `x-amz-content-sha256` (as AWS's
@@ -24,20 +53,6 @@ export interface RequestToSign {
  * encoded again, as every AWS service but S3 expects), the query, every header given and the hash
  * of the body. `host` is signed but left out of the answer: the HTTP client writes it from the URL.
  */
-/** Signers per credential and region: each keeps its derived signing key for the day. A relay has a handful. */
-const signers = new Map<string, SignatureV4>();
-
-function signerFor(credentials: AwsCredentials, region: string, service: string, applyChecksum: boolean): SignatureV4 {
-  const id = `${credentials.accessKeyId}\0${credentials.secretAccessKey}\0${credentials.sessionToken ?? ''}\0${region}\0${service}\0${applyChecksum}`;
-  let signer = signers.get(id);
-  if (!signer) {
-    signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum });
-    if (signers.size >= 100) signers.clear();
-    signers.set(id, signer);
-  }
-  return signer;
-}
-
 export async function signAwsRequest(
   request: RequestToSign,
   credentials: AwsCredentials,
@@ -46,7 +61,7 @@ export async function signAwsRequest(
 ): Promise<Record<string, string>> {
   const { service = 'bedrock', now, payloadHashHeader = true } = options;
   const url = new URL(request.url);
-  const signer = signerFor(credentials, region, service, payloadHashHeader);
+  const signer = await signerFor(credentials, region, service, payloadHashHeader);
   // The body's hash by Node's crypto (a Claude Code turn is 100 KB and more; the signer's own SHA-256
   // is JavaScript): given as the header AWS's SDKs send, which the signer then signs as it is.
   const hashed: Record<string, string> = payloadHashHeader ? { 'x-amz-content-sha256': hash('sha256', request.body ?? '', 'hex') } : {};

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
-import { Agent, errors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// undici's own files for these two, not its index (undici-parts.d.ts says why).
+import Agent from 'undici/lib/dispatcher/agent';
+import errors from 'undici/lib/core/errors';
 import type { ChannelRecord } from '../../storage/types';
 import type { AbortLike } from '../../core/caller-gone';
 import { encodeInSlices, LARGE_TEXT_UNITS } from './encode-in-slices';
