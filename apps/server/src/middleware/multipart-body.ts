@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import type { Request, RequestHandler, Response } from 'express';
 import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -44,6 +44,14 @@ const MAX_FILES = 20;
 
 const uploadRoot = path.join(os.tmpdir(), 'chat-relay-uploads');
 
+let loadedBusboy: typeof busboy | undefined;
+
+/** busboy, required at the first upload rather than imported: most relays never take one. */
+function multipartParser(): typeof busboy {
+  loadedBusboy ??= require('busboy') as typeof busboy;
+  return loadedBusboy;
+}
+
 /**
  * A multipart body, streamed (SPEC §7a): each file goes to a temporary file as it arrives — never
  * held whole in memory — and is removed when the response closes; text fields are kept. What
@@ -85,7 +93,7 @@ async function receive(req: Request, res: Response, limit: number): Promise<Mult
   return new Promise<MultipartRequest>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = multipartParser()({
         headers: req.headers,
         limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, files: MAX_FILES, parts: MAX_FIELDS + MAX_FILES },
       });

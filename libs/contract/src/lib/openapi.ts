@@ -1,5 +1,5 @@
 import { isAppRoute, isAppRouteOtherResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { generateOpenApi } from '@ts-rest/open-api';
+import type { generateOpenApi as GenerateOpenApi } from '@ts-rest/open-api';
 import type { RouteMetadata } from './common-responses';
 import { relayContract } from './contract';
 
@@ -46,6 +46,9 @@ const cache = new Map<string, Record<string, unknown>>();
 export function buildOpenApiDocument(version = '0.1.0'): Record<string, unknown> {
   const cached = cache.get(version);
   if (cached) return cached;
+  // Required here, not imported: the generator (with @anatine/zod-openapi, ~0.7 MB of heap) is
+  // loaded when the document is first asked for, not by every process that imports the contract.
+  const { generateOpenApi } = require('@ts-rest/open-api') as { generateOpenApi: typeof GenerateOpenApi };
   const document = generateOpenApi(
     documentedRoutes(relayContract),
     {

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import WebSocket, { type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../../../logger';
 import { newResponseId } from '../responses-items';
@@ -104,7 +104,7 @@ export class ResponsesSocket {
       else void this.send(errorEventOfAnswer(response.statusCode ?? 500, await textOf(response)));
     } catch (error) {
       // The socket closed first (the call was aborted), or the answer broke off.
-      if (this.ws.readyState === WebSocket.OPEN) {
+      if (this.ws.readyState === this.ws.OPEN) {
         this.deps.logger.warn({ err: error }, 'a response over WebSocket failed before its end');
         void this.send(errorEvent(500, socketError('server_error', 'stream_interrupted', 'The response ended before it was complete.')));
       }
@@ -159,7 +159,7 @@ export class ResponsesSocket {
 
   /** Sends one frame; resolves once it has gone when too much is waiting (else undefined). */
   private send(frame: string): Promise<void> | undefined {
-    if (this.ws.readyState !== WebSocket.OPEN) return undefined;
+    if (this.ws.readyState !== this.ws.OPEN) return undefined;
     if (this.ws.bufferedAmount < SEND_HIGH_WATER) {
       this.ws.send(frame);
       return undefined;
@@ -187,7 +187,7 @@ export class ResponsesSocket {
   private closeNow(reason: Ending): void {
     clearTimeout(this.idleTimer);
     clearTimeout(this.ageTimer);
-    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.readyState !== this.ws.OPEN) return;
     if (reason === 'draining') return this.ws.close(1001, 'server shutting down');
     const message =
       reason === 'aged'

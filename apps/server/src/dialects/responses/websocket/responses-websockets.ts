@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Logger } from '../../../logger';
 import { requestInProcess } from './in-process-request';
 import { ResponsesSocket } from './responses-socket';
@@ -27,12 +27,19 @@ const pendingUpgrades = new WeakMap<IncomingMessage, () => void>();
  * authentication and the token's address check (`acceptResponsesWebSocket`, a route).
  */
 export class ResponsesWebSockets {
-  private readonly wss: WebSocketServer;
+  /** Made at the first upgrade: `ws` is required then, not at start (~1.2 MB of heap a relay without WebSocket callers never needs). */
+  private wss: WebSocketServer | undefined;
   private readonly sockets = new Set<ResponsesSocket>();
   private draining = false;
 
-  constructor(private readonly options: ResponsesWebSocketOptions) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes, clientTracking: false });
+  constructor(private readonly options: ResponsesWebSocketOptions) {}
+
+  private server(): WebSocketServer {
+    if (!this.wss) {
+      const { WebSocketServer: Server } = require('ws') as typeof import('ws');
+      this.wss = new Server({ noServer: true, maxPayload: this.options.maxFrameBytes, clientTracking: false });
+    }
+    return this.wss;
   }
 
   /** Open sockets. */
@@ -69,7 +76,7 @@ export class ResponsesWebSockets {
     if (!this.draining) {
       pendingUpgrades.set(req, () => {
         res.detachSocket(socket as Socket);
-        this.wss.handleUpgrade(req, socket, head, (ws) => {
+        this.server().handleUpgrade(req, socket, head, (ws) => {
           const headers = forwardedHeaders(req.headers);
           const remoteAddress = req.socket.remoteAddress;
           const session: ResponsesSocket = new ResponsesSocket(ws, {
