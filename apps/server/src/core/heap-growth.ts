@@ -34,7 +34,7 @@ export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv, 
  * each time more than its size has survived scavenges since the last doubling, and the start
  * (modules, ~5,000 zod schemas, the app's routes) is nearly all survivors: it left the young
  * generation at its 16 MB maximum per semispace, ~34 MB committed for a relay that then sat idle
- * (idle RSS 113.7 MB against 97 MB held; issue 30). V8 reads the factor at every growth, so
+ * (idle RSS 115.3 MB against 97.8 MB held; docs/PERFORMANCE.md, issue 30). V8 reads the factor at every growth, so
  * setting it at run time works; an operator's own choice of young-generation flags stands.
  */
 export function holdYoungGeneration(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env['NODE_OPTIONS'] ?? ''): () => void {

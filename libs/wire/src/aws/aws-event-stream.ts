@@ -16,22 +16,19 @@ export interface AwsStreamEvent extends SseEvent {
   exception?: true;
 }
 
-let codecModules: { Codec: typeof EventStreamCodec; toUtf8: (bytes: Uint8Array) => string; fromUtf8: (text: string) => Uint8Array } | undefined;
+const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const bytesOf = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+let Codec: typeof EventStreamCodec | undefined;
 
 /**
  * A new codec of AWS's, whose package is required at the first Bedrock stream rather than
  * imported: a relay without one never loads @smithy/core (~1.1 MB of heap held from the start).
  */
 function newCodec(): EventStreamCodec {
-  if (!codecModules) {
-    const streams = require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams');
-    const utf8 = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
-    codecModules = { Codec: streams.EventStreamCodec, toUtf8: utf8.toUtf8, fromUtf8: utf8.fromUtf8 };
-  }
-  return new codecModules.Codec(codecModules.toUtf8, codecModules.fromUtf8);
+  Codec ??= (require('@smithy/core/event-streams') as typeof import('@smithy/core/event-streams')).EventStreamCodec;
+  return new Codec(textOf, bytesOf);
 }
-
-const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
 function stringHeader(headers: Record<string, { type: string; value: unknown }>, name: string): string | undefined {
   const header = headers[name];
@@ -85,7 +82,7 @@ export function encodeAwsEvent(eventType: string, payload: string): Uint8Array {
       ':content-type': { type: 'string', value: 'application/json' },
       ':message-type': { type: 'string', value: 'event' },
     },
-    body: Buffer.from(payload, 'utf8'),
+    body: bytesOf(payload),
   });
 }
 
@@ -97,6 +94,6 @@ export function encodeAwsException(exceptionType: string, message: string): Uint
       ':content-type': { type: 'string', value: 'application/json' },
       ':message-type': { type: 'string', value: 'exception' },
     },
-    body: Buffer.from(JSON.stringify({ message }), 'utf8'),
+    body: bytesOf(JSON.stringify({ message })),
   });
 }

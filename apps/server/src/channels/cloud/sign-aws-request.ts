@@ -20,25 +20,20 @@ export interface RequestToSign {
 const signers = new Map<string, SignatureV4>();
 
 /**
- * AWS's signer, loaded at the first signature: a relay without a Bedrock channel never needs it,
- * and it is ~0.4 MB of heap held from the start otherwise (issue 30).
+ * AWS's signer, required at the first signature rather than imported: a relay without a Bedrock
+ * channel never needs it (~0.4 MB of heap held from the start otherwise; issue 30).
  */
-let awsSigner: Promise<{ Signer: typeof SignatureV4; Hash: typeof Sha256 }> | undefined;
+let awsSigner: { Signer: typeof SignatureV4; Hash: typeof Sha256 } | undefined;
 
-function loadAwsSigner(): NonNullable<typeof awsSigner> {
-  awsSigner ??= Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]).then(([signer, sha]) => ({
-    Signer: signer.SignatureV4,
-    Hash: sha.Sha256,
-  }));
-  return awsSigner;
-}
-
-async function signerFor(credentials: AwsCredentials, region: string, service: string, applyChecksum: boolean): Promise<SignatureV4> {
+function signerFor(credentials: AwsCredentials, region: string, service: string, applyChecksum: boolean): SignatureV4 {
   const id = `${credentials.accessKeyId}\0${credentials.secretAccessKey}\0${credentials.sessionToken ?? ''}\0${region}\0${service}\0${applyChecksum}`;
   let signer = signers.get(id);
   if (!signer) {
-    const { Signer, Hash } = await loadAwsSigner();
-    signer = new Signer({ credentials, region, service, sha256: Hash, uriEscapePath: true, applyChecksum });
+    awsSigner ??= {
+      Signer: (require('@smithy/signature-v4') as typeof import('@smithy/signature-v4')).SignatureV4,
+      Hash: (require('@aws-crypto/sha256-js') as typeof import('@aws-crypto/sha256-js')).Sha256,
+    };
+    signer = new awsSigner.Signer({ credentials, region, service, sha256: awsSigner.Hash, uriEscapePath: true, applyChecksum });
     if (signers.size >= 100) signers.clear();
     signers.set(id, signer);
   }
@@ -61,7 +56,7 @@ export async function signAwsRequest(
 ): Promise<Record<string, string>> {
   const { service = 'bedrock', now, payloadHashHeader = true } = options;
   const url = new URL(request.url);
-  const signer = await signerFor(credentials, region, service, payloadHashHeader);
+  const signer = signerFor(credentials, region, service, payloadHashHeader);
   // The body's hash by Node's crypto (a Claude Code turn is 100 KB and more; the signer's own SHA-256
   // is JavaScript): given as the header AWS's SDKs send, which the signer then signs as it is.
   const hashed: Record<string, string> = payloadHashHeader ? { 'x-amz-content-sha256': hash('sha256', request.body ?? '', 'hex') } : {};
