@@ -1,5 +1,7 @@
 // First: its module holds the young generation small while the others are evaluated.
 import { releaseYoungGeneration } from './core/start-heap';
+// Second: the contract's index makes zod lean before any schema of the bundle is made (lean-zod.ts).
+import '@chat-relay/contract';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createApp } from './app';

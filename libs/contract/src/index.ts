@@ -1,3 +1,5 @@
+// First: zod's schemas are made without their 24 bound copies of zod's methods (lean-zod.ts).
+export * from './lib/lean-zod';
 export * from './lib/contract';
 export * from './lib/common-responses';
 export * from './lib/chat.contract';

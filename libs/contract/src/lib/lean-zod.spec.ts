@@ -1,0 +1,85 @@
+import { z, ZodType } from 'zod';
+import { leanZodSchemas } from './lean-zod';
+
+const BOUND_BY_ZOD = ['parse', 'safeParse', 'parseAsync', 'safeParseAsync', 'spa', 'refine', 'optional', 'array', 'describe', 'isOptional'];
+
+const made = () =>
+  z.object({
+    name: z.string().min(1),
+    kind: z.discriminatedUnion('type', [z.object({ type: z.literal('a'), n: z.number() }), z.object({ type: z.literal('b') })]),
+    tags: z.array(z.enum(['x', 'y'])).optional(),
+    nested: z.lazy(() => z.union([z.string(), z.number().int()])),
+  });
+
+describe('zod made lean (lean-zod.ts)', () => {
+  it('makes schemas without the 24 bound copies zod 3 gives each', () => {
+    for (const schema of [z.string(), z.number(), made(), z.string().optional(), z.object({}).strict(), z.string().transform((s) => s.length)]) {
+      const names = Object.getOwnPropertyNames(schema);
+      expect(names).toEqual(expect.arrayContaining(['_def', '~standard']));
+      for (const name of BOUND_BY_ZOD) expect(names).not.toContain(name);
+    }
+  });
+
+  it('parses as before, attached and detached, and keeps the parse family bound once used', async () => {
+    const schema = made();
+    const good = { name: 'n', kind: { type: 'a', n: 1 }, nested: 3 };
+    expect(schema.parse(good)).toEqual(good);
+    expect(schema.safeParse({ name: '' }).success).toBe(false);
+    const { parse, safeParse, parseAsync, safeParseAsync, spa } = schema;
+    expect(parse(good)).toEqual(good);
+    expect(() => parse({ ...good, nested: 1.5 })).toThrow(z.ZodError);
+    expect(safeParse({ ...good, tags: ['z'] }).success).toBe(false);
+    await expect(parseAsync(good)).resolves.toEqual(good);
+    expect((await safeParseAsync({})).success).toBe(false);
+    expect((await spa(good)).success).toBe(true);
+    expect(schema.parse).toBe(schema.parse);
+    expect(Object.getOwnPropertyNames(schema)).toContain('parse');
+    expect(schema['~standard'].validate(good)).toEqual({ value: good });
+  });
+
+  it('builds as before, detached builders included', () => {
+    const base = z.string();
+    const { optional, nullable, array, or, describe: describeAs } = base;
+    expect(optional().parse(undefined)).toBeUndefined();
+    expect(nullable().parse(null)).toBeNull();
+    expect(array().parse(['a'])).toEqual(['a']);
+    expect(or(z.number()).parse(2)).toBe(2);
+    expect(describeAs('a name').description).toBe('a name');
+    const refined = base.refine((s) => s.startsWith('a'), 'must start with a');
+    expect(refined.safeParse('b').success).toBe(false);
+    expect(base.nullish().isNullable()).toBe(true);
+    expect(base.optional().isOptional()).toBe(true);
+    expect(base.default('d').parse(undefined)).toBe('d');
+    expect(base.catch('c').parse(5)).toBe('c');
+    expect(base.transform(Number).pipe(z.number()).parse('4')).toBe(4);
+    expect(base.and(z.string().max(3)).safeParse('abcd').success).toBe(false);
+    expect(base.brand<'Name'>().readonly().parse('x')).toBe('x');
+    expect(base.superRefine((s, ctx) => (s ? undefined : ctx.addIssue({ code: 'custom', message: 'empty' }))).safeParse('').success).toBe(false);
+  });
+
+  it('leaves the methods readable and replaceable on the prototypes', () => {
+    const original = ZodType.prototype.describe;
+    expect(typeof original).toBe('function');
+    expect(typeof z.ZodObject.prototype.parse).toBe('function');
+    try {
+      ZodType.prototype.describe = function described(this: ZodType, text: string) {
+        return original.call(this, `[${text}]`);
+      };
+      expect(z.string().describe('wrapped').description).toBe('[wrapped]');
+    } finally {
+      ZodType.prototype.describe = original;
+    }
+    expect(z.string().describe('plain').description).toBe('plain');
+  });
+
+  it('lets a schema be given a method of its own', () => {
+    const schema = z.string();
+    schema.parse = () => 'always';
+    expect(schema.parse(1)).toBe('always');
+    expect(z.string().safeParse(1).success).toBe(false);
+  });
+
+  it('was applied by the import (a second call does nothing)', () => {
+    expect(leanZodSchemas()).toBe(false);
+  });
+});
