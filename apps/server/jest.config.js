@@ -11,5 +11,6 @@ module.exports = {
   // behind (a relay not closed, its timers polling) dies with it instead of slowing every file
   // after it (the whole suite ran 2× slower without it; a file alone, at its normal speed).
   workerIdleMemoryLimit: '1GB',
-  setupFiles: ['<rootDir>/test/testing/jest-global-dispatcher.ts'],
+  // zod made lean as main.ts makes it (core/lean-zod.ts), so the specs run on the schemas production makes.
+  setupFiles: ['<rootDir>/test/testing/jest-global-dispatcher.ts', '<rootDir>/src/core/lean-zod.ts'],
 };

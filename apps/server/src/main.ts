@@ -1,7 +1,7 @@
 // First: its module holds the young generation small while the others are evaluated.
 import { releaseYoungGeneration } from './core/start-heap';
-// Second: the contract's index makes zod lean before any schema of the bundle is made (lean-zod.ts).
-import '@chat-relay/contract';
+// Second: zod's schemas are made lean from here on, before any module of the bundle makes one.
+import './core/lean-zod';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createApp } from './app';

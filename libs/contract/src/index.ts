@@ -1,5 +1,3 @@
-// First: zod's schemas are made without their 24 bound copies of zod's methods (lean-zod.ts).
-export * from './lib/lean-zod';
 export * from './lib/contract';
 export * from './lib/common-responses';
 export * from './lib/chat.contract';

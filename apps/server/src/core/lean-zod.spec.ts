@@ -79,7 +79,7 @@ describe('zod made lean (lean-zod.ts)', () => {
     expect(z.string().safeParse(1).success).toBe(false);
   });
 
-  it('was applied by the import (a second call does nothing)', () => {
+  it('was applied once, by the import (a second call does nothing)', () => {
     expect(leanZodSchemas()).toBe(false);
   });
 });

@@ -14,8 +14,9 @@ import { ZodType } from 'zod';
  * as zod's own property did, so `const { parse } = schema` still works detached: the parse family
  * is bound once and kept on the schema (it is what is called again and again), the builders are
  * bound at each read. Reading or replacing a method on the prototype itself works as before.
- * Applied once, by the contract's index before any of its schemas is made (main.ts imports it
- * first, after the young generation's hold); schemas made before it keep their own copies.
+ * Applied once, when this module is evaluated: main.ts imports it right after the young
+ * generation's hold, before any module that makes a schema, and the server's Jest setup imports it
+ * so that the specs run on the schemas production makes. Schemas made before it keep their copies.
  */
 const BOUND_IN_CONSTRUCTOR = [
   'parse',
