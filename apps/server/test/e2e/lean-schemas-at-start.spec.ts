@@ -11,7 +11,7 @@ const counted = (output: string): number | undefined => {
 
 // Issue 30: zod 3 gave each of the bundle's ~5,500 schemas 24 bound copies of its methods, ~7 MB
 // of the heap at rest. lean-zod.ts stops that, but only for schemas made after it: main.ts
-// imports the contract's index, whose first module it is, before anything else makes a schema.
+// imports it second, before any module that makes a schema.
 describe('the bundle makes its schemas lean (the real bundle)', () => {
   let relay: SpawnedRelay | undefined;
   afterEach(async () => relay?.close());
