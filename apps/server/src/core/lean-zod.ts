@@ -8,7 +8,7 @@ import { ZodType } from 'zod';
  * nearly all are never read: a schema is parsed through, or built on, a handful of times if ever.
  *
  * Made lean here: each of those names is an accessor on `ZodType.prototype`. While a schema is
- * constructed (its `_def` set, its `~standard` not yet: the constructor sets that last) the
+ * constructed (its `_def` set, its `~standard` not yet assigned: the constructor does that last) the
  * accessor hands the constructor a stub whose `bind` returns a marker, and the assignment of the
  * marker is dropped, so nothing is made. Afterwards a read gives the method bound to the schema,
  * as zod's own property did, so `const { parse } = schema` still works detached: the parse family
@@ -54,8 +54,11 @@ type Method = (this: unknown, ...args: unknown[]) => unknown;
 const NOT_BOUND = Object.freeze({});
 const CONSTRUCTOR_STUB = Object.freeze({ bind: () => NOT_BOUND });
 
-const own = (target: object, key: string): boolean => Object.prototype.hasOwnProperty.call(target, key);
-const constructed = (target: object): boolean => own(target, '~standard');
+/** Set on a schema by the constructor's last act, its assignment of `~standard` (made at first read instead, below). */
+const MADE = Symbol('zod schema made');
+
+const own = (target: object, key: string | symbol): boolean => Object.prototype.hasOwnProperty.call(target, key);
+const constructed = (target: object): boolean => own(target, MADE) || own(target, '~standard');
 const underConstruction = (target: object): boolean => own(target, '_def') && !constructed(target);
 
 function defineOwn(target: object, name: string, value: unknown): void {
@@ -101,7 +104,36 @@ export function leanZodSchemas(): boolean {
       },
     });
   }
+  leanStandardSchema(prototype);
   return true;
+}
+
+/**
+ * The constructor's last act makes `~standard` (the Standard Schema interface: an object and a
+ * closure per schema, ~150 bytes) for every schema; here it is made at its first read and kept,
+ * and the constructor's assignment only marks the schema made. `~validate` sets `async` on the
+ * object it reads, which is then the kept one.
+ */
+function leanStandardSchema(prototype: object): void {
+  Object.defineProperty(prototype, '~standard', {
+    configurable: true,
+    enumerable: false,
+    get(this: object): unknown {
+      if (!own(this, MADE)) return undefined;
+      const schema = this as { '~validate'(data: unknown): unknown };
+      const standard = { version: 1, vendor: 'zod', validate: (data: unknown) => schema['~validate'](data) };
+      defineOwn(this, '~standard', standard);
+      return standard;
+    },
+    set(this: object, value: unknown): void {
+      if (this === prototype) return;
+      if (underConstruction(this)) {
+        Object.defineProperty(this, MADE, { value: true });
+        return;
+      }
+      defineOwn(this, '~standard', value);
+    },
+  });
 }
 
 leanZodSchemas();
