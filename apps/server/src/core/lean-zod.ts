@@ -57,9 +57,8 @@ const CONSTRUCTOR_STUB = Object.freeze({ bind: () => NOT_BOUND });
 /** Set on a schema by the constructor's last act, its assignment of `~standard` (made at first read instead, below). */
 const MADE = Symbol('zod schema made');
 
-const own = (target: object, key: string | symbol): boolean => Object.prototype.hasOwnProperty.call(target, key);
-const constructed = (target: object): boolean => own(target, MADE) || own(target, '~standard');
-const underConstruction = (target: object): boolean => own(target, '_def') && !constructed(target);
+const constructed = (target: object): boolean => Object.hasOwn(target, MADE) || Object.hasOwn(target, '~standard');
+const underConstruction = (target: object): boolean => Object.hasOwn(target, '_def') && !constructed(target);
 
 function defineOwn(target: object, name: string, value: unknown): void {
   Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: true });
@@ -79,6 +78,8 @@ export function leanZodSchemas(): boolean {
     if (typeof method !== 'function') continue;
     methods.set(name, method as Method);
   }
+  // `this.spa = this.safeParseAsync`, the constructor's first line, runs before `_def` is set.
+  const safeParseAsync = methods.get('safeParseAsync');
   for (const [name, original] of methods) {
     let method = original;
     const kept = KEPT.has(name);
@@ -98,8 +99,8 @@ export function leanZodSchemas(): boolean {
           if (typeof value === 'function') method = value as Method;
           return;
         }
-        // The constructor's assignments: the marker, and `this.spa = this.safeParseAsync` before `_def` is set.
-        if (!constructed(this) && (value === NOT_BOUND || value === methods.get('safeParseAsync'))) return;
+        // The constructor's assignments: the marker, and `spa` before `_def` is set.
+        if (!constructed(this) && (value === NOT_BOUND || value === safeParseAsync)) return;
         defineOwn(this, name, value);
       },
     });
@@ -119,7 +120,7 @@ function leanStandardSchema(prototype: object): void {
     configurable: true,
     enumerable: false,
     get(this: object): unknown {
-      if (!own(this, MADE)) return undefined;
+      if (!Object.hasOwn(this, MADE)) return undefined;
       const schema = this as { '~validate'(data: unknown): unknown };
       const standard = { version: 1, vendor: 'zod', validate: (data: unknown) => schema['~validate'](data) };
       defineOwn(this, '~standard', standard);
