@@ -1,7 +1,10 @@
 import { ChannelHealth } from '../../channels/channel-health';
 import type { CircuitSync } from '../circuit-sync';
+import { RedisCircuitSync } from './redis-circuit-sync';
+import { closeConnection, createRedisConnection } from './redis-connection';
+import { RedisSubscriber } from './redis-subscriber';
 import { ClusterFixture, sleep } from '../../../test/cluster/redis/testing/cluster-fixture';
-import { describeWithRedis, eventually, plainClient } from '../../../test/cluster/redis/testing/redis-test-env';
+import { describeWithRedis, eventually, plainClient, viaPort } from '../../../test/cluster/redis/testing/redis-test-env';
 
 const COOL_DOWN_MS = 5_000;
 
@@ -100,7 +103,37 @@ describeWithRedis('RedisCircuitSync', (url) => {
     proxy.restore();
     await eventually(() => !healthB.isAvailable(5), 5_000, 'the missed open on b');
     expect(healthA.isAvailable(6)).toBe(true);
-  });
+  }, 15_000);
+
+  it('the subscriber back before the commands connection: the missed open is read once commands are back too', async () => {
+    const a = await fixture.open('a');
+    const [commandsProxy, subscriberProxy] = [await fixture.proxy(), await fixture.proxy()];
+    const connection = (name: string, port: number) => createRedisConnection({ url: viaPort(url, port), name, logger: fixture.log.logger });
+    const commands = connection('commands', commandsProxy.port);
+    const subscriberConnection = connection('subscriber', subscriberProxy.port);
+    const subscriber = new RedisSubscriber(subscriberConnection, fixture.log.logger, 60_000);
+    const syncB = new RedisCircuitSync({ redis: commands, subscriber, keyPrefix: fixture.prefix, instanceId: 'b', logger: fixture.log.logger });
+    const [healthA, healthB] = [healthOn(a.circuits), healthOn(syncB)];
+    const resubscribed = () => fixture.log.lines.filter((line) => line.includes('subscribed again')).length;
+    try {
+      await subscriber.subscribed;
+      await eventually(() => commands.status === 'ready', 2_000, 'commands connected');
+      commandsProxy.cut();
+      subscriberProxy.cut();
+      await sleep(200);
+      trip(healthA, 5);
+      subscriberProxy.restore();
+      await eventually(() => resubscribed() === 1, 5_000, 'the subscriber back');
+      await sleep(300);
+      expect(commands.status).not.toBe('ready');
+      expect(healthB.isAvailable(5)).toBe(true); // not read yet: the commands connection is still away
+      commandsProxy.restore();
+      await eventually(() => !healthB.isAvailable(5), 5_000, 'the missed open on b, once commands are back');
+    } finally {
+      subscriber.close();
+      await Promise.all([closeConnection(commands), closeConnection(subscriberConnection)]);
+    }
+  }, 15_000);
 
   it('a message it does not understand is ignored', async () => {
     const b = await fixture.open('b');

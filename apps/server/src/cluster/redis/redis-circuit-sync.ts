@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Logger } from '../../logger';
 import type { CircuitSync } from '../circuit-sync';
 import type { RedisSubscriber } from './redis-subscriber';
+import { untilReady } from './redis-connection';
 import { parseMessage } from './parse-message';
 import { describeError, throttledWarn, type ThrottledWarn } from '../../core/throttled-log';
 
@@ -21,6 +22,12 @@ const circuitMessage = z.object({
   channel_id: z.number().int(),
   open_until: z.number().nullable(),
 });
+
+/**
+ * How long a replay after a resubscription waits for the commands connection: the subscriber's
+ * connection can be back first (each has its own backoff), and a read then would fail at once.
+ */
+const REPLAY_WAIT_MS = 30_000;
 
 /** A circuit's entry stays this long after it would have let its trial through, then is dropped. */
 const FORGET_AFTER_MS = 3_600_000;
@@ -94,6 +101,10 @@ export class RedisCircuitSync implements CircuitSync {
   }
 
   private async replayOpen(): Promise<void> {
+    if (!(await untilReady(this.options.redis, REPLAY_WAIT_MS))) {
+      this.warn('read', 'commands connection not back', 'open circuits not read after the subscriber came back (redis); this instance only');
+      return;
+    }
     for (const [channelId, openUntil] of await this.openCircuits()) this.notify(channelId, openUntil);
   }
 

@@ -83,6 +83,29 @@ export function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
 }
 
 /**
+ * True once the connection is ready (at once when it is); false when it ends (closed on purpose)
+ * or after `timeoutMs`. Never rejects, and its timer does not keep the process alive.
+ */
+export function untilReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  if (redis.status === 'end') return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const settle = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('end', onEnd);
+      resolve(ready);
+    };
+    const onReady = () => settle(true);
+    const onEnd = () => settle(false);
+    const timer = setTimeout(onEnd, timeoutMs);
+    timer.unref();
+    redis.once('ready', onReady);
+    redis.once('end', onEnd);
+  });
+}
+
+/**
  * Ends a connection so the process can exit: QUIT when connected (what was sent is answered
  * first), else a plain disconnect that also stops reconnecting. Resolves once it has ended.
  */
