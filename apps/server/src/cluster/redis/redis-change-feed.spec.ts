@@ -104,7 +104,7 @@ describeWithRedis('RedisChangeFeed', (url) => {
     const tokensBefore = calls.count('tokens');
     a.changes.publish('tokens');
     await eventually(() => calls.count('tokens') === tokensBefore + 1, 1_000, 'a message after reconnect');
-  });
+  }, 15_000);
 
   it('a subscriber that went silent (blackholed) is noticed, reconnected, and every topic fires', async () => {
     const proxy = await fixture.proxy();
@@ -120,5 +120,5 @@ describeWithRedis('RedisChangeFeed', (url) => {
     const before = calls.count('channels');
     a.changes.publish('channels');
     await eventually(() => calls.count('channels') === before + 1, 1_000, 'a message after reconnect');
-  });
+  }, 15_000);
 });
