@@ -1,3 +1,4 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { RelayMetrics } from './relay-metrics';
 import { startProcessMetrics } from './process-metrics';
 import type { MetricSources } from './metric-definitions';
@@ -69,6 +70,32 @@ describe('issue 26: process metrics are collected from start-up, not from the fi
     const values = scraped.family('nodejs_eventloop_lag_min_seconds').metrics.map((sample) => Number(sample.value));
     expect(values).toEqual([Number.NaN]);
     expect(scraped.value('process_cpu_seconds_total')).toBeGreaterThan(0.35);
+  });
+});
+
+describe("prom-client's default metrics, with one event-loop monitor", () => {
+  it('names every family collectDefaultMetrics names, with the same types', async () => {
+    const theirs = new Registry();
+    collectDefaultMetrics({ register: theirs });
+    const [ours, reference] = [new Exposition(await startProcessMetrics().metrics()), new Exposition(await theirs.metrics())];
+    expect([...ours.types].sort()).toEqual([...reference.types].sort());
+    theirs.clear();
+  });
+
+  it("the scrape's own event-loop lag, never prom-client's 0 before a first measurement", async () => {
+    let fresh: typeof import('./process-metrics') | undefined;
+    jest.isolateModules(() => {
+      fresh = jest.requireActual<typeof import('./process-metrics')>('./process-metrics');
+    });
+    if (!fresh) throw new Error('process-metrics did not load');
+    const registry = fresh.startProcessMetrics();
+    const lag = new Exposition(await registry.metrics()).value('nodejs_eventloop_lag_seconds');
+    expect(lag).toBeGreaterThan(0);
+    expect(lag).toBeLessThan(1);
+    // A loop held up while the scrape waits shows in that scrape.
+    const scrape = registry.metrics();
+    burnCpu(120);
+    expect(new Exposition(await scrape).value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0.1);
   });
 });
 
