@@ -12,5 +12,5 @@ module.exports = {
   // after it (the whole suite ran 2× slower without it; a file alone, at its normal speed).
   workerIdleMemoryLimit: '1GB',
   // zod made lean as main.ts makes it (core/lean-zod.ts), so the specs run on the schemas production makes.
-  setupFiles: ['<rootDir>/test/testing/jest-global-dispatcher.ts', '<rootDir>/src/core/lean-zod.ts'],
+  setupFiles: ['<rootDir>/test/testing/jest-global-dispatcher.ts', '<rootDir>/src/core/lean-zod.ts', '<rootDir>/test/testing/jest-admin-key-hash.ts'],
 };
