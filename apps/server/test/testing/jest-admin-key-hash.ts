@@ -1,5 +1,5 @@
 // The admin key's scrypt hash (security/admin-key-hash.ts) costs ~170 ms of a core, and every test
-// relay sets the admin key at its bootstrap: ~1,500 relays in the server suite, minutes of CI. Each
+// relay sets the admin key at its bootstrap: most HTTP and e2e specs build one per test. Each
 // spec file runs the real functions, at the real cost, once per distinct input and then remembers
 // the answer: a key hashed again in the same file gets the same salt (what the relay would store
 // is still a real hash, and verifies), and a verdict once computed is given again.
