@@ -102,6 +102,8 @@ export class RedisCircuitSync implements CircuitSync {
 
   private async replayOpen(): Promise<void> {
     if (!(await untilReady(this.options.redis, REPLAY_WAIT_MS))) {
+      // Closed on purpose (shutdown) is not worth a warning; still away after the wait is.
+      if (this.options.redis.status === 'end') return;
       this.warn('read', 'commands connection not back', 'open circuits not read after the subscriber came back (redis); this instance only');
       return;
     }

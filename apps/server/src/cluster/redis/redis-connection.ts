@@ -66,22 +66,6 @@ export function createRedisConnection(options: RedisConnectionOptions): Redis {
   return redis;
 }
 
-/** Waits until the connection is ready, or rejects after `timeoutMs` (it keeps trying meanwhile). */
-export function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      redis.off('ready', onReady);
-      reject(new Error(`not connected within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onReady = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    redis.once('ready', onReady);
-  });
-}
-
 /**
  * True once the connection is ready (at once when it is); false when it ends (closed on purpose)
  * or after `timeoutMs`. Never rejects, and its timer does not keep the process alive.

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import { InMemoryRateLimiter } from '../../policy/rate-limiter';
-import { closeConnection, createRedisConnection, whenReady } from './redis-connection';
+import { closeConnection, createRedisConnection, untilReady } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RATE_LIMIT_SCENARIOS, runScenario, T0 } from '../../../test/cluster/redis/testing/rate-limit-scenarios';
 import { collectingLogger, deleteKeys, describeWithRedis, plainClient, uniqueKeyPrefix } from '../../../test/cluster/redis/testing/redis-test-env';
@@ -14,7 +14,7 @@ describeWithRedis('RedisRateLimiter', (url) => {
   const connect = async () => {
     const redis = createRedisConnection({ url, name: 'test', logger });
     connections.push(redis);
-    await whenReady(redis, 3_000);
+    if (!(await untilReady(redis, 3_000))) throw new Error('not connected within 3000 ms');
     return redis;
   };
   const limiter = (redis: Redis, instanceId = 'instance-a', extra: { slotLeaseMs?: number } = {}) => {
