@@ -33,6 +33,14 @@ async function errorOf(body: Record<string, unknown>): Promise<{ status: number;
 }
 
 describe('POST /v1/embeddings', () => {
+  it('answers indented as api.openai.com does: two spaces, one number a line, `"model": "…"` spaced', async () => {
+    const response = await callOpenAi(sim, 'POST', '/embeddings', { body: { model: 'text-embedding-3-small', input: 'hi' } });
+    const text = await response.text();
+    expect(text.startsWith('{\n  "object": "list",\n  "data": [\n    {\n')).toBe(true);
+    expect(text).toContain('"model": "text-embedding-3-small"');
+    expect(text).toMatch(/"embedding": \[\n {8}-?\d/);
+  });
+
   it('answers a unit vector of 1536 float32 numbers, the same for the same text, with usage', async () => {
     const first = await embed({ input: 'The quick brown fox' });
     const again = await embed({ input: 'The quick brown fox' });

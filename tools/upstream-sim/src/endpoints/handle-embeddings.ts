@@ -97,5 +97,7 @@ export async function handleEmbeddings(res: ServerResponse, rawBody: string, con
     model: request.model,
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   };
-  await sendEndpointAnswer(res, planned.plan, openAiDialect, { body: JSON.stringify(body), work: 1 });
+  // Indented by two spaces, a number a line, as api.openai.com writes it (the raw curl output quoted
+  // in openai/openai-openapi#112): a gateway that reads it must not expect `"model":"…"` unspaced.
+  await sendEndpointAnswer(res, planned.plan, openAiDialect, { body: JSON.stringify(body, null, 2), work: 1 });
 }
