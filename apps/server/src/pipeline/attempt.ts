@@ -77,9 +77,12 @@ export interface PreparedCall<R> {
   answer: AnswerReader<R>;
 }
 
-/** How a 2xx answer is read: whole (JSON or text), as an SSE stream, or as bytes passed through. */
+/**
+ * How a 2xx answer is read: whole (JSON or text, handed over as the bytes that came, so a large
+ * answer can go out without becoming a string), as an SSE stream, or as bytes passed through.
+ */
 export type AnswerReader<R> =
-  | { kind: 'whole'; read(text: string, contentType: string | undefined): WholeAnswer<R> | Promise<WholeAnswer<R>> }
+  | { kind: 'whole'; read(body: Buffer, contentType: string | undefined): WholeAnswer<R> | Promise<WholeAnswer<R>> }
   | { kind: 'sse'; open(): OpenedStream<R> }
   | { kind: 'bytes'; usage: UsageSources; result(body: ByteBody, contentType: string): R };
 
@@ -160,7 +163,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     }
     if (answer.kind === 'whole') {
       const contentType = response.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-      const reading = answer.read(await response.body.text(), contentType);
+      const reading = answer.read(await response.body.bytes(), contentType);
       // Most answers are read at once; one that calls the upstream again (a relay function's loop) is awaited.
       const read = reading instanceof Promise ? await reading : reading;
       // The reader knows no keys (a Gemini finishMessage may quote upstream text): redacted here.

@@ -74,9 +74,9 @@ function countCall<Answer>(model: string, request: CountTokensRequest<Answer>, c
       mapError: (status, text) => counter.mapErrorResponse(status, text, channel.record.keys),
       answer: {
         kind: 'whole',
-        read: (text) => {
+        read: (body) => {
           // In the dialect's shape (Anthropic's `input_tokens`): a provider answering otherwise (Bedrock's `inputTokens`) converts.
-          const json = parsedOrUndefined(text);
+          const json = parsedOrUndefined(body.toString('utf8'));
           const counted = request.answer.safeParse(counter.convertResponse ? counter.convertResponse(json) : json);
           // Unreadable: the relay counts instead. A count uses nothing: no usage to account.
           return { ok: true, result: () => (counted.success ? counted.data : undefined) };

@@ -38,7 +38,8 @@ export interface ChatRelayDeps extends RoutingDeps, AdjustDeps {
 }
 
 export type ChatRelayResult =
-  | { kind: 'json'; body: Record<string, unknown>; text?: string }
+  /** `text`: `body` already serialised, sent as is (an endpoint's large answer is its bytes). */
+  | { kind: 'json'; body: Record<string, unknown>; text?: string | Buffer }
   | { kind: 'stream'; body: SseBody };
 
 /** The request to send (its `model` is what routing looks up) and the name the caller used. */
@@ -267,8 +268,8 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   const answer: AnswerReader<ChatRelayResult> = !request.stream
     ? {
         kind: 'whole',
-        read: (text) => {
-          const converted = adapter.convertResponse(text, publicModel);
+        read: (body) => {
+          const converted = adapter.convertResponse(body.toString('utf8'), publicModel);
           if (!converted.ok) return converted;
           if (!fn || !next) return wholeAnswer(converted);
           // Only an answer with the relay's own function waits for more model calls (most do not: no promise made for them).

@@ -56,7 +56,7 @@ export interface EndpointCall<Req> {
 }
 
 export type EndpointResult =
-  | { kind: 'json'; body: Record<string, unknown>; text?: string }
+  | { kind: 'json'; body: Record<string, unknown>; text?: string | Buffer }
   | { kind: 'text'; contentType: string; text: string }
   | { kind: 'stream'; body: SseBody }
   | { kind: 'bytes'; contentType: string; body: ByteBody };
@@ -191,8 +191,9 @@ function endpointAnswer<Req>(
   }
   return {
     kind: 'whole',
-    read: (text, contentType) => {
-      const answer = adapter.convertResponse(text, { request: call.request, publicModel: call.model, contentType });
+    read: (bytes, contentType) => {
+      const context = { request: call.request, publicModel: call.model, contentType };
+      const answer = adapter.convertLargeResponse?.(bytes, context) ?? adapter.convertResponse(bytes.toString('utf8'), context);
       if (!answer.ok) return answer;
       return { ok: true, usage: usageOf(answer.usage), result: () => resultOf(answer, trace, answer.usage) };
     },
@@ -208,7 +209,7 @@ function resultOf(answer: Extract<EndpointAnswer, { ok: true }>, trace: RelayTra
     return { kind: 'json', body };
   }
   if (answer.text === undefined) return { kind: 'json', body: answer.body };
-  // The upstream's text goes out as it is; its object is read only if asked for (a large answer parses lazily).
+  // The upstream's text or bytes go out as they are; its object is read only if asked for (a large answer parses lazily).
   return {
     kind: 'json',
     text: answer.text,

@@ -17,7 +17,8 @@ export function relayAnswer<T>(res: Response, result: ChatRelayResult): { status
   if (result.kind === 'json') {
     const trace = traceOf(res);
     trace.ttfbMs = performance.now() - trace.startedAt;
-    const answer = result.text === undefined ? result.body : Buffer.from(result.text);
+    const { text } = result;
+    const answer = text === undefined ? result.body : typeof text === 'string' ? Buffer.from(text) : text;
     return { status: 200, body: answer as unknown as T };
   }
   for (const [name, value] of SSE_HEADER_ENTRIES) res.setHeader(name, value);

@@ -31,8 +31,11 @@ export type EndpointAnswer =
       ok: true;
       kind: 'json';
       body: Record<string, unknown>;
-      /** `body` already serialised (an upstream's own text, model rewritten): sent as is. */
-      text?: string;
+      /**
+       * `body` already serialised — an upstream's own text with its model rewritten, or a large
+       * answer's bytes as they came (see convertLargeResponse) — sent as is.
+       */
+      text?: string | Buffer;
       usage: EndpointUsage;
     }
   /** A text answer that is not JSON (a transcription as `text`, `srt` or `vtt`). */
@@ -59,4 +62,9 @@ export interface EndpointAdapter<Req = Record<string, unknown>> extends Upstream
    * usage is known from the request alone. `convertResponse` is then not called.
    */
   binary?: { usage(request: Req): EndpointUsage };
+  /**
+   * A large answer (past LARGE_ANSWER_BYTES) read from its bytes and passed through as they came,
+   * never made a string; undefined when it cannot be (it is then read with `convertResponse`).
+   */
+  convertLargeResponse?(bytes: Buffer, context: EndpointAnswerContext<Req>): EndpointAnswer | undefined;
 }

@@ -85,20 +85,21 @@ export function textsOf(value: unknown): string[] {
   return [];
 }
 
-/** Past this many characters an answer is mostly numbers (vectors): not parsed whole on the way through. */
-export const LARGE_ANSWER_CHARS = 64 * 1024;
+/** Past this many bytes an answer is mostly numbers (vectors): not parsed whole, nor made a string, on the way through. */
+export const LARGE_ANSWER_BYTES = 64 * 1024;
 
 const isSpace = (code: number | undefined) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /**
- * The object value of the last `"key"` in `text`, parsed alone — OpenAI-compatible servers write
+ * The object value of the last `"key"` in `raw`, parsed alone — OpenAI-compatible servers write
  * `usage` after the vectors — or undefined when it is not found that way. Reads a few hundred
- * characters, not the half-megabyte before them.
+ * characters, not the half-megabyte before them: of bytes, only the tail from the key is decoded.
  */
-export function tailObject(text: string, key: string): JsonObject | undefined {
-  const at = text.lastIndexOf(`"${key}"`);
+export function tailObject(raw: string | Buffer, key: string): JsonObject | undefined {
+  const at = raw.lastIndexOf(`"${key}"`);
   if (at < 0) return undefined;
-  let index = at + key.length + 2;
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8', at);
+  let index = (typeof raw === 'string' ? at : 0) + key.length + 2;
   while (isSpace(text.charCodeAt(index))) index += 1;
   if (text[index] !== ':') return undefined;
   index += 1;
@@ -118,20 +119,50 @@ export function tailObject(text: string, key: string): JsonObject | undefined {
 }
 
 /**
- * A large passthrough answer whose top-level `model` is already the caller's: its text goes out
- * as it came, and its object is parsed only if something asks for it (nothing on the way through).
+ * Whether the last `"key"` in `bytes` that is a key (after `{` or `,`) has exactly the string
+ * `value` (as JSON.stringify writes it), spaced as an upstream spaces it — OpenAI indents its
+ * answers: `"model": "text-embedding-3-small"`. An answer whose vectors are numbers or base64
+ * holds the key once, at its top level; a value escaped otherwise reads as not named.
+ */
+function lastKeyNames(bytes: Buffer, key: string, value: string): boolean {
+  const quotedKey = `"${key}"`;
+  const expected = Buffer.from(JSON.stringify(value));
+  for (let at = bytes.lastIndexOf(quotedKey); at >= 0; at = at === 0 ? -1 : bytes.lastIndexOf(quotedKey, at - 1)) {
+    let before = at - 1;
+    while (isSpace(bytes[before])) before -= 1;
+    if (bytes[before] !== 0x7b && bytes[before] !== 0x2c) continue;
+    let index = at + quotedKey.length;
+    while (isSpace(bytes[index])) index += 1;
+    // A string in a list (`["a","model"]`) is not the key: an earlier one may be.
+    if (bytes[index] !== 0x3a) continue;
+    index += 1;
+    while (isSpace(bytes[index])) index += 1;
+    if (index + expected.length > bytes.length || bytes.compare(expected, 0, expected.length, index, index + expected.length) !== 0) return false;
+    index += expected.length;
+    while (isSpace(bytes[index])) index += 1;
+    return bytes[index] === 0x2c || bytes[index] === 0x7d;
+  }
+  return false;
+}
+
+/**
+ * A large passthrough answer whose top-level `model` is already the caller's: its bytes go out as
+ * they came, and its object is parsed only if something asks for it (nothing on the way through).
  * Undefined when it does not look like one JSON object naming that model.
  */
-export function largePassthrough(text: string, publicModel: string, what: string, usage: EndpointUsage): EndpointAnswer | undefined {
-  const trimmed = text.trimEnd();
-  if (!trimmed.startsWith('{') || !trimmed.endsWith('}') || !text.includes(`"model":${JSON.stringify(publicModel)}`)) return undefined;
+export function largePassthrough(bytes: Buffer, publicModel: string, what: string, usage: EndpointUsage): EndpointAnswer | undefined {
+  let first = 0;
+  while (isSpace(bytes[first])) first += 1;
+  let last = bytes.length - 1;
+  while (isSpace(bytes[last])) last -= 1;
+  if (bytes[first] !== 0x7b || bytes[last] !== 0x7d || !lastKeyNames(bytes, 'model', publicModel)) return undefined;
   return {
     ok: true,
     kind: 'json',
-    text,
+    text: bytes,
     usage,
     get body(): JsonObject {
-      const read = readJsonObject(text, what);
+      const read = readJsonObject(bytes.toString('utf8'), what);
       return read.ok ? read.json : {};
     },
   };

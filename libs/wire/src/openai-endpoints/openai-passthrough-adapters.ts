@@ -5,7 +5,7 @@ import { isJsonObject } from '../json/json-checks';
 import { mapOpenAiErrorResponse } from '../openai-chat/upstream/openai-error';
 import {
   countOf,
-  LARGE_ANSWER_CHARS,
+  LARGE_ANSWER_BYTES,
   largePassthrough,
   malformedAnswer,
   NO_USAGE,
@@ -25,13 +25,13 @@ import {
 export const openAiEmbeddingsAdapter: EndpointAdapter<JsonRequest> = {
   endpoint: 'embeddings',
   buildRequest: (args) => openAiJsonPassthrough('embeddings', args),
+  // Vectors are most of a large answer: its usage is read from its end instead of parsing all of it.
+  convertLargeResponse: (bytes, { publicModel }) => {
+    if (bytes.length <= LARGE_ANSWER_BYTES || !bytes.includes('"data"')) return undefined;
+    const promptTokens = countOf(tailObject(bytes, 'usage')?.['prompt_tokens']);
+    return promptTokens === undefined ? undefined : largePassthrough(bytes, publicModel, 'embeddings answer', { ...NO_USAGE, promptTokens });
+  },
   convertResponse: (text, { request, publicModel }) => {
-    // Vectors are most of a large answer: its usage is read from its end instead of parsing all of it.
-    if (text.length > LARGE_ANSWER_CHARS && text.includes('"data"')) {
-      const promptTokens = countOf(tailObject(text, 'usage')?.['prompt_tokens']);
-      const passed = promptTokens === undefined ? undefined : largePassthrough(text, publicModel, 'embeddings answer', { ...NO_USAGE, promptTokens });
-      if (passed) return passed;
-    }
     const read = readJsonObject(text, 'embeddings answer');
     if (!read.ok) return read;
     if (!Array.isArray(read.json['data'])) return { ok: false, error: malformedAnswer('embeddings answer') };

@@ -2,7 +2,7 @@
 const HIGH_WATER_BYTES = 64 * 1024;
 
 /**
- * An upstream answer's body as undici delivers it, for exactly one reader: whole (`text()`) or
+ * An upstream answer's body as undici delivers it, for exactly one reader: whole (`bytes()`, `text()`) or
  * piece by piece (async iteration). A plain queue rather than a Readable: one object and at
  * most one promise per piece on the hot path. Back-pressure reaches the socket: past
  * `HIGH_WATER_BYTES` unread the upstream is paused until the reader catches up.
@@ -86,11 +86,16 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
     return { value: undefined, done: true };
   }
 
-  /** The whole body as UTF-8 text. */
-  async text(): Promise<string> {
+  /** The whole body as it came: one piece as is, several joined once. */
+  async bytes(): Promise<Buffer> {
     const pieces: Buffer[] = [];
     for (let next = await this.next(); !next.done; next = await this.next()) pieces.push(next.value);
-    return pieces.length === 1 ? (pieces[0] as Buffer).toString('utf8') : Buffer.concat(pieces).toString('utf8');
+    return pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+  }
+
+  /** The whole body as UTF-8 text. */
+  async text(): Promise<string> {
+    return (await this.bytes()).toString('utf8');
   }
 
   private settleWaiter(): void {
