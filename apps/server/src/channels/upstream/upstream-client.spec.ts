@@ -103,6 +103,30 @@ describe('UpstreamClient against a real HTTP server', () => {
     });
   });
 
+  it('reads the headers the relay uses whatever their case, the first of a repeated one, and nothing of a missing one', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(429, [
+        ['Content-Type', 'application/json; charset=utf-8'],
+        ['Retry-After-Ms', '1500'],
+        ['RETRY-AFTER', '2'],
+        ['retry-after', '9'],
+        ['X-Request-Id', 'req_1'],
+        ['Content-Length', '2'],
+      ]);
+      res.end('{}');
+    });
+    const response = await post(`${server.url}/v1/chat/completions`);
+    expect(response.header('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.header('retry-after-ms')).toBe('1500');
+    expect(response.header('retry-after')).toBe('2');
+    expect(response.header('content-length')).toBe('2');
+    await response.body.text();
+    const bare = await serve((_req, res) => res.writeHead(200, [['Transfer-Encoding', 'chunked']]).end());
+    const answered = await post(`${bare.url}/v1/chat/completions`);
+    expect(answered.header('content-type')).toBeUndefined();
+    expect(answered.header('content-length')).toBeUndefined();
+  });
+
   it("returns a 500 answer's status and text", async () => {
     const server = await serve((_req, res) => res.writeHead(500).end('{"error":{"message":"upstream broke"}}'));
     const response = await post(`${server.url}/v1/chat/completions`);
