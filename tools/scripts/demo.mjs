@@ -75,6 +75,8 @@ start('relay', 'dist/apps/server/main.js', {
   RELAY_DATA_DIR: dataDir,
   RELAY_ADMIN_KEY: adminKey,
   RELAY_LOG_LEVEL: process.env.RELAY_LOG_LEVEL ?? 'warn',
+  // glibc's malloc as `npm start` sets it (package.json; README, "Memory").
+  GLIBC_TUNABLES: process.env.GLIBC_TUNABLES || 'glibc.malloc.mmap_threshold=131072',
 });
 
 try {

@@ -27,6 +27,16 @@ export async function adminCall(origin: string, adminKey: string, method: string
   return JSON.parse(text) as unknown;
 }
 
+/**
+ * glibc's malloc as `npm start` sets it for the relay (package.json; README, "Memory"): blocks of
+ * 128 KiB and more always mapped and unmapped on their own. By default glibc raises that threshold
+ * after the first large block is freed, and the freed memory then stays in its arenas: the relay
+ * idled at ~80 or ~90 MB by how the compile of undici's parser fragmented a thread's arena, and
+ * at 70–77 MB with the threshold fixed (docs/PERFORMANCE.md, issue 30). An operator's own
+ * GLIBC_TUNABLES stands. Other C libraries ignore it.
+ */
+export const RELAY_GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=131072';
+
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null && name in value ? (value as Record<string, unknown>)[name] : undefined;
 }
@@ -54,6 +64,8 @@ export async function startRelay(
     RELAY_DATA_DIR: dataDir,
     RELAY_ADMIN_KEY: adminKey,
     RELAY_LOG_LEVEL: 'warn',
+    // The relay as `npm start` runs it; the reference proxies run as bare `node`.
+    GLIBC_TUNABLES: process.env['GLIBC_TUNABLES'] || RELAY_GLIBC_TUNABLES,
     ...extraEnv,
   });
   await waitUntilAnswering(child, `${origin}/healthz`);
