@@ -91,15 +91,15 @@ export const LARGE_ANSWER_BYTES = 64 * 1024;
 const isSpace = (code: number | undefined) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /**
- * The object value of the last `"key"` in `raw`, parsed alone — OpenAI-compatible servers write
- * `usage` after the vectors — or undefined when it is not found that way. Reads a few hundred
- * characters, not the half-megabyte before them: of bytes, only the tail from the key is decoded.
+ * The object value of the last `"key"` in `bytes`, parsed alone — OpenAI-compatible servers write
+ * `usage` after the vectors — or undefined when it is not found that way. Only the bytes from the
+ * key on are decoded: a few hundred characters, not the half-megabyte before them.
  */
-export function tailObject(raw: string | Buffer, key: string): JsonObject | undefined {
-  const at = raw.lastIndexOf(`"${key}"`);
+export function tailObject(bytes: Buffer, key: string): JsonObject | undefined {
+  const at = bytes.lastIndexOf(`"${key}"`);
   if (at < 0) return undefined;
-  const text = typeof raw === 'string' ? raw : raw.toString('utf8', at);
-  let index = (typeof raw === 'string' ? at : 0) + key.length + 2;
+  const text = bytes.toString('utf8', at);
+  let index = key.length + 2;
   while (isSpace(text.charCodeAt(index))) index += 1;
   if (text[index] !== ':') return undefined;
   index += 1;

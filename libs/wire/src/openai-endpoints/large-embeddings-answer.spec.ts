@@ -87,21 +87,21 @@ describe('a large embeddings answer on the way through', () => {
 
 describe('tailObject', () => {
   it('finds the last key\'s object, spaced or not, nested objects included', () => {
-    expect(tailObject('{"data":[1,2],"usage" : { "prompt_tokens": 3, "details": {"cached": 1} }}', 'usage')).toEqual({
+    expect(tailObject(Buffer.from('{"data":[1,2],"usage" : { "prompt_tokens": 3, "details": {"cached": 1} }}'), 'usage')).toEqual({
       prompt_tokens: 3,
       details: { cached: 1 },
     });
   });
 
-  it('reads the same from bytes, decoding only from the key on, multi-byte text before it included', () => {
+  it('decodes only from the key on, multi-byte text before it included', () => {
     const raw = Buffer.from('{"data":["é—漢字"],"usage":{"prompt_tokens":7}}');
     expect(tailObject(raw, 'usage')).toEqual({ prompt_tokens: 7 });
     expect(tailObject(Buffer.from('{"data":[]}'), 'usage')).toBeUndefined();
   });
 
   it('is undefined when the key is absent, not followed by an object, or the object never closes', () => {
-    expect(tailObject('{"data":[]}', 'usage')).toBeUndefined();
-    expect(tailObject('{"usage":null}', 'usage')).toBeUndefined();
-    expect(tailObject('{"usage":{"prompt_tokens":3', 'usage')).toBeUndefined();
+    expect(tailObject(Buffer.from('{"data":[]}'), 'usage')).toBeUndefined();
+    expect(tailObject(Buffer.from('{"usage":null}'), 'usage')).toBeUndefined();
+    expect(tailObject(Buffer.from('{"usage":{"prompt_tokens":3'), 'usage')).toBeUndefined();
   });
 });
