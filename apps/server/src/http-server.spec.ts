@@ -105,3 +105,66 @@ describe('issue 30: requests and responses made with Express prototypes', () => 
     }
   });
 });
+
+describe('issue 30: what a response keeps while it is open', () => {
+  it('keeps its head as one flat string and its locals as a fast object with nothing inherited', async () => {
+    const relay = await createTestRelay();
+    const server = createHttpServer(relay.app, { headersTimeoutMs: 5000, requestTimeoutMs: 10_000 });
+    const flat = Buffer.from('flat', 'latin1').toString('latin1');
+    const rope = 'a rope of two'.repeat(2) + ' pieces of text'.repeat(2);
+    const kept: Array<[string, boolean]> = [];
+    server.prependListener('request', (_req, res: ServerResponse) => {
+      res.once('finish', () => {
+        const head = (res as unknown as { _header: string })._header;
+        const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
+        kept.push(
+          ['head is flat', haveSameMap(head as unknown as object, flat as unknown as object)],
+          ['head is not a rope', !haveSameMap(head as unknown as object, rope as unknown as object)],
+          ['head names the request id', head.includes(`x-request-id: ${String(locals['requestId'])}\r\n`)],
+          ['locals are fast', hasFastProperties(locals)],
+          ['locals inherit nothing', !('constructor' in locals) && !('toString' in locals)],
+          ['headers sent', res.headersSent],
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const text = await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      expect(kept).toEqual(kept.map(([name]) => [name, true]));
+      expect(kept).toHaveLength(6);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await relay.close();
+    }
+  });
+
+  it('sends the head it was given, byte for byte, whichever form of writeHead is called', async () => {
+    const relay = await createTestRelay();
+    const server = createHttpServer(relay.app, { headersTimeoutMs: 5000, requestTimeoutMs: 10_000 });
+    server.prependListener('request', (req, res: ServerResponse) => {
+      if (req.url === '/reason') res.writeHead(299, 'Fine Indeed', { 'x-a': 'caf\u00e9' }).end('one');
+      else if (req.url === '/headers') res.writeHead(201, [['x-b', '2'], ['x-b', '3']]).end('two');
+      else if (req.url === '/implicit') {
+        res.setHeader('x-c', '4');
+        res.end('three');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const ask = async (path: string) =>
+        (await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).replace(/\r\nDate: [^\r]+/, '\r\nDate: D');
+      const tail = 'Date: D\r\nConnection: close\r\n';
+      expect(await ask('/reason')).toBe(`HTTP/1.1 299 Fine Indeed\r\nx-a: caf\u00e9\r\n${tail}Transfer-Encoding: chunked\r\n\r\n3\r\none\r\n0\r\n\r\n`);
+      expect(await ask('/headers')).toBe(`HTTP/1.1 201 Created\r\nx-b: 2\r\nx-b: 3\r\n${tail}Transfer-Encoding: chunked\r\n\r\n3\r\ntwo\r\n0\r\n\r\n`);
+      expect(await ask('/implicit')).toBe(`HTTP/1.1 200 OK\r\nx-c: 4\r\n${tail}Content-Length: 5\r\n\r\nthree`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await relay.close();
+    }
+  });
+});
