@@ -154,7 +154,11 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   }
 
   const { answer } = prepared;
-  const served = () => call.onServed?.({ channel, key, native: prepared.native === true });
+  // Read now, not through `prepared`: a closure here lives as long as the answer streams, and
+  // `prepared` holds the request's body.
+  const native = prepared.native === true;
+  const upstreamFraming = prepared.request.framing;
+  const served = () => call.onServed?.({ channel, key, native });
   try {
     if (response.statusCode >= 400) {
       const failure = prepared.mapError(response.statusCode, await response.body.text());
@@ -211,7 +215,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     signal,
     openStreams: deps.openStreams,
     logger: deps.logger,
-    upstreamFraming: prepared.request.framing,
+    upstreamFraming,
     transformer: stream.transformer,
     framing: stream.framing,
     next: stream.next,

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { ChannelRecord, ChannelTimeoutsMs } from '../../storage/types';
 import { AccessTokens } from '../cloud/access-tokens';
 import { CloudAuth } from '../cloud/cloud-auth';
-import { classifyTransportError, UpstreamClient, type UpstreamCall } from './upstream-client';
+import { classifyTransportError, LET_GO_BYTES, UpstreamClient, type UpstreamCall } from './upstream-client';
 
 interface TestServer {
   url: string;
@@ -125,6 +127,45 @@ describe('UpstreamClient against a real HTTP server', () => {
     const answered = await post(`${bare.url}/v1/chat/completions`);
     expect(answered.header('content-type')).toBeUndefined();
     expect(answered.header('content-length')).toBeUndefined();
+  });
+
+  it('sends a large body whole, with its length, and keeps none of it while the answer streams', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const received: Array<{ length?: string; chunked?: string; body: string }> = [];
+    const answers: ServerResponse[] = [];
+    const server = await serve(async (req, res) => {
+      const body = await readBody(req);
+      received.push({ length: req.headers['content-length'], chunked: req.headers['transfer-encoding'], body });
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: 1\n\n');
+      answers.push(res);
+    });
+    const text = `{"messages":"${'é'.repeat(LET_GO_BYTES)}"}`;
+    let sent: WeakRef<Buffer> | undefined;
+    // Made in a function of their own: once it returns, only the client could hold the bytes.
+    const open = (as: 'bytes' | 'text') => {
+      const body = as === 'bytes' ? Buffer.from(text) : text;
+      if (Buffer.isBuffer(body)) sent = new WeakRef(body);
+      return post(`${server.url}/v1/chat/completions`, { body });
+    };
+    const fromBytes = await open('bytes');
+    const fromText = await open('text');
+    await until(() => received.length === 2, 'both bodies');
+    for (const { length, chunked, body } of received) {
+      expect({ length: Number(length), chunked, same: body === text }).toEqual({ length: Buffer.byteLength(text), chunked: undefined, same: true });
+    }
+    // A deref keeps its target alive to the end of the job: each GC runs in a job of its own.
+    for (let round = 0; round < 3; round += 1) {
+      await delay(10);
+      gc();
+      await delay(10);
+      if (!sent?.deref()) break;
+    }
+    // Both answers still open: undici would have kept the request's bytes until they ended.
+    expect(sent?.deref()).toBeUndefined();
+    for (const answer of answers) answer.end('data: 2\n\n');
+    expect(await fromBytes.body.text()).toBe('data: 1\n\ndata: 2\n\n');
+    expect(await fromText.body.text()).toBe('data: 1\n\ndata: 2\n\n');
   });
 
   it("returns a 500 answer's status and text", async () => {

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 // undici's own files for these two, not its index (undici-parts.d.ts says why).
 import Agent from 'undici/lib/dispatcher/agent';
@@ -116,65 +116,11 @@ export class UpstreamClient {
   private send(call: UpstreamCall): Promise<UpstreamResponse> {
     // undici would encode a large text body in one go (~2 ms a MB): done here a slice per turn, and sent as its pieces.
     if (typeof call.body === 'string' && call.body.length >= LARGE_TEXT_UNITS) {
-      return encodeInSlices(call.body).then((pieces) => {
-        const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-        return this.send({ ...call, headers: { ...call.headers, 'content-length': String(length) }, body: Readable.from(pieces) });
-      });
+      return encodeInSlices(call.body).then((pieces) => dispatchCall(this.agentFor(call.channel), dispatchOptions(call, pieces), call.signal));
     }
-    const { channel, signal } = call;
-    const { origin, path } = targetOf(call.url);
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(new errors.RequestAbortedError());
-      let abortCall: ((error: Error) => void) | undefined;
-      let pendingAbort: Error | undefined;
-      let resumeUpstream: () => void = noop;
-      let body: UpstreamBody | undefined;
-      const abort = (error: Error) => {
-        if (abortCall) abortCall(error);
-        else pendingAbort = error;
-      };
-      const onSignal = () => abort(new errors.RequestAbortedError());
-      signal.addEventListener('abort', onSignal, { once: true });
-      const settled = () => signal.removeEventListener('abort', onSignal);
-
-      const handler: Dispatcher.DispatchHandler = {
-        onConnect: (abortRequest) => {
-          abortCall = abortRequest;
-          if (pendingAbort) abortRequest(pendingAbort);
-        },
-        onHeaders: (statusCode, rawHeaders, resume) => {
-          // 1xx informational answers carry no body; the final status follows.
-          if (statusCode < 200) return true;
-          resumeUpstream = resume;
-          body = new UpstreamBody(abort);
-          const headers = readHeaders(rawHeaders);
-          resolve({ statusCode, body, header: (name) => headers[name] });
-          return true;
-        },
-        onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,
-        onComplete: () => {
-          settled();
-          body?.end();
-        },
-        onError: (error) => {
-          settled();
-          if (body) body.fail(error);
-          else reject(error);
-        },
-      };
-      this.agentFor(channel).dispatch(
-        {
-          origin,
-          path,
-          method: call.method ?? 'POST',
-          headers: call.headers,
-          body: call.body ?? null,
-          headersTimeout: channel.timeouts.firstByteMs,
-          bodyTimeout: channel.timeouts.idleMs,
-        },
-        handler,
-      );
-    });
+    const large = largeBytes(call.body);
+    // Nothing of `call` is kept past this point: the handler lives as long as the answer does.
+    return dispatchCall(this.agentFor(call.channel), dispatchOptions(call, large && [large]), call.signal);
   }
 
   async close(): Promise<void> {
@@ -202,6 +148,95 @@ export class UpstreamClient {
 }
 
 const noop = () => undefined;
+
+/** A body this large is handed to undici as pieces it lets go of once written (lettingGo). */
+export const LET_GO_BYTES = 64 * 1024;
+
+/**
+ * undici keeps a request's body (a string made into a Buffer) until the answer has ended, and an
+ * answer streamed to a coding agent can last minutes while its request is ~100 KB. A large body is
+ * handed over as bytes undici lets go of once written (lettingGo); a smaller one as it is.
+ */
+function largeBytes(body: UpstreamCall['body']): Buffer | undefined {
+  if (typeof body === 'string') return body.length >= LET_GO_BYTES ? Buffer.from(body, 'utf8') : undefined;
+  return Buffer.isBuffer(body) && body.length >= LET_GO_BYTES ? body : undefined;
+}
+
+/** The body's pieces, each let go once undici has taken it. Read once: every send makes its own. */
+export async function* lettingGo(pieces: Buffer[]): AsyncGenerator<Buffer> {
+  while (pieces.length > 0) {
+    const piece = pieces.shift();
+    if (piece) yield piece;
+  }
+}
+
+/** What undici is asked: with `pieces`, the body is those bytes, let go of once written. */
+function dispatchOptions(call: UpstreamCall, pieces: Buffer[] | undefined): Dispatcher.DispatchOptions {
+  const { origin, path } = targetOf(call.url);
+  return {
+    origin,
+    path,
+    method: call.method ?? 'POST',
+    headers: pieces ? withLength(call.headers, pieces) : call.headers,
+    // undici takes an async iterable as a body (docs/docs/api/Dispatcher.md); its types leave it out.
+    body: pieces ? (lettingGo(pieces) as unknown as Readable) : (call.body ?? null),
+    headersTimeout: call.channel.timeouts.firstByteMs,
+    bodyTimeout: call.channel.timeouts.idleMs,
+  };
+}
+
+function withLength(headers: Record<string, string>, pieces: readonly Buffer[]): Record<string, string> {
+  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  return { ...headers, 'content-length': String(length) };
+}
+
+/**
+ * One call through undici's `dispatch`: the answer once its headers are in, its body read as it
+ * arrives. The handler keeps only what the answer needs.
+ */
+function dispatchCall(agent: Agent, options: Dispatcher.DispatchOptions, signal: AbortLike): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new errors.RequestAbortedError());
+    let abortCall: ((error: Error) => void) | undefined;
+    let pendingAbort: Error | undefined;
+    let resumeUpstream: () => void = noop;
+    let body: UpstreamBody | undefined;
+    const abort = (error: Error) => {
+      if (abortCall) abortCall(error);
+      else pendingAbort = error;
+    };
+    const onSignal = () => abort(new errors.RequestAbortedError());
+    signal.addEventListener('abort', onSignal, { once: true });
+    const settled = () => signal.removeEventListener('abort', onSignal);
+
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect: (abortRequest) => {
+        abortCall = abortRequest;
+        if (pendingAbort) abortRequest(pendingAbort);
+      },
+      onHeaders: (statusCode, rawHeaders, resume) => {
+        // 1xx informational answers carry no body; the final status follows.
+        if (statusCode < 200) return true;
+        resumeUpstream = resume;
+        body = new UpstreamBody(abort);
+        const headers = readHeaders(rawHeaders);
+        resolve({ statusCode, body, header: (name) => headers[name] });
+        return true;
+      },
+      onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,
+      onComplete: () => {
+        settled();
+        body?.end();
+      },
+      onError: (error) => {
+        settled();
+        if (body) body.fail(error);
+        else reject(error);
+      },
+    };
+    agent.dispatch(options, handler);
+  });
+}
 
 /** An answer made here, as if the upstream had given it (a cloud refusing the credential before any call). */
 function answered(statusCode: number, text: string): UpstreamResponse {
