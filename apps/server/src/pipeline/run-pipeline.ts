@@ -9,7 +9,7 @@ import { CallerGone } from '../core/caller-gone';
 import { passthroughBound, planPassthrough, type PassthroughDeps, type PassthroughPlan } from './passthrough/plan-passthrough';
 import { buildChain, chainFieldsOf, type FallbackChain, type FallbackRuleSource } from './fallback-chain';
 import { nativeForHop, relayHops, resolveHops, type HopModel, type PlannedHop } from './fallback-hops';
-import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall } from './relay-chat-completion';
+import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type DialectHooks, type NativeCall, type RelayedRequest } from './relay-chat-completion';
 import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
@@ -108,10 +108,11 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
   if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
   const gone = watchCaller(res, trace);
+  const made: RelayedRequest[] = [];
   const relay = (hop: PlannedRelay) =>
     relayChatCompletion(
       deps,
-      {
+      relayedOnce(made, {
         request: hop.resolved.request,
         publicModel: hop.model,
         // Unchanged by an assistant: the caller's own bytes may be forwarded.
@@ -124,7 +125,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
         hooks: input.hooks,
         passthrough: hop.passthrough,
         session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
-      },
+      }),
       trace,
       gone,
     );
@@ -147,7 +148,34 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // Before the first byte, JSON or stream, every dialect: what was changed so the model takes the request (issue 28).
   const adjusted = reportAdjustments(deps.logger, trace);
   if (adjusted !== undefined) res.setHeader(ADJUSTED_HEADER, adjusted);
+  if (result.kind === 'stream') letGoOfCallerBytes(res, input, hops, made);
   return result;
+}
+
+function relayedOnce(made: RelayedRequest[], relayed: RelayedRequest): RelayedRequest {
+  made.push(relayed);
+  return relayed;
+}
+
+/**
+ * A stream is the caller's from here: its first piece is in and no retry remains, so the caller's
+ * bytes are not needed again. Every holder lets go of them — an agent's request is ~100 KB, and
+ * the answer may stream for minutes (with 1,000 open streams of 67 KB requests, ~68 KB less heap
+ * a stream; docs/PERFORMANCE.md, issue 30). What the stream still needs of the request (its
+ * parsed form, for counting the prompt of an answer cut short) is kept.
+ */
+function letGoOfCallerBytes(res: Response, input: PipelineRequest, hops: readonly PlannedRelay[], made: readonly RelayedRequest[]): void {
+  res.locals.rawBody = undefined;
+  input.rawBody = undefined;
+  if (input.native) input.native.rawBody = undefined;
+  for (const hop of hops) {
+    hop.rawBody = undefined;
+    if (hop.native) hop.native.rawBody = undefined;
+  }
+  for (const relayed of made) {
+    relayed.rawBody = undefined;
+    if (relayed.native) relayed.native.rawBody = undefined;
+  }
 }
 
 /** One hop of a request (the only one without a chain): resolved, policed and priced before the reservation. */

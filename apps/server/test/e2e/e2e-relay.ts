@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Channel, ChannelCreate } from '@chat-relay/contract';
 import { startUpstreamSim, type UpstreamSim, type UpstreamSimOptions } from '@chat-relay/upstream-sim';
 import OpenAI, { type ClientOptions } from 'openai';
@@ -17,6 +18,8 @@ export interface E2eRelay {
   relay: TestRelay;
   /** `http://127.0.0.1:<port>` */
   url: string;
+  /** The HTTP server, for a spec that watches requests as Node hands them over. */
+  server: Server;
   /** The API key of a token created through `POST /api/tokens`. */
   token: string;
   /** That token's id, for the admin API (`PATCH /api/tokens/{id}`). */
@@ -63,6 +66,7 @@ export async function startE2eRelay(options: TestRelayOptions = {}): Promise<E2e
   return {
     relay,
     url: http.url,
+    server: http.server,
     token,
     tokenId,
     client: (clientOptions = {}) => new OpenAI({ apiKey: token, baseURL: `${http.url}/v1`, maxRetries: 0, ...clientOptions }),

@@ -1,0 +1,79 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { ServerResponse } from 'node:http';
+import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A coding agent's turn: ~100 KB of earlier conversation, then a question answered slowly. */
+function agentTurn(): Record<string, unknown> {
+  const history = Array.from({ length: 50 }, (_, index) => ({
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    content: `turn ${index}: ${'the relay keeps one pool of upstream connections per channel. '.repeat(32)}`,
+  }));
+  const question = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
+  return { model: 'gpt-4o', stream: true, messages: [...history, { role: 'user', content: question }], x_sim: { latency_ms_per_token: 40 } };
+}
+
+describe('issue 30: a streaming answer does not hold its request', () => {
+  let e2e: E2eRelayWithSim;
+
+  beforeEach(async () => {
+    e2e = await startRelayWithSim();
+  });
+  afterEach(async () => {
+    await e2e.close();
+  });
+
+  it("lets go of the caller's bytes once the stream is the caller's, and still relays and counts it all", async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    // The bytes the body parser keeps in `res.locals.rawBody`, watched without holding them.
+    const kept: Array<WeakRef<Buffer>> = [];
+    e2e.server.prependListener('request', (_req, res: ServerResponse) => {
+      const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
+      let rawBody: unknown;
+      Object.defineProperty(locals, 'rawBody', {
+        configurable: true,
+        enumerable: true,
+        get: () => rawBody,
+        set: (value: unknown) => {
+          if (Buffer.isBuffer(value)) kept.push(new WeakRef(value));
+          rawBody = value;
+        },
+      });
+    });
+    const body = agentTurn();
+    const sentBytes = Buffer.byteLength(JSON.stringify(body));
+    expect(sentBytes).toBeGreaterThan(100_000);
+    const response = await e2e.postChat(body);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    expect(text).toContain('data: ');
+
+    // A deref keeps its target alive to the end of the job: each GC runs in a job of its own.
+    for (let round = 0; round < 3; round += 1) {
+      await delay(10);
+      gc();
+      await delay(10);
+      if (!kept[0]?.deref()) break;
+    }
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.deref()).toBeUndefined();
+    const wordsAtThen = (text.match(/word\d+/g) ?? []).length;
+
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) text += decoder.decode(piece.value, { stream: true });
+    // The answer was still streaming when the bytes were let go: most of it came after.
+    const words = text.match(/word\d+/g) ?? [];
+    expect(words).toHaveLength(30);
+    expect(wordsAtThen).toBeLessThan(10);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const upstreamBody = e2e.sim.requests[0]?.body as { messages?: unknown[] } | undefined;
+    expect(upstreamBody?.messages).toEqual(body['messages']);
+    const [row] = await e2e.usageRows(1);
+    expect(row).toMatchObject({ status: 200, stream: true });
+    expect(row!.promptTokens).toBeGreaterThan(15_000);
+  });
+});
