@@ -163,7 +163,7 @@ function largeBytes(body: UpstreamCall['body']): Buffer | undefined {
 }
 
 /** The body's pieces, each let go once undici has taken it. Read once: every send makes its own. */
-export async function* lettingGo(pieces: Buffer[]): AsyncGenerator<Buffer> {
+async function* lettingGo(pieces: Buffer[]): AsyncGenerator<Buffer> {
   while (pieces.length > 0) {
     const piece = pieces.shift();
     if (piece) yield piece;
