@@ -49,7 +49,9 @@ describe('multipart uploads through the relay', () => {
     relay = await createTestRelay({ maxBodyBytes: BODY_LIMIT, maxUploadBytes: UPLOAD_LIMIT });
     key = (await createToken(relay, { name: 'uploads' })).key;
     server = await listen(relay.app);
-  });
+    // The relay's whole module graph is imported afresh here: on a loaded 2-core CI machine that
+    // took longer than Jest's 5 s for a hook.
+  }, 30_000);
   afterAll(async () => {
     await server.close();
     await relay.close();
