@@ -68,7 +68,7 @@ const writeHeadOf = http.ServerResponse.prototype.writeHead as (this: http.Serve
  * head holds only Latin-1 (Node refuses any other character in a header or the status line), so
  * the round trip gives the same text.
  */
-export function flatHead(head: string): string {
+function flatHead(head: string): string {
   return Buffer.from(head, 'latin1').toString('latin1');
 }
 

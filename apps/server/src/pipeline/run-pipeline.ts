@@ -108,27 +108,26 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // Converting and serialising a large request for the upstream is one long step: on a turn of its own.
   if ((res.locals.rawBody?.length ?? 0) >= LARGE_JSON_BYTES) await takeTurn();
   const gone = watchCaller(res, trace);
+  // Each request relayed, so that a stream's can let go of the caller's bytes (letGoOfCallerBytes).
   const made: RelayedRequest[] = [];
-  const relay = (hop: PlannedRelay) =>
-    relayChatCompletion(
-      deps,
-      relayedOnce(made, {
-        request: hop.resolved.request,
-        publicModel: hop.model,
-        // Unchanged by an assistant: the caller's own bytes may be forwarded.
-        rawBody: hop.rawBody,
-        caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${accountId}`,
-        dialect: input.dialect,
-        native: hop.native,
-        nativeOnly: input.nativeOnly,
-        bridgeWarnings: input.bridgeWarnings,
-        hooks: input.hooks,
-        passthrough: hop.passthrough,
-        session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
-      }),
-      trace,
-      gone,
-    );
+  const relay = (hop: PlannedRelay) => {
+    const relayed: RelayedRequest = {
+      request: hop.resolved.request,
+      publicModel: hop.model,
+      // Unchanged by an assistant: the caller's own bytes may be forwarded.
+      rawBody: hop.rawBody,
+      caller: caller?.kind === 'token' ? `token:${caller.token.id}` : `account:${accountId}`,
+      dialect: input.dialect,
+      native: hop.native,
+      nativeOnly: input.nativeOnly,
+      bridgeWarnings: input.bridgeWarnings,
+      hooks: input.hooks,
+      passthrough: hop.passthrough,
+      session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
+    };
+    made.push(relayed);
+    return relayChatCompletion(deps, relayed, trace, gone);
+  };
   let result: ChatRelayResult;
   if (!chain) {
     result = await relay(first);
@@ -150,11 +149,6 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   if (adjusted !== undefined) res.setHeader(ADJUSTED_HEADER, adjusted);
   if (result.kind === 'stream') letGoOfCallerBytes(res, input, hops, made);
   return result;
-}
-
-function relayedOnce(made: RelayedRequest[], relayed: RelayedRequest): RelayedRequest {
-  made.push(relayed);
-  return relayed;
 }
 
 /**
