@@ -72,6 +72,7 @@ export * from './hub/native-adapter';
 export { anthropicNativeAdapter, buildAnthropicCountTokensRequest, ANTHROPIC_FORWARDED_HEADERS } from './anthropic-messages/native/anthropic-native-adapter';
 export { toAnthropicError, type AnthropicErrorAnswer, type AnthropicErrorType } from './anthropic-messages/caller/anthropic-error-body';
 export * from './hub/chain-transformers';
+export * from './hub/sse-event-reader';
 export * from './hub/relay-function-calls';
 export { stripBridgedThinking } from './anthropic-messages/caller/strip-bridged-thinking';
 export * from './openai-responses/native';

@@ -42,7 +42,8 @@ export async function awaitBackgroundUsage(
   const deadline = Date.now() + options.giveUpAfterMs;
   // A shutdown does not wait for it: the estimate stands, and the row is written now.
   const stopped = new CallerGone();
-  const forget = deps.openStreams?.add(() => stopped.abort());
+  const open = { shutDown: () => stopped.abort() };
+  deps.openStreams?.add(open);
   try {
     for (let delay = options.firstDelayMs; Date.now() < deadline && !stopped.aborted; delay = Math.min(delay * 2, options.maxDelayMs)) {
       await pause(delay, stopped);
@@ -51,7 +52,7 @@ export async function awaitBackgroundUsage(
     }
     deps.logger.warn({ requestId: trace.requestId }, 'background response did not finish in time; its usage stays estimated');
   } finally {
-    forget?.();
+    deps.openStreams?.delete(open);
   }
 }
 

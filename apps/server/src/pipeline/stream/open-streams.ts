@@ -5,25 +5,33 @@ import { RelayError } from '@chat-relay/wire';
  * and a clean end, usage recorded — rather than cut its connection. O(1) per stream.
  */
 export class OpenStreams {
-  private readonly enders = new Set<() => void>();
+  private readonly streams = new Set<OpenStream>();
 
-  /** `end` is called once if the relay stops before the stream does; the result forgets it. */
-  add(end: () => void): () => void {
-    this.enders.add(end);
-    return () => this.enders.delete(end);
+  /** `stream.shutDown()` is called once if the relay stops before the stream ends (and deletes it). */
+  add(stream: OpenStream): void {
+    this.streams.add(stream);
+  }
+
+  delete(stream: OpenStream): void {
+    this.streams.delete(stream);
   }
 
   get size(): number {
-    return this.enders.size;
+    return this.streams.size;
   }
 
   /** Ends every open stream; returns how many there were. */
   endAll(): number {
-    const enders = [...this.enders];
-    this.enders.clear();
-    for (const end of enders) end();
-    return enders.length;
+    const streams = [...this.streams];
+    this.streams.clear();
+    for (const stream of streams) stream.shutDown();
+    return streams.length;
   }
+}
+
+/** A streamed answer under way: ended properly (an error event, a clean end, its usage recorded) when the relay stops. */
+export interface OpenStream {
+  shutDown(): void;
 }
 
 export const serverShuttingDown = () =>

@@ -49,7 +49,7 @@ async function run(input: BytePumpInput, destination: Destination): Promise<void
   const finish = () => {
     if (finished) return;
     finished = true;
-    forget?.();
+    input.openStreams?.delete(open);
     try {
       input.onEnd(failure);
     } catch (error) {
@@ -59,10 +59,13 @@ async function run(input: BytePumpInput, destination: Destination): Promise<void
     else destination.end();
     void input.upstream.return?.().catch(() => undefined);
   };
-  const forget = input.openStreams?.add(() => {
-    failure ??= serverShuttingDown();
-    finish();
-  });
+  const open = {
+    shutDown: () => {
+      failure ??= serverShuttingDown();
+      finish();
+    },
+  };
+  input.openStreams?.add(open);
   try {
     for (let piece: Buffer | undefined = input.first; piece && !finished && !signal.aborted; ) {
       trace.ttfbMs ??= performance.now() - trace.startedAt;

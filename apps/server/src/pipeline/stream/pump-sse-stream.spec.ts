@@ -151,7 +151,7 @@ describe('issue 30: what arrived together is written together', () => {
   it('a whole answer that came in one read, as many HTTP chunks, leaves in one write and the end', async () => {
     const fixture = readFixture('openai/chat-stream-text.sse');
     const blocks = fixture.split(/(?<=\n\n)/);
-    const body = new UpstreamBody(() => undefined);
+    const body = new UpstreamBody({ abort: () => undefined });
     for (const block of blocks.slice(1)) body.push(Buffer.from(block), () => undefined);
     body.end();
     const { calls, done, destination } = recorder();
@@ -169,7 +169,7 @@ describe('issue 30: what arrived together is written together', () => {
   it('pieces that arrive apart are written as they come, each batch at once', async () => {
     const fixture = readFixture('openai/chat-stream-text.sse');
     const blocks = fixture.split(/(?<=\n\n)/);
-    const body = new UpstreamBody(() => undefined);
+    const body = new UpstreamBody({ abort: () => undefined });
     const { calls, done, destination } = recorder();
     pumpBody(body, Buffer.from(blocks[0] as string)).pipe(destination);
     await new Promise((resolve) => setImmediate(resolve));
