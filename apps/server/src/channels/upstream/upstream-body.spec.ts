@@ -7,7 +7,7 @@ const piece = (text: string) => Buffer.from(text);
 
 function newBody() {
   const aborts: Error[] = [];
-  return { body: new UpstreamBody((error) => aborts.push(error)), aborts };
+  return { body: new UpstreamBody({ abort: (error) => aborts.push(error) }), aborts };
 }
 
 describe('UpstreamBody', () => {

@@ -1,3 +1,8 @@
+/** The call a body comes from, stopped when its reader gives up. */
+export interface AbortableCall {
+  abort(error: Error): void;
+}
+
 /** Bytes held for a slow reader before the upstream socket is paused. */
 const HIGH_WATER_BYTES = 64 * 1024;
 
@@ -15,8 +20,8 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
   private waiter: { resolve(result: IteratorResult<Buffer>): void; reject(error: Error): void } | undefined;
   private resumeUpstream: (() => void) | undefined;
 
-  /** `abort` stops the upstream call (the reader gave up). */
-  constructor(private readonly abort: (error: Error) => void) {}
+  /** `call.abort` stops the upstream call (the reader gave up). */
+  constructor(private readonly call: AbortableCall) {}
 
   /** From the undici handler: false asks undici to pause until `resume` is called. */
   push(piece: Buffer, resume: () => void): boolean {
@@ -79,7 +84,7 @@ export class UpstreamBody implements AsyncIterator<Buffer> {
   /** The reader stops early: the rest of the answer is not wanted. */
   async return(): Promise<IteratorResult<Buffer>> {
     if (!this.isOver) {
-      this.abort(new UpstreamBodyAbandoned());
+      this.call.abort(new UpstreamBodyAbandoned());
       this.isOver = true;
     }
     this.pieces.length = 0;

@@ -6,7 +6,7 @@ import errors from 'undici/lib/core/errors';
 import type { ChannelRecord } from '../../storage/types';
 import type { AbortLike } from '../../core/caller-gone';
 import { encodeInSlices, LARGE_TEXT_UNITS } from './encode-in-slices';
-import { UpstreamBody } from './upstream-body';
+import { UpstreamBody, type AbortableCall } from './upstream-body';
 import type { CloudAuth } from '../cloud/cloud-auth';
 import { isCloudType } from '../cloud/cloud-channel';
 
@@ -110,7 +110,9 @@ export class UpstreamClient {
     const authorized = await cloud.authorize(call.channel, call.key, { method: call.method ?? 'POST', url: call.url, headers: call.headers, body: call.body });
     if (!authorized.ok) return answered(authorized.status, authorized.body);
     const response = await this.send(authorized.headers ? { ...call, headers: { ...call.headers, ...authorized.headers } } : call);
-    return authorized.bearer === undefined ? response : { ...response, bearer: authorized.bearer };
+    if (authorized.bearer === undefined) return response;
+    // Not a spread: the answer's `header` is a method of its class.
+    return { statusCode: response.statusCode, body: response.body, header: (name) => response.header(name), bearer: authorized.bearer };
   }
 
   private send(call: UpstreamCall): Promise<UpstreamResponse> {
@@ -197,50 +199,94 @@ function withLength(headers: Record<string, string>, pieces: readonly Buffer[]):
 function dispatchCall(agent: Agent, options: Dispatcher.DispatchOptions, signal: AbortLike): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new errors.RequestAbortedError());
-    let abortCall: ((error: Error) => void) | undefined;
-    let pendingAbort: Error | undefined;
-    let resumeUpstream: () => void = noop;
-    let body: UpstreamBody | undefined;
-    const abort = (error: Error) => {
-      if (abortCall) abortCall(error);
-      else pendingAbort = error;
-    };
-    const onSignal = () => abort(new errors.RequestAbortedError());
-    signal.addEventListener('abort', onSignal, { once: true });
-    const settled = () => signal.removeEventListener('abort', onSignal);
-
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect: (abortRequest) => {
-        abortCall = abortRequest;
-        if (pendingAbort) abortRequest(pendingAbort);
-      },
-      onHeaders: (statusCode, rawHeaders, resume) => {
-        // 1xx informational answers carry no body; the final status follows.
-        if (statusCode < 200) return true;
-        resumeUpstream = resume;
-        body = new UpstreamBody(abort);
-        const headers = readHeaders(rawHeaders);
-        resolve({ statusCode, body, header: (name) => headers[name] });
-        return true;
-      },
-      onData: (chunk) => body?.push(chunk, resumeUpstream) ?? true,
-      onComplete: () => {
-        settled();
-        body?.end();
-      },
-      onError: (error) => {
-        settled();
-        if (body) body.fail(error);
-        else reject(error);
-      },
-    };
-    agent.dispatch(options, handler);
+    agent.dispatch(options, new CallHandler(signal, resolve, reject));
   });
 }
 
+/**
+ * undici's handler of one call, and the call its body can stop. An object rather than a closure
+ * per callback: it lives as long as the answer streams (issue 30: a closure each and their shared
+ * context were ~0.7 KB of every open stream).
+ */
+class CallHandler implements Dispatcher.DispatchHandler, AbortableCall {
+  private abortCall: ((error: Error) => void) | undefined;
+  private pendingAbort: Error | undefined;
+  private resumeUpstream: () => void = noop;
+  private body: UpstreamBody | undefined;
+  /** Until the headers are in: then the answer is handed over, or the call's failure. */
+  private waiting: { resolve(response: UpstreamResponse): void; reject(error: Error): void } | undefined;
+  private readonly onSignal = () => this.abort(new errors.RequestAbortedError());
+
+  constructor(
+    private readonly signal: AbortLike,
+    resolve: (response: UpstreamResponse) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.waiting = { resolve, reject };
+    signal.addEventListener('abort', this.onSignal, { once: true });
+  }
+
+  abort(error: Error): void {
+    if (this.abortCall) this.abortCall(error);
+    else this.pendingAbort = error;
+  }
+
+  onConnect(abortRequest: (error: Error) => void): void {
+    this.abortCall = abortRequest;
+    if (this.pendingAbort) abortRequest(this.pendingAbort);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
+    // 1xx informational answers carry no body; the final status follows.
+    if (statusCode < 200) return true;
+    this.resumeUpstream = resume;
+    const body = new UpstreamBody(this);
+    this.body = body;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve(new ReceivedAnswer(statusCode, body, readHeaders(rawHeaders)));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    return this.body?.push(chunk, this.resumeUpstream) ?? true;
+  }
+
+  onComplete(): void {
+    this.settled();
+    this.body?.end();
+  }
+
+  onError(error: Error): void {
+    this.settled();
+    if (this.body) this.body.fail(error);
+    else this.waiting?.reject(error);
+    this.waiting = undefined;
+  }
+
+  private settled(): void {
+    this.signal.removeEventListener('abort', this.onSignal);
+  }
+}
+
+/** An upstream's answer as its headers arrived: the few headers read, and its body to come. */
+class ReceivedAnswer implements UpstreamResponse {
+  constructor(
+    readonly statusCode: number,
+    readonly body: UpstreamBody,
+    private readonly headers: UpstreamHeaders,
+  ) {}
+
+  header(name: UpstreamHeaderName): string | undefined {
+    return this.headers[name];
+  }
+}
+
+const stopsNothing: AbortableCall = { abort: noop };
+
 /** An answer made here, as if the upstream had given it (a cloud refusing the credential before any call). */
 function answered(statusCode: number, text: string): UpstreamResponse {
-  const body = new UpstreamBody(noop);
+  const body = new UpstreamBody(stopsNothing);
   body.push(Buffer.from(text), noop);
   body.end();
   return { statusCode, body, header: (name) => (name === 'content-type' ? 'application/json' : undefined) };
