@@ -6,8 +6,9 @@ import type { StreamFraming } from './caller-dialect';
 import type { LiveChannel } from '../channels/channel-registry';
 import { encodeMultipart } from '../channels/upstream/encode-multipart';
 import { ByteBody } from './stream/pump-byte-stream';
-import { pumpSseStream, type PumpInput, type SseBody } from './stream/pump-sse-stream';
+import { pumpSseStream, type PumpInput, type SseBody, type UpstreamPieces } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
+import type { Logger } from '../logger';
 import { firstPiece, type AttemptOutcome, type RoutingDeps } from './route-with-retries';
 import { transportFailure } from '../channels/upstream/transport-failure';
 import type { OpenStreams } from './stream/open-streams';
@@ -154,15 +155,11 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   }
 
   const { answer } = prepared;
-  // Read now, not through `prepared`: a closure here lives as long as the answer streams, and
-  // `prepared` holds the request's body.
   const native = prepared.native === true;
-  const upstreamFraming = prepared.request.framing;
-  const served = () => call.onServed?.({ channel, key, native });
   try {
     if (response.statusCode >= 400) {
       const failure = prepared.mapError(response.statusCode, await response.body.text());
-      const retryAfterMs = retryAfterMsOf(response.statusCode, response.header);
+      const retryAfterMs = retryAfterMsOf(response.statusCode, (name) => response.header(name));
       return { ok: false, key, ...failure, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     }
     if (answer.kind === 'whole') {
@@ -173,7 +170,7 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
       // The reader knows no keys (a Gemini finishMessage may quote upstream text): redacted here.
       if (!read.ok) return { ok: false, key, error: redactUpstreamError(read.error, channel.record.keys), retryable: true, channelFault: true };
       circuit?.recordSuccess(channel.id);
-      served();
+      call.onServed?.({ channel, key, native });
       read.served?.();
       if (read.usage) await accountUsage(deps.logger, trace, read.usage);
       return { ok: true, result: read.result() };
@@ -186,32 +183,68 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   const first = await firstPiece(upstream, key);
   if (!first.ok) return first;
   circuit?.recordSuccess(channel.id);
-  served();
-  const settled = awaitSettlement(trace);
-  const ended = (failure: RelayError | undefined) => {
+  call.onServed?.({ channel, key, native });
+  // What the end of the answer needs, and nothing more: it is kept for as long as the answer
+  // streams (minutes for an agent's turn), and the call, the prepared request and the pipeline
+  // that made them are let go (issue 30).
+  const end = new StreamEnd(deps.logger, trace, circuit, channel.id, call.caller);
+  if (answer.kind === 'bytes') {
+    const contentType = response.header('content-type') ?? 'application/octet-stream';
+    const usage = answer.usage;
+    // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
+    const onEnd = (failure: RelayError | undefined) => end.ended(failure, usage);
+    const body = new ByteBody({ upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger, onEnd });
+    return { ok: true, result: answer.result(body, contentType) };
+  }
+  return { ok: true, result: pumpAnswer(deps, answer.open(), end, upstream, first.first, prepared.request.framing, signal) };
+}
+
+/**
+ * How a committed answer's end is recorded: its usage counted (then the row may settle), and a
+ * failure after the start noted on the trace and, unless the caller left, against the channel.
+ */
+class StreamEnd {
+  private readonly settled: () => void;
+
+  constructor(
+    private readonly logger: Logger,
+    readonly trace: RelayTrace,
+    private readonly circuit: AttemptDeps['health'] | undefined,
+    private readonly channelId: number,
+    private readonly caller: string,
+  ) {
+    this.settled = awaitSettlement(trace);
+  }
+
+  /** `stream.ended()` runs after the usage is counted and before a failure is noted (passthrough charges, created objects). */
+  ended(failure: RelayError | undefined, usage: UsageSources, stream?: { ended?(): void }): void {
+    const { trace } = this;
+    // First, so the row is settled even if what follows throws (accountUsage never rejects).
+    void accountUsage(this.logger, trace, usage).finally(this.settled);
+    stream?.ended?.();
     if (!failure) return;
     // Already redacted: the stream transformers redact what they take from the upstream.
     trace.errorCode = failure.code ?? failure.type;
     if (failure.status === 499) trace.statusOverride = 499;
-    else circuit?.recordFailure(channel.id, call.caller, false);
-  };
-  if (answer.kind === 'bytes') {
-    const contentType = response.header('content-type') ?? 'application/octet-stream';
-    const onEnd = (failure: RelayError | undefined) => {
-      // The upstream bills the whole input once it has started: so does the relay, even if the caller leaves.
-      void accountUsage(deps.logger, trace, answer.usage).finally(settled);
-      ended(failure);
-    };
-    const body = new ByteBody({ upstream, first: first.first, trace, signal, openStreams: deps.openStreams, logger: deps.logger, onEnd });
-    return { ok: true, result: answer.result(body, contentType) };
+    else this.circuit?.recordFailure(this.channelId, this.caller, false);
   }
+}
 
-  const stream = answer.open();
+/** An SSE answer pumped to the caller; its end counts the usage the stream reports then. */
+function pumpAnswer<R>(
+  deps: AttemptDeps,
+  stream: OpenedStream<R>,
+  end: StreamEnd,
+  upstream: UpstreamPieces,
+  first: Buffer,
+  upstreamFraming: UpstreamRequest['framing'],
+  signal: AbortLike,
+): R {
   // Spelled out, not spread from a shared object: the spread took ~2 µs a stream in the bench's profile.
   const body = pumpSseStream({
     upstream,
-    first: first.first,
-    trace,
+    first,
+    trace: end.trace,
     signal,
     openStreams: deps.openStreams,
     logger: deps.logger,
@@ -219,14 +252,9 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
     transformer: stream.transformer,
     framing: stream.framing,
     next: stream.next,
-    onEnd: (failure) => {
-      // First, so the row is settled even if what follows throws (accountUsage never rejects).
-      void accountUsage(deps.logger, trace, stream.usage()).finally(settled);
-      stream.ended?.();
-      ended(failure);
-    },
+    onEnd: (failure) => end.ended(failure, stream.usage(), stream),
   });
-  return { ok: true, result: stream.result(body) };
+  return stream.result(body);
 }
 
 /** The one post of a prepared call: the upstream's response, or the transport failure. */

@@ -5,12 +5,14 @@ import {
   type Adjustment,
   type ConvertedCompletion,
   type PassthroughCarriage,
+  type CreatedObject,
   type ReportedUsage,
+  type StreamTransformer,
   type UpstreamFailure,
 } from '@chat-relay/wire';
 import type { NativeCall } from './native-call';
 import type { AbortLike } from '../core/caller-gone';
-import { chatCompletionsDialect, type CallerDialect } from './caller-dialect';
+import { chatCompletionsDialect, type CallerDialect, type StreamFraming } from './caller-dialect';
 import type { LiveChannel } from '../channels/channel-registry';
 import { completionTextOf, countPromptTokens, roughPromptTokens } from '../billing/estimate-usage';
 import type { OpenStreams } from './stream/open-streams';
@@ -21,7 +23,7 @@ import { routeWithRetries, type AttemptOutcome as RetryOutcome, type RoutingDeps
 import type { SseBody } from './stream/pump-sse-stream';
 import type { RelayTrace } from './request-context';
 import type { UsageSources } from './account-usage';
-import { attempt, type AnswerReader, type PreparedCall, type ServedBy, type UpstreamCall, type WholeAnswer } from './attempt';
+import { attempt, type AnswerReader, type OpenedStream, type PreparedCall, type ServedBy, type UpstreamCall, type WholeAnswer } from './attempt';
 import type { UpstreamClient } from '../channels/upstream/upstream-client';
 import { isAdapted, refusalToRetry, type AdjustDeps } from './adjust-for-channel';
 import { RelayFunctionStream, wholeThroughLoop, type RelayFunction } from './relay-function-loop';
@@ -239,12 +241,6 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   trace.adjustments = adjustments;
   const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;
   const secrets = channel.record.keys;
-  const usageOf = (usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
-    reported: usage,
-    countPrompt: () => countPromptTokens(request),
-    roughPrompt: () => roughPromptTokens(request),
-    deliveredText,
-  });
   /** A whole answer as the attempt reads it. */
   const wholeAnswer = (converted: Extract<ConvertedCompletion, { ok: true }>): WholeAnswer<ChatRelayResult> => {
     // A native answer is in the caller's dialect: its content blocks (Messages), output items (Responses) or candidates (Gemini) are what was delivered.
@@ -253,7 +249,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
       : () => completionTextOf(converted.body);
     return {
       ok: true,
-      usage: usageOf(converted.usage, deliveredText),
+      usage: usageOf(request, converted.usage, deliveredText),
       served: () => {
         chargePassthrough(trace, carriage, converted.ran);
         if (native && converted.ran?.created.length) void relayed.passthrough?.expectCreated(channel.id)(converted.ran.created);
@@ -300,18 +296,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
           const transformer = loop ?? (bridge ? chainTransformers(upstreamTransformer, bridge.stream(publicModel)) : upstreamTransformer);
           // Registered before the first byte reaches the caller: a reference to what the answer created waits for its record.
           const recordCreated = native ? relayed.passthrough?.expectCreated(channel.id) : undefined;
-          return {
-            transformer,
-            framing: dialect.framing,
-            usage: () => usageOf(transformer.usage, () => transformer.deliveredText),
-            ended: () => {
-              // Before the row is written: it waits for `settled`, which the usage resolves later.
-              chargePassthrough(trace, carriage, upstreamTransformer.ran);
-              void recordCreated?.(upstreamTransformer.ran?.created ?? []);
-            },
-            result: (body) => ({ kind: 'stream', body }),
-            ...(loop ? { next: (emit: Parameters<RelayFunctionStream['next']>[0]) => loop.next(emit) } : {}),
-          };
+          return chatStream({ transformer, upstreamTransformer, framing: dialect.framing, request, trace, carriage, recordCreated, loop });
         },
       };
   return {
@@ -333,5 +318,48 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
       return missing ? { ...failure, endpointMissing: true } : failure;
     },
     answer,
+  };
+}
+
+/** What a call's usage is counted from: what the upstream reported, else the request and the text delivered. */
+const usageOf = (request: ChatCompletionRequest, usage: ReportedUsage | undefined, deliveredText: () => string): UsageSources => ({
+  reported: usage,
+  countPrompt: () => countPromptTokens(request),
+  roughPrompt: () => roughPromptTokens(request),
+  deliveredText,
+});
+
+interface ChatStreamParts {
+  /** The caller's: the upstream's events through the bridge (or a relay function's loop), if any. */
+  transformer: StreamTransformer;
+  /** The upstream's own, which knows the hosted tools the channel ran. */
+  upstreamTransformer: StreamTransformer;
+  framing: StreamFraming;
+  /** The hub request: the prompt of an answer cut short is counted from it. */
+  request: ChatCompletionRequest;
+  trace: RelayTrace;
+  carriage: PassthroughCarriage | undefined;
+  recordCreated: ((created: readonly CreatedObject[]) => Promise<void>) | undefined;
+  loop: RelayFunctionStream | undefined;
+}
+
+/**
+ * A committed chat stream, made apart from prepareChat: what it keeps is kept for as long as the
+ * answer streams, and prepareChat's closures hold the attempt — its adapter, the request as sent,
+ * and through them the pipeline's hops (issue 30).
+ */
+function chatStream(parts: ChatStreamParts): OpenedStream<ChatRelayResult> {
+  const { transformer, upstreamTransformer, request, trace, carriage, recordCreated, loop } = parts;
+  return {
+    transformer,
+    framing: parts.framing,
+    usage: () => usageOf(request, transformer.usage, () => transformer.deliveredText),
+    ended: () => {
+      // Before the row is written: it waits for `settled`, which the usage resolves later.
+      chargePassthrough(trace, carriage, upstreamTransformer.ran);
+      void recordCreated?.(upstreamTransformer.ran?.created ?? []);
+    },
+    result: (body) => ({ kind: 'stream', body }),
+    ...(loop ? { next: (emit: Parameters<RelayFunctionStream['next']>[0]) => loop.next(emit) } : {}),
   };
 }

@@ -2,6 +2,33 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ServerResponse } from 'node:http';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
+import type { UpstreamCall } from '../../src/pipeline/attempt';
+import type { RelayedRequest } from '../../src/pipeline/relay-chat-completion';
+
+/** What the pipeline made for each request, watched without holding it. */
+const made: { calls: Array<WeakRef<UpstreamCall<unknown>>>; relayed: Array<WeakRef<RelayedRequest>> } = { calls: [], relayed: [] };
+
+// Plain functions, not jest.fn: a mock's recorded arguments would hold what is watched.
+jest.mock('../../src/pipeline/attempt', () => {
+  const actual: typeof import('../../src/pipeline/attempt') = jest.requireActual('../../src/pipeline/attempt');
+  return {
+    ...actual,
+    attempt: (...args: Parameters<typeof actual.attempt>) => {
+      made.calls.push(new WeakRef(args[2]));
+      return actual.attempt(...args);
+    },
+  };
+});
+jest.mock('../../src/pipeline/relay-chat-completion', () => {
+  const actual: typeof import('../../src/pipeline/relay-chat-completion') = jest.requireActual('../../src/pipeline/relay-chat-completion');
+  return {
+    ...actual,
+    relayChatCompletion: (...args: Parameters<typeof actual.relayChatCompletion>) => {
+      made.relayed.push(new WeakRef(args[1]));
+      return actual.relayChatCompletion(...args);
+    },
+  };
+});
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,6 +50,41 @@ describe('issue 30: a streaming answer does not hold its request', () => {
   });
   afterEach(async () => {
     await e2e.close();
+  });
+
+  /** Collects garbage until `gone()` says so (three tries); a deref keeps its target alive to the end of the job, so each GC runs in a job of its own. */
+  async function collectUntil(gone: () => boolean): Promise<void> {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    for (let round = 0; round < 3 && !gone(); round += 1) {
+      await delay(10);
+      gc();
+      await delay(10);
+    }
+  }
+
+  it('lets go of the call, the relayed request and what they hold (the pipeline, the adapter, the request as sent) while the answer streams', async () => {
+    made.calls.length = 0;
+    made.relayed.length = 0;
+    const response = await e2e.postChat(agentTurn());
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    expect(made.calls).toHaveLength(1);
+    expect(made.relayed).toHaveLength(1);
+    await collectUntil(() => !made.calls[0]?.deref() && !made.relayed[0]?.deref());
+    expect({ call: made.calls[0]?.deref(), relayed: made.relayed[0]?.deref() }).toEqual({ call: undefined, relayed: undefined });
+    const wordsAtThen = (text.match(/word\d+/g) ?? []).length;
+
+    for (let piece = await reader.read(); !piece.done; piece = await reader.read()) text += decoder.decode(piece.value, { stream: true });
+    // Still streaming then; and what the end needs (the usage, the prompt counted from the hub request) was kept.
+    expect(wordsAtThen).toBeLessThan(10);
+    expect(text.match(/word\d+/g)).toHaveLength(30);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const [row] = await e2e.usageRows(1);
+    expect(row).toMatchObject({ status: 200, stream: true, completionTokens: expect.any(Number) });
+    expect(row!.promptTokens).toBeGreaterThan(15_000);
   });
 
   it("lets go of the caller's bytes once the stream is the caller's, and still relays and counts it all", async () => {
