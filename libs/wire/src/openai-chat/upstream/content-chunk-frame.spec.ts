@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { createParser } from 'eventsource-parser';
 import { readFixture } from '../../testing/fixtures';
 import { ContentChunkFrame } from './content-chunk-frame';
@@ -89,5 +91,26 @@ describe('content chunks read by their frame, the same as read in full', () => {
     expect(ContentChunkFrame.learn(frame('"\\u0061"'), frame('"\\u0061"'), 'a')).toBeUndefined();
     expect(ContentChunkFrame.learn(frame('"a"', ',"x":{"content":"a"}'), frame('"a"'), 'a')).toBeUndefined();
     expect(ContentChunkFrame.learn(frame('"a"'), frame('"a"'), 'a')?.match(frame('"b"'))).toEqual({ edited: frame('"b"'), content: 'b' });
+  });
+
+  it('keeps none of the text a chunk was cut from: a frame holds its own copy of what it matches (issue 30)', () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    // Each chunk cut out of a large piece of its own, as an SSE parser cuts an event out of what
+    // the upstream sent: a frame that kept a slice would keep the whole piece alive.
+    const learnFromPieces = (count: number) =>
+      Array.from({ length: count }, (_, index) => {
+        const piece = `${String(index).padStart(6, '0')}${'x'.repeat(100_000)}data: ${frame('"a"')}`;
+        const text = piece.slice(piece.indexOf('data: ') + 6);
+        return ContentChunkFrame.learn(text, text, 'a');
+      });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const frames = learnFromPieces(100);
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(frames.every((learned) => learned?.match(frame('"b"'))?.content === 'b')).toBe(true);
+    // 100 pieces of 100 KB: ~10 MB if the frames kept them; a few KB of frames otherwise.
+    expect(held).toBeLessThan(1_000_000);
   });
 });

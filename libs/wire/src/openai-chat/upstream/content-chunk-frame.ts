@@ -9,6 +9,16 @@ function isPlainInside(literal: string): boolean {
   return true;
 }
 
+/**
+ * `part` as a string of its own. A slice of 13 characters or more is, in V8, a view that keeps the
+ * whole text it was cut from alive — here the upstream's piece of the stream, events and all —
+ * for as long as the frame lives, which is the stream's life (issue 30: ~1.1 KB of every open
+ * stream). Joined to one character and cut again, it is copied once into a string of its own.
+ */
+function ownCopy(part: string): string {
+  return ` ${part}`.slice(1);
+}
+
 const OBFUSCATION = ',"obfuscation":"';
 
 /**
@@ -68,10 +78,10 @@ export class ContentChunkFrame {
     const valueAt = at + '"content":'.length;
     const editedValueAt = editedAt + '"content":'.length;
     return new ContentChunkFrame(
-      text.slice(0, valueAt),
-      text.slice(at + pattern.length),
-      edited.slice(0, editedValueAt),
-      edited.slice(editedAt + pattern.length),
+      ownCopy(text.slice(0, valueAt)),
+      ownCopy(text.slice(at + pattern.length)),
+      ownCopy(edited.slice(0, editedValueAt)),
+      ownCopy(edited.slice(editedAt + pattern.length)),
       padded,
     );
   }
