@@ -23,6 +23,23 @@ describe('CallerGone', () => {
     expect(calls).toEqual([]);
   });
 
+  it('keeps the order added when the earliest listeners are removed and others come after', () => {
+    const gone = new CallerGone();
+    const calls: string[] = [];
+    const listener = (name: string) => () => calls.push(name);
+    const [a, b, c, d] = [listener('a'), listener('b'), listener('c'), listener('d')];
+    gone.addEventListener('abort', a);
+    gone.addEventListener('abort', b);
+    gone.addEventListener('abort', c);
+    gone.removeEventListener('abort', a);
+    gone.removeEventListener('abort', c);
+    gone.addEventListener('abort', d);
+    gone.removeEventListener('abort', b);
+    gone.addEventListener('abort', a);
+    gone.abort();
+    expect(calls).toEqual(['d', 'a']);
+  });
+
   it('has the shape of an AbortSignal, so either can be passed', () => {
     const signal: AbortLike = new AbortController().signal;
     expect(signal.aborted).toBe(false);

@@ -12,23 +12,37 @@ export interface AbortLike {
  */
 export class CallerGone implements AbortLike {
   aborted = false;
-  private listeners: Array<() => void> = [];
+  /**
+   * The earliest listener, then the others: a request has one at a time (its upstream call's)
+   * nearly always, and an array for it was 152 bytes of every open stream (issue 30).
+   */
+  private first: (() => void) | undefined;
+  private more: Array<() => void> | undefined;
 
   abort(): void {
     if (this.aborted) return;
     this.aborted = true;
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const listener of listeners) listener();
+    const { first, more } = this;
+    this.first = undefined;
+    this.more = undefined;
+    first?.();
+    if (more) for (const listener of more) listener();
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) this.listeners.push(listener);
+    if (this.aborted) return;
+    if (this.first === undefined) this.first = listener;
+    else (this.more ??= []).push(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const index = this.listeners.indexOf(listener);
-    if (index !== -1) this.listeners.splice(index, 1);
+    if (this.first === listener) {
+      // The next earliest moves up: listeners still run in the order added.
+      this.first = this.more?.shift();
+      return;
+    }
+    const index = this.more?.indexOf(listener) ?? -1;
+    if (index !== -1) this.more?.splice(index, 1);
   }
 }
 
