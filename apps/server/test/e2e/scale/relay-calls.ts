@@ -85,6 +85,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** A usage row as the test reads it from PostgreSQL. */
 export interface UsageRow {
+  id: number;
+  created_at: string;
   request_id: string;
   token_id: number | null;
   status: number;
@@ -101,7 +103,7 @@ export async function usageRowsOf(db: pg.Pool, requestIds: readonly string[], ti
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await db.query<UsageRow>(
-      'SELECT request_id, token_id, status, error_code, cost, completion_tokens FROM usage_log WHERE request_id = ANY($1::text[])',
+      'SELECT id, created_at, request_id, token_id, status, error_code, cost, completion_tokens FROM usage_log WHERE request_id = ANY($1::text[])',
       [requestIds],
     );
     const seen = new Set(rows.map((row) => row.request_id));
@@ -112,7 +114,7 @@ export async function usageRowsOf(db: pg.Pool, requestIds: readonly string[], ti
 
 /** Every usage row of `tokenId`. */
 export async function usageRowsOfToken(db: pg.Pool, tokenId: number): Promise<UsageRow[]> {
-  const { rows } = await db.query<UsageRow>('SELECT request_id, token_id, status, error_code, cost, completion_tokens FROM usage_log WHERE token_id = $1', [tokenId]);
+  const { rows } = await db.query<UsageRow>('SELECT id, created_at, request_id, token_id, status, error_code, cost, completion_tokens FROM usage_log WHERE token_id = $1', [tokenId]);
   return rows;
 }
 

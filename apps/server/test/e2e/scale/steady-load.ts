@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { chat, countBy, openReservations, pollUntil, quotaOf, sleep, usageRowsOf, usageRowsOfToken, type ChatOptions, type ChatOutcome } from './relay-calls';
+import { chat, countBy, openReservations, pollUntil, quotaOf, sleep, usageRowsOf, usageRowsOfToken, type ChatOptions, type ChatOutcome, type UsageRow } from './relay-calls';
 import type { InstanceName, TwoInstances } from './two-instances';
 
 export interface SteadyLoad {
@@ -39,7 +39,7 @@ export function steadyLoad(cluster: Pick<TwoInstances, 'relay'>, key: string, lo
 export interface Ledger {
   /** Requests answered 200 without exactly one usage row (lost or doubled). */
   okWithoutOneRow: string[];
-  /** Request ids with more than one row. */
+  /** Request ids with more than one row, each with its rows (id, status, cost, time). */
   duplicated: string[];
   rows: number;
   quotaUsed: number;
@@ -50,6 +50,17 @@ export interface Ledger {
   drainedMs: number | undefined;
   /** "200: n, 503: m, …" */
   statuses: string;
+}
+
+/** Each request id with more than one row, with those rows: what a failure shows to tell a batch written twice from two records of one request. */
+function duplicatedRows(rows: readonly UsageRow[]): string[] {
+  const counts = countBy(rows.map((row) => row.request_id));
+  return [...counts]
+    .filter(([, count]) => count > 1)
+    .map(([requestId]) => {
+      const its = rows.filter((row) => row.request_id === requestId);
+      return `${requestId}: ${its.map((row) => `#${row.id} ${row.status}${row.error_code ? ` ${row.error_code}` : ''} cost ${row.cost} at ${row.created_at}`).join('; ')}`;
+    });
 }
 
 /**
@@ -71,7 +82,7 @@ export async function readLedger(db: pg.Pool, tokenId: number, outcomes: readonl
   const { quotaUsed } = await quotaOf(db, tokenId);
   return {
     okWithoutOneRow: ok.filter((outcome) => perRequest.get(outcome.requestId) !== 1).map((outcome) => outcome.requestId),
-    duplicated: [...countBy(allRows.map((row) => row.request_id))].filter(([, count]) => count > 1).map(([id]) => id),
+    duplicated: duplicatedRows(allRows),
     rows: allRows.length,
     quotaUsed,
     sumOfCosts: allRows.reduce((sum, row) => sum + row.cost, 0),
