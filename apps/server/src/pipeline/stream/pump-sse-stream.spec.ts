@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Logger } from '../../logger';
 import { OpenAiStreamTransformer, type RelayError } from '@chat-relay/wire';
 import { readFixture } from '../../../test/testing/fixtures';
-import { pumpSseStream } from './pump-sse-stream';
+import { endsOnCharBoundary, pumpSseStream } from './pump-sse-stream';
 import { UpstreamBody } from '../../channels/upstream/upstream-body';
 import { chatCompletionsDialect } from '../caller-dialect';
 import { newTrace } from '../request-context';
@@ -185,5 +185,31 @@ describe('issue 30: what arrived together is written together', () => {
     await done;
     expect(calls.map((call) => call.kind)).toEqual(['write', 'write', 'end']);
     expect(calls[2]?.text.endsWith(SSE_DONE)).toBe(true);
+  });
+
+  it('characters of two, three and four bytes split between pieces at every byte arrive whole', async () => {
+    const text = 'é€😀 ünïcödé — 漢字 🚀';
+    const chunk = (content: string) =>
+      `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}\n\n`;
+    const stream = [...text].map(chunk).join('') + 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    for (const size of [1, 2, 3, 5, 7]) {
+      const { body, ended } = await pump(stream, { size });
+      const delivered = events(body)
+        .filter((frame) => frame !== SSE_DONE.trim())
+        .map((frame) => (JSON.parse(frame.slice(6)) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+        .join('');
+      expect({ size, delivered, ended }).toEqual({ size, delivered: text, ended: undefined });
+    }
+  });
+
+  it('endsOnCharBoundary: true only where no character continues in the next piece', () => {
+    const bytes = (text: string) => Buffer.from(text, 'utf8');
+    for (const whole of ['', 'a', 'é', '€', '😀', 'data: é\n\n']) expect({ whole, ends: endsOnCharBoundary(bytes(whole)) }).toEqual({ whole, ends: true });
+    for (const text of ['é', '€', '😀']) {
+      const all = bytes(text);
+      for (let cut = 1; cut < all.length; cut += 1) expect({ text, cut, ends: endsOnCharBoundary(all.subarray(0, cut)) }).toEqual({ text, cut, ends: false });
+    }
+    // A stray continuation byte is not a boundary to trust: the decoder takes over.
+    expect(endsOnCharBoundary(Buffer.from([0x61, 0x80]))).toBe(false);
   });
 });

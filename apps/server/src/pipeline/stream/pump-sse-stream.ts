@@ -24,7 +24,8 @@ export interface UpstreamPieces extends AsyncIterator<Buffer> {
 export interface PumpInput {
   /** The upstream body, its first piece already read (the stream is committed). */
   upstream: UpstreamPieces;
-  first: Buffer;
+  /** Let go of once read (the pump clears it): a stream does not keep its first piece. */
+  first: Buffer | undefined;
   transformer: StreamTransformer;
   /** The caller's dialect's end marker and error event. */
   framing: StreamFraming;
@@ -87,8 +88,11 @@ export function pumpSseStream(input: PumpInput): SseBody {
  */
 class SsePump implements OpenStream {
   private upstream: UpstreamPieces;
-  // Keeps a character split across pieces whole; cheaper per piece than TextDecoder.
-  private readonly decoder = new StringDecoder('utf8');
+  /**
+   * Keeps a character split across pieces whole; made when a piece first ends inside one (a
+   * stream's pieces nearly always end with a line end), since it holds a buffer of its own.
+   */
+  private decoder: StringDecoder | undefined;
   private readonly events = new SseEventReader();
   /** Bedrock's binary event stream, read message by message (its CRCs checked) instead of as SSE text. */
   private readonly awsEvents: AwsEventStreamDecoder | undefined;
@@ -121,18 +125,24 @@ class SsePump implements OpenStream {
   async run(): Promise<void> {
     const { input } = this;
     try {
-      for (let first: Buffer | undefined = input.first; first && !this.ended; ) {
-        for (let piece: Buffer | undefined = first; piece && !this.ended; ) {
+      let first = input.first;
+      input.first = undefined;
+      while (first && !this.ended) {
+        let piece: Buffer | undefined = first;
+        first = undefined;
+        while (piece && !this.ended) {
           // This piece and every piece that arrived with it, framed into one write.
           for (let here: Buffer | undefined = piece; here && !this.ended; here = this.upstream.takeQueued?.()) this.feed(here);
+          // Read: not held while the next is awaited (a slow stream waits most of its life).
+          piece = undefined;
           if (this.ended) break;
           // The body is over: its last frames go out with the end of the response (finish).
           if (this.upstream.ended === true) break;
           if (!this.flush()) await drained(this.destination, input.signal);
-          const next = await this.upstream.next();
+          let next: IteratorResult<Buffer> | undefined = await this.upstream.next();
           piece = next.done ? undefined : next.value;
+          next = undefined;
         }
-        first = undefined;
         if (this.ended) break;
         this.write(input.transformer.finish());
         if (this.ended || !input.next) break;
@@ -150,7 +160,7 @@ class SsePump implements OpenStream {
         void this.upstream.return?.().catch(() => undefined);
         this.upstream = more.upstream;
         first = more.first;
-        this.decoder.end();
+        this.decoder = undefined;
         this.events.reset();
       }
       if (!this.ended && !input.transformer.complete) {
@@ -227,12 +237,21 @@ class SsePump implements OpenStream {
   }
 
   private eventsOf(piece: Buffer): SseEvent[] {
-    if (!this.awsEvents) return this.events.read(this.decoder.write(piece));
+    if (!this.awsEvents) return this.events.read(this.textOf(piece));
     try {
       return this.awsEvents.push(piece);
     } catch (error) {
       throw upstreamError(`The upstream provider's event stream is malformed: ${error instanceof Error ? error.message : String(error)}`, 'malformed_stream');
     }
+  }
+
+  /** A piece's text; a character it ends inside is completed by the next piece. */
+  private textOf(piece: Buffer): string {
+    if (this.decoder === undefined) {
+      if (endsOnCharBoundary(piece)) return piece.toString('utf8');
+      this.decoder = new StringDecoder('utf8');
+    }
+    return this.decoder.write(piece);
   }
 
   /** One upstream piece through the SSE parser (or the event-stream decoder) and the transformer into the batch. */
@@ -243,6 +262,18 @@ class SsePump implements OpenStream {
       if (this.ended) return;
     }
   }
+}
+
+/** Whether `piece` ends where a UTF-8 character ends: none is split between it and the next piece. */
+export function endsOnCharBoundary(piece: Uint8Array): boolean {
+  const end = piece.length - 1;
+  if (end < 0 || (piece[end] as number) < 0x80) return true;
+  // Back over the continuation bytes (10xxxxxx) to the byte that leads the last character.
+  let lead = end;
+  while (lead > end - 3 && lead > 0 && ((piece[lead] as number) & 0xc0) === 0x80) lead -= 1;
+  const first = piece[lead] as number;
+  const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  return (first & 0xc0) !== 0x80 && end - lead + 1 === length;
 }
 
 const sseFrame = (step: { json: string; event?: string }): string =>
