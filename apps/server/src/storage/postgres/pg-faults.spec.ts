@@ -122,6 +122,25 @@ describePg('PostgreSQL stores when the connection fails (issue 26)', () => {
     expect(await quotaUsed(sql, tokenId, accountId)).toEqual({ token: 3_000, account: 3_000 });
   });
 
+  it('…and when the retry learns it committed but the newer rows it came back with fail: the batch is still not written again', async () => {
+    faulted = await openFaulted({ connectTimeoutMs: 300 });
+    const { storage, tokenId, accountId, sql, proxy } = faulted;
+    const rows = Array.from({ length: 3 }, (_, i) => usageEntry({ requestId: `doubt-then-fail-${i}`, tokenId, accountId, cost: 1_000 }));
+    const newer = Array.from({ length: 2 }, (_, i) => usageEntry({ requestId: `doubt-then-fail-newer-${i}`, tokenId, accountId, cost: 1_000 }));
+    void proxy.cutOn('COMMIT', { deliver: true }).then(() => proxy.cut());
+    await expect(storage.usageLog.insertBatch(rows)).rejects.toThrow(/does not answer/);
+    proxy.restore();
+    // The recorder's next flush: the doubtful rows and newer ones. The server says the first batch
+    // landed; the newer rows' own transaction is cut before its rows reach the server.
+    const insertCut = proxy.cutOn('INSERT INTO usage_log', { deliver: false });
+    await expect(storage.usageLog.insertBatch([...rows, ...newer])).rejects.toThrow();
+    await insertCut;
+    await storage.usageLog.insertBatch([...rows, ...newer]);
+    const written = await sql.all<{ request_id: string }>("SELECT request_id FROM usage_log WHERE request_id LIKE 'doubt-then-fail-%' ORDER BY request_id");
+    expect(written.map((row) => row.request_id)).toEqual([...rows, ...newer].map((row) => row.requestId).sort());
+    expect(await quotaUsed(sql, tokenId, accountId)).toEqual({ token: 5_000, account: 5_000 });
+  });
+
   it('a usage batch whose COMMIT never reached the server: retried, written once', async () => {
     faulted = await openFaulted();
     const { storage, tokenId, accountId, sql } = faulted;

@@ -25,10 +25,12 @@ import { storedUsageEntryOf, type UsageRow } from '../rows/usage-row';
  * The usage log on PostgreSQL. A batch is one transaction of `writeUsage`'s few statements. A
  * batch whose COMMIT went unanswered is remembered by its rows: when they come again (the
  * recorder retries what failed), the server is asked first whether that COMMIT landed, so a row
- * is never written — nor its cost charged — twice.
+ * is never written — nor its cost charged — twice. What the server answers is remembered too: a
+ * row found written stays known as written, however often the rows it came back with fail.
  */
 export class PgUsageLogStore implements UsageLogStore {
-  private readonly inDoubt = new WeakMap<UsageLogEntry, TransactionDoubt>();
+  /** A row of a batch whose COMMIT went unanswered: the doubt to ask about, or `written` once the server said it landed. */
+  private readonly fate = new WeakMap<UsageLogEntry, TransactionDoubt | 'written'>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -38,25 +40,35 @@ export class PgUsageLogStore implements UsageLogStore {
     try {
       await inTransaction(this.pool, (client) => writeUsage(client, unwritten));
     } catch (error) {
-      if (error instanceof CommitInDoubt) for (const entry of unwritten) this.inDoubt.set(entry, error.doubt);
+      if (error instanceof CommitInDoubt) for (const entry of unwritten) this.fate.set(entry, error.doubt);
       throw error;
     }
   }
 
-  /** `entries` less those an earlier batch did write after all; throws while that cannot be known. */
+  /**
+   * `entries` less those an earlier batch did write after all; throws while that cannot be known.
+   * Rows found written are marked so, not forgotten: the rows they came back with may fail yet,
+   * and the recorder then brings them all back once more (connections reset twice in a row wrote
+   * such a batch twice).
+   */
   private async withoutCommitted(entries: readonly UsageLogEntry[]): Promise<readonly UsageLogEntry[]> {
-    const doubts = new Set(entries.flatMap((entry) => this.inDoubt.get(entry) ?? []));
-    if (doubts.size === 0) return entries;
-    const committed = new Set<TransactionDoubt>();
-    for (const doubt of doubts) {
-      if ((await commitOutcome(this.pool, doubt)) === 'committed') committed.add(doubt);
+    let doubts: Set<TransactionDoubt> | undefined;
+    let written = false;
+    for (const entry of entries) {
+      const fate = this.fate.get(entry);
+      if (fate === 'written') written = true;
+      else if (fate !== undefined) (doubts ??= new Set()).add(fate);
     }
-    const unwritten = entries.filter((entry) => {
-      const doubt = this.inDoubt.get(entry);
-      return doubt === undefined || !committed.has(doubt);
-    });
-    for (const entry of entries) this.inDoubt.delete(entry);
-    return unwritten;
+    if (doubts === undefined && !written) return entries;
+    for (const doubt of doubts ?? []) {
+      const committed = (await commitOutcome(this.pool, doubt)) === 'committed';
+      for (const entry of entries) {
+        if (this.fate.get(entry) !== doubt) continue;
+        if (committed) this.fate.set(entry, 'written');
+        else this.fate.delete(entry);
+      }
+    }
+    return entries.filter((entry) => this.fate.get(entry) !== 'written');
   }
 
   async recent(limit: number): Promise<StoredUsageLogEntry[]> {
