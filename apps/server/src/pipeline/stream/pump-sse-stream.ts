@@ -112,11 +112,10 @@ class SsePump implements OpenStream {
     this.upstream = input.upstream;
     this.encoding = input.framing.encoding ?? 'utf8';
     this.awsEvents = input.upstreamFraming === 'aws-eventstream' ? new AwsEventStreamDecoder() : undefined;
-    // On shutdown: one error event and a clean end now, whatever the loop is waiting for.
     input.openStreams?.add(this);
   }
 
-  /** The relay is stopping (OpenStreams): one error event and a clean end now. */
+  /** The relay is stopping (OpenStreams): one error event and a clean end now, whatever the loop is waiting for. */
   shutDown(): void {
     this.fail(serverShuttingDown());
     this.finish();
@@ -139,6 +138,7 @@ class SsePump implements OpenStream {
           // The body is over: its last frames go out with the end of the response (finish).
           if (this.upstream.ended === true) break;
           if (!this.flush()) await drained(this.destination, input.signal);
+          // Cleared once read, like `piece`: the suspended loop's registers would keep it to the next piece.
           let next: IteratorResult<Buffer> | undefined = await this.upstream.next();
           piece = next.done ? undefined : next.value;
           next = undefined;
