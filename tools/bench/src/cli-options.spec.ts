@@ -64,3 +64,36 @@ describe('parseBenchOptions: --profile', () => {
     expect(() => parseBenchOptions(['--profile=stream:32', '--soak'])).toThrow('--profile runs one row on its own');
   });
 });
+
+describe('parseBenchOptions: --warmup', () => {
+  it('warms each row for 3 s by default (quick: 0.5 s) and takes another length, zero included', () => {
+    expect(parseBenchOptions([]).warmupSeconds).toBe(3);
+    expect(parseBenchOptions(['--quick']).warmupSeconds).toBe(0.5);
+    expect(parseBenchOptions(['--warmup=1']).warmupSeconds).toBe(1);
+    expect(parseBenchOptions(['--warmup=0', '--quick']).warmupSeconds).toBe(0);
+  });
+
+  it('refuses a negative or unreadable length, naming the argument', () => {
+    expect(() => parseBenchOptions(['--warmup=-1'])).toThrow('--warmup=-1');
+    expect(() => parseBenchOptions(['--warmup=long'])).toThrow('--warmup=long');
+  });
+});
+
+describe('parseBenchOptions: --rows', () => {
+  it('runs the whole table by default; named rows in the table order', () => {
+    expect(parseBenchOptions([]).rows).toBeUndefined();
+    expect(parseBenchOptions(['--rows=stream:32,non-stream:1,stream:1']).rows).toEqual([
+      { mode: 'non-stream', connections: 1 },
+      { mode: 'stream', connections: 1 },
+      { mode: 'stream', connections: 32 },
+    ]);
+    expect(parseBenchOptions(['--rows=embeddings:32']).rows).toEqual([{ mode: 'embeddings', connections: 32 }]);
+  });
+
+  it('refuses a row the table does not have, an unknown mode and a missing count', () => {
+    expect(() => parseBenchOptions(['--rows=stream:8'])).toThrow('the table has no row stream:8 (it has non-stream:1, non-stream:32');
+    expect(() => parseBenchOptions(['--rows=chat:1'])).toThrow('chat:1 is not <mode>:<connections>');
+    expect(() => parseBenchOptions(['--rows=stream'])).toThrow('stream is not <mode>:<connections>');
+    expect(() => parseBenchOptions(['--rows='])).toThrow('expected --rows=<mode>:<connections>');
+  });
+});

@@ -1,7 +1,10 @@
+import { selectLoadCases, type LoadCase } from './load-cases';
 import type { Mode } from './report';
 
 /** The modes `--profile` takes: the chat ones, which the Express proxy routes too. */
 const profileModes: readonly Mode[] = ['non-stream', 'stream', '64k'];
+/** Every mode the table has a row of. */
+const allModes: readonly Mode[] = [...profileModes, 'embeddings'];
 
 export interface BenchOptions {
   quick: boolean;
@@ -9,7 +12,15 @@ export interface BenchOptions {
   peers: boolean;
   /** Seconds of measured load per row. */
   durationSeconds: number;
+  /**
+   * Seconds of unmeasured load before each row's measured window. Three by default: the relay's
+   * JIT takes ~3 s of a new kind of request (its first streams after the non-stream rows) to reach
+   * its steady cost, where the Express proxy serves every row with the same pipe (docs/PERFORMANCE.md,
+   * issue 30, tenth pass); one second measured part of that warm-up as the relay's cost.
+   */
   warmupSeconds: number;
+  /** Only these rows of the table, in the table's order (`--rows`); all of them when undefined. */
+  rows: readonly LoadCase[] | undefined;
   /** Sequential stream requests of the time-to-first-byte probe, per target. */
   ttfbRequests: number;
   /** Concurrent slow streams through a fresh relay, then a fresh Express proxy; 0 skips the check. */
@@ -38,6 +49,10 @@ export const usage = `usage: npm run bench -- [options]
   --json               print the report as JSON on stdout (progress stays on stderr)
   --peers              also install @portkey-ai/gateway into a temp folder and measure it
   --duration=<s>       seconds of measured load per row (default 5, quick 1)
+  --warmup=<s>         seconds of unmeasured load before each row (default 3, quick 0.5)
+  --rows=<mode>:<connections>[,…]
+                       only these rows of the table (e.g. --rows=stream:1,stream:32); the checks after
+                       it (TTFB, slow streams, large bodies) still run unless left out
   --slow-streams=<n>   concurrent slow streams (default 2000, quick 200; 0 = skip) through a fresh relay,
                        then through a fresh Express proxy as its reference
   --cpu-prof[=<dir>]   run the relay with --cpu-prof, profile written to <dir> (default tmp/bench-profiles),
@@ -83,6 +98,18 @@ function parseProfileRow(arg: string, value: string): { mode: Mode; connections:
   return { mode: found, connections: count };
 }
 
+/** `stream:1,stream:32` → those rows; a mode or count that cannot be a row is refused naming it. */
+function parseRows(arg: string, value: string): LoadCase[] {
+  if (value === '') throw new Error(`${arg}: expected --rows=<mode>:<connections>[,…], e.g. --rows=stream:1,stream:32`);
+  return value.split(',').map((row) => {
+    const [mode, connections] = row.split(':');
+    const count = Number(connections);
+    const found = allModes.find((candidate) => candidate === mode);
+    if (!found || !Number.isInteger(count) || count < 1) throw new Error(`${arg}: ${row} is not <mode>:<connections>, mode one of ${allModes.join(', ')}`);
+    return { mode: found, connections: count };
+  });
+}
+
 /** Parses the command line; throws with a message naming the bad argument. */
 export function parseBenchOptions(args: readonly string[]): BenchOptions {
   const quick = args.includes('--quick');
@@ -91,7 +118,8 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     json: false,
     peers: false,
     durationSeconds: quick ? 1 : 5,
-    warmupSeconds: quick ? 0.5 : 1,
+    warmupSeconds: quick ? 0.5 : 3,
+    rows: undefined,
     ttfbRequests: quick ? 50 : 200,
     slowStreams: quick ? 200 : 2000,
     cpuProfileDir: undefined,
@@ -117,6 +145,12 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
         break;
       case '--duration':
         options.durationSeconds = positiveNumber(name, value ?? '', false);
+        break;
+      case '--warmup':
+        options.warmupSeconds = positiveNumber(name, value ?? '', true);
+        break;
+      case '--rows':
+        options.rows = selectLoadCases(parseRows(arg, value ?? ''));
         break;
       case '--slow-streams':
         options.slowStreams = Math.floor(positiveNumber(name, value ?? '', true));

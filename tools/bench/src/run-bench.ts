@@ -1,4 +1,5 @@
 import type { BenchOptions } from './cli-options';
+import { loadCases } from './load-cases';
 import { runLoad, urlFor, type Target } from './load-runner';
 import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
@@ -28,21 +29,6 @@ import {
   slowUserText,
 } from './workloads';
 
-/**
- * Each chat mode at 1 and 32 connections; non-stream also at 128, for throughput. Embeddings
- * only at 32, a retrieval step under concurrent callers: its answers are large, so it is the
- * slowest row, and one is enough to show what the relay adds on that endpoint.
- */
-export const loadCases: readonly { mode: Mode; connections: number }[] = [
-  { mode: 'non-stream', connections: 1 },
-  { mode: 'non-stream', connections: 32 },
-  { mode: 'non-stream', connections: 128 },
-  { mode: 'stream', connections: 1 },
-  { mode: 'stream', connections: 32 },
-  { mode: '64k', connections: 1 },
-  { mode: '64k', connections: 32 },
-  { mode: 'embeddings', connections: 32 },
-];
 
 export interface BenchResults {
   idle: IdleRss[];
@@ -213,7 +199,7 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
   log(`64k body: ${workloads['64k'].body.length} bytes`);
 
   // A target without the mode's endpoint has no row in that block.
-  const runs = loadCases.flatMap(({ mode, connections }) =>
+  const runs = (options.rows ?? loadCases).flatMap(({ mode, connections }) =>
     targets.flatMap((target): LoadRun[] => {
       const url = urlFor(target, workloads[mode].endpoint);
       return url === undefined ? [] : [{ mode, connections, target, url }];
