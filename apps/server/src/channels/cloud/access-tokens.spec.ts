@@ -63,6 +63,20 @@ describe('AccessTokens', () => {
     expect(await instances[0]?.tokenFor('another-key', ACCOUNT)).toBe('t2');
   });
 
+  it('looks again after claiming: a peer that wrote its token and let the lease go between the look and the claim is not minted for twice', async () => {
+    const clock = { now: 0 };
+    const shared = mapShared();
+    const mint = minter(clock);
+    const sleep = () => new Promise<void>((resolve) => setImmediate(resolve));
+    expect(await new AccessTokens({ mint, now: () => clock.now, shared, sleep }).tokenFor('k', ACCOUNT)).toBe('t1');
+    // The second instance's first look came just before the peer's write: it saw nothing, and by its claim the lease was free again.
+    let looks = 0;
+    const late: CloudTokenStore = { ...shared, read: async (id) => (++looks === 1 ? undefined : shared.read(id)) };
+    expect(await new AccessTokens({ mint, now: () => clock.now, shared: late, sleep }).tokenFor('k', ACCOUNT)).toBe('t1');
+    expect(mint).toHaveBeenCalledTimes(1);
+    expect(looks).toBe(2);
+  });
+
   it('mints its own when the minting peer never delivers (its lease held, nothing written)', async () => {
     const clock = { now: 0 };
     const mint = minter(clock);

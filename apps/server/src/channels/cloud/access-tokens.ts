@@ -112,8 +112,14 @@ export class AccessTokens {
     if (shared) {
       token = await this.peer(shared, id, sealKey);
       if (!token && (await shared.claim(id, MINT_LEASE_MS))) {
-        token = await this.mint(credential);
-        await shared.write(id, seal(token, sealKey), token.expiresAt - this.now() - REFRESH_MARGIN_MS);
+        // Looked again once the lease is ours: a peer may have written its token and let the lease go
+        // between the first look and the claim (two instances then minted two tokens: a CI failure of
+        // cloud-vertex.spec.ts). Its write comes before its release, so the token is seen here.
+        token = await this.peer(shared, id, sealKey);
+        if (!token) {
+          token = await this.mint(credential);
+          await shared.write(id, seal(token, sealKey), token.expiresAt - this.now() - REFRESH_MARGIN_MS);
+        }
       }
       for (let waited = 0; !token && waited < WAIT_FOR_PEER_MS; waited += WAIT_STEP_MS) {
         await this.sleep(WAIT_STEP_MS);
