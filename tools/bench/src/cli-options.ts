@@ -15,8 +15,9 @@ export interface BenchOptions {
   /**
    * Seconds of unmeasured load before each row's measured window. Three by default: the relay's
    * JIT takes ~3 s of a new kind of request (its first streams after the non-stream rows) to reach
-   * its steady cost, where the Express proxy serves every row with the same pipe (docs/PERFORMANCE.md,
-   * issue 30, tenth pass); one second measured part of that warm-up as the relay's cost.
+   * its steady cost, where the Express proxy's stream is one `pipe()` between Node's own streams,
+   * little code of its own (docs/PERFORMANCE.md, issue 30, tenth pass); one second measured part of
+   * that warm-up as the relay's cost.
    */
   warmupSeconds: number;
   /** Only these rows of the table, in the table's order (`--rows`); all of them when undefined. */
