@@ -22,8 +22,7 @@ export interface LoadCase {
 }
 
 /** The rows of the table that `--rows` names, in the table's order; throws naming a row the table does not have. */
-export function selectLoadCases(rows: readonly LoadCase[] | undefined): readonly LoadCase[] {
-  if (!rows) return loadCases;
+export function selectLoadCases(rows: readonly LoadCase[]): readonly LoadCase[] {
   for (const row of rows) {
     if (!loadCases.some((known) => known.mode === row.mode && known.connections === row.connections)) {
       throw new Error(`--rows: the table has no row ${row.mode}:${row.connections} (it has ${loadCases.map((known) => `${known.mode}:${known.connections}`).join(', ')})`);

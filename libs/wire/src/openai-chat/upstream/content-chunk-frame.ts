@@ -10,10 +10,11 @@ function isPlainInside(literal: string): boolean {
 }
 
 /**
- * `part` as a string of its own. A slice of 13 characters or more is, in V8, a view that keeps the
- * whole text it was cut from alive — here the upstream's piece of the stream, events and all —
- * for as long as the frame lives, which is the stream's life (issue 30: ~1.1 KB of every open
- * stream). Joined to one character and cut again, it is copied once into a string of its own.
+ * `part` without the text it was cut from. A slice of 13 characters or more is, in V8, a view that
+ * keeps the whole text it was cut from alive — here the upstream's piece of the stream, events and
+ * all — for as long as the frame lives, which is the stream's life (issue 30: ~1.1 KB of every open
+ * stream). Joined to one character, it is copied once into a flat string of its own; the cut that
+ * takes the character off again is a view of that copy only.
  */
 function ownCopy(part: string): string {
   return ` ${part}`.slice(1);
@@ -77,13 +78,11 @@ export class ContentChunkFrame {
     if (at === -1 || editedAt === -1) return undefined;
     const valueAt = at + '"content":'.length;
     const editedValueAt = editedAt + '"content":'.length;
-    return new ContentChunkFrame(
-      ownCopy(text.slice(0, valueAt)),
-      ownCopy(text.slice(at + pattern.length)),
-      ownCopy(edited.slice(0, editedValueAt)),
-      ownCopy(edited.slice(editedAt + pattern.length)),
-      padded,
-    );
+    const prefix = ownCopy(text.slice(0, valueAt));
+    const suffix = ownCopy(text.slice(at + pattern.length));
+    // Nothing edited (the caller's model is the upstream's, usage kept): the caller's frame is the same strings.
+    if (edited === text) return new ContentChunkFrame(prefix, suffix, prefix, suffix, padded);
+    return new ContentChunkFrame(prefix, suffix, ownCopy(edited.slice(0, editedValueAt)), ownCopy(edited.slice(editedAt + pattern.length)), padded);
   }
 
   /** The caller's chunk and its text when `text` is this frame around one JSON string; undefined otherwise. */
