@@ -97,3 +97,17 @@ describe('parseBenchOptions: --rows', () => {
     expect(() => parseBenchOptions(['--rows='])).toThrow('expected --rows=<mode>:<connections>');
   });
 });
+
+describe('parseBenchOptions: --slices', () => {
+  it('cuts each row into 5 windows by default (quick: 1, the sequential measurement) and takes another whole count', () => {
+    expect(parseBenchOptions([]).slices).toBe(5);
+    expect(parseBenchOptions(['--quick']).slices).toBe(1);
+    expect(parseBenchOptions(['--slices=3']).slices).toBe(3);
+  });
+
+  it('refuses zero, a fraction or words, naming the argument', () => {
+    expect(() => parseBenchOptions(['--slices=0'])).toThrow('--slices=0');
+    expect(() => parseBenchOptions(['--slices=2.5'])).toThrow('--slices=2.5');
+    expect(() => parseBenchOptions(['--slices=many'])).toThrow('--slices=many');
+  });
+});

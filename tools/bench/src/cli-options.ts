@@ -20,6 +20,14 @@ export interface BenchOptions {
    * that warm-up as the relay's cost.
    */
   warmupSeconds: number;
+  /**
+   * Windows each row's measured time is cut into, taken in turn across the targets (measure-row.ts):
+   * five by default, so a stretch of a noisy host spreads over every target instead of landing on
+   * one (docs/PERFORMANCE.md, issue 30, eleventh pass); one is the sequential measurement.
+   */
+  slices: number;
+  /** Seconds of each workload every target serves before the first row (measure-row.ts, prewarm); 0 skips it. */
+  prewarmSeconds: number;
   /** Only these rows of the table, in the table's order (`--rows`); all of them when undefined. */
   rows: readonly LoadCase[] | undefined;
   /** Sequential stream requests of the time-to-first-byte probe, per target. */
@@ -51,6 +59,10 @@ export const usage = `usage: npm run bench -- [options]
   --peers              also install @portkey-ai/gateway into a temp folder and measure it
   --duration=<s>       seconds of measured load per row (default 5, quick 1)
   --warmup=<s>         seconds of unmeasured load before each row (default 3, quick 0.5)
+  --prewarm=<s>        seconds of each workload every target serves before the first row
+                       (default 3, quick 0; 0 = none, the first row meets cold processes)
+  --slices=<n>         each row's measured time in n windows taken in turn across the targets
+                       (default 5, quick 1; 1 = each target's whole load one after the other)
   --rows=<mode>:<connections>[,…]
                        only these rows of the table (e.g. --rows=stream:1,stream:32); the checks after
                        it (TTFB, slow streams, large bodies) still run unless left out
@@ -120,6 +132,8 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
     peers: false,
     durationSeconds: quick ? 1 : 5,
     warmupSeconds: quick ? 0.5 : 3,
+    slices: quick ? 1 : 5,
+    prewarmSeconds: quick ? 0 : 3,
     rows: undefined,
     ttfbRequests: quick ? 50 : 200,
     slowStreams: quick ? 200 : 2000,
@@ -150,6 +164,15 @@ export function parseBenchOptions(args: readonly string[]): BenchOptions {
       case '--warmup':
         options.warmupSeconds = positiveNumber(name, value ?? '', true);
         break;
+      case '--prewarm':
+        options.prewarmSeconds = positiveNumber(name, value ?? '', true);
+        break;
+      case '--slices': {
+        const slices = positiveNumber(name, value ?? '', false);
+        if (!Number.isInteger(slices)) throw new Error(`${arg}: expected a whole number of windows`);
+        options.slices = slices;
+        break;
+      }
       case '--rows':
         options.rows = selectLoadCases(parseRows(arg, value ?? ''));
         break;

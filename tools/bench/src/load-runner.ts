@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { benchmarkPids } from './processes';
-import { clockTicksPerSecond, foreignCpuShare, readCpuTicks, RssPeakSampler, snapshotCpu, waitUntilIdle } from './proc-stats';
+import { clockTicksPerSecond, foreignCpuTicks, readCpuTicks, RssPeakSampler, snapshotCpu, waitUntilIdle, type ForeignTicks } from './proc-stats';
 import type { LoadMeasurement, Mode, TargetId } from './report';
 import { cpuMicrosPerRequest, difference, latencyPercentiles } from './stats';
 import type { Endpoint } from './workloads';
@@ -58,54 +58,120 @@ export interface WindowedMeasurement {
   window: { fromMicros: number; toMicros: number };
 }
 
-export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
-  return (await runLoadWindowed(target, plan)).measurement;
+/** What one measured window of a load read, before the windows of a row are summed (see summariseWindows). */
+export interface LoadWindow {
+  /** Fractional ms of each 2xx response. */
+  latencies: number[];
+  elapsedSeconds: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** Answers autocannon counted, 2xx or not: what the window's CPU is divided by. */
+  answered: number;
+  /** The target's utime + stime across the window, read once it went idle after it. */
+  ticks: number | undefined;
+  peakRssBytes: number | undefined;
+  foreignTicks: ForeignTicks | undefined;
+  fromMicros: number;
+  toMicros: number;
+}
+
+/** Load the target is not measured on: its JIT and pools reach their steady state first. */
+export async function warmUp(target: Target, plan: LoadPlan): Promise<void> {
+  if (plan.warmupSeconds > 0) await fire(target, plan, plan.warmupSeconds);
 }
 
 /**
- * One load against one target: a warm-up (not measured), then the measured window. Latencies
- * come from autocannon's per-response event in fractional milliseconds, because its own
- * histogram keeps whole milliseconds — too coarse for sub-millisecond added latency. CPU is the
- * target process's utime + stime across the window, read once it has gone idle afterwards.
+ * One measured window of `seconds` against one target, started once it is idle. Latencies come
+ * from autocannon's per-response event in fractional milliseconds, because its own histogram
+ * keeps whole milliseconds — too coarse for sub-millisecond added latency. CPU is the target
+ * process's utime + stime across the window, read once it has gone idle afterwards.
  */
-export async function runLoadWindowed(target: Target, plan: LoadPlan): Promise<WindowedMeasurement> {
-  if (plan.warmupSeconds > 0) await fire(target, plan, plan.warmupSeconds);
+export async function measureWindow(target: Target, plan: LoadPlan, seconds: number): Promise<LoadWindow> {
   await waitUntilIdle(target.pid);
-
   const latencies: number[] = [];
   const ticksBefore = readCpuTicks(target.pid);
   const cpuBefore = snapshotCpu(benchmarkPids());
   const rssSampler = new RssPeakSampler(target.pid);
   const fromMicros = nowMicros();
   const started = process.hrtime.bigint();
-  const instance = fire(target, plan, plan.durationSeconds);
+  const instance = fire(target, plan, seconds);
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     if (Number(statusCode) >= 200 && Number(statusCode) < 300) latencies.push(responseTime);
   });
   const result = await instance;
   const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const peakRssBytes = rssSampler.stop();
-  const cpuAfter = snapshotCpu(benchmarkPids());
+  const foreignTicks = foreignCpuTicks(cpuBefore, snapshotCpu(benchmarkPids()));
   await waitUntilIdle(target.pid);
   const ticks = difference(readCpuTicks(target.pid), ticksBefore);
-  const toMicros = nowMicros();
-
-  const { p50, p99 } = latencyPercentiles(latencies);
-  const answered = result['2xx'] + result.non2xx;
-  const measurement: LoadMeasurement = {
-    target: target.id,
-    mode: plan.mode,
-    connections: plan.connections,
-    requests: latencies.length,
-    rps: latencies.length / elapsedSeconds,
-    p50Ms: p50,
-    p99Ms: p99,
+  return {
+    latencies,
+    elapsedSeconds,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    cpuMicrosPerRequest: cpuMicrosPerRequest(ticks, clockTicksPerSecond(), answered),
+    answered: result['2xx'] + result.non2xx,
+    ticks,
     peakRssBytes,
-    foreignCpuShare: foreignCpuShare(cpuBefore, cpuAfter),
+    foreignTicks,
+    fromMicros,
+    toMicros: nowMicros(),
   };
-  return { measurement, window: { fromMicros, toMicros } };
+}
+
+/** The sum of the undefined-or-number values, undefined when any is undefined (a reading missing makes the total unknown). */
+function sumKnown(values: readonly (number | undefined)[]): number | undefined {
+  let sum = 0;
+  for (const value of values) {
+    if (value === undefined) return undefined;
+    sum += value;
+  }
+  return sum;
+}
+
+/**
+ * One row's measurement of a target from its windows: rates over their summed time, CPU over
+ * their summed requests, percentiles over every latency, the highest RSS any window saw.
+ */
+export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' | 'connections'>, windows: readonly LoadWindow[]): LoadMeasurement {
+  const latencies = windows.flatMap((window) => window.latencies);
+  const elapsedSeconds = windows.reduce((sum, window) => sum + window.elapsedSeconds, 0);
+  const errors = windows.reduce((sum, window) => sum + window.errors, 0);
+  const non2xx = windows.reduce((sum, window) => sum + window.non2xx, 0);
+  const peaks = windows.map((window) => window.peakRssBytes).filter((peak): peak is number => peak !== undefined);
+  const foreign = windows.map((window) => window.foreignTicks);
+  const foreignSum = sumKnown(foreign.map((ticks) => ticks?.foreign));
+  const totalSum = sumKnown(foreign.map((ticks) => ticks?.total));
+  const { p50, p99 } = latencyPercentiles(latencies);
+  return {
+    target,
+    mode: plan.mode,
+    connections: plan.connections,
+    requests: latencies.length,
+    rps: elapsedSeconds > 0 ? latencies.length / elapsedSeconds : 0,
+    p50Ms: p50,
+    p99Ms: p99,
+    errors,
+    timeouts: windows.reduce((sum, window) => sum + window.timeouts, 0),
+    non2xx,
+    cpuMicrosPerRequest: cpuMicrosPerRequest(
+      sumKnown(windows.map((window) => window.ticks)),
+      clockTicksPerSecond(),
+      windows.reduce((sum, window) => sum + window.answered, 0),
+    ),
+    peakRssBytes: peaks.length === windows.length && peaks.length > 0 ? Math.max(...peaks) : undefined,
+    foreignCpuShare: foreignSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : foreignSum / totalSum,
+  };
+}
+
+export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
+  return (await runLoadWindowed(target, plan)).measurement;
+}
+
+/** One load against one target: a warm-up (not measured), then one measured window. */
+export async function runLoadWindowed(target: Target, plan: LoadPlan): Promise<WindowedMeasurement> {
+  await warmUp(target, plan);
+  const window = await measureWindow(target, plan, plan.durationSeconds);
+  return { measurement: summariseWindows(target.id, plan, [window]), window: { fromMicros: window.fromMicros, toMicros: window.toMicros } };
 }

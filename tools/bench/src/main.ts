@@ -82,6 +82,8 @@ async function run(options: BenchOptions): Promise<BenchReport> {
     settings: {
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
+      slices: options.slices,
+      prewarmSeconds: options.prewarmSeconds,
       ttfbRequests: options.ttfbRequests,
       quick: options.quick,
       peers: options.peers,

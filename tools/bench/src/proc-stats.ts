@@ -83,11 +83,22 @@ export function snapshotCpu(ourPids: readonly number[]): CpuSnapshot | undefined
   return { system, ours: ourPids.reduce((sum, pid) => sum + (readCpuTicks(pid) ?? 0), 0) };
 }
 
-/** Share of all CPUs that processes outside the benchmark used between two snapshots. */
-export function foreignCpuShare(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): number | undefined {
+/** Ticks of all CPUs that processes outside the benchmark used between two snapshots, and all ticks of all CPUs. */
+export interface ForeignTicks {
+  foreign: number;
+  total: number;
+}
+
+export function foreignCpuTicks(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): ForeignTicks | undefined {
   if (!before || !after || after.system.total <= before.system.total) return undefined;
   const foreign = after.system.busy - before.system.busy - (after.ours - before.ours);
-  return Math.max(0, foreign) / (after.system.total - before.system.total);
+  return { foreign: Math.max(0, foreign), total: after.system.total - before.system.total };
+}
+
+/** Share of all CPUs that processes outside the benchmark used between two snapshots. */
+export function foreignCpuShare(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): number | undefined {
+  const ticks = foreignCpuTicks(before, after);
+  return ticks === undefined ? undefined : ticks.foreign / ticks.total;
 }
 
 let cachedTicksPerSecond: number | undefined;

@@ -117,7 +117,7 @@ export interface BenchReport {
     busyBeforeRun: number | undefined;
     clockTicksPerSecond: number;
   };
-  settings: { durationSeconds: number; warmupSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean; sharedStores: boolean };
+  settings: { durationSeconds: number; warmupSeconds: number; slices: number; prewarmSeconds: number; ttfbRequests: number; quick: boolean; peers: boolean; sharedStores: boolean };
   /** Each target's RSS before any load (issue 30's idle target); empty when not measured. */
   idle: IdleRss[];
   rows: ReportRow[];

@@ -1,6 +1,7 @@
 import type { BenchOptions } from './cli-options';
 import { loadCases } from './load-cases';
-import { runLoad, urlFor, type Target } from './load-runner';
+import { urlFor, type LoadPlan, type Target } from './load-runner';
+import { measureRow, prewarm } from './measure-row';
 import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
 import {
@@ -199,28 +200,36 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
   log(`64k body: ${workloads['64k'].body.length} bytes`);
 
   // A target without the mode's endpoint has no row in that block.
-  const runs = (options.rows ?? loadCases).flatMap(({ mode, connections }) =>
+  const rows = (options.rows ?? loadCases).map(({ mode, connections }) =>
     targets.flatMap((target): LoadRun[] => {
       const url = urlFor(target, workloads[mode].endpoint);
       return url === undefined ? [] : [{ mode, connections, target, url }];
     }),
   );
+  const total = rows.reduce((sum, row) => sum + row.length, 0);
+  const planOf = (run: LoadRun): LoadPlan => ({
+    mode: run.mode,
+    url: run.url,
+    body: workloads[run.mode].body,
+    connections: run.connections,
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+  });
+  if (options.prewarmSeconds > 0) {
+    log(`pre-warm: ${options.prewarmSeconds} s of each workload per target, before the first row`);
+    await prewarm(rows.flat().map((run) => ({ target: run.target, plan: planOf(run) })), options.prewarmSeconds);
+  }
   const measurements: LoadMeasurement[] = [];
-  const measure = async (run: LoadRun): Promise<void> => {
-    const measurement = await runLoad(run.target, {
-      mode: run.mode,
-      url: run.url,
-      body: workloads[run.mode].body,
-      connections: run.connections,
-      durationSeconds: options.durationSeconds,
-      warmupSeconds: options.warmupSeconds,
+  const measure = async (row: readonly LoadRun[]): Promise<void> => {
+    const rowMeasurements = await measureRow(row.map((run) => run.target), row.map(planOf), options.slices);
+    rowMeasurements.forEach((measurement, index) => {
+      measurements.push(measurement);
+      log(`[${String(measurements.length).padStart(2)}/${total}] ${describeLoad(row[index] as LoadRun, measurement, notes)}`);
     });
-    measurements.push(measurement);
-    log(`[${String(measurements.length).padStart(2)}/${runs.length}] ${describeLoad(run, measurement, notes)}`);
   };
   // The chat loads and the TTFB probe run back to back as before the embeddings row existed, so
   // its large answers do not change the conditions of the chat figures.
-  for (const run of runs.filter((run) => run.mode !== 'embeddings')) await measure(run);
+  for (const row of rows.filter((row) => row[0]?.mode !== 'embeddings')) await measure(row);
 
   const ttfbs: TtfbMeasurement[] = [];
   for (const target of targets) {
@@ -229,7 +238,7 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
     log(`TTFB ${target.id}: p50 ${formatNumber(ttfb.p50Ms, 2)} ms, p99 ${formatNumber(ttfb.p99Ms, 2)} ms`);
     if (ttfb.failures > 0) notes.push(`TTFB probe of ${target.id}: ${ttfb.failures} failed requests`);
   }
-  for (const run of runs.filter((run) => run.mode === 'embeddings')) await measure(run);
+  for (const row of rows.filter((row) => row[0]?.mode === 'embeddings')) await measure(row);
 
   let slowStreams: SlowStreamsResult[] = [];
   try {

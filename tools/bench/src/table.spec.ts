@@ -105,7 +105,7 @@ describe('formatReport', () => {
   it('groups rows by mode (embeddings after the chat modes), then by connections, and ends with the slow streams', () => {
     const report: BenchReport = {
       machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
-      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
+      settings: { durationSeconds: 5, warmupSeconds: 1, slices: 5, prewarmSeconds: 3, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
       idle: [
         { target: 'express', rssBytes: 72.25 * 1024 * 1024 },
         { target: 'relay', rssBytes: 91.5 * 1024 * 1024 },
@@ -163,7 +163,7 @@ describe('formatReport', () => {
   it('puts both slow-streams lines after the blocks, even when the loads produced no rows', () => {
     const report: BenchReport = {
       machine: { cpus: 2, cpuModel: 'Test CPU', node: '20.0.0', loadAverageAtStart: '0.10 0.10 0.10', busyBeforeRun: 0.02, clockTicksPerSecond: 100 },
-      settings: { durationSeconds: 5, warmupSeconds: 1, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
+      settings: { durationSeconds: 5, warmupSeconds: 1, slices: 5, prewarmSeconds: 3, ttfbRequests: 200, quick: false, peers: false, sharedStores: false },
       idle: [],
       rows: [],
       ttfb: [],

@@ -95,7 +95,10 @@ export function formatReport(report: BenchReport): string {
     `chat-relay bench — ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}; before the run: CPUs ` +
       `${formatNumber(machine.busyBeforeRun === undefined ? undefined : machine.busyBeforeRun * 100, 0)} % busy, ` +
       `load average ${machine.loadAverageAtStart}`,
-    `${settings.durationSeconds} s per load after ${settings.warmupSeconds} s warm-up; TTFB from ${settings.ttfbRequests} ` +
+    (settings.prewarmSeconds > 0 ? `each target warmed ${settings.prewarmSeconds} s per workload first; ` : '') +
+      `${settings.durationSeconds} s per load after ${settings.warmupSeconds} s warm-up` +
+      (settings.slices > 1 ? `, in ${settings.slices} windows taken in turn across the targets` : '') +
+      `; TTFB from ${settings.ttfbRequests} ` +
       'sequential stream requests; latencies in ms, added = minus the simulator alone (direct)',
   ];
   if (report.idle.length > 0) lines.push('', formatIdle(report.idle));
