@@ -120,7 +120,7 @@ export async function measureWindow(target: Target, plan: LoadPlan, seconds: num
   };
 }
 
-/** The sum of the undefined-or-number values, undefined when any is undefined (a reading missing makes the total unknown). */
+/** The sum, or undefined when any value is: one reading missing makes the total unknown. */
 function sumKnown(values: readonly (number | undefined)[]): number | undefined {
   let sum = 0;
   for (const value of values) {
@@ -163,10 +163,6 @@ export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' |
     peakRssBytes: peaks.length === windows.length && peaks.length > 0 ? Math.max(...peaks) : undefined,
     foreignCpuShare: foreignSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : foreignSum / totalSum,
   };
-}
-
-export async function runLoad(target: Target, plan: LoadPlan): Promise<LoadMeasurement> {
-  return (await runLoadWindowed(target, plan)).measurement;
 }
 
 /** One load against one target: a warm-up (not measured), then one measured window. */

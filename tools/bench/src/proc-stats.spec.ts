@@ -1,4 +1,4 @@
-import { foreignCpuShare, parseCpuTicks, parseStatusBytes, parseSystemCpu } from './proc-stats';
+import { foreignCpuTicks, parseCpuTicks, parseStatusBytes, parseSystemCpu } from './proc-stats';
 
 describe('parseCpuTicks', () => {
   // A real /proc/<pid>/stat line: utime 1234 and stime 567 are fields 14 and 15.
@@ -42,12 +42,12 @@ describe('parseSystemCpu', () => {
   });
 });
 
-describe('foreignCpuShare', () => {
-  it('is the CPU time of processes outside the benchmark, as a share of all CPUs', () => {
+describe('foreignCpuTicks', () => {
+  it('is the CPU time of processes outside the benchmark, beside all CPUs\' time', () => {
     const before = { system: { busy: 1000, total: 10_000 }, ours: 400 };
     // 200 ticks on 2 CPUs = 1 s: 120 busy, of which the benchmark's processes used 90.
     const after = { system: { busy: 1120, total: 10_200 }, ours: 490 };
-    expect(foreignCpuShare(before, after)).toBeCloseTo(0.15);
-    expect(foreignCpuShare(before, undefined)).toBeUndefined();
+    expect(foreignCpuTicks(before, after)).toEqual({ foreign: 30, total: 200 });
+    expect(foreignCpuTicks(before, undefined)).toBeUndefined();
   });
 });

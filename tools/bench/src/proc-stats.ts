@@ -83,22 +83,17 @@ export function snapshotCpu(ourPids: readonly number[]): CpuSnapshot | undefined
   return { system, ours: ourPids.reduce((sum, pid) => sum + (readCpuTicks(pid) ?? 0), 0) };
 }
 
-/** Ticks of all CPUs that processes outside the benchmark used between two snapshots, and all ticks of all CPUs. */
+/** Between two snapshots: ticks the processes outside the benchmark used, of all CPUs' ticks. */
 export interface ForeignTicks {
   foreign: number;
   total: number;
 }
 
+/** Kept as ticks, not a share, so that a row's windows can be summed before dividing. */
 export function foreignCpuTicks(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): ForeignTicks | undefined {
   if (!before || !after || after.system.total <= before.system.total) return undefined;
   const foreign = after.system.busy - before.system.busy - (after.ours - before.ours);
   return { foreign: Math.max(0, foreign), total: after.system.total - before.system.total };
-}
-
-/** Share of all CPUs that processes outside the benchmark used between two snapshots. */
-export function foreignCpuShare(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): number | undefined {
-  const ticks = foreignCpuTicks(before, after);
-  return ticks === undefined ? undefined : ticks.foreign / ticks.total;
 }
 
 let cachedTicksPerSecond: number | undefined;
