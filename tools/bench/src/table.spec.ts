@@ -123,6 +123,9 @@ describe('formatReport', () => {
       notes: ['a note'],
     };
     const text = formatReport(report);
+    expect(text).toContain('each target warmed 3 s per workload first; 5 s per load after 1 s warm-up, in 5 windows taken in turn across the targets;');
+    const sequential = formatReport({ ...report, settings: { ...report.settings, slices: 1, prewarmSeconds: 0 } });
+    expect(sequential).toContain('\n5 s per load after 1 s warm-up; TTFB');
     const order = [
       'idle RSS (no load, 12 s after the first requests): express 72.3 MB, relay 91.5 MB',
       'non-stream · 1 connection',
