@@ -17,7 +17,8 @@ export interface BenchOptions {
    * JIT takes ~3 s of a new kind of request (its first streams after the non-stream rows) to reach
    * its steady cost, where the Express proxy's stream is one `pipe()` between Node's own streams,
    * little code of its own (docs/PERFORMANCE.md, issue 30, tenth pass); one second measured part of
-   * that warm-up as the relay's cost.
+   * that warm-up as the relay's cost. Part of it is the host's own wake-up after idle seconds, which
+   * every process here shows (eleventh pass).
    */
   warmupSeconds: number;
   /**

@@ -103,7 +103,7 @@ describe('measureRow against two real servers', () => {
     const pid = idle.pid as number;
     const targets: Target[] = urls.map((url, index) => ({ id: index === 0 ? 'express' : 'relay', url, embeddingsUrl: undefined, headers: {}, pid }));
     const plan = (url: string): LoadPlan => ({ mode: 'non-stream', url, body: '{}', connections: 1, durationSeconds: 0.6, warmupSeconds: 0.2 });
-    const [a, b] = await measureRow(targets, urls.map(plan), slices);
+    const [a, b] = await measureRow(targets.map((target) => ({ target, plan: plan(target.url) })), slices);
     expect(turns()).toEqual(expected);
     // Warm-up requests are not counted; every measured one is, and nothing failed.
     for (const [measurement, name] of [[a, 'A'], [b, 'B']] as const) {

@@ -1,6 +1,12 @@
 import { measureWindow, summariseWindows, warmUp, type LoadPlan, type LoadWindow, type Target } from './load-runner';
 import type { LoadMeasurement } from './report';
 
+/** A target and the load it takes. */
+export interface TargetLoad {
+  target: Target;
+  plan: LoadPlan;
+}
+
 /**
  * The order the targets take their windows in: as given in even rounds, reversed in odd ones
  * (A B C, C B A, A B C…), so that no target always follows the same one or always goes first
@@ -27,21 +33,20 @@ const LEAD_IN = 1 / 3;
  * are summed into its measurement. On a shared machine a neighbour's burst, or a slow stretch of
  * the host, lasts seconds: measured one target after the other, it lands on one target's whole
  * figure; measured in turns, it spreads over all of them (docs/PERFORMANCE.md, issue 30, eleventh
- * pass). One slice is the sequential measurement. `plans[i]` is `targets[i]`'s load.
+ * pass). One slice is the sequential measurement.
  */
-export async function measureRow(targets: readonly Target[], plans: readonly LoadPlan[], slices: number): Promise<LoadMeasurement[]> {
-  const windows: LoadWindow[][] = targets.map(() => []);
-  for (const [round, order] of windowOrder(targets.length, slices).entries()) {
+export async function measureRow(loads: readonly TargetLoad[], slices: number): Promise<LoadMeasurement[]> {
+  const windows = loads.map((): LoadWindow[] => []);
+  for (const [round, order] of windowOrder(loads.length, slices).entries()) {
     for (const index of order) {
-      const target = targets[index] as Target;
-      const plan = plans[index] as LoadPlan;
+      const { target, plan } = loads[index] as TargetLoad;
       // Each target's first window follows its own warm-up, as a sequential measurement's does;
       // every later one a third of it (LEAD_IN).
       await warmUp(target, round === 0 ? plan : { ...plan, warmupSeconds: plan.warmupSeconds * LEAD_IN });
       windows[index]?.push(await measureWindow(target, plan, plan.durationSeconds / slices));
     }
   }
-  return targets.map((target, index) => summariseWindows(target.id, plans[index] as LoadPlan, windows[index] ?? []));
+  return loads.map(({ target, plan }, index) => summariseWindows(target.id, plan, windows[index] ?? []));
 }
 
 /**
@@ -53,7 +58,7 @@ export async function measureRow(targets: readonly Target[], plans: readonly Loa
  * the first row of each kind would measure that once-only cost, and only for the targets whose
  * code is the larger. One load per target and workload, whatever rows repeat it.
  */
-export async function prewarm(loads: readonly { target: Target; plan: LoadPlan }[], seconds: number): Promise<void> {
+export async function prewarm(loads: readonly TargetLoad[], seconds: number): Promise<void> {
   const seen = new Set<string>();
   for (const { target, plan } of loads) {
     const key = `${target.id} ${plan.mode}`;

@@ -1,7 +1,7 @@
 import type { BenchOptions } from './cli-options';
 import { loadCases } from './load-cases';
-import { urlFor, type LoadPlan, type Target } from './load-runner';
-import { measureRow, prewarm } from './measure-row';
+import { urlFor, type Target } from './load-runner';
+import { measureRow, prewarm, type TargetLoad } from './measure-row';
 import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
 import {
@@ -207,21 +207,24 @@ export async function runBench(root: string, stack: Stack, options: BenchOptions
     }),
   );
   const total = rows.reduce((sum, row) => sum + row.length, 0);
-  const planOf = (run: LoadRun): LoadPlan => ({
-    mode: run.mode,
-    url: run.url,
-    body: workloads[run.mode].body,
-    connections: run.connections,
-    durationSeconds: options.durationSeconds,
-    warmupSeconds: options.warmupSeconds,
+  const loadOf = (run: LoadRun): TargetLoad => ({
+    target: run.target,
+    plan: {
+      mode: run.mode,
+      url: run.url,
+      body: workloads[run.mode].body,
+      connections: run.connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+    },
   });
   if (options.prewarmSeconds > 0) {
     log(`pre-warm: ${options.prewarmSeconds} s of each workload per target, before the first row`);
-    await prewarm(rows.flat().map((run) => ({ target: run.target, plan: planOf(run) })), options.prewarmSeconds);
+    await prewarm(rows.flat().map(loadOf), options.prewarmSeconds);
   }
   const measurements: LoadMeasurement[] = [];
   const measure = async (row: readonly LoadRun[]): Promise<void> => {
-    const rowMeasurements = await measureRow(row.map((run) => run.target), row.map(planOf), options.slices);
+    const rowMeasurements = await measureRow(row.map(loadOf), options.slices);
     rowMeasurements.forEach((measurement, index) => {
       measurements.push(measurement);
       log(`[${String(measurements.length).padStart(2)}/${total}] ${describeLoad(row[index] as LoadRun, measurement, notes)}`);
