@@ -1,47 +1,34 @@
 import type { ChatCompletionRequest, Message } from '@chat-relay/contract';
 import { BoundedTokenCount, RememberedCounts, type CountPiece } from './count-tokens-bounded';
 import { stringifyWithoutRecursion } from './stringify-without-recursion';
-import { readTiktokenRanks } from './tiktoken-ranks';
+import { BpeCounter, O200K_SPLIT } from './bpe-counter';
+import { BpeRanks } from './bpe-ranks';
 
 // About four characters a token: only for the quota reservation, which must be cheap.
 const CHARS_PER_TOKEN = 4;
 
 export const estimateTokensFromChars = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
-/** Entries the tokenizer keeps of pre-tokens it merged; its default of 100,000 long pieces is gigabytes. */
+/** Merged pieces whose counts the tokenizer keeps (see BpeCounter). */
 const MERGE_CACHE_ENTRIES = 4096;
-/** A caller's text that spells `<|endoftext|>` is text to the upstream too, not a reason to throw. */
-const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 let tokenizer: Promise<CountPiece> | undefined;
-
-/**
- * The package's encoder class, by the subpath its `exports` give to both `import` (its ESM build,
- * what the production bundle's `import()` takes) and `require` (its CommonJS build, under Jest);
- * `cjs/…` exists for `require` only. A name, not a literal: TypeScript (node10 resolution) finds
- * the types under `cjs/`, not at this subpath.
- */
-const GPT_ENCODING_MODULE = 'gpt-tokenizer/GptEncoding';
 
 /** Long prompt texts' counts, shared by every request of this process (see RememberedCounts). */
 const rememberedPrompts = new RememberedCounts();
 
 /**
- * A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only: it holds
- * ~50 MB that a relay whose upstreams report usage never needs (measured with the bench:
- * preloading it raised peak RSS under load from ~180 to ~250 MB, so it stays lazy). Its ranks
- * are decoded from the package's data file, in turns (see readTiktokenRanks), not required as the
- * package's generated module.
+ * A real BPE tokenizer (o200k, as recent OpenAI models use), loaded on first need only — a relay
+ * whose upstreams report usage never needs it; a stream cut short does. Its ranks are read from
+ * the tokenizer package's data file into typed arrays (see BpeRanks): ~4 MB outside the heap,
+ * where the package's own encoder held ~15 MB of strings and maps that every major GC walked.
+ * The package's counts are the reference its specs hold this to.
  */
 function loadTokenizer(): Promise<CountPiece> {
   tokenizer ??= (async () => {
-    const [{ GptEncoding }, ranks] = await Promise.all([
-      import(GPT_ENCODING_MODULE) as Promise<typeof import('gpt-tokenizer/cjs/GptEncoding')>,
-      readTiktokenRanks(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken')),
-    ]);
-    const encoding = GptEncoding.getEncodingApi('o200k_base', () => ranks);
-    encoding.setMergeCacheSize(MERGE_CACHE_ENTRIES);
-    return (text: string) => encoding.countTokens(text, SPECIAL_TOKENS_AS_TEXT);
+    const ranks = await BpeRanks.read(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
+    const counter = new BpeCounter(ranks, O200K_SPLIT, MERGE_CACHE_ENTRIES);
+    return (text: string) => counter.count(text);
   })();
   return tokenizer;
 }
