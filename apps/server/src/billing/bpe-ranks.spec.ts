@@ -50,7 +50,11 @@ describe('BpeRanks', () => {
       expect(ranks.rankOf(Buffer.from('bc'), 0, 2)).toBe(2);
       expect(ranks.rankOf(Buffer.from([0xe2]), 0, 1)).toBe(3);
       expect(ranks.rankOf(Buffer.from('b'), 0, 1)).toBe(-1);
+      writeFileSync(file, `${b64(Buffer.from('a'))} 0\n${b64(Buffer.from('b'))} 2\n${b64(Buffer.from('c'))} 1\n${b64(Buffer.from('d'))} 3\n`);
+      await expect(BpeRanks.read(file)).rejects.toThrow('line 3 is not "token rank" in ascending order');
       writeFileSync(file, `${b64(Buffer.from('a'))} 1\n${b64(Buffer.from('b'))} 0\n`);
+      await expect(BpeRanks.read(file)).rejects.toThrow("line 1 has rank 1, above the last line's 0: ranks must ascend");
+      writeFileSync(file, `${b64(Buffer.from('a'))} 0\n${b64(Buffer.from('b'))} x\n`);
       await expect(BpeRanks.read(file)).rejects.toThrow('line 2 is not "token rank" in ascending order');
       writeFileSync(file, `${b64(Buffer.from('a'))} 0\n*** 1\n`);
       await expect(BpeRanks.read(file)).rejects.toThrow('line 2 holds no base64 token');

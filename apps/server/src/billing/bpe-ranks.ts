@@ -60,9 +60,11 @@ export class BpeRanks {
    */
   static async read(path: string): Promise<BpeRanks> {
     const file = await readFile(path);
-    // Decoded bytes never outnumber three quarters of the file's.
-    const pool = new Uint8Array(Math.ceil((file.length * 3) / 4));
-    const starts: number[] = [0];
+    // Sized exactly, before any is decoded: no array grown line by line, no copy at the end.
+    const { bytes, lastRank } = measure(file, path);
+    const pool = new Uint8Array(bytes);
+    const starts = new Uint32Array(lastRank + 2);
+    let ranks = 0;
     let used = 0;
     let lines = 0;
     for (let start = 0; start < file.length; ) {
@@ -72,17 +74,19 @@ export class BpeRanks {
       if (end > start) {
         const space = file.indexOf(0x20, start);
         const rank = space === -1 || space > end ? Number.NaN : Number(file.toString('latin1', space + 1, end));
-        if (!Number.isInteger(rank) || rank < starts.length - 1) throw new Error(`${path}: line ${lines} is not "token rank" in ascending order`);
-        while (starts.length - 1 < rank) starts.push(used);
+        if (!Number.isInteger(rank) || rank < ranks) throw new Error(`${path}: line ${lines} is not "token rank" in ascending order`);
+        if (rank > lastRank) throw new Error(`${path}: line ${lines} has rank ${rank}, above the last line's ${lastRank}: ranks must ascend`);
+        // A skipped rank is a gap: no bytes.
+        while (ranks < rank) starts[++ranks] = used;
         const written = decodeBase64(file, start, space, pool, used);
         if (written <= 0) throw new Error(`${path}: line ${lines} holds no base64 token`);
         used += written;
-        starts.push(used);
+        starts[++ranks] = used;
       }
       start = end + 1;
       if (lines % LINES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    return BpeRanks.of(pool.slice(0, used), Uint32Array.from(starts));
+    return BpeRanks.of(pool, starts.subarray(0, ranks + 1));
   }
 
   /** The table over a pool and each rank's start in it (`starts.length` = ranks + 1). */
@@ -103,6 +107,35 @@ export class BpeRanks {
     }
     return new BpeRanks(pool, starts, slots);
   }
+}
+
+/**
+ * The bytes a `.tiktoken` file's tokens decode to (at most: a line that is not base64 is refused
+ * when read), and the rank on its last line — the highest, when the ranks ascend (reading
+ * refuses any above it as out of order).
+ */
+function measure(file: Buffer, path: string): { bytes: number; lastRank: number } {
+  let bytes = 0;
+  let lines = 0;
+  let last = { line: 0, from: 0, to: 0 };
+  for (let start = 0; start < file.length; ) {
+    let end = file.indexOf(0x0a, start);
+    if (end === -1) end = file.length;
+    lines += 1;
+    const space = file.indexOf(0x20, start);
+    if (end > start && space !== -1 && space < end) {
+      let chars = space - start;
+      while (chars > 0 && file[start + chars - 1] === 0x3d) chars -= 1;
+      bytes += Math.floor((chars * 6) / 8);
+      last = { line: lines, from: space + 1, to: end };
+    } else if (end > start) {
+      last = { line: lines, from: end, to: end };
+    }
+    start = end + 1;
+  }
+  const lastRank = last.line === 0 ? -1 : Number(file.toString('latin1', last.from, last.to) || Number.NaN);
+  if (!Number.isInteger(lastRank)) throw new Error(`${path}: line ${last.line} is not "token rank" in ascending order`);
+  return { bytes, lastRank };
 }
 
 /** FNV-1a of `bytes[from, to)`. */
