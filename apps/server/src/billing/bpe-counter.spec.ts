@@ -2,23 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BpeCounter, O200K_SPLIT } from './bpe-counter';
 import { BpeRanks } from './bpe-ranks';
+import { seededRandom } from '../../test/testing/seeded-random';
 
 type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 
-/** A deterministic generator (mulberry32): the same texts on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Texts mixing what tokenizers trip on: scripts, emoji and joiners, combining marks, digits, contractions, line ends, lone surrogates. */
 function mixedTexts(count: number): string[] {
-  const next = random(30);
+  const next = seededRandom(30);
   const alphabets = [
     'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789', " \t\n\r'.,;:!?-_/\\()[]{}<>\"`~@#$%^&*+=|",
     'áéíóúñçøßæœ', 'АБВгдежзий', '日本語中文文本测试カタカナ', '한국어', 'العربية', 'हिन्दी', '🧑‍💻🚀👍🏽❤️', '\u0301\u0308\u200d\ufe0f',

@@ -1,17 +1,7 @@
 import { ChatCompletionRequestSchema, MAX_CHOICES, MAX_OUTPUT_TOKENS } from '@chat-relay/contract';
 import { isPlainChatRequest } from './plain-chat-request';
 import { serverContract } from './server-contract';
-
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/testing/seeded-random';
 
 /** Numbers at and past every bound, and the ones float arithmetic gets wrong (issue 10 defect 3). */
 const EXTREME_NUMBERS: number[] = [
@@ -92,7 +82,7 @@ function request(next: () => number): unknown {
 
 describe('isPlainChatRequest', () => {
   it('vouches only for bodies the contract accepts and returns unchanged (5,000 random bodies, seeded)', () => {
-    const next = random(20261121);
+    const next = seededRandom(20261121);
     let vouched = 0;
     let leftToZod = 0;
     for (let index = 0; index < 5000; index += 1) {
