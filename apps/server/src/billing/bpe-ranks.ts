@@ -90,7 +90,7 @@ export class BpeRanks {
   }
 
   /** The table over a pool and each rank's start in it (`starts.length` = ranks + 1). */
-  static of(pool: Uint8Array, starts: Uint32Array): BpeRanks {
+  private static of(pool: Uint8Array, starts: Uint32Array): BpeRanks {
     const ranks = starts.length - 1;
     // At most half full: short probe runs.
     let capacity = 1;
