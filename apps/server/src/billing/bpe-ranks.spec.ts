@@ -56,6 +56,9 @@ describe('BpeRanks', () => {
       await expect(BpeRanks.read(file)).rejects.toThrow("line 1 has rank 1, above the last line's 0: ranks must ascend");
       writeFileSync(file, `${b64(Buffer.from('a'))} 0\n${b64(Buffer.from('b'))} x\n`);
       await expect(BpeRanks.read(file)).rejects.toThrow('line 2 is not "token rank" in ascending order');
+      // Read from the bytes: digits only, on any line.
+      writeFileSync(file, `${b64(Buffer.from('a'))} 0\n${b64(Buffer.from('b'))} 1x\n${b64(Buffer.from('c'))} 2\n`);
+      await expect(BpeRanks.read(file)).rejects.toThrow('line 2 is not "token rank" in ascending order');
       writeFileSync(file, `${b64(Buffer.from('a'))} 0\n*** 1\n`);
       await expect(BpeRanks.read(file)).rejects.toThrow('line 2 holds no base64 token');
     } finally {
