@@ -8,7 +8,7 @@ const BASE64_VALUE = new Uint8Array(256).fill(NOT_BASE64);
 for (const [index, char] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) BASE64_VALUE[char.charCodeAt(0)] = index;
 
 // Global names looked up once: in a vm context (jest's) every use of a global inside a loop goes
-// through the context's interceptor, which made reading o200k ~6× slower there than in node.
+// through the context's interceptor: reading o200k took 693 ms there against ~100 in node (issue 30).
 const { imul } = Math;
 
 const FNV_OFFSET = 0x811c9dc5;
