@@ -7,17 +7,10 @@ const SPACE = 0;
 const WORD = 1;
 const MARK = 2;
 
-/** Classes of the code points past ASCII met so far, each tested once (bounded by Unicode itself; a text meets few). */
-const classOf = new Map<number, number>();
-
+/** A code point past ASCII's class, by the pattern's own Unicode classes. */
 function classify(codePoint: number): number {
-  let known = classOf.get(codePoint);
-  if (known === undefined) {
-    const char = String.fromCodePoint(codePoint);
-    known = wordCodePoint.test(char) ? WORD : spaceCodePoint.test(char) ? SPACE : MARK;
-    classOf.set(codePoint, known);
-  }
-  return known;
+  const char = String.fromCodePoint(codePoint);
+  return wordCodePoint.test(char) ? WORD : spaceCodePoint.test(char) ? SPACE : MARK;
 }
 
 /** Word tokens that keep their leading spaces (`"Hello"`, `" world"`): joined they give the text back. */
@@ -28,9 +21,10 @@ export function splitIntoStreamTokens(text: string): string[] {
 /**
  * A stable stand-in for a tokenizer: words and punctuation marks — the matches of
  * `/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu`, counted in one pass without making them: every run of
- * letters and numbers is one token, every other code point that is not whitespace is one. (The
- * regular expression's `match` made a string of each, ~13,000 for a 64 KiB prompt: 38 % of the
- * simulator's time in the benchmark's 64 KiB rows; issue 30.)
+ * letters and numbers is one token, every other code point that is not whitespace is one (past
+ * ASCII, classed by the same Unicode classes). The regular expression's `match` made a string of
+ * each, ~13,000 for a 64 KiB prompt: 38 % of the simulator's time in the benchmark's 64 KiB rows
+ * (issue 30).
  */
 export function countTokens(text: string): number {
   let count = 0;
