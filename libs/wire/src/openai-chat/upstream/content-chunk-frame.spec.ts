@@ -45,11 +45,14 @@ describe('content chunks read by their frame, the same as read in full', () => {
     },
   );
 
-  it('a recorded text answer: every text chunk after the first is read by its frame, none parsed whole', () => {
+  it('a recorded text answer: every text chunk is read by its frame (the first by the role chunk\'s), none parsed whole', () => {
     const data = sseDataOf(readFixture('openai/chat-stream-text.sse')).filter((payload) => payload !== '[DONE]');
     const textChunks = data.filter((payload) => /"delta":\{"content":"/.test(payload)).length;
     expect(textChunks).toBeGreaterThan(20);
-    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks - 1);
+    expect(data[0]).toContain('"delta":{"role":"assistant","content":"","refusal":null}');
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks);
+    // Without the role chunk, the first text chunk is parsed whole and sets the frame.
+    expect(expectSameAsFullParse(data.slice(1), 'my-model', false)).toBe(textChunks - 1);
   });
 
   it('texts with escapes, quotes, unicode and empty text, and `"usage":null` after the choices', () => {
@@ -73,7 +76,7 @@ describe('content chunks read by their frame, the same as read in full', () => {
     const textChunks = data.filter((payload) => /"delta":\{"content":"/.test(payload)).length;
     expect(textChunks).toBeGreaterThan(10);
     expect(data.every((payload) => payload.includes('"obfuscation":"'))).toBe(true);
-    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks - 1);
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(textChunks);
     expectSameAsFullParse(data, 'gpt-4.1-nano-2025-04-14', true);
   });
 
@@ -85,6 +88,39 @@ describe('content chunks read by their frame, the same as read in full', () => {
   it('a frame that changes otherwise in every chunk is never matched, and the answer is still right', () => {
     const data = ['abc', 'defg', 'h'].map((pad, index) => frame(`"t${index}"`, `,"padding":"${pad}"`));
     expect(expectSameAsFullParse(data, 'my-model', false)).toBe(0);
+  });
+
+  it('the role chunk\'s frame: what fills it that is not one JSON string goes the full way, as without frames', () => {
+    const role = frame('""').replace('"delta":{"content":""}', '"delta":{"role":"assistant","content":"","refusal":null}');
+    const data = [role, frame('"a","x":"b"'), frame('12'), frame('"unterminated\\"'), frame('null'), frame('"ok"'), frame('"a"b"')];
+    expectSameAsFullParse(data, 'my-model', false);
+    const whole = new OpenAiStreamTransformer(options('my-model', false));
+    expect(data.map((payload) => whole.transform({ data: payload })[0]?.kind)).toEqual(['chunk', 'chunk', 'error', 'error', 'chunk', 'chunk', 'error']);
+  });
+
+  it('a role chunk whose frame is not its text chunks\' (another field differs) frames nothing, and the first text chunk sets the frame', () => {
+    const role = frame('""', ',"usage":null').replace('"delta":{"content":""},"logprobs":null', '"delta":{"role":"assistant"},"logprobs":{"content":[]}');
+    const data = [role, frame('"a"', ',"usage":null'), frame('"b"', ',"usage":null'), frame('"c"', ',"usage":null')];
+    expect(expectSameAsFullParse(data, 'my-model', false)).toBe(2);
+  });
+
+  it('learns the role chunk\'s frame only from its compact delta, found once', () => {
+    const role = (delta: string, extra = '') => frame('""', extra).replace('"delta":{"content":""}', `"delta":${delta}`);
+    const roleDelta = { role: 'assistant', content: '' };
+    const learned = ContentChunkFrame.learnAfter(role('{"role":"assistant","content":""}'), role('{"role":"assistant","content":""}'), roleDelta);
+    expect(learned?.match(frame('"hi"'))).toEqual({ edited: frame('"hi"'), content: 'hi' });
+    expect(learned?.match(frame('"hi"').replace('"delta":{"content":"hi"}', '"delta":{"content":"hi","role":"x"}'))).toBeUndefined();
+    expect(ContentChunkFrame.learnAfter(role('{"role": "assistant", "content": ""}'), role('{"role": "assistant", "content": ""}'), roleDelta)).toBeUndefined();
+    const twice = role('{"role":"assistant","content":""}', ',"x":{"delta":{"role":"assistant","content":""}}');
+    expect(ContentChunkFrame.learnAfter(twice, twice, roleDelta)).toBeUndefined();
+    // The caller's frame comes from the caller's chunk: its model, and its padding carried over.
+    const padded = role('{"role":"assistant"}', ',"obfuscation":"pq"');
+    const renamed = padded.replace('"model":"gpt-4o-2024-08-06"', '"model":"my-model"');
+    const paddedFrame = ContentChunkFrame.learnAfter(padded, renamed, { role: 'assistant' });
+    expect(paddedFrame?.match(frame('"yo"', ',"obfuscation":"xyz"'))).toEqual({
+      edited: frame('"yo"', ',"obfuscation":"xyz"').replace('"model":"gpt-4o-2024-08-06"', '"model":"my-model"'),
+      content: 'yo',
+    });
   });
 
   it('learns nothing from a chunk whose text is not written as JSON.stringify writes it', () => {

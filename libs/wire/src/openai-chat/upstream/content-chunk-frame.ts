@@ -21,6 +21,18 @@ function ownCopy(part: string): string {
 }
 
 const OBFUSCATION = ',"obfuscation":"';
+const CONTENT_KEY = '"content":';
+const DELTA_KEY = '"delta":';
+
+/** What a frame is cut around: the compact `pattern` found once, its key's length, and what replaces its value's ends. */
+interface Cut {
+  pattern: string;
+  keyLength: number;
+  /** Written before the text's JSON string (after the key). */
+  opens: string;
+  /** Written after it. */
+  closes: string;
+}
 
 /**
  * Where a chunk's last field starts when it is OpenAI's `obfuscation` (random padding, different
@@ -62,27 +74,44 @@ export class ContentChunkFrame {
    * in both texts: the frame is then not provably the delta's.
    */
   static learn(text: string, edited: string, content: string): ContentChunkFrame | undefined {
+    return ContentChunkFrame.around(text, edited, { pattern: `"content":${JSON.stringify(content)}`, keyLength: CONTENT_KEY.length, opens: '', closes: '' });
+  }
+
+  /**
+   * The frame of the text chunks to come, learned from the chunk before them: `text`, parsed and
+   * checked in full, has one choice, no finish, usage, error or delivered text, and `delta` is
+   * that choice's delta (OpenAI's first chunk: `{"role":"assistant","content":"","refusal":null}`).
+   * A text chunk is the same chunk with the delta `{"content":…}` in its place: the frame is
+   * `text` with the delta's object cut out, opened with `{"content":` and closed with `}`. A chunk
+   * that fits it differs from `text` in the delta alone, so what was checked of the rest holds;
+   * its delta is only the string. Undefined, as for `learn`, unless the compact `"delta":{…}`
+   * occurs exactly once in both texts.
+   */
+  static learnAfter(text: string, edited: string, delta: Record<string, unknown>): ContentChunkFrame | undefined {
+    return ContentChunkFrame.around(text, edited, { pattern: `"delta":${JSON.stringify(delta)}`, keyLength: DELTA_KEY.length, opens: '{"content":', closes: '}' });
+  }
+
+  private static around(text: string, edited: string, cut: Cut): ContentChunkFrame | undefined {
     const at = paddingAt(text);
-    if (at === -1) return ContentChunkFrame.framed(text, edited, content, false);
+    if (at === -1) return ContentChunkFrame.framed(text, edited, cut, false);
     // The edits never touch the padding: the caller's chunk ends with the same field. The frame
     // is what comes before it (no closing brace: the padding's field brings it).
     const editedAt = paddingAt(edited);
     if (editedAt === -1 || edited.slice(editedAt) !== text.slice(at)) return undefined;
-    return ContentChunkFrame.framed(text.slice(0, at), edited.slice(0, editedAt), content, true);
+    return ContentChunkFrame.framed(text.slice(0, at), edited.slice(0, editedAt), cut, true);
   }
 
-  private static framed(text: string, edited: string, content: string, padded: boolean): ContentChunkFrame | undefined {
-    const pattern = `"content":${JSON.stringify(content)}`;
+  private static framed(text: string, edited: string, cut: Cut, padded: boolean): ContentChunkFrame | undefined {
+    const { pattern, keyLength, opens, closes } = cut;
     const at = occursOnce(text, pattern);
     const editedAt = edited === text ? at : occursOnce(edited, pattern);
     if (at === -1 || editedAt === -1) return undefined;
-    const valueAt = at + '"content":'.length;
-    const editedValueAt = editedAt + '"content":'.length;
-    const prefix = ownCopy(text.slice(0, valueAt));
-    const suffix = ownCopy(text.slice(at + pattern.length));
+    const prefix = ownCopy(text.slice(0, at + keyLength) + opens);
+    const suffix = ownCopy(closes + text.slice(at + pattern.length));
     // Nothing edited (the caller's model is the upstream's, usage kept): the caller's frame is the same strings.
     if (edited === text) return new ContentChunkFrame(prefix, suffix, prefix, suffix, padded);
-    return new ContentChunkFrame(prefix, suffix, ownCopy(edited.slice(0, editedValueAt)), ownCopy(edited.slice(editedAt + pattern.length)), padded);
+    const editedPrefix = ownCopy(edited.slice(0, editedAt + keyLength) + opens);
+    return new ContentChunkFrame(prefix, suffix, editedPrefix, ownCopy(closes + edited.slice(editedAt + pattern.length)), padded);
   }
 
   /** The caller's chunk and its text when `text` is this frame around one JSON string; undefined otherwise. */

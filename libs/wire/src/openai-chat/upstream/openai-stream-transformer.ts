@@ -6,6 +6,7 @@ import { editChunkText } from './edit-chunk-text';
 import { mapOpenAiStreamError } from './openai-error';
 import { readOpenAiChunk } from './read-openai-chunk';
 import { DeliveredText } from '../../hub/delivered-text';
+import { isJsonObject } from '../../json/json-checks';
 
 /**
  * Upstream SSE `data` payloads → what the caller receives: `model` set to the caller's name,
@@ -91,9 +92,21 @@ export class OpenAiStreamTransformer implements StreamTransformer {
     // The upstream's own text, edited in place where needed: its field order is kept as sent.
     const edits = { model: this.publicModel, dropUsage: !this.callerWantsUsage };
     const edited = editChunkText(data, json as Record<string, unknown>, edits);
-    // A plain text chunk (one choice, its text the only thing delivered, no finish, usage or error) sets the frame.
-    const onlyText = chunk.choiceCount === 1 && !chunk.finished && !chunk.usage && this.deliveredSoFar.pieces === partsBefore + 1;
-    this.frame = onlyText ? ContentChunkFrame.learn(data, edited, this.deliveredSoFar.lastPiece) : undefined;
+    this.frame = chunk.choiceCount === 1 && !chunk.finished && !chunk.usage ? this.frameAfter(data, edited, json, partsBefore) : undefined;
     return { kind: 'chunk', json: edited };
+  }
+
+  /**
+   * The frame of the text chunks to come, from a one-choice chunk with no finish, usage or error:
+   * a plain text chunk (its text the only thing delivered) is the frame around that text; a chunk
+   * that delivered nothing (the role's, first in every answer) is the frame around its delta.
+   */
+  private frameAfter(data: string, edited: string, json: unknown, partsBefore: number): ContentChunkFrame | undefined {
+    const delivered = this.deliveredSoFar.pieces - partsBefore;
+    if (delivered === 1) return ContentChunkFrame.learn(data, edited, this.deliveredSoFar.lastPiece);
+    if (delivered !== 0) return undefined;
+    // readOpenAiChunk checked it: an object with one choice, itself an object.
+    const delta = ((json as { choices: unknown[] }).choices[0] as Record<string, unknown>)['delta'];
+    return isJsonObject(delta) ? ContentChunkFrame.learnAfter(data, edited, delta) : undefined;
   }
 }
