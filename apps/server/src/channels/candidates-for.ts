@@ -6,7 +6,7 @@ import type { ChannelRegistry, LiveChannel } from './channel-registry';
  * Enabled channels serving `model` on `endpoint`, or the 404 that says why there are none: the
  * model is unknown, or it is served only for other endpoints (naming them).
  */
-export async function candidatesFor(registry: ChannelRegistry, model: string, endpoint: Endpoint): Promise<LiveChannel[]> {
+export async function candidatesFor(registry: ChannelRegistry, model: string, endpoint: Endpoint): Promise<readonly LiveChannel[]> {
   const candidates = await registry.candidatesFor(model, endpoint);
   if (candidates.length > 0) return candidates;
   const elsewhere = await registry.endpointsServing(model);

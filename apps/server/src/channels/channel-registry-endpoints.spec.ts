@@ -171,6 +171,30 @@ describe('ChannelRegistry: channels by endpoint', () => {
     expect(await ids('gpt-4o-gizmo-g-abc123', 'chat')).toEqual([gizmos.id]);
   });
 
+  it('works out the candidates of a model and endpoint once per loaded list: the same frozen answer, new after invalidate()', async () => {
+    const chat = await storage.channels.create(newChannel({ models: ['gpt-4o'], endpoints: ['chat'] }));
+    const first = await registry.candidatesFor('gpt-4o', 'chat');
+    expect(first.map((channel) => channel.id)).toEqual([chat.id]);
+    expect(await registry.candidatesFor('gpt-4o', 'chat')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Another endpoint, another answer: the memo is keyed by both.
+    expect(await ids('gpt-4o', 'embeddings')).toEqual([]);
+    const second = await storage.channels.create(newChannel({ name: 'two', models: ['gpt-4o'], endpoints: ['chat'] }));
+    registry.invalidate();
+    const after = await registry.candidatesFor('gpt-4o', 'chat');
+    expect(after).not.toBe(first);
+    expect(after.map((channel) => channel.id)).toEqual([chat.id, second.id]);
+  });
+
+  it('stays right past the number of models it remembers (callers choose model names)', async () => {
+    const channel = await storage.channels.create(newChannel({ models: ['m-*'], endpoints: ['chat'] }));
+    for (let index = 0; index < 2500; index += 1) {
+      const model = index % 2 === 0 ? `m-${index}` : `x-${index}`;
+      expect(await ids(model, 'chat')).toEqual(index % 2 === 0 ? [channel.id] : []);
+    }
+    expect(await ids('m-0', 'chat')).toEqual([channel.id]);
+  });
+
   describe('two writes within one millisecond', () => {
     // Date frozen (timers left real): every write stamps the same updated_at.
     beforeEach(() => {

@@ -133,6 +133,9 @@ export class LiveChannel {
   }
 }
 
+/** Distinct model and endpoint pairs whose candidates are remembered; past it the memo starts over. */
+const CANDIDATE_MEMO_SIZE = 1000;
+
 /**
  * Channels held in memory for routing, so the hot path reads no database. Every channel write
  * calls `invalidate()`, which publishes `channels` on the change feed: this instance and every
@@ -144,6 +147,8 @@ export class ChannelRegistry {
   private lastLoaded: LiveChannel[] = [];
   private loading: Promise<LiveChannel[]> | undefined;
   private generation = 0;
+  /** candidatesFor's answers for the list `of`: a list loaded afresh starts a new memo. */
+  private candidates: { of: readonly LiveChannel[] | undefined; byModel: Map<string, readonly LiveChannel[]> } = { of: undefined, byModel: new Map() };
 
   constructor(
     private readonly store: ChannelStore,
@@ -187,9 +192,20 @@ export class ChannelRegistry {
    * Enabled channels that serve `model` (by name, glob or mapping). One whose keys are all
    * disabled stays a candidate that routing skips: the model exists, no channel is available (503).
    */
-  async candidatesFor(model: string, endpoint: Endpoint = 'chat'): Promise<LiveChannel[]> {
-    const isGizmo = parseGizmoModel(model) !== undefined;
-    return (await this.all()).filter((channel) => channel.record.enabled && channel.servesOn(model, endpoint, isGizmo));
+  async candidatesFor(model: string, endpoint: Endpoint = 'chat'): Promise<readonly LiveChannel[]> {
+    const channels = this.channels ?? (await this.all());
+    // Asked three times a request (admission, pricing, routing): worked out once per model and endpoint of this list.
+    if (this.candidates.of !== channels) this.candidates = { of: channels, byModel: new Map() };
+    const key = `${endpoint} ${model}`;
+    let found = this.candidates.byModel.get(key);
+    if (found === undefined) {
+      const isGizmo = parseGizmoModel(model) !== undefined;
+      found = Object.freeze(channels.filter((channel) => channel.record.enabled && channel.servesOn(model, endpoint, isGizmo)));
+      // Model names are the callers' to choose: the memo forgets everything rather than grow without bound.
+      if (this.candidates.byModel.size >= CANDIDATE_MEMO_SIZE) this.candidates.byModel.clear();
+      this.candidates.byModel.set(key, found);
+    }
+    return found;
   }
 
   /** The endpoints some enabled channel serves `model` on (for a 404 that says where it is served). */
