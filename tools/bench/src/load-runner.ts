@@ -142,6 +142,7 @@ export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' |
   const peaks = windows.map((window) => window.peakRssBytes).filter((peak): peak is number => peak !== undefined);
   const foreign = windows.map((window) => window.foreignTicks);
   const foreignSum = sumKnown(foreign.map((ticks) => ticks?.foreign));
+  const stolenSum = sumKnown(foreign.map((ticks) => ticks?.stolen));
   const totalSum = sumKnown(foreign.map((ticks) => ticks?.total));
   const { p50, p99 } = latencyPercentiles(latencies);
   return {
@@ -162,6 +163,7 @@ export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' |
     ),
     peakRssBytes: peaks.length === windows.length && peaks.length > 0 ? Math.max(...peaks) : undefined,
     foreignCpuShare: foreignSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : foreignSum / totalSum,
+    stolenCpuShare: stolenSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : stolenSum / totalSum,
   };
 }
 

@@ -23,7 +23,7 @@ function window(overrides: Partial<LoadWindow>): LoadWindow {
     answered: 0,
     ticks: 0,
     peakRssBytes: 1,
-    foreignTicks: { foreign: 0, total: 200 },
+    foreignTicks: { foreign: 0, stolen: 0, total: 200 },
     fromMicros: 0,
     toMicros: 1,
     ...overrides,
@@ -36,13 +36,14 @@ describe('summariseWindows', () => {
   it('divides the summed CPU by the summed answers and the requests by the summed time, not by averaging rates', () => {
     const measurement = summariseWindows('relay', plan, [
       window({ latencies: [1, 1, 1], answered: 3, ticks: 3, elapsedSeconds: 1, peakRssBytes: 50 }),
-      window({ latencies: [2], answered: 1, ticks: 5, elapsedSeconds: 3, peakRssBytes: 70, non2xx: 0, foreignTicks: { foreign: 100, total: 200 } }),
+      window({ latencies: [2], answered: 1, ticks: 5, elapsedSeconds: 3, peakRssBytes: 70, non2xx: 0, foreignTicks: { foreign: 100, stolen: 20, total: 200 } }),
     ]);
     expect(measurement.requests).toBe(4);
     expect(measurement.rps).toBeCloseTo(1); // 4 requests in 4 s (the mean of 3/s and 1/3/s would read 1.67)
     expect(measurement.cpuMicrosPerRequest).toBeCloseTo((8 / 100 / 4) * 1e6); // 8 ticks of 10 ms over 4 answers
     expect(measurement.peakRssBytes).toBe(70);
     expect(measurement.foreignCpuShare).toBeCloseTo(100 / 400);
+    expect(measurement.stolenCpuShare).toBeCloseTo(20 / 400);
     expect(measurement.p99Ms).toBe(2);
   });
 
@@ -54,6 +55,7 @@ describe('summariseWindows', () => {
     expect(measurement.cpuMicrosPerRequest).toBeUndefined();
     expect(measurement.peakRssBytes).toBeUndefined();
     expect(measurement.foreignCpuShare).toBeUndefined();
+    expect(measurement.stolenCpuShare).toBeUndefined();
   });
 });
 

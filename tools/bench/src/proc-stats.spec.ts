@@ -32,9 +32,11 @@ describe('parseStatusBytes', () => {
 });
 
 describe('parseSystemCpu', () => {
-  it('counts user, nice and system as process time, out of the first eight fields', () => {
+  it('counts user, nice and system as process time, out of the first eight fields, and the eighth (steal) apart', () => {
     const stat = 'cpu  100 5 50 800 40 3 2 0 0 0\ncpu0 50 2 25 400 20 1 1 0 0 0\nintr 12345\n';
-    expect(parseSystemCpu(stat)).toEqual({ busy: 155, total: 1000 });
+    expect(parseSystemCpu(stat)).toEqual({ busy: 155, total: 1000, stolen: 0 });
+    // A virtual machine whose host ran another guest on its CPUs: steal is neither busy nor idle here.
+    expect(parseSystemCpu('cpu  100 5 50 800 40 3 2 70 0 0\n')).toEqual({ busy: 155, total: 1070, stolen: 70 });
   });
 
   it('gives undefined without the aggregate cpu line', () => {
@@ -44,10 +46,10 @@ describe('parseSystemCpu', () => {
 
 describe('foreignCpuTicks', () => {
   it('is the CPU time of processes outside the benchmark, beside all CPUs\' time', () => {
-    const before = { system: { busy: 1000, total: 10_000 }, ours: 400 };
-    // 200 ticks on 2 CPUs = 1 s: 120 busy, of which the benchmark's processes used 90.
-    const after = { system: { busy: 1120, total: 10_200 }, ours: 490 };
-    expect(foreignCpuTicks(before, after)).toEqual({ foreign: 30, total: 200 });
+    const before = { system: { busy: 1000, total: 10_000, stolen: 50 }, ours: 400 };
+    // 200 ticks on 2 CPUs = 1 s: 120 busy, of which the benchmark's processes used 90; 14 stolen by the host.
+    const after = { system: { busy: 1120, total: 10_200, stolen: 64 }, ours: 490 };
+    expect(foreignCpuTicks(before, after)).toEqual({ foreign: 30, stolen: 14, total: 200 });
     expect(foreignCpuTicks(before, undefined)).toBeUndefined();
   });
 });

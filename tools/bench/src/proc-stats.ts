@@ -41,20 +41,27 @@ export function readRssBytes(pid: number): number | undefined {
 }
 
 /**
- * Process time (user + nice + system) and total time of all CPUs, in clock ticks, from the first
+ * Process time (user + nice + system), total time of all CPUs and the time the hypervisor took
+ * from them (steal: a virtual machine's CPUs running another guest), in clock ticks, from the first
  * line of `/proc/stat`: the same unit as a process's utime + stime.
  */
-export function parseSystemCpu(stat: string): { busy: number; total: number } | undefined {
+export function parseSystemCpu(stat: string): SystemCpu | undefined {
   const line = stat.split('\n').find((candidate) => candidate.startsWith('cpu '));
   if (!line) return undefined;
   const values = line.trim().split(/\s+/).slice(1).map(Number);
   if (values.length < 5 || values.some((value) => !Number.isFinite(value))) return undefined;
   // user nice system idle iowait irq softirq steal (guest time is already inside user).
   const total = values.slice(0, 8).reduce((sum, value) => sum + value, 0);
-  return { busy: (values[0] ?? 0) + (values[1] ?? 0) + (values[2] ?? 0), total };
+  return { busy: (values[0] ?? 0) + (values[1] ?? 0) + (values[2] ?? 0), total, stolen: values[7] ?? 0 };
 }
 
-function readSystemCpu(): { busy: number; total: number } | undefined {
+export interface SystemCpu {
+  busy: number;
+  total: number;
+  stolen: number;
+}
+
+function readSystemCpu(): SystemCpu | undefined {
   try {
     return parseSystemCpu(readFileSync('/proc/stat', 'utf8'));
   } catch {
@@ -72,7 +79,7 @@ export async function measureSystemBusy(ms = 1000): Promise<number | undefined> 
 }
 
 export interface CpuSnapshot {
-  system: { busy: number; total: number };
+  system: SystemCpu;
   /** utime + stime of the benchmark's own processes. */
   ours: number;
 }
@@ -83,9 +90,11 @@ export function snapshotCpu(ourPids: readonly number[]): CpuSnapshot | undefined
   return { system, ours: ourPids.reduce((sum, pid) => sum + (readCpuTicks(pid) ?? 0), 0) };
 }
 
-/** Between two snapshots: ticks the processes outside the benchmark used, of all CPUs' ticks. */
+/** Between two snapshots: ticks the processes outside the benchmark used, and the hypervisor took, of all CPUs' ticks. */
 export interface ForeignTicks {
   foreign: number;
+  /** Steal: time the machine's CPUs were running another guest of the host — no quiet machine then. */
+  stolen: number;
   total: number;
 }
 
@@ -93,7 +102,7 @@ export interface ForeignTicks {
 export function foreignCpuTicks(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): ForeignTicks | undefined {
   if (!before || !after || after.system.total <= before.system.total) return undefined;
   const foreign = after.system.busy - before.system.busy - (after.ours - before.ours);
-  return { foreign: Math.max(0, foreign), total: after.system.total - before.system.total };
+  return { foreign: Math.max(0, foreign), stolen: Math.max(0, after.system.stolen - before.system.stolen), total: after.system.total - before.system.total };
 }
 
 let cachedTicksPerSecond: number | undefined;

@@ -10,7 +10,7 @@ import { compareModules, moduleTable, sampledMicrosPerRequest, type ModuleCompar
 import { runLoadWindowed, type WindowedMeasurement } from './load-runner';
 import { preflight } from './preflight';
 import { measureSystemBusy } from './proc-stats';
-import type { LoadMeasurement, Mode } from './report';
+import { stolenNote, type LoadMeasurement, type Mode } from './report';
 import { bundles, cpuProfileDirs, startStack, type Stack } from './stack';
 import { buildWorkloads, embeddingInputCount, expectedStreamChunks } from './workloads';
 
@@ -70,6 +70,8 @@ async function measureTargets(stack: Stack, options: BenchOptions, mode: Mode, c
     if (failed > 0) notes.push(`${id}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`);
     const foreign = measurement.foreignCpuShare ?? 0;
     if (foreign > 0.05) notes.push(`${id}: other processes used ${Math.round(foreign * 100)} % of the CPUs during its load`);
+    const stolen = stolenNote(measurement);
+    if (stolen) notes.push(`${id}: ${stolen}`);
     log(`${mode} c=${connections} ${id}: ${Math.round(measurement.rps)} rps, ${Math.round(measurement.cpuMicrosPerRequest ?? NaN)} CPU µs/req`);
     measured.push({ target: id, load });
   }

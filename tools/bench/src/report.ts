@@ -24,6 +24,8 @@ export interface LoadMeasurement {
   peakRssBytes: number | undefined;
   /** Share of all CPUs used by processes outside the benchmark during the load: noise. */
   foreignCpuShare: number | undefined;
+  /** Share of all CPUs' time the hypervisor gave another guest during the load (steal): noise no process here shows. */
+  stolenCpuShare: number | undefined;
 }
 
 /** Time to the first body chunk of a stream, sequential requests on one connection. */
@@ -129,6 +131,20 @@ export interface BenchReport {
   /** The relay's CPU profile, summarised, with --cpu-prof. */
   profile: ProfileReport | undefined;
   notes: string[];
+}
+
+/** Steal above this share of the CPUs' time makes a row's figures the host's as much as the target's. */
+export const STOLEN_NOTE_SHARE = 0.02;
+
+/**
+ * The note for a load the hypervisor took CPU from (steal), or undefined: on a virtual machine
+ * whose host runs other guests, the targets' CPU a request and throughput move with it in a way
+ * that alternating windows only partly evens out — the machine was not quiet.
+ */
+export function stolenNote(measurement: Pick<LoadMeasurement, 'stolenCpuShare'>): string | undefined {
+  const stolen = measurement.stolenCpuShare ?? 0;
+  if (stolen <= STOLEN_NOTE_SHARE) return undefined;
+  return `the hypervisor took ${Math.round(stolen * 100)} % of the CPUs' time (steal) during the load: not a quiet machine`;
 }
 
 /** Adds what needs the other rows of the same mode and concurrency: added latency and the ratios. */

@@ -6,6 +6,7 @@ import { preflight } from './preflight';
 import { runLargeBodies } from './large-bodies';
 import {
   IDLE_SETTLE_MS,
+  stolenNote,
   type IdleRss,
   type LargeBodyRow,
   type LoadMeasurement,
@@ -167,6 +168,8 @@ function describeLoad({ mode, connections, target }: LoadRun, measurement: LoadM
     const whose = target.id === SHARED_RELAY_TARGET ? ' (PostgreSQL and Redis, serving this target, among them)' : '';
     notes.push(`${target.id} ${mode} c=${connections}: other processes${whose} used ${share} % of the CPUs during the load`);
   }
+  const stolen = stolenNote(measurement);
+  if (stolen) notes.push(`${target.id} ${mode} c=${connections}: ${stolen}`);
   if (failed > 0) {
     notes.push(
       `${target.id} ${mode} c=${connections}: ${measurement.errors} errors ` +

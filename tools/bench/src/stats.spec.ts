@@ -1,4 +1,4 @@
-import { buildReportRows, type LoadMeasurement } from './report';
+import { buildReportRows, stolenNote, type LoadMeasurement } from './report';
 import { cpuMicrosPerRequest, growthPerItem, latencyPercentiles, percentileOfSorted, ratio } from './stats';
 
 describe('percentiles', () => {
@@ -49,6 +49,7 @@ describe('buildReportRows', () => {
     cpuMicrosPerRequest: 100,
     peakRssBytes: 50 * 1024 * 1024,
     foreignCpuShare: 0,
+    stolenCpuShare: 0,
   });
 
   it('compares each row with the floor, bare Express and the simulator of the same mode and concurrency', () => {
@@ -84,5 +85,14 @@ describe('buildReportRows', () => {
     expect(rows[1]?.addedTtfbP50Ms).toBeCloseTo(0.3);
     expect(rows[0]?.addedTtfbP50Ms).toBeUndefined();
     expect(rows[2]?.ttfbP50Ms).toBeUndefined();
+  });
+});
+
+describe('stolenNote', () => {
+  it('says a load was not measured on a quiet machine once the hypervisor took more than 2 % of the CPUs', () => {
+    expect(stolenNote({ stolenCpuShare: 0.13 })).toBe("the hypervisor took 13 % of the CPUs' time (steal) during the load: not a quiet machine");
+    expect(stolenNote({ stolenCpuShare: 0.02 })).toBeUndefined();
+    expect(stolenNote({ stolenCpuShare: 0 })).toBeUndefined();
+    expect(stolenNote({ stolenCpuShare: undefined })).toBeUndefined();
   });
 });
