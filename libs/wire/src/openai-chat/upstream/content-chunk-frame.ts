@@ -24,10 +24,10 @@ const OBFUSCATION = ',"obfuscation":"';
 const CONTENT_KEY = '"content":';
 const DELTA_KEY = '"delta":';
 
-/** What a frame is cut around: the compact `pattern` found once, its key's length, and what replaces its value's ends. */
+/** What a frame is cut around: a key and its compact value, found once together, and what replaces the value's ends. */
 interface Cut {
-  pattern: string;
-  keyLength: number;
+  key: string;
+  value: string;
   /** Written before the text's JSON string (after the key). */
   opens: string;
   /** Written after it. */
@@ -74,7 +74,7 @@ export class ContentChunkFrame {
    * in both texts: the frame is then not provably the delta's.
    */
   static learn(text: string, edited: string, content: string): ContentChunkFrame | undefined {
-    return ContentChunkFrame.around(text, edited, { pattern: `"content":${JSON.stringify(content)}`, keyLength: CONTENT_KEY.length, opens: '', closes: '' });
+    return ContentChunkFrame.around(text, edited, { key: CONTENT_KEY, value: JSON.stringify(content), opens: '', closes: '' });
   }
 
   /**
@@ -88,7 +88,7 @@ export class ContentChunkFrame {
    * occurs exactly once in both texts.
    */
   static learnAfter(text: string, edited: string, delta: Record<string, unknown>): ContentChunkFrame | undefined {
-    return ContentChunkFrame.around(text, edited, { pattern: `"delta":${JSON.stringify(delta)}`, keyLength: DELTA_KEY.length, opens: '{"content":', closes: '}' });
+    return ContentChunkFrame.around(text, edited, { key: DELTA_KEY, value: JSON.stringify(delta), opens: `{${CONTENT_KEY}`, closes: '}' });
   }
 
   private static around(text: string, edited: string, cut: Cut): ContentChunkFrame | undefined {
@@ -102,15 +102,16 @@ export class ContentChunkFrame {
   }
 
   private static framed(text: string, edited: string, cut: Cut, padded: boolean): ContentChunkFrame | undefined {
-    const { pattern, keyLength, opens, closes } = cut;
+    const { key, opens, closes } = cut;
+    const pattern = key + cut.value;
     const at = occursOnce(text, pattern);
     const editedAt = edited === text ? at : occursOnce(edited, pattern);
     if (at === -1 || editedAt === -1) return undefined;
-    const prefix = ownCopy(text.slice(0, at + keyLength) + opens);
+    const prefix = ownCopy(text.slice(0, at + key.length) + opens);
     const suffix = ownCopy(closes + text.slice(at + pattern.length));
     // Nothing edited (the caller's model is the upstream's, usage kept): the caller's frame is the same strings.
     if (edited === text) return new ContentChunkFrame(prefix, suffix, prefix, suffix, padded);
-    const editedPrefix = ownCopy(edited.slice(0, editedAt + keyLength) + opens);
+    const editedPrefix = ownCopy(edited.slice(0, editedAt + key.length) + opens);
     return new ContentChunkFrame(prefix, suffix, editedPrefix, ownCopy(closes + edited.slice(editedAt + pattern.length)), padded);
   }
 
