@@ -16,7 +16,7 @@ const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow>
   cpuMicrosPerRequest: 51.4,
   peakRssBytes: 64 * 1024 * 1024,
   foreignCpuShare: 0,
-    stolenCpuShare: 0,
+  stolenCpuShare: 0,
   addedP50Ms: 0.21,
   ttfbP50Ms: undefined,
   addedTtfbP50Ms: undefined,
