@@ -12,6 +12,7 @@ import { SCHEMA_V9 } from './schema-v9';
 import { SCHEMA_V10 } from './schema-v10';
 import { SCHEMA_V11 } from './schema-v11';
 import { SCHEMA_V12 } from './schema-v12';
+import { SCHEMA_V13 } from './schema-v13';
 
 export interface PostgresMigration {
   version: number;
@@ -37,6 +38,7 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   { version: 10, name: 'periodic limits on tokens and accounts, the windows they count in', sql: SCHEMA_V10 },
   { version: 11, name: 'fallback rules across models, and the fallback path of each usage row', sql: SCHEMA_V11 },
   { version: 12, name: 'webhooks, their deliveries, and alert marks', sql: SCHEMA_V12 },
+  { version: 13, name: 'the usage log indexes only the rows that name an account or an assistant by them', sql: SCHEMA_V13 },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { PASSTHROUGH_MIGRATIONS } from './migrations-passthrough';
 import { CLOUD_MIGRATIONS } from './migrations-cloud';
 import { LIMIT_MIGRATIONS } from './migrations-limits';
 import { WEBHOOK_MIGRATIONS } from './migrations-webhooks';
+import { USAGE_INDEX_MIGRATIONS } from './migrations-usage-indexes';
 import { MONEY_MIGRATIONS } from './migrations-money';
 import { TASK_MIGRATIONS } from './migrations-tasks';
 import { CATALOGUE_MIGRATIONS } from './migrations-catalogue';
@@ -341,6 +342,7 @@ export const migrations: readonly Migration[] = [
   ...LIMIT_MIGRATIONS,
   ...FALLBACK_MIGRATIONS,
   ...WEBHOOK_MIGRATIONS,
+  ...USAGE_INDEX_MIGRATIONS,
 ];
 
 /** Applies every migration newer than the database, each in its own transaction. */
