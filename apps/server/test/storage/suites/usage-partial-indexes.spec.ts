@@ -44,10 +44,8 @@ describeEachBackend('the usage log indexes accounts and assistants only where a 
 
   it('an account filter still reads through usage_log_account and finds only that account’s rows', async () => {
     const query = { accountId, page: 1, perPage: 500 };
-    const plan =
-      backend.name === 'SQLite'
-        ? await db.explain(sqliteListingSql(query).rows, sqliteListingSql(query).params)
-        : await db.explain(pgListingSql(query).rows, pgListingSql(query).pageValues);
+    const listing = backend.name === 'SQLite' ? sqliteListingSql(query) : pgListingSql(query);
+    const plan = await db.explain(listing.rows, 'params' in listing ? listing.params : listing.pageValues);
     expect(plan.join('\n')).toMatch(/usage_log_account/);
     const [{ n } = { n: -1 }] = await db.sql.all<{ n: number | string }>('SELECT COUNT(*) AS n FROM usage_log WHERE account_id IS NOT NULL');
     const listed = await db.storage.usageLog.query(query);
