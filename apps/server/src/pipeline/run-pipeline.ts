@@ -19,6 +19,7 @@ import { priceCandidates, type CandidatePrice, type PricingDeps } from './price-
 import { resolveModel, type ResolvedModel } from './resolve-model';
 import { LARGE_JSON_BYTES, takeTurn } from '../core/take-turn';
 import { sessionOf } from './session-of';
+import { letGoOfConversation } from './let-go-of-conversation';
 
 export interface PipelineDeps extends ChatRelayDeps, ReserveDeps, PassthroughDeps, PricingDeps {
   assistants: AssistantStore;
@@ -111,6 +112,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // Each request relayed, so that a stream's can let go of the caller's bytes (letGoOfCallerBytes).
   const made: RelayedRequest[] = [];
   const relay = (hop: PlannedRelay) => {
+    // The caller's bytes as they are (never with a chain): while an unstreamed answer is awaited, they stand for the conversation.
+    const forwardedBytes = hop.rawBody;
     const relayed: RelayedRequest = {
       request: hop.resolved.request,
       publicModel: hop.model,
@@ -124,6 +127,7 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       hooks: input.hooks,
       passthrough: hop.passthrough,
       session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
+      forwarded: forwardedBytes && (() => letGoOfConversation(hop.resolved.request, req.body, forwardedBytes)),
     };
     made.push(relayed);
     return relayChatCompletion(deps, relayed, trace, gone);
