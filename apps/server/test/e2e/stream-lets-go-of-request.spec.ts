@@ -1,7 +1,6 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { ServerResponse } from 'node:http';
 import { startRelayWithSim, type E2eRelayWithSim } from './e2e-relay';
+import { collectUntil, watchSets } from './watch-garbage';
 import type { UpstreamCall } from '../../src/pipeline/attempt';
 import type { RelayedRequest } from '../../src/pipeline/relay-chat-completion';
 
@@ -30,8 +29,6 @@ jest.mock('../../src/pipeline/relay-chat-completion', () => {
   };
 });
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A coding agent's turn: ~100 KB of earlier conversation, then a question answered slowly. */
 function agentTurn(): Record<string, unknown> {
   const history = Array.from({ length: 50 }, (_, index) => ({
@@ -51,17 +48,6 @@ describe('issue 30: a streaming answer does not hold its request', () => {
   afterEach(async () => {
     await e2e.close();
   });
-
-  /** Collects garbage until `gone()` says so (three tries); a deref keeps its target alive to the end of the job, so each GC runs in a job of its own. */
-  async function collectUntil(gone: () => boolean): Promise<void> {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
-    for (let round = 0; round < 3 && !gone(); round += 1) {
-      await delay(10);
-      gc();
-      await delay(10);
-    }
-  }
 
   it('lets go of the call, the relayed request and what they hold (the pipeline, the adapter, the request as sent) while the answer streams', async () => {
     made.calls.length = 0;
@@ -88,21 +74,12 @@ describe('issue 30: a streaming answer does not hold its request', () => {
   });
 
   it("lets go of the caller's bytes once the stream is the caller's, and still relays and counts it all", async () => {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
     // The bytes the body parser keeps in `res.locals.rawBody`, watched without holding them.
     const kept: Array<WeakRef<Buffer>> = [];
     e2e.server.prependListener('request', (_req, res: ServerResponse) => {
       const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
-      let rawBody: unknown;
-      Object.defineProperty(locals, 'rawBody', {
-        configurable: true,
-        enumerable: true,
-        get: () => rawBody,
-        set: (value: unknown) => {
-          if (Buffer.isBuffer(value)) kept.push(new WeakRef(value));
-          rawBody = value;
-        },
+      watchSets(locals, 'rawBody', (value) => {
+        if (Buffer.isBuffer(value)) kept.push(new WeakRef(value));
       });
     });
     const body = agentTurn();
@@ -115,13 +92,7 @@ describe('issue 30: a streaming answer does not hold its request', () => {
     let text = decoder.decode((await reader.read()).value, { stream: true });
     expect(text).toContain('data: ');
 
-    // A deref keeps its target alive to the end of the job: each GC runs in a job of its own.
-    for (let round = 0; round < 3; round += 1) {
-      await delay(10);
-      gc();
-      await delay(10);
-      if (!kept[0]?.deref()) break;
-    }
+    await collectUntil(() => kept.length > 0 && !kept[0]?.deref());
     expect(kept).toHaveLength(1);
     expect(kept[0]?.deref()).toBeUndefined();
     const wordsAtThen = (text.match(/word\d+/g) ?? []).length;
