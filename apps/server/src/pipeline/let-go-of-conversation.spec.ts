@@ -24,7 +24,7 @@ describe('letGoOfConversation', () => {
     const expected = { body: JSON.stringify(body), request: JSON.stringify(request) };
     const before = request.messages;
     const keys = Object.keys(request);
-    letGoOfConversation(request, body, rawBody);
+    letGoOfConversation({ hub: [request], parsedBody: body }, rawBody);
     expect(conversationLetGo(request)).toBe(true);
     expect(conversationLetGo(body)).toBe(true);
     // JSON.stringify reads the accessor: the same text, the keys in their order.
@@ -41,7 +41,7 @@ describe('letGoOfConversation', () => {
   it('takes a value written in place of the conversation, without reading the bytes', () => {
     const { body, request } = parsedTwice();
     // Bytes that do not parse: a write must not read them.
-    letGoOfConversation(request, body, Buffer.from('{"messages": ['));
+    letGoOfConversation({ hub: [request], parsedBody: body }, Buffer.from('{"messages": ['));
     const replaced: ChatCompletionRequest['messages'] = [{ role: 'user', content: 'other' }];
     request.messages = replaced;
     expect(request.messages).toBe(replaced);
@@ -52,7 +52,7 @@ describe('letGoOfConversation', () => {
 
   it('reads a spread of the request back through the schema (its output, not the raw JSON)', () => {
     const { rawBody, request } = parsedTwice();
-    letGoOfConversation(request, undefined, rawBody);
+    letGoOfConversation({ hub: [request], parsedBody: undefined }, rawBody);
     const copy = { ...request, model: 'other' };
     expect(copy.messages).toHaveLength(4);
     expect(copy.messages[1]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hi \u00e9\u{1f600}' }], name: 'ann', extra: { kept: true } });
@@ -60,12 +60,12 @@ describe('letGoOfConversation', () => {
 
   it('leaves alone a conversation already let go of, and a body that holds none', () => {
     const { rawBody, request } = parsedTwice();
-    letGoOfConversation(request, 'not an object', rawBody);
+    letGoOfConversation({ hub: [request], parsedBody: 'not an object' }, rawBody);
     const accessor = Object.getOwnPropertyDescriptor(request, 'messages')?.get;
-    letGoOfConversation(request, request, rawBody);
+    letGoOfConversation({ hub: [request, request], parsedBody: request }, rawBody);
     expect(Object.getOwnPropertyDescriptor(request, 'messages')?.get).toBe(accessor);
     const empty: Record<string, unknown> = { model: 'm' };
-    letGoOfConversation(request, empty, rawBody);
+    letGoOfConversation({ hub: [request], parsedBody: empty }, rawBody);
     expect(Object.getOwnPropertyDescriptor(empty, 'messages')).toBeUndefined();
   });
 });

@@ -1,7 +1,31 @@
-import { MessageSchema, type ChatCompletionRequest } from '@chat-relay/contract';
+import { MessageSchema, type ChatCompletionRequest, type Message } from '@chat-relay/contract';
 import { z } from 'zod';
 
 const MessagesSchema = z.array(MessageSchema);
+
+/**
+ * How a dialect's request holds its conversation, for letting go of it while a native answer is
+ * awaited: the field, the body read again as the route validated it, and the hub's messages
+ * converted from such a body.
+ */
+export interface NativeConversation {
+  /** The body's field holding the conversation (`messages` of Anthropic's Messages). */
+  field: string;
+  /** The caller's body from its bytes, through the schema the route validated it by. */
+  parse(rawBody: Buffer): Record<string, unknown>;
+  /** The hub's messages, converted from a body as `parse` gives it, as the route converted them. */
+  hubMessages(body: Record<string, unknown>): Message[];
+}
+
+/** Whom a relayed request's conversation is held by: each is let go of, and read again if asked. */
+export interface ConversationHolders {
+  /** The hub's requests (the route's, and the hop's when resolving the model made another). */
+  hub: readonly ChatCompletionRequest[];
+  /** The body as Express's reader parsed it (`req.body`). */
+  parsedBody: unknown;
+  /** The dialect's own request, when it is passed through natively. */
+  native?: { body: Readonly<Record<string, unknown>>; conversation: NativeConversation };
+}
 
 /**
  * Lets go of a request's parsed conversation while its non-streamed answer is awaited, once an
@@ -10,29 +34,40 @@ const MessagesSchema = z.array(MessageSchema);
  * needs it converted, the prompt counted for an answer without usage. A 64 KiB conversation is
  * ~75 KB of objects held twice over (the body as parsed, the request as validated) while the
  * upstream answers; under 32 callers most of it outlived a scavenge and was promoted, filling
- * the old generation every ~0.6 s (docs/PERFORMANCE.md, issue 30, eighteenth pass).
+ * the old generation every ~0.6 s (docs/PERFORMANCE.md, issue 30, eighteenth pass). A request
+ * passed through in its own dialect (Anthropic's Messages) holds it a third time, as the hub's
+ * conversion: each is let go of, the hub's read again by converting the body again.
  *
- * `messages` becomes an accessor on both objects: read, it parses the bytes again (the request's
- * through the same schema it was validated by) and holds the result as before; written, it is
- * the value written. Every reader — JSON.stringify, a spread, a property read — gets the
- * conversation as it was.
+ * The conversation's field becomes an accessor on each holder: read, it parses the bytes again
+ * (the validated objects' through the schema they were validated by) and holds the result as
+ * before; written, it is the value written. Every reader — JSON.stringify, a spread, a property
+ * read — gets the conversation as it was.
  */
-export function letGoOfConversation(request: ChatCompletionRequest, parsedBody: unknown, rawBody: Buffer): void {
-  letGoOf(request, () => MessagesSchema.parse(reread(rawBody)));
-  if (parsedBody !== request && isObject(parsedBody)) letGoOf(parsedBody, () => reread(rawBody));
+export function letGoOfConversation(holders: ConversationHolders, rawBody: Buffer): void {
+  const { native } = holders;
+  const nativeBody = native && (() => native.conversation.parse(rawBody));
+  const field = native?.conversation.field ?? 'messages';
+  for (const request of new Set(holders.hub)) {
+    letGoOf(request, 'messages', nativeBody ? () => native.conversation.hubMessages(nativeBody()) : () => MessagesSchema.parse(reread(rawBody, 'messages')));
+  }
+  if (native && nativeBody) letGoOf(native.body, field, () => nativeBody()[field]);
+  const { parsedBody } = holders;
+  if (isObject(parsedBody) && !holders.hub.includes(parsedBody as ChatCompletionRequest) && parsedBody !== native?.body) {
+    letGoOf(parsedBody, field, () => reread(rawBody, field));
+  }
 }
 
-/** Whether the object's conversation is let go of (not read again since). */
-export function conversationLetGo(holder: object): boolean {
-  return typeof Object.getOwnPropertyDescriptor(holder, 'messages')?.get === 'function';
+/** Whether the object's conversation (`field`) is let go of (not read again since). */
+export function conversationLetGo(holder: object, field = 'messages'): boolean {
+  return typeof Object.getOwnPropertyDescriptor(holder, field)?.get === 'function';
 }
 
-function letGoOf(holder: Record<string, unknown>, read: () => unknown): void {
-  const own = Object.getOwnPropertyDescriptor(holder, 'messages');
+function letGoOf(holder: Readonly<Record<string, unknown>>, field: string, read: () => unknown): void {
+  const own = Object.getOwnPropertyDescriptor(holder, field);
   // Only a conversation held as a plain value (not one let go of already) is let go of.
   if (!own || !('value' in own) || !Array.isArray(own.value)) return;
-  const keep = (value: unknown) => Object.defineProperty(holder, 'messages', { value, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(holder, 'messages', {
+  const keep = (value: unknown) => Object.defineProperty(holder, field, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(holder, field, {
     enumerable: true,
     configurable: true,
     get() {
@@ -44,9 +79,9 @@ function letGoOf(holder: Record<string, unknown>, read: () => unknown): void {
   });
 }
 
-function reread(rawBody: Buffer): unknown {
+function reread(rawBody: Buffer, field: string): unknown {
   const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
-  return isObject(parsed) ? parsed['messages'] : undefined;
+  return isObject(parsed) ? parsed[field] : undefined;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,7 @@
 import { nativeAdapterFor, type NativeAdapter, type NativeDialect, type PassthroughCarriage } from '@chat-relay/wire';
 import type { LiveChannel } from '../channels/channel-registry';
 import type { ChannelRecord } from '../storage/types';
+import type { NativeConversation } from './let-go-of-conversation';
 
 /** A request in a dialect some channel types speak natively (for some of their models: Claude on Vertex speaks Messages). */
 export interface NativeCall {
@@ -10,6 +11,8 @@ export interface NativeCall {
   body: Readonly<Record<string, unknown>>;
   /** The caller's bytes, when `body` is exactly what they parsed to. */
   rawBody?: Buffer;
+  /** How `body` holds its conversation: with it, the conversation is let go of while an answer forwarded as `rawBody` is awaited. */
+  conversation?: NativeConversation;
   /** The dialect's headers as the caller sent them, forwarded to a native channel. */
   headers: Readonly<Record<string, string>>;
   /** What a request of the dialect carries beyond plain tokens (libs/wire's inspection): policed before it passes through. */

@@ -71,8 +71,8 @@ export interface RelayedRequest {
   passthrough?: PassthroughPlan;
   /** The session the request belongs to (see sessionOf): asked only when there is a choice of channels. */
   session?(): string | undefined;
-  /** Told when an attempt sends `rawBody` as it is for an answer not streamed: what it parsed to may be let go of meanwhile. */
-  forwarded?(): void;
+  /** Told what an attempt sends for an answer not streamed (`native`: the caller's own request, passed through): once it is the caller's bytes, what they parsed to may be let go of meanwhile. */
+  forwarded?(sent: unknown, native: NativeCall | undefined): void;
 }
 
 /** A session pinned to a channel and key: `held` where it was last served, if known. */
@@ -239,7 +239,7 @@ function prepareChat(deps: ChatRelayDeps, attempt: ChatAttempt, trace: RelayTrac
   const dialect = relayed.dialect ?? chatCompletionsDialect;
   const bridge = native ? undefined : dialect.bridge;
   const { adapter, upstreamRequest, sent, adjustments } = buildAttempt(deps, attempt);
-  if (!request.stream && relayed.rawBody !== undefined && upstreamRequest.body === relayed.rawBody) relayed.forwarded?.();
+  if (!request.stream) relayed.forwarded?.(upstreamRequest.body, native);
   // The last attempt's: the served one's when an answer reaches the caller.
   trace.adjustments = adjustments;
   const bridgeWarnings = native ? undefined : relayed.bridgeWarnings;

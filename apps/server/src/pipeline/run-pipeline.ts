@@ -112,8 +112,6 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
   // Each request relayed, so that a stream's can let go of the caller's bytes (letGoOfCallerBytes).
   const made: RelayedRequest[] = [];
   const relay = (hop: PlannedRelay) => {
-    // The caller's bytes as they are (never with a chain): while an unstreamed answer is awaited, they stand for the conversation.
-    const forwardedBytes = hop.rawBody;
     const relayed: RelayedRequest = {
       request: hop.resolved.request,
       publicModel: hop.model,
@@ -127,7 +125,13 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       hooks: input.hooks,
       passthrough: hop.passthrough,
       session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
-      forwarded: forwardedBytes && (() => letGoOfConversation(hop.resolved.request, req.body, forwardedBytes)),
+      // The caller's bytes sent as they are (never with a chain): while an unstreamed answer is awaited, they stand for the conversation.
+      forwarded: (sent, native) => {
+        const bytes = native ? native.rawBody : hop.rawBody;
+        if (bytes === undefined || sent !== bytes || (native && !native.conversation)) return;
+        const nativeHolder = native?.conversation && { body: native.body, conversation: native.conversation };
+        letGoOfConversation({ hub: [hop.resolved.request, input.request], parsedBody: req.body, native: nativeHolder }, bytes);
+      },
     };
     made.push(relayed);
     return relayChatCompletion(deps, relayed, trace, gone);

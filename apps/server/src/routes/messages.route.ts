@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { anthropicMessagesDialect } from '../dialects/messages/anthropic-messages-dialect';
 import { applyAssistantToMessages } from '../dialects/messages/apply-assistant-to-messages';
 import { countMessageTokens } from '../dialects/messages/count-message-tokens';
+import { messagesConversation } from '../dialects/messages/messages-conversation';
 import type { CallerDialect } from '../pipeline/caller-dialect';
 import type { ChatRelayResult } from '../pipeline/relay-chat-completion';
 import { admitRequest, runPipeline, traceOf, watchCaller, type PipelineDeps } from '../pipeline/run-pipeline';
@@ -64,6 +65,7 @@ export function relayMessage(deps: PipelineDeps, req: Request, res: Response, ca
       dialect: 'messages',
       body: forwarded,
       rawBody: forwarded === body ? call.rawBody : undefined,
+      conversation: messagesConversation,
       headers,
       inspect: inspectMessagesRequest,
       applyAssistant: (assistant, family) => applyAssistantToMessages(assistant, forwarded, family),
