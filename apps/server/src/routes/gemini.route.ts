@@ -25,6 +25,7 @@ import { upstreamNameOf } from '../catalogue/describe-models';
 import type { ModelCatalogueService } from '../catalogue/model-catalogue-service';
 import { listModels } from '../channels/list-models';
 import { applyAssistantToGemini } from '../dialects/gemini/apply-assistant-to-gemini';
+import { geminiConversation } from '../dialects/gemini/gemini-conversation';
 import { geminiDialect, unknownGeminiMethod } from '../dialects/gemini/gemini-dialect';
 import { embeddingsAdapterForGemini } from '../dialects/gemini/gemini-embeddings-adapter';
 import { geminiModelPage, toGeminiModel } from '../dialects/gemini/gemini-model-list';
@@ -122,6 +123,7 @@ export function geminiRouter(deps: GeminiRouteDeps) {
           dialect: 'generate_content',
           body: request,
           rawBody: repaired.dropped.length === 0 ? res.locals.rawBody : undefined,
+          conversation: geminiConversation({ model: target.model, stream }),
           headers: {},
           inspect: inspectGenerateContentRequest,
           applyAssistant: (assistant) => applyAssistantToGemini(assistant, request),

@@ -4,7 +4,7 @@ import { SIM_KEY, startE2eRelay, type E2eRelay } from './e2e-relay';
 import { collectUntil, watchSets } from './watch-garbage';
 import type { RelayedRequest } from '../../src/pipeline/relay-chat-completion';
 
-/** The conversations the relay held for each Messages request (as parsed, as validated, as converted to the hub), watched without holding them. */
+/** The conversations the relay held for each request (as parsed, as validated, as converted to the hub), watched without holding them. */
 const held: Array<WeakRef<unknown[]>> = [];
 
 // A plain function, not jest.fn: a mock's recorded arguments would hold what is watched.
@@ -15,12 +15,39 @@ jest.mock('../../src/pipeline/relay-chat-completion', () => {
     relayChatCompletion: (...args: Parameters<typeof actual.relayChatCompletion>) => {
       const relayed: RelayedRequest = args[1];
       held.push(new WeakRef(relayed.request.messages));
-      const native: unknown = relayed.native?.body['messages'];
+      const native = conversationOf(relayed.native?.body);
       if (Array.isArray(native)) held.push(new WeakRef(native));
       return actual.relayChatCompletion(...args);
     },
   };
 });
+
+/** A body's conversation: Messages' `messages`, Gemini's `contents`. */
+function conversationOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { messages, contents } = body as { messages?: unknown; contents?: unknown };
+  return messages ?? contents;
+}
+
+/** Watches the body as Express's reader parsed it (`req.body`): its conversation, as it is set. */
+function watchParsedBodies(e2e: E2eRelay): void {
+  e2e.server.prependListener('request', (req: IncomingMessage) => {
+    watchSets(req, 'body', (value) => {
+      const conversation = conversationOf(value);
+      if (Array.isArray(conversation)) held.push(new WeakRef(conversation));
+    });
+  });
+}
+
+/** Until the upstream has the request: then every parsed conversation is collected, or not. */
+async function collectedWhileAnswered(sim: UpstreamSim): Promise<Array<unknown[] | undefined>> {
+  while (sim.requests.length === 0) await delay(5);
+  await collectUntil(() => !held.some((ref) => ref.deref()));
+  return held.map((ref) => ref.deref());
+}
+
+const turn = (index: number) => `turn ${index}: ${'the relay keeps one pool of upstream connections per channel. '.repeat(32)}`;
+const question = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MODEL = 'claude-sonnet-4-20250514';
@@ -29,9 +56,8 @@ const MODEL = 'claude-sonnet-4-20250514';
 function agentTurn() {
   const history = Array.from({ length: 50 }, (_, index) => ({
     role: index % 2 === 0 ? 'user' : 'assistant',
-    content: [{ type: 'text', text: `turn ${index}: ${'the relay keeps one pool of upstream connections per channel. '.repeat(32)}` }],
+    content: [{ type: 'text', text: turn(index) }],
   }));
-  const question = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
   return {
     model: MODEL,
     max_tokens: 1024,
@@ -56,13 +82,7 @@ describe('issue 30: an unstreamed Messages answer passed through does not hold t
     e2e = await startE2eRelay();
     sim = await e2e.startSim();
     await e2e.addChannel(sim.anthropicBaseUrl, { name: 'anthropic', type: 'anthropic', models: [MODEL], priority: 10 });
-    // The body as Express's reader parsed it (`req.body`): its conversation watched as it is set.
-    e2e.server.prependListener('request', (req: IncomingMessage) => {
-      watchSets(req, 'body', (value) => {
-        const messages: unknown = typeof value === 'object' && value !== null ? (value as { messages?: unknown }).messages : undefined;
-        if (Array.isArray(messages)) held.push(new WeakRef(messages));
-      });
-    });
+    watchParsedBodies(e2e);
   });
   afterEach(async () => {
     await e2e.close();
@@ -73,10 +93,7 @@ describe('issue 30: an unstreamed Messages answer passed through does not hold t
     const sent = JSON.stringify(body);
     expect(sent.length).toBeGreaterThan(100_000);
     const answer = postMessage(body);
-    while (sim.requests.length === 0) await delay(5);
-    await collectUntil(() => !held.some((ref) => ref.deref()));
-    expect(held).toHaveLength(3);
-    expect(held.map((ref) => ref.deref())).toEqual([undefined, undefined, undefined]);
+    expect(await collectedWhileAnswered(sim)).toEqual([undefined, undefined, undefined]);
 
     const response = await answer;
     expect(response.status).toBe(200);
@@ -108,5 +125,44 @@ describe('issue 30: an unstreamed Messages answer passed through does not hold t
     expect(JSON.stringify(converted.messages.at(-1)?.content)).toContain('word29');
     const rows = await e2e.usageRows(2);
     expect(rows.at(-1)).toMatchObject({ status: 200, channelId: openAi.id });
+  });
+});
+
+describe('issue 30: an unstreamed Gemini answer passed through does not hold the conversation while the upstream answers', () => {
+  let e2e: E2eRelay;
+  let sim: UpstreamSim;
+  const GEMINI = 'gemini-2.5-flash';
+
+  beforeEach(async () => {
+    held.length = 0;
+    e2e = await startE2eRelay();
+    sim = await e2e.startSim();
+    await e2e.addChannel(sim.geminiBaseUrl, { name: 'gemini', type: 'gemini', models: [GEMINI] });
+    watchParsedBodies(e2e);
+  });
+  afterEach(async () => {
+    await e2e.close();
+  });
+
+  it("lets go of all three once the caller's bytes are on their way, and still answers and counts it all", async () => {
+    const contents = Array.from({ length: 50 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'model', parts: [{ text: turn(index) }] }));
+    const body = { systemInstruction: { parts: [{ text: 'You are a coding agent.' }] }, contents: [...contents, { role: 'user', parts: [{ text: `${question} [sim:latency=40]` }] }] };
+    const sent = JSON.stringify(body);
+    expect(sent.length).toBeGreaterThan(100_000);
+    const answer = fetch(`${e2e.url}/v1beta/models/${GEMINI}:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': e2e.token, 'content-type': 'application/json' },
+      body: sent,
+    });
+    expect(await collectedWhileAnswered(sim)).toEqual([undefined, undefined, undefined]);
+
+    const response = await answer;
+    expect(response.status).toBe(200);
+    const generated = (await response.json()) as { candidates: Array<{ content: { parts: Array<{ text?: string }> } }> };
+    expect(generated.candidates[0]?.content.parts[0]?.text?.match(/word\d+/g)).toHaveLength(30);
+    expect(sim.requests.map((request) => [request.path, request.bodyBytes])).toEqual([[`/v1beta/models/${GEMINI}:generateContent`, Buffer.byteLength(sent)]]);
+    const [row] = await e2e.usageRows(1);
+    expect(row).toMatchObject({ status: 200, stream: false });
+    expect(row!.promptTokens).toBeGreaterThan(15_000);
   });
 });
