@@ -35,8 +35,9 @@ export interface ConversationHolders {
  * ~75 KB of objects held twice over (the body as parsed, the request as validated) while the
  * upstream answers; under 32 callers most of it outlived a scavenge and was promoted, filling
  * the old generation every ~0.6 s (docs/PERFORMANCE.md, issue 30, eighteenth pass). A request
- * passed through in its own dialect (Anthropic's Messages) holds it a third time, as the hub's
- * conversion: each is let go of, the hub's read again by converting the body again.
+ * passed through in its own dialect (Anthropic's Messages, Gemini's generateContent) holds it a
+ * third time, as the hub's conversion: each is let go of, the hub's read again by converting the
+ * body again.
  *
  * The conversation's field becomes an accessor on each holder: read, it parses the bytes again
  * (the validated objects' through the schema they were validated by) and holds the result as
@@ -44,17 +45,14 @@ export interface ConversationHolders {
  * read — gets the conversation as it was.
  */
 export function letGoOfConversation(holders: ConversationHolders, rawBody: Buffer): void {
-  const { native } = holders;
-  const nativeBody = native && (() => native.conversation.parse(rawBody));
+  const { native, parsedBody } = holders;
   const field = native?.conversation.field ?? 'messages';
-  for (const request of new Set(holders.hub)) {
-    letGoOf(request, 'messages', nativeBody ? () => native.conversation.hubMessages(nativeBody()) : () => MessagesSchema.parse(reread(rawBody, 'messages')));
+  // An object held twice keeps the reader it got first (a conversation let go of is left alone): the most exact one.
+  for (const request of holders.hub) {
+    letGoOf(request, 'messages', native ? () => native.conversation.hubMessages(native.conversation.parse(rawBody)) : () => MessagesSchema.parse(reread(rawBody, 'messages')));
   }
-  if (native && nativeBody) letGoOf(native.body, field, () => nativeBody()[field]);
-  const { parsedBody } = holders;
-  if (isObject(parsedBody) && !holders.hub.includes(parsedBody as ChatCompletionRequest) && parsedBody !== native?.body) {
-    letGoOf(parsedBody, field, () => reread(rawBody, field));
-  }
+  if (native) letGoOf(native.body, field, () => native.conversation.parse(rawBody)[field]);
+  if (isObject(parsedBody)) letGoOf(parsedBody, field, () => reread(rawBody, field));
 }
 
 /** Whether the object's conversation (`field`) is let go of (not read again since). */

@@ -126,12 +126,15 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
       passthrough: hop.passthrough,
       session: () => sessionOf(req.headers, hop.resolved.request, res.locals.rawBody?.length ?? input.rawBody?.length ?? 0),
       // The caller's bytes sent as they are (never with a chain): while an unstreamed answer is awaited, they stand for the conversation.
-      forwarded: (sent, native) => {
-        const bytes = native ? native.rawBody : hop.rawBody;
-        if (bytes === undefined || sent !== bytes || (native && !native.conversation)) return;
-        const nativeHolder = native?.conversation && { body: native.body, conversation: native.conversation };
-        letGoOfConversation({ hub: [hop.resolved.request, input.request], parsedBody: req.body, native: nativeHolder }, bytes);
-      },
+      forwarded:
+        hop.rawBody || hop.native?.rawBody
+          ? (sent, native) => {
+              const bytes = native ? native.rawBody : hop.rawBody;
+              if (bytes === undefined || sent !== bytes || (native && !native.conversation)) return;
+              const nativeHolder = native?.conversation && { body: native.body, conversation: native.conversation };
+              letGoOfConversation({ hub: [hop.resolved.request, input.request], parsedBody: req.body, native: nativeHolder }, bytes);
+            }
+          : undefined,
     };
     made.push(relayed);
     return relayChatCompletion(deps, relayed, trace, gone);
