@@ -61,7 +61,8 @@ async function admit(deps: TokenAdmissionDeps, req: Request, res: Response, toke
   if (model !== undefined) assertModelAllowed(token, model);
   const slot: InFlightSlot = { releaseSlot: null };
   const state = token.rateLimit?.concurrency != null ? watchClose(res) : undefined;
-  res.set(await enforceRateLimits(deps.rateLimiter, token, state && slot));
+  const limiting = enforceRateLimits(deps.rateLimiter, token, state && slot);
+  res.set(limiting instanceof Promise ? await limiting : limiting);
   if (state) releaseOnClose(res, state, slot);
   // A large body not parsed yet is worth refusing first; a small one was parsed already, and the
   // pipeline's routing and reservation say the same a moment later without this extra work.

@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { authenticationError, permissionError, RelayError } from '@chat-relay/wire';
 import { digestKey } from '../security/keys';
-import type { AccountStore, TokenStore } from '../storage/types';
+import type { AccountStore, TokenRecord, TokenStore } from '../storage/types';
 import type { Caller } from '../auth/caller';
 import type { AuthFailureLog } from './auth-failure-log';
 import { errorDialectOf, type ErrorDialect } from './error-dialect';
@@ -42,10 +42,19 @@ export function bearerAuth(deps: AuthDeps, fixed?: Exclude<RouteAuth, 'none'>): 
     const digest = digestOf(key);
     // A scraper's token: no caller, nothing but the metrics route.
     if (required === 'metrics' && deps.metricsTokenDigest !== undefined && sameDigest(digest, deps.metricsTokenDigest)) return next();
-    authenticate(deps, required, digest).then((caller) => {
+    const accept = (caller: Caller) => {
       res.locals.caller = caller;
       next();
-    }, refuse);
+    };
+    let authenticated: Caller | Promise<Caller>;
+    try {
+      authenticated = authenticate(deps, required, digest);
+    } catch (error) {
+      return refuse(error);
+    }
+    // An API token found in memory goes on at once (most requests); a lookup is awaited.
+    if (authenticated instanceof Promise) authenticated.then(accept, refuse);
+    else accept(authenticated);
   };
 }
 
@@ -102,8 +111,13 @@ const sameDigest = (a: string, b: string): boolean => timingSafeEqual(Buffer.fro
 
 const incorrectKey = () => authenticationError('invalid_api_key', 'Incorrect API key provided.');
 
-async function authenticateToken(deps: AuthDeps, digest: string): Promise<Caller> {
-  const token = await deps.tokens.findByKeyDigest(digest);
+/** At once, without a promise, when the token is in memory (the key cache's hit). */
+function authenticateToken(deps: AuthDeps, digest: string): Caller | Promise<Caller> {
+  const found = deps.tokens.findByKeyDigest(digest);
+  return found instanceof Promise ? found.then(tokenCaller) : tokenCaller(found);
+}
+
+function tokenCaller(token: TokenRecord | undefined): Caller {
   if (!token) throw incorrectKey();
   if (token.status === 'disabled') throw authenticationError('token_disabled', 'This API key has been disabled.');
   if (token.account?.status === 'disabled') {
@@ -115,7 +129,7 @@ async function authenticateToken(deps: AuthDeps, digest: string): Promise<Caller
   return { kind: 'token', token };
 }
 
-function authenticate(deps: AuthDeps, required: Exclude<RouteAuth, 'none'>, digest: string): Promise<Caller> {
+function authenticate(deps: AuthDeps, required: Exclude<RouteAuth, 'none'>, digest: string): Caller | Promise<Caller> {
   switch (required) {
     case 'token':
       return authenticateToken(deps, digest);

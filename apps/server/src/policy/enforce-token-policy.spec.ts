@@ -115,7 +115,7 @@ describe('enforceTokenPolicy', () => {
     const slot: InFlightSlot = { releaseSlot: null };
     await enforceRateLimits(limiter, limited, slot);
     // The slot is held until given back: a second request is refused, and after the release admitted.
-    expect((await rejection(enforceRateLimits(limiter, limited, { releaseSlot: null }))).code).toBe('concurrency_limit_exceeded');
+    expect((await rejection(Promise.resolve().then(() => enforceRateLimits(limiter, limited, { releaseSlot: null })))).code).toBe('concurrency_limit_exceeded');
     slot.releaseSlot?.();
     await expect(enforceRateLimits(limiter, limited, { releaseSlot: null })).resolves.toEqual({});
   });

@@ -3,7 +3,7 @@ import type { Caller } from '../auth/caller';
 import type { TokenRecord } from '../storage/types';
 import { isIpAllowed } from './ip-allow-list';
 import { isModelAllowed } from './model-allow-list';
-import type { RateLimitDecision, RateLimiter, RateLimitHeaders, RateLimitKind } from './rate-limiter';
+import type { PerMinuteLimits, RateLimitDecision, RateLimiter, RateLimitHeaders, RateLimitKind } from './rate-limiter';
 
 export type PolicyToken = Pick<TokenRecord, 'id' | 'models' | 'allowedIps' | 'rateLimit'>;
 
@@ -58,27 +58,37 @@ export async function enforceTokenPolicy(limiter: RateLimiter, request: TokenPol
 
 /**
  * The token's `concurrency` (a slot held until `slot.releaseSlot` is called, when a slot is
- * given), then its `rpm` and `tpm`. Returns the `x-ratelimit-*` headers.
+ * given), then its `rpm` and `tpm`. Returns the `x-ratelimit-*` headers — at once, without a
+ * promise, when there is no slot to take and the limiter decides in memory (issue 30).
  */
-export async function enforceRateLimits(limiter: RateLimiter, token: PolicyToken, slot?: InFlightSlot): Promise<RateLimitHeaders> {
+export function enforceRateLimits(limiter: RateLimiter, token: PolicyToken, slot?: InFlightSlot): RateLimitHeaders | Promise<RateLimitHeaders> {
   const limits = token.rateLimit;
   if (!limits) return {};
   // A slot first (cheap to give back), so a request refused for concurrency does not use up rpm.
   const concurrency = slot ? limits.concurrency : null;
-  if (concurrency !== null && !(await limiter.acquireSlot(token.id, concurrency))) throw concurrencyExceeded(concurrency);
-  const release = concurrency === null ? null : () => void limiter.releaseSlot(token.id);
+  if (slot && concurrency !== null) return enforceWithSlot(limiter, token, limits, concurrency, slot);
+  const checking = limiter.checkRequest(token.id, limits);
+  return checking instanceof Promise ? checking.then((decision) => admitted(token, decision)) : admitted(token, checking);
+}
+
+async function enforceWithSlot(limiter: RateLimiter, token: PolicyToken, limits: PerMinuteLimits, concurrency: number, slot: InFlightSlot): Promise<RateLimitHeaders> {
+  if (!(await limiter.acquireSlot(token.id, concurrency))) throw concurrencyExceeded(concurrency);
+  const release = () => void limiter.releaseSlot(token.id);
   let decision: RateLimitDecision;
   try {
     decision = await limiter.checkRequest(token.id, limits);
   } catch (error) {
-    release?.();
+    release();
     throw error;
   }
-  if (!decision.allowed) {
-    release?.();
-    throw rateLimitExceeded(token, decision);
-  }
-  if (release && slot) slot.releaseSlot = release;
+  if (!decision.allowed) release();
+  const headers = admitted(token, decision);
+  slot.releaseSlot = release;
+  return headers;
+}
+
+function admitted(token: PolicyToken, decision: RateLimitDecision): RateLimitHeaders {
+  if (!decision.allowed) throw rateLimitExceeded(token, decision);
   return decision.headers;
 }
 

@@ -39,7 +39,8 @@ export type RateLimitDecision =
  * `retry-after` (whole seconds, at least 1: when the request would be admitted).
  */
 export interface RateLimiter {
-  checkRequest(tokenId: number, limits: PerMinuteLimits, now?: number): Promise<RateLimitDecision>;
+  /** At once, not a promise, where the limiter keeps its windows in memory. */
+  checkRequest(tokenId: number, limits: PerMinuteLimits, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
   recordTokens(tokenId: number, tokens: number, now?: number): Promise<void>;
   /** Takes one of the token's `limit` in-flight slots (`concurrency`); false when all are taken. */
   acquireSlot(tokenId: number, limit: number): Promise<boolean>;
@@ -86,7 +87,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.sweepEveryMs = options.sweepEveryMs ?? this.windowMs;
   }
 
-  async checkRequest(tokenId: number, limits: PerMinuteLimits, now: number = this.clock()): Promise<RateLimitDecision> {
+  checkRequest(tokenId: number, limits: PerMinuteLimits, now: number = this.clock()): RateLimitDecision {
     return this.admit(tokenId, limits, now);
   }
 

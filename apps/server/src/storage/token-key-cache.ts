@@ -26,16 +26,21 @@ class TokenKeyCache {
   private generation = 0;
 
   constructor(
-    private readonly lookup: (digest: string) => Promise<TokenRecord | undefined>,
+    private readonly lookup: (digest: string) => TokenRecord | undefined | Promise<TokenRecord | undefined>,
     private readonly maxAgeMs: number,
     private readonly maxEntries: number,
   ) {}
 
-  async find(digest: string): Promise<TokenRecord | undefined> {
+  /** A fresh hit at once, without a promise: every request of a key but its first in `maxAgeMs`. */
+  find(digest: string): TokenRecord | undefined | Promise<TokenRecord | undefined> {
     const now = Date.now();
     const hit = this.entries.get(digest);
     if (hit && hit.expiresAt > now) return hit.token;
     if (hit) this.entries.delete(digest);
+    return this.lookUp(digest, now);
+  }
+
+  private async lookUp(digest: string, now: number): Promise<TokenRecord | undefined> {
     const generation = this.generation;
     const token = await this.lookup(digest);
     if (token && generation === this.generation) {

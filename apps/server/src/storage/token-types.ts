@@ -58,7 +58,8 @@ export interface TokenListRequest extends PageRequest {
 export interface TokenStore {
   create(input: NewToken): Promise<TokenRecord>;
   get(id: number): Promise<TokenRecord | undefined>;
-  findByKeyDigest(digest: string): Promise<TokenRecord | undefined>;
+  /** At once, not a promise, where the answer is in memory already (the key cache's hit, the auth path). */
+  findByKeyDigest(digest: string): TokenRecord | undefined | Promise<TokenRecord | undefined>;
   list(request: TokenListRequest): Promise<Page<TokenRecord>>;
   /** Name or key hint contains `q` (case-insensitive). */
   search(request: PageRequest & { q: string; accountId?: number }): Promise<Page<TokenRecord>>;

@@ -32,10 +32,10 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
   describe.each(['cut', 'blackhole'] as const)('%s', (how) => {
     it('mode open: requests are admitted without headers, in bounded time; writes never throw', async () => {
       const cluster = await fixture.open('a', { proxy, failureMode: 'open' });
-      expect((await cluster.rateLimiter.checkRequest(1, LIMITS)).headers['x-ratelimit-limit-requests']).toBe('100');
+      expect((await Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS))).headers['x-ratelimit-limit-requests']).toBe('100');
       takeAway(how);
 
-      const check = await timed(() => cluster.rateLimiter.checkRequest(1, LIMITS));
+      const check = await timed(() => Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS)));
       expect(check.ms).toBeLessThan(DECIDED_WITHIN_MS);
       expect(check.result).toEqual({ status: 'fulfilled', value: { allowed: true, headers: {} } });
 
@@ -57,7 +57,7 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     it('mode closed: requests are refused with a 503 saying limits cannot be checked, in bounded time', async () => {
       const cluster = await fixture.open('a', { proxy, failureMode: 'closed' });
       takeAway(how);
-      const attempts: Array<() => Promise<unknown>> = [() => cluster.rateLimiter.checkRequest(1, LIMITS), () => cluster.rateLimiter.acquireSlot(1, 2)];
+      const attempts: Array<() => Promise<unknown>> = [() => Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS)), () => cluster.rateLimiter.acquireSlot(1, 2)];
       for (const attempt of attempts) {
         const { ms, result } = await timed(attempt);
         expect(ms).toBeLessThan(DECIDED_WITHIN_MS);
@@ -67,7 +67,7 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
         expect((error as RelayError).message).toMatch(/rate limits cannot be checked/);
       }
       // Tokens without limits do not need Redis: still admitted.
-      expect(await cluster.rateLimiter.checkRequest(1, { rpm: null, tpm: null })).toEqual({ allowed: true, headers: {} });
+      expect(await Promise.resolve(cluster.rateLimiter.checkRequest(1, { rpm: null, tpm: null }))).toEqual({ allowed: true, headers: {} });
       // After the answer: never a rejection, whatever the mode.
       await expect(cluster.rateLimiter.recordTokens(1, 10)).resolves.toBeUndefined();
       await expect(cluster.rateLimiter.releaseSlot(1)).resolves.toBeUndefined();
@@ -93,13 +93,13 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     it('once Redis is back, limits are shared again by themselves', async () => {
       const cluster = await fixture.open('a', { proxy, failureMode: 'closed' });
       takeAway(how);
-      await expect(cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null })).rejects.toMatchObject({ status: 503 });
+      await expect(Promise.resolve(cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null }))).rejects.toMatchObject({ status: 503 });
       proxy.restore();
-      let decision = await cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null }).catch(() => undefined);
+      let decision = await Promise.resolve(cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null })).catch(() => undefined);
       const deadline = Date.now() + 8_000;
       while (!decision && Date.now() < deadline) {
         await sleep(100);
-        decision = await cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null }).catch(() => undefined);
+        decision = await Promise.resolve(cluster.rateLimiter.checkRequest(1, { rpm: 2, tpm: null })).catch(() => undefined);
       }
       // A blackholed check timed out here but reached Redis once the network was back, and was
       // counted there: a delayed request errs on the strict side.
@@ -172,9 +172,9 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
       const secretProxy = await secretFixture.proxy();
       const cluster = await secretFixture.open('a', { proxy: secretProxy });
       // Connected with the password (this Redis' default user takes any).
-      expect((await cluster.rateLimiter.checkRequest(1, LIMITS)).headers['x-ratelimit-limit-requests']).toBe('100');
+      expect((await Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS))).headers['x-ratelimit-limit-requests']).toBe('100');
       secretProxy.cut();
-      for (let i = 0; i < 50; i++) await cluster.rateLimiter.checkRequest(1, LIMITS);
+      for (let i = 0; i < 50; i++) await Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS));
       for (let i = 0; i < 20; i++) cluster.changes.publish('prices');
       await sleep(300);
       const lines = secretFixture.log.lines;
@@ -195,7 +195,7 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     expect(cluster.kind).toBe('redis');
     expect(fixture.log.lines.some((line) => line.includes('redis not reachable at start'))).toBe(true);
     await expect(cluster.ping()).rejects.toThrow(/redis does not answer/);
-    await expect(cluster.rateLimiter.checkRequest(1, LIMITS)).rejects.toMatchObject({ status: 503 });
+    await expect(Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS))).rejects.toMatchObject({ status: 503 });
 
     const calls = new CallCounter();
     cluster.changes.subscribe('channels', calls.listener('channels'));
@@ -203,7 +203,7 @@ describeWithRedis('Redis away (through a proxy that cuts or blackholes it)', (ur
     // The subscriber's first subscription follows a gap: every topic fires once it is up.
     await eventually(() => calls.count('channels') === 1, 6_000, 'the subscriber up');
     await expect(cluster.ping()).resolves.toBeUndefined();
-    expect((await cluster.rateLimiter.checkRequest(1, LIMITS)).allowed).toBe(true);
+    expect((await Promise.resolve(cluster.rateLimiter.checkRequest(1, LIMITS))).allowed).toBe(true);
   });
 
   it('close ends every connection, even with Redis away, so the process can exit', async () => {
