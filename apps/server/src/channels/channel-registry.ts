@@ -193,7 +193,15 @@ export class ChannelRegistry {
    * disabled stays a candidate that routing skips: the model exists, no channel is available (503).
    */
   async candidatesFor(model: string, endpoint: Endpoint = 'chat'): Promise<readonly LiveChannel[]> {
-    const channels = this.channels ?? (await this.all());
+    return this.knownCandidates(model, endpoint) ?? this.candidatesAmong(await this.all(), model, endpoint);
+  }
+
+  /** {@link candidatesFor} at once, without a promise, once the channels are loaded; undefined before. */
+  knownCandidates(model: string, endpoint: Endpoint = 'chat'): readonly LiveChannel[] | undefined {
+    return this.channels && this.candidatesAmong(this.channels, model, endpoint);
+  }
+
+  private candidatesAmong(channels: readonly LiveChannel[], model: string, endpoint: Endpoint): readonly LiveChannel[] {
     // Asked three times a request (admission, pricing, routing): worked out once per model and endpoint of this list.
     if (this.candidates.of !== channels) this.candidates = { of: channels, byModel: new Map() };
     const key = `${endpoint} ${model}`;

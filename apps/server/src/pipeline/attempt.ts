@@ -126,7 +126,9 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   trace.channelId = channel.id;
   trace.upstreamModel = upstreamModel;
   // A request the provider cannot express is the caller's error (400), whichever channel.
-  let prepared = await call.prepare({ channel, key, upstreamModel });
+  // Most requests are prepared at once (a chat request); one that looks something up is awaited.
+  const preparing = call.prepare({ channel, key, upstreamModel });
+  let prepared = preparing instanceof Promise ? await preparing : preparing;
   if (prepared.warnings?.length) {
     // A mapping that is not exact is a warning (README), with the request id to find the row by.
     deps.logger.warn({ requestId: trace.requestId, channelId: channel.id, warnings: prepared.warnings }, 'request translated with warnings');

@@ -30,9 +30,25 @@ describe('priceCandidates', () => {
     expect(asked).toEqual(['gpt-4o', 'gpt-4o-mini']);
   });
 
+  it('answers at once, not with a promise, when every price is known; looks up only the ones that are not', async () => {
+    const { book, asked } = bookOf({ 'gpt-4o': 1, 'gpt-4o-mini': 2 });
+    const known = (model: string) => ({ price: { model, input: 1, output: 1, cacheRead: null, cacheWrite: null }, pricedBy: `${model} (table)` });
+    book.knownPriceFor = (_publicModel: string, upstreamModel: string) => (upstreamModel === 'gpt-4o' ? known(upstreamModel) : NOT_KNOWN_YET);
+    const now = priceCandidates({ prices: book }, 'claude-x', 'chat', [channel({ 'claude-x': 'gpt-4o' }), channel({ 'claude-x': 'gpt-4o' })]);
+    expect(now).not.toBeInstanceOf(Promise);
+    expect((now as Awaited<typeof now>).map((price) => price.upstreamModel)).toEqual(['gpt-4o']);
+    const later = priceCandidates({ prices: book }, 'claude-x', 'chat', [channel({ 'claude-x': 'gpt-4o' }), channel({ 'claude-x': 'gpt-4o-mini' }), channel({ 'claude-x': 'gpt-4o' })]);
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later).map((price) => price.upstreamModel)).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    expect(asked).toEqual(['gpt-4o-mini']);
+  });
+
   it('refuses the request when any candidate is unpriced (by default), naming the model and how to price it', async () => {
     const { book } = bookOf({ 'gpt-4o': 1 });
-    const refusal = await priceCandidates({ prices: book }, 'claude-x', 'chat', [channel({ 'claude-x': 'gpt-4o' }), channel({ 'claude-x': 'house' })]).then(
+    // Refused as a rejection or a throw at once (a price known already): the caller awaits either way.
+    const refusal = await Promise.resolve()
+      .then(() => priceCandidates({ prices: book }, 'claude-x', 'chat', [channel({ 'claude-x': 'gpt-4o' }), channel({ 'claude-x': 'house' })]))
+      .then(
       () => undefined,
       (error: unknown) => error,
     );

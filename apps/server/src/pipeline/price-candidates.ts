@@ -47,30 +47,49 @@ export function modelPriceNotSet(publicModel: string, upstreamModel: string, end
  * of the candidate channels — by the model that would serve it (PriceBook.priceFor). Any of them
  * unpriced refuses the whole request (403 model_price_not_set) before any upstream call, whichever
  * channel routing would have picked: what a request costs must not depend on the draw. With
- * RELAY_UNPRICED_MODELS=free an unpriced one is left out (it costs nothing).
+ * RELAY_UNPRICED_MODELS=free an unpriced one is left out (it costs nothing). At once, without a
+ * promise, when every price is known already (every request for a model after its first).
  */
-export async function priceCandidates(
+export function priceCandidates(
   deps: PricingDeps,
   model: string,
   endpoint: Endpoint,
   channels: readonly MappedChannel[],
-): Promise<CandidatePrice[]> {
-  const out: CandidatePrice[] = [];
-  if (channels.length === 0) {
-    // No channel serves it (the request ends 404 model_not_found, never 403 for a price): priced
-    // as its own name when it has one, so an exhausted quota is still said first.
-    const applied = await deps.prices.priceFor(model, model, endpoint);
-    return applied ? [{ upstreamModel: model, applied }] : [];
-  }
-  const seen = new Set<string>();
-  for (const channel of channels) {
-    const upstreamModel = channel.upstreamModel(model);
-    if (seen.has(upstreamModel)) continue;
-    seen.add(upstreamModel);
+): CandidatePrice[] | Promise<CandidatePrice[]> {
+  // No channel serves it (the request ends 404 model_not_found, never 403 for a price): priced
+  // as its own name when it has one, so an exhausted quota is still said first.
+  if (channels.length === 0) return deps.prices.priceFor(model, model, endpoint).then((applied) => (applied ? [{ upstreamModel: model, applied }] : []));
+  const pricing: Pricing = { deps, model, endpoint, out: [], seen: new Set() };
+  for (let at = 0; at < channels.length; at++) {
+    const upstreamModel = (channels[at] as MappedChannel).upstreamModel(model);
+    if (pricing.seen.has(upstreamModel)) continue;
     const known = deps.prices.knownPriceFor(model, upstreamModel, endpoint);
-    const applied = known === NOT_KNOWN_YET ? await deps.prices.priceFor(model, upstreamModel, endpoint) : known;
-    if (applied) out.push({ upstreamModel, applied });
-    else if (deps.unpricedModels !== 'free') throw modelPriceNotSet(model, upstreamModel, endpoint);
+    if (known === NOT_KNOWN_YET) return priceFrom(pricing, channels, at);
+    addPrice(pricing, upstreamModel, known);
   }
-  return out;
+  return pricing.out;
+}
+
+interface Pricing {
+  deps: PricingDeps;
+  model: string;
+  endpoint: Endpoint;
+  out: CandidatePrice[];
+  seen: Set<string>;
+}
+
+/** The candidates from `from` on, each price looked up where it is not known yet. */
+async function priceFrom(pricing: Pricing, channels: readonly MappedChannel[], from: number): Promise<CandidatePrice[]> {
+  const { deps, model, endpoint } = pricing;
+  for (const channel of channels.slice(from)) {
+    const upstreamModel = channel.upstreamModel(model);
+    if (!pricing.seen.has(upstreamModel)) addPrice(pricing, upstreamModel, await deps.prices.priceFor(model, upstreamModel, endpoint));
+  }
+  return pricing.out;
+}
+
+function addPrice(pricing: Pricing, upstreamModel: string, applied: AppliedPrice | undefined): void {
+  pricing.seen.add(upstreamModel);
+  if (applied) pricing.out.push({ upstreamModel, applied });
+  else if (pricing.deps.unpricedModels !== 'free') throw modelPriceNotSet(pricing.model, upstreamModel, pricing.endpoint);
 }

@@ -138,7 +138,8 @@ export async function relayChatCompletion(
   signal: AbortLike,
 ): Promise<ChatRelayResult> {
   const { request } = relayed;
-  let candidates = await candidatesFor(deps.registry, request.model, 'chat');
+  const found = candidatesFor(deps.registry, request.model, 'chat');
+  let candidates = found instanceof Promise ? await found : found;
   const pin = relayed.hooks?.pin;
   if (pin) {
     const { channelId, gone } = pin;
@@ -162,15 +163,18 @@ export async function relayChatCompletion(
       caller: relayed.caller,
       preferred: sticky?.held?.channelId,
       countsAgainstChannel: (failure) => countsAgainstChannel(failure, request),
-      attempt: async (channel, bridged) => {
-        const outcome = await attemptChannel(deps, channel, relayed, trace, signal, bridged, sticky);
-        // The session's channel failed it: forgotten, the retry's channel (if any) serves and is remembered.
-        if (sticky?.held && !outcome.ok && outcome.retryable && channel.id === sticky.held.channelId) {
-          sticky.affinity.forget(sticky.scope);
-          sticky.held = undefined;
-        }
-        return outcome;
-      },
+      // Without a session to keep, the attempt is the channel's own: no wrapper to await.
+      attempt: sticky
+        ? async (channel, bridged) => {
+            const outcome = await attemptChannel(deps, channel, relayed, trace, signal, bridged, sticky);
+            // The session's channel failed it: forgotten, the retry's channel (if any) serves and is remembered.
+            if (sticky.held && !outcome.ok && outcome.retryable && channel.id === sticky.held.channelId) {
+              sticky.affinity.forget(sticky.scope);
+              sticky.held = undefined;
+            }
+            return outcome;
+          }
+        : (channel, bridged) => attemptChannel(deps, channel, relayed, trace, signal, bridged),
       endpointMissing: missing && { remember: (channel) => missing.remember(channel), nativeOnly: relayed.nativeOnly },
     },
     trace,
@@ -189,8 +193,12 @@ async function stickySession(affinity: SessionAffinity | undefined, relayed: Rel
   return { affinity, scope, held: await affinity.lookup(scope) };
 }
 
-/** One channel tried: whether it passes the request through or bridges it decided, then the one attempt. */
-async function attemptChannel(
+/**
+ * One channel tried: whether it passes the request through or bridges it decided, then the one
+ * attempt. A refusal is thrown at once; routing awaits the attempt in an async function, where it
+ * rejects as before.
+ */
+function attemptChannel(
   deps: ChatRelayDeps,
   channel: LiveChannel,
   relayed: RelayedRequest,

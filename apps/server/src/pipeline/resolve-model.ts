@@ -24,20 +24,21 @@ export const familyAllowed = (assistant: AssistantRecord, family: string): boole
   assistant.models === null || assistant.models.some((pattern) => matchesModelPattern(pattern, family));
 
 /**
- * Model name → what to relay (SPEC §5). A plain name passes as it is. A gizmo name selects a
- * stored assistant; when none exists for the caller but a channel serves the full gizmo name
- * (a `*-gizmo-*` pattern), the request goes there unchanged: relay chaining.
+ * Model name → what to relay (SPEC §5). A plain name passes as it is — at once, not a promise:
+ * most requests name one, and the hot path awaits nothing it does not have to (issue 30). A gizmo
+ * name selects a stored assistant; when none exists for the caller but a channel serves the full
+ * gizmo name (a `*-gizmo-*` pattern), the request goes there unchanged: relay chaining.
  */
-export async function resolveModel(
-  deps: ResolveDeps,
-  request: ChatCompletionRequest,
-  accountId: number,
-): Promise<ResolvedModel> {
-  const gizmo = await resolveGizmo(deps, request.model, accountId);
-  if (!gizmo) return { request, assistantId: null, assistant: null, family: null };
-  const { assistant, family } = gizmo;
-  return { request: applyAssistant(assistant, request, family), assistantId: assistant.id, assistant, family };
+export function resolveModel(deps: ResolveDeps, request: ChatCompletionRequest, accountId: number): ResolvedModel | Promise<ResolvedModel> {
+  if (parseGizmoModel(request.model) === undefined) return plainModel(request);
+  return resolveGizmo(deps, request.model, accountId).then((gizmo) => {
+    if (!gizmo) return plainModel(request);
+    const { assistant, family } = gizmo;
+    return { request: applyAssistant(assistant, request, family), assistantId: assistant.id, assistant, family };
+  });
 }
+
+const plainModel = (request: ChatCompletionRequest): ResolvedModel => ({ request, assistantId: null, assistant: null, family: null });
 
 /**
  * The custom assistant a gizmo name selects, and its family; `null` for a plain name, or for a

@@ -39,7 +39,9 @@ describe('candidatesFor (routing)', () => {
 
   /** The error `candidatesFor` throws, as the caller receives it. */
   const refusal = async (model: string, endpoint: Parameters<typeof candidatesFor>[2]) => {
-    const error = await candidatesFor(registry, model, endpoint).then(
+    const error = await Promise.resolve()
+      .then(() => candidatesFor(registry, model, endpoint))
+      .then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
@@ -51,6 +53,10 @@ describe('candidatesFor (routing)', () => {
     const first = await storage.channels.create(newChannel({ name: 'a' }));
     const second = await storage.channels.create(newChannel({ name: 'b', models: ['text-embedding-3-small'], endpoints: ['embeddings'] }));
     expect((await candidatesFor(registry, 'text-embedding-3-small', 'embeddings')).map((channel) => channel.id)).toEqual([first.id, second.id]);
+    // Once the channels are loaded, at once, without a promise (issue 30).
+    const known = candidatesFor(registry, 'text-embedding-3-small', 'embeddings');
+    expect(known).not.toBeInstanceOf(Promise);
+    expect((known as Awaited<typeof known>).map((channel) => channel.id)).toEqual([first.id, second.id]);
   });
 
   it('answers 404 model_not_found for a model no enabled channel takes', async () => {

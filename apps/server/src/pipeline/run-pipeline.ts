@@ -13,7 +13,7 @@ import { relayChatCompletion, type ChatRelayDeps, type ChatRelayResult, type Dia
 import type { RelayTrace } from './request-context';
 import { reportAdjustments } from './adjust-for-channel';
 import type { Caller } from '../auth/caller';
-import { reserveQuota, type ReserveDeps } from './reserve-quota';
+import { NOTHING_HELD, reserveQuota, type ReserveDeps } from './reserve-quota';
 import { reservesQuota } from '../policy/periodic-limits';
 import { priceCandidates, type CandidatePrice, type PricingDeps } from './price-candidates';
 import { resolveModel, type ResolvedModel } from './resolve-model';
@@ -77,7 +77,8 @@ export function traceOf(res: Response): RelayTrace {
  */
 export async function runPipeline(deps: PipelineDeps, req: Request, res: Response, input: PipelineRequest): Promise<ChatRelayResult> {
   const { request } = input;
-  const { trace, caller, resolved } = await admitRequest(deps, req, res, request, input.validate);
+  const admitting = admitRequest(deps, req, res, request, input.validate);
+  const { trace, caller, resolved } = admitting instanceof Promise ? await admitting : admitting;
   const accountId = callerAccountId(caller);
   // Most requests have no chain: one hop, planned exactly as before (one map lookup for the rules).
   const fields = chainFieldsOf(input.native?.body ?? request);
@@ -101,7 +102,8 @@ export async function runPipeline(deps: PipelineDeps, req: Request, res: Respons
     // Reserved once, at the dearest upstream model of every hop: whichever serves, it fits.
     const candidates = hops.length === 1 ? first.candidates : hops.flatMap((hop) => hop.candidates);
     const reservation = { requestId: trace.requestId, request: firstRequest, candidates, bodyBytes, extraPromptBytes: input.hooks?.bridgedExtraBytes, passthrough: bound };
-    const held = await reserveQuota(deps, caller.token, reservation);
+    // A token without a limit reserves nothing: no call, no turn of the event loop.
+    const held = limited ? await reserveQuota(deps, caller.token, reservation) : NOTHING_HELD;
     trace.quotaReserved = held.amount;
     trace.windowsReserved = held.windowsReserved;
   }
@@ -221,17 +223,21 @@ async function planHop(
   const { resolved } = hop;
   const unchanged = !context.chained && resolved.request === input.request;
   const native = input.native && (context.chained ? nativeForHop(input.native, hop) : nativeFor(input.native, resolved));
-  const passthrough = await planPassthrough(deps, {
+  const planning = planPassthrough(deps, {
     accountId: context.accountId,
     allowList: context.allowList,
     request: resolved.request,
     native: native?.inspect(native.body),
     recordCreated: input.recordCreated ?? true,
   });
+  // Each step at once where it can be (a plain request, channels loaded, prices known): no promise to await.
+  const passthrough = planning instanceof Promise ? await planning : planning;
   // Priced by the model each candidate channel would send upstream; an unpriced one is refused
   // here, before any upstream call (no candidate: routing answers its 404).
-  const channels = await deps.registry.candidatesFor(resolved.request.model, 'chat');
-  const candidates = await priceCandidates(deps, resolved.request.model, 'chat', channels);
+  const { model } = resolved.request;
+  const channels = deps.registry.knownCandidates(model, 'chat') ?? (await deps.registry.candidatesFor(model, 'chat'));
+  const pricing = priceCandidates(deps, model, 'chat', channels);
+  const candidates = pricing instanceof Promise ? await pricing : pricing;
   // Spelled out, not `{ ...hop, … }`: the spread took ~3 µs a request in the bench's profile.
   return { model: hop.model, resolved, channels, native, passthrough, candidates, rawBody: unchanged ? input.rawBody : undefined };
 }
@@ -241,16 +247,28 @@ async function planHop(
  * model and the caller's address, the model allow-list re-checked on the parsed request, the
  * dialect's own checks, and the model resolved (a custom assistant applied).
  */
-export async function admitRequest(
+export function admitRequest(
   deps: PipelineDeps,
   req: Request,
   res: Response,
   request: ChatCompletionRequest,
   validate?: () => void,
-): Promise<{ trace: RelayTrace; caller: Caller | undefined; resolved: ResolvedModel }> {
+): Admitted | Promise<Admitted> {
   const { trace, caller } = admitCaller(deps, req, res, request.model, request.stream === true);
   validate?.();
-  const resolved = await resolveModel(deps, request, callerAccountId(caller));
+  // A plain model name is resolved at once: no promise (see resolveModel).
+  const resolving = resolveModel(deps, request, callerAccountId(caller));
+  if (resolving instanceof Promise) return resolving.then((resolved) => admitted(trace, caller, resolved));
+  return admitted(trace, caller, resolving);
+}
+
+interface Admitted {
+  trace: RelayTrace;
+  caller: Caller | undefined;
+  resolved: ResolvedModel;
+}
+
+function admitted(trace: RelayTrace, caller: Caller | undefined, resolved: ResolvedModel): Admitted {
   trace.assistantId = resolved.assistantId;
   return { trace, caller, resolved };
 }

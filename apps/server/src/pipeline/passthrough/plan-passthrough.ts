@@ -39,29 +39,36 @@ const OWNABLE: readonly UpstreamObjectKind[] = ['item', 'container'];
 /**
  * The plan of a request that may pass through: what it carries either way, and — only when it
  * carries something, so a plain request costs no lookup — the price of its model and which of the
- * ids it names this account created through the relay.
+ * ids it names this account created through the relay. A plan that carries nothing is made at
+ * once, without a promise.
  */
-export async function planPassthrough(deps: PassthroughDeps, asked: PassthroughRequest): Promise<PassthroughPlan> {
+export function planPassthrough(deps: PassthroughDeps, asked: PassthroughRequest): PassthroughPlan | Promise<PassthroughPlan> {
   const { native } = asked;
   const hub = inspectChatRequest(asked.request);
-  const pricedModel = asked.request.model;
-  const context: PassthroughContext = { allowList: asked.allowList, pricedModel, price: undefined, owned: new Set() };
-  if (!carriesNothing(hub) || (native && !carriesNothing(native))) {
-    context.price = await deps.prices.priceOf(pricedModel);
-    const owned = new Set<string>();
-    for (const kind of OWNABLE) {
-      const ids = [...new Set((native?.objects ?? []).filter((object) => object.kind === kind).map((object) => object.id))];
-      for (const id of await deps.upstreamObjects.owned(asked.accountId, kind, ids)) owned.add(`${kind}:${id}`);
-    }
-    context.owned = owned;
-  }
-  const noRecord = async () => undefined;
-  return {
+  const context: PassthroughContext = { allowList: asked.allowList, pricedModel: asked.request.model, price: undefined, owned: new Set() };
+  const plan: PassthroughPlan = {
     native,
     hub,
     context,
     expectCreated: (channelId) => (asked.recordCreated ? deps.upstreamObjects.expect(asked.accountId, channelId) : noRecord),
   };
+  if (carriesNothing(hub) && (!native || carriesNothing(native))) return plan;
+  return lookUpCarried(deps, asked, plan);
+}
+
+const noRecord = async (): Promise<undefined> => undefined;
+
+/** What a plan that carries something needs looked up: its model's price, and which of the ids it names are the account's. */
+async function lookUpCarried(deps: PassthroughDeps, asked: PassthroughRequest, plan: PassthroughPlan): Promise<PassthroughPlan> {
+  const { context, native } = plan;
+  context.price = await deps.prices.priceOf(context.pricedModel);
+  const owned = new Set<string>();
+  for (const kind of OWNABLE) {
+    const ids = [...new Set((native?.objects ?? []).filter((object) => object.kind === kind).map((object) => object.id))];
+    for (const id of await deps.upstreamObjects.owned(asked.accountId, kind, ids)) owned.add(`${kind}:${id}`);
+  }
+  context.owned = owned;
+  return plan;
 }
 
 /**
