@@ -28,7 +28,15 @@ export function usageLog(deps: SettleDeps, inFlight: InFlightRequests): RequestH
       if (!res.writableFinished) trace.callerGone?.abort();
       const caller = res.locals.caller;
       const ending = { trace, caller, outcome, route, holdsTpm: !trace.countOnly };
-      const row = caller === undefined ? Promise.resolve() : settle(deps, ending).catch((error: unknown) => deps.logger.error({ requestId: trace.requestId, err: error }, 'usage row not written'));
+      const failed = (error: unknown) => deps.logger.error({ requestId: trace.requestId, err: error }, 'usage row not written');
+      // Most rows are queued at once (settle answers without a promise); one that waits is tracked.
+      let row: Promise<void> | undefined;
+      try {
+        const settling = caller === undefined ? undefined : settle(deps, ending);
+        if (settling instanceof Promise) row = settling.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
       inFlight.closed(res, row);
     });
     inFlight.add(res);

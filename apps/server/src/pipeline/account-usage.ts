@@ -20,9 +20,9 @@ export interface UsageSources {
 /**
  * The one place a request's usage lands on its trace (SPEC §8): the upstream's usage, else the
  * relay's tokenizer, else an estimate from lengths — what was counted or estimated is marked so.
- * Never rejects: a stream's row waits on it, and the answer has already gone to the caller.
+ * Never rejects, nor throws: a stream's row waits on it, and the answer has already gone to the caller.
  */
-export async function accountUsage(logger: Logger, trace: RelayTrace, sources: UsageSources): Promise<void> {
+export function accountUsage(logger: Logger, trace: RelayTrace, sources: UsageSources): void | Promise<void> {
   const usage = sources.reported;
   if (usage) {
     trace.promptTokens = usage.promptTokens;
@@ -31,9 +31,15 @@ export async function accountUsage(logger: Logger, trace: RelayTrace, sources: U
     trace.cacheReadTokens = usage.cacheReadTokens ?? 0;
     trace.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
     trace.audioOutputTokens = usage.audioOutputTokens ?? 0;
+    // All the upstream said (the common case): done at once, without a promise.
     if (!usage.completionUnknown) return;
   }
-  // Counted here what the upstream did not count: the whole answer, or what a cut stream delivered.
+  return countUncounted(logger, trace, sources);
+}
+
+/** Counted here what the upstream did not count: the whole answer, or what a cut stream delivered. */
+async function countUncounted(logger: Logger, trace: RelayTrace, sources: UsageSources): Promise<void> {
+  const usage = sources.reported;
   trace.usageEstimated = true;
   if (!usage) trace.promptTokens = await counted(logger, trace, sources.countPrompt, sources.roughPrompt);
   let text = '';

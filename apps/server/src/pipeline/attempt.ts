@@ -174,7 +174,8 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
       circuit?.recordSuccess(channel.id);
       call.onServed?.({ channel, key, native });
       read.served?.();
-      if (read.usage) await accountUsage(deps.logger, trace, read.usage);
+      const counting = read.usage && accountUsage(deps.logger, trace, read.usage);
+      if (counting instanceof Promise) await counting;
       return { ok: true, result: read.result() };
     }
   } catch (error) {
@@ -182,7 +183,9 @@ export async function attempt<R>(deps: AttemptDeps, channel: LiveChannel, call: 
   }
 
   const upstream = response.body;
-  const first = await firstPiece(upstream, key);
+  // The first piece mostly came with the head: taken at once, else awaited.
+  const queued = upstream.takeQueued();
+  const first = queued ? { ok: true as const, first: queued } : await firstPiece(upstream, key);
   if (!first.ok) return first;
   circuit?.recordSuccess(channel.id);
   call.onServed?.({ channel, key, native });
@@ -222,7 +225,9 @@ class StreamEnd {
   ended(failure: RelayError | undefined, usage: UsageSources, stream?: { ended?(): void }): void {
     const { trace } = this;
     // First, so the row is settled even if what follows throws (accountUsage never rejects).
-    void accountUsage(this.logger, trace, usage).finally(this.settled);
+    const counting = accountUsage(this.logger, trace, usage);
+    if (counting instanceof Promise) void counting.finally(this.settled);
+    else this.settled();
     stream?.ended?.();
     if (!failure) return;
     // Already redacted: the stream transformers redact what they take from the upstream.

@@ -14,10 +14,10 @@ export class InFlightRequests {
     this.responses.add(res);
   }
 
-  /** The response closed; `row` settles once its usage row is queued (tracked while draining). */
-  closed(res: Response, row: Promise<void>): void {
+  /** The response closed; `row` settles once its usage row is queued (tracked while draining), none when it was queued already. */
+  closed(res: Response, row: Promise<void> | undefined): void {
     this.responses.delete(res);
-    if (!this.draining) return;
+    if (!this.draining || !row) return;
     this.rowsPending.add(row);
     void row.finally(() => this.rowsPending.delete(row));
   }

@@ -46,8 +46,8 @@ export interface RelayTrace {
   /** Set when the answer failed after its status was sent (a broken stream) or was never sent. */
   errorCode: string | null;
   statusOverride: number | null;
-  /** Resolves once a streamed answer has ended and its usage is known. */
-  settled: Promise<void> | null;
+  /** Resolves once a streamed answer has ended and its usage is known (a Settlement, or a background answer's usage). */
+  settled: PromiseLike<void> | null;
   /** Aborted when the caller goes away before the answer is complete. */
   callerGone: CallerGone | null;
   /** The caller's address as policy saw it (`req.ip`), worked out once. */

@@ -34,23 +34,63 @@ export interface Ending {
  * UsageRecorder, which writes it and settles the reservation with it; then its tokens are held
  * against the caller's tpm. A submitted task's row is the task's, written when it ends (TaskStore).
  */
-export async function settle(deps: SettleDeps, ending: Ending): Promise<void> {
+export function settle(deps: SettleDeps, ending: Ending): void | Promise<void> {
+  const { settled } = ending.trace;
+  // A stream that has ended already (every stream whose caller stayed to its end) is settled at once, without a promise.
+  if (settled && !(settled instanceof Settlement && settled.done)) return Promise.resolve(settled).then(() => settleEnded(deps, ending));
+  return settleEnded(deps, ending);
+}
+
+function settleEnded(deps: SettleDeps, ending: Ending): void | Promise<void> {
   const { trace } = ending;
-  if (trace.settled) await trace.settled;
   if (trace.deferredToTask) return;
   // Aborted and failed streams too: what was delivered (and its prompt) is charged.
-  const cost = knownCost(deps.prices, trace) ?? (await costOrReservation(deps.prices, deps.logger, trace));
+  const cost = knownCost(deps.prices, trace);
+  if (cost === undefined) return costOrReservation(deps.prices, deps.logger, trace).then((looked) => recordRow(deps, ending, looked));
+  return recordRow(deps, ending, cost);
+}
+
+function recordRow(deps: SettleDeps, ending: Ending, cost: number): void | Promise<void> {
+  const { trace } = ending;
   const { status, errorCode, clientIp } = ending.outcome();
   const entry = usageEntryOf(trace, ending.caller, { status, errorCode, clientIp, cost });
   deps.recorder.record(entry, ending.route);
-  if (ending.holdsTpm) await recordCallerTokens(deps.rateLimiter, ending.caller, trace);
+  if (ending.holdsTpm) return recordCallerTokens(deps.rateLimiter, ending.caller, trace);
+}
+
+/**
+ * A committed answer's end, which its usage row waits for (RelayTrace.settled). A promise is made
+ * only if something waits before the end: the row of a stream whose caller stayed to its end is
+ * settled after it, and then waits for nothing (issue 30: two promises and a turn fewer a stream).
+ */
+export class Settlement implements PromiseLike<void> {
+  private ended = false;
+  private waiting: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+
+  get done(): boolean {
+    return this.ended;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.release?.();
+  }
+
+  then<Fulfilled = void, Rejected = never>(
+    onFulfilled?: ((value: void) => Fulfilled | PromiseLike<Fulfilled>) | null,
+    onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
+  ): PromiseLike<Fulfilled | Rejected> {
+    this.waiting ??= this.ended ? Promise.resolve() : new Promise((resolve) => (this.release = resolve));
+    return this.waiting.then(onFulfilled, onRejected);
+  }
 }
 
 /** Makes the row wait for a committed stream: the function says the stream has ended and its usage is counted. */
 export function awaitSettlement(trace: RelayTrace): () => void {
-  let settled: () => void = () => undefined;
-  trace.settled = new Promise((resolve) => (settled = resolve));
-  return settled;
+  const settlement = new Settlement();
+  trace.settled = settlement;
+  return () => settlement.end();
 }
 
 /**

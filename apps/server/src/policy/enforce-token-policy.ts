@@ -106,8 +106,9 @@ export function recordCallerTokens(
   limiter: RateLimiter,
   caller: Caller | undefined,
   usage: { promptTokens: number; completionTokens: number },
-): Promise<void> {
-  if (caller?.kind !== 'token') return Promise.resolve();
+): void | Promise<void> {
+  // Nothing to hold (no tpm, the common case): no promise either.
+  if (caller?.kind !== 'token' || !caller.token.rateLimit?.tpm) return;
   return recordTokenUsage(limiter, caller.token, usage.promptTokens + usage.completionTokens).catch(() => undefined);
 }
 

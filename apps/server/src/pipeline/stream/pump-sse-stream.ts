@@ -224,7 +224,8 @@ class SsePump implements OpenStream {
       destination.write(this.batch, encoding);
       destination.end();
     }
-    void this.upstream.return?.().catch(() => undefined);
+    // An upstream read to its end has nothing to let go of (the common end): no call, no promise.
+    if (this.upstream.ended !== true) void this.upstream.return?.().catch(() => undefined);
   }
 
   /** Steps into the batch; nothing after the one that ended the stream. */
