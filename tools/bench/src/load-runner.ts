@@ -15,6 +15,12 @@ export interface Target {
   headers: Record<string, string>;
   /** The process whose CPU and memory the row reports. */
   pid: number;
+  /**
+   * The simulator behind it, when it is a separate process (not for `direct`): its CPU a request
+   * is reported beside the target's, since on a shared machine what a target asks of its upstream
+   * is CPU the target does not get (the relay's `include_usage`, one more chunk a stream).
+   */
+  upstreamPid?: number;
 }
 
 /** The URL a target takes a workload's endpoint on, if it takes it at all. */
@@ -70,6 +76,10 @@ export interface LoadWindow {
   answered: number;
   /** The target's utime + stime across the window, read once it went idle after it. */
   ticks: number | undefined;
+  /** The simulator's behind it (Target.upstreamPid), read at the same moments; undefined without one. */
+  upstreamTicks: number | undefined;
+  /** This process's: the load generator (autocannon runs in it), reading the target's answers. */
+  loadTicks: number | undefined;
   peakRssBytes: number | undefined;
   foreignTicks: ForeignTicks | undefined;
   fromMicros: number;
@@ -91,6 +101,8 @@ export async function measureWindow(target: Target, plan: LoadPlan, seconds: num
   await waitUntilIdle(target.pid);
   const latencies: number[] = [];
   const ticksBefore = readCpuTicks(target.pid);
+  const upstreamBefore = target.upstreamPid === undefined ? undefined : readCpuTicks(target.upstreamPid);
+  const loadBefore = readCpuTicks(process.pid);
   const cpuBefore = snapshotCpu(benchmarkPids());
   const rssSampler = new RssPeakSampler(target.pid);
   const fromMicros = nowMicros();
@@ -103,8 +115,10 @@ export async function measureWindow(target: Target, plan: LoadPlan, seconds: num
   const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const peakRssBytes = rssSampler.stop();
   const foreignTicks = foreignCpuTicks(cpuBefore, snapshotCpu(benchmarkPids()));
+  const loadTicks = difference(readCpuTicks(process.pid), loadBefore);
   await waitUntilIdle(target.pid);
   const ticks = difference(readCpuTicks(target.pid), ticksBefore);
+  const upstreamTicks = target.upstreamPid === undefined ? undefined : difference(readCpuTicks(target.upstreamPid), upstreamBefore);
   return {
     latencies,
     elapsedSeconds,
@@ -113,6 +127,8 @@ export async function measureWindow(target: Target, plan: LoadPlan, seconds: num
     non2xx: result.non2xx,
     answered: result['2xx'] + result.non2xx,
     ticks,
+    upstreamTicks,
+    loadTicks,
     peakRssBytes,
     foreignTicks,
     fromMicros,
@@ -145,6 +161,8 @@ export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' |
   const stolenSum = sumKnown(foreign.map((ticks) => ticks?.stolen));
   const totalSum = sumKnown(foreign.map((ticks) => ticks?.total));
   const { p50, p99 } = latencyPercentiles(latencies);
+  const answered = windows.reduce((sum, window) => sum + window.answered, 0);
+  const perRequest = (ticks: readonly (number | undefined)[]) => cpuMicrosPerRequest(sumKnown(ticks), clockTicksPerSecond(), answered);
   return {
     target,
     mode: plan.mode,
@@ -156,11 +174,9 @@ export function summariseWindows(target: TargetId, plan: Pick<LoadPlan, 'mode' |
     errors,
     timeouts: windows.reduce((sum, window) => sum + window.timeouts, 0),
     non2xx,
-    cpuMicrosPerRequest: cpuMicrosPerRequest(
-      sumKnown(windows.map((window) => window.ticks)),
-      clockTicksPerSecond(),
-      windows.reduce((sum, window) => sum + window.answered, 0),
-    ),
+    cpuMicrosPerRequest: perRequest(windows.map((window) => window.ticks)),
+    upstreamCpuMicrosPerRequest: perRequest(windows.map((window) => window.upstreamTicks)),
+    loadCpuMicrosPerRequest: perRequest(windows.map((window) => window.loadTicks)),
     peakRssBytes: peaks.length === windows.length && peaks.length > 0 ? Math.max(...peaks) : undefined,
     foreignCpuShare: foreignSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : foreignSum / totalSum,
     stolenCpuShare: stolenSum === undefined || totalSum === undefined || totalSum <= 0 ? undefined : stolenSum / totalSum,

@@ -22,6 +22,8 @@ function window(overrides: Partial<LoadWindow>): LoadWindow {
     non2xx: 0,
     answered: 0,
     ticks: 0,
+    upstreamTicks: 0,
+    loadTicks: 0,
     peakRssBytes: 1,
     foreignTicks: { foreign: 0, stolen: 0, total: 200 },
     fromMicros: 0,
@@ -45,6 +47,19 @@ describe('summariseWindows', () => {
     expect(measurement.foreignCpuShare).toBeCloseTo(100 / 400);
     expect(measurement.stolenCpuShare).toBeCloseTo(20 / 400);
     expect(measurement.p99Ms).toBe(2);
+  });
+
+  it("gives the simulator's and the load generator's CPU over the same answers as the target's", () => {
+    const measurement = summariseWindows('relay', plan, [
+      window({ latencies: [1, 1, 1], answered: 3, ticks: 3, upstreamTicks: 2, loadTicks: 1 }),
+      window({ latencies: [1], answered: 1, ticks: 5, upstreamTicks: 4, loadTicks: 3 }),
+    ]);
+    expect(measurement.upstreamCpuMicrosPerRequest).toBeCloseTo((6 / 100 / 4) * 1e6);
+    expect(measurement.loadCpuMicrosPerRequest).toBeCloseTo((4 / 100 / 4) * 1e6);
+    // `direct` has no simulator behind it: unknown, not zero.
+    const direct = summariseWindows('direct', plan, [window({ latencies: [1], answered: 1, ticks: 1, upstreamTicks: undefined, loadTicks: 1 })]);
+    expect(direct.upstreamCpuMicrosPerRequest).toBeUndefined();
+    expect(direct.loadCpuMicrosPerRequest).toBeCloseTo(1e4);
   });
 
   it('leaves CPU, peak and neighbours unknown when any window could not read them', () => {

@@ -21,6 +21,15 @@ export interface LoadMeasurement {
   non2xx: number;
   /** CPU of the target's own process (the simulator's for `direct`). */
   cpuMicrosPerRequest: number | undefined;
+  /**
+   * The simulator's CPU a request of this target's (undefined for `direct`, which is the
+   * simulator). On the bench's shared cores the three processes — load generator, target,
+   * simulator — split the CPUs: what a target asks of its upstream, or makes the load generator
+   * read, comes out of the requests a second it can serve.
+   */
+  upstreamCpuMicrosPerRequest: number | undefined;
+  /** The load generator's (the bench's own process) CPU a request of this target's. */
+  loadCpuMicrosPerRequest: number | undefined;
   peakRssBytes: number | undefined;
   /** Share of all CPUs used by processes outside the benchmark during the load: noise. */
   foreignCpuShare: number | undefined;

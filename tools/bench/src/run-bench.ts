@@ -19,7 +19,7 @@ import { readRssBytes } from './proc-stats';
 import { SHARED_RELAY_TARGET } from './shared-stores';
 import { runSlowStreams } from './slow-streams';
 import { bundles, type FreshTarget, type Stack } from './stack';
-import { formatIdle, formatNumber, formatSlowStreams } from './table';
+import { cpuShares, formatIdle, formatNumber, formatSlowStreams } from './table';
 import { probeTimeToFirstByte } from './ttfb-probe';
 import {
   buildWorkloads,
@@ -179,6 +179,7 @@ function describeLoad({ mode, connections, target }: LoadRun, measurement: LoadM
   return (
     `${mode} c=${connections} ${target.id}: ` +
     `${formatNumber(measurement.rps, 0)} rps, p50 ${formatNumber(measurement.p50Ms, 2)} ms` +
+    cpuShares(measurement) +
     (failed > 0 ? `, ${measurement.errors} errors, ${measurement.non2xx} non-2xx` : '')
   );
 }

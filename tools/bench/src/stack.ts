@@ -136,6 +136,8 @@ export async function startStack(root: string, options: BenchOptions, log: (line
     embeddingsUrl: routesEmbeddings ? `${origin}${embeddingsPath}` : undefined,
     headers,
     pid: child.pid,
+    // The simulator answers every target but itself.
+    ...(child === simulator ? {} : { upstreamPid: simulator.pid }),
   });
   const local = (port: number): string => `http://127.0.0.1:${port}`;
   // The floor forwards every path as it comes; the Express proxy routes the chat path alone.
@@ -155,7 +157,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
       notes.push(`--peers: ${peer.failed}`);
       log(`peers: ${peer.failed}; carrying on without it`);
     } else {
-      targets.push(peer.target);
+      targets.push({ ...peer.target, upstreamPid: simulator.pid });
       log(`portkey on ${new URL(peer.target.url).origin} (pid ${peer.child.pid})`);
     }
   }
@@ -171,6 +173,7 @@ export async function startStack(root: string, options: BenchOptions, log: (line
         embeddingsUrl: `${fresh.origin}${embeddingsPath}`,
         headers: { authorization: `Bearer ${fresh.tokenKey}` },
         pid: fresh.child.pid,
+        upstreamPid: simulator.pid,
       },
       close: async () => {
         await stopChild(fresh.child);

@@ -47,6 +47,8 @@ describe('buildReportRows', () => {
     timeouts: 0,
     non2xx: 0,
     cpuMicrosPerRequest: 100,
+    upstreamCpuMicrosPerRequest: undefined,
+    loadCpuMicrosPerRequest: undefined,
     peakRssBytes: 50 * 1024 * 1024,
     foreignCpuShare: 0,
     stolenCpuShare: 0,

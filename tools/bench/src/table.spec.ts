@@ -1,6 +1,6 @@
 import { formatLargeBodies } from './large-bodies-table';
 import type { BenchReport, LargeBodyRow, ReportRow, SlowStreamsResult } from './report';
-import { formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams, formatSlowStreamsLines } from './table';
+import { cpuShares, formatNumber, formatRows, formatReport, formatSigned, formatSlowStreams, formatSlowStreamsLines } from './table';
 
 const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow> = {}): ReportRow => ({
   target,
@@ -14,6 +14,8 @@ const row = (target: ReportRow['target'], rps: number, extra: Partial<ReportRow>
   timeouts: 0,
   non2xx: 0,
   cpuMicrosPerRequest: 51.4,
+  upstreamCpuMicrosPerRequest: undefined,
+  loadCpuMicrosPerRequest: undefined,
   peakRssBytes: 64 * 1024 * 1024,
   foreignCpuShare: 0,
   stolenCpuShare: 0,
@@ -181,5 +183,15 @@ describe('formatReport', () => {
     expect(relay).toBeGreaterThan(0);
     expect(lines[relay + 1]).toMatch(/^slow streams express: .*, 20\.5 KB per stream$/);
     expect(lines).not.toContain('slow streams: not run');
+  });
+});
+
+describe('cpuShares', () => {
+  it("names the target's, the simulator's and the load generator's CPU a request, and what is unknown is left out", () => {
+    expect(cpuShares({ cpuMicrosPerRequest: 288.4, upstreamCpuMicrosPerRequest: 190.6, loadCpuMicrosPerRequest: 70 })).toBe(
+      '; CPU µs/req 288, simulator 191, load generator 70',
+    );
+    expect(cpuShares({ cpuMicrosPerRequest: 150, upstreamCpuMicrosPerRequest: undefined, loadCpuMicrosPerRequest: 60 })).toBe('; CPU µs/req 150, load generator 60');
+    expect(cpuShares({ cpuMicrosPerRequest: undefined, upstreamCpuMicrosPerRequest: 1, loadCpuMicrosPerRequest: 1 })).toBe('');
   });
 });

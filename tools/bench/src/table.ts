@@ -1,5 +1,5 @@
 import { formatLargeBodies } from './large-bodies-table';
-import { IDLE_SETTLE_MS, type BenchReport, type IdleRss, type Mode, type ReportRow, type SlowStreamsResult } from './report';
+import { IDLE_SETTLE_MS, type BenchReport, type IdleRss, type LoadMeasurement, type Mode, type ReportRow, type SlowStreamsResult } from './report';
 
 const dash = '—';
 const modeOrder: readonly Mode[] = ['non-stream', 'stream', '64k', 'embeddings'];
@@ -119,4 +119,17 @@ export function formatReport(report: BenchReport): string {
   if (largeBodies.length > 0) lines.push('', ...largeBodies);
   if (report.notes.length > 0) lines.push('', 'notes:', ...report.notes.map((note) => `- ${note}`));
   return lines.join('\n');
+}
+
+/**
+ * CPU µs a request of the target, the simulator behind it and the load generator: on shared
+ * cores their sum is what a request costs the machine, and what the requests a second follow.
+ */
+export function cpuShares(measurement: Pick<LoadMeasurement, 'cpuMicrosPerRequest' | 'upstreamCpuMicrosPerRequest' | 'loadCpuMicrosPerRequest'>): string {
+  const { cpuMicrosPerRequest: own, upstreamCpuMicrosPerRequest: upstream, loadCpuMicrosPerRequest: load } = measurement;
+  if (own === undefined) return '';
+  const parts = [`CPU µs/req ${formatNumber(own, 0)}`];
+  if (upstream !== undefined) parts.push(`simulator ${formatNumber(upstream, 0)}`);
+  if (load !== undefined) parts.push(`load generator ${formatNumber(load, 0)}`);
+  return `; ${parts.join(', ')}`;
 }
