@@ -24,13 +24,16 @@ export function describeAffinityStore(open: () => Promise<AffinityStore>): void 
   });
 
   it('forgets a session after its TTL, counted from the last set', async () => {
-    await store.set('short', pin(1), 150);
+    // Margins of 100 ms and more: a sleep on a loaded machine (the whole suite's workers) runs late,
+    // and 50 ms was not always enough (the Redis store read the session gone at its first check).
+    await store.set('short', pin(1), 600);
     await store.set('long', pin(2), 60_000);
-    await sleep(100);
-    await store.set('short', pin(1), 150); // used again: its TTL starts over
-    await sleep(100);
+    await sleep(300);
+    await store.set('short', pin(1), 600); // used again: its TTL starts over
+    // 700 ms after the first set (gone, had the TTL not started over), 400 after the second.
+    await sleep(400);
     expect(await store.get('short')).toEqual(pin(1));
-    await sleep(120);
+    await sleep(350);
     expect(await store.get('short')).toBeUndefined();
     expect(await store.get('long')).toEqual(pin(2));
   });
