@@ -188,4 +188,46 @@ describe('UsageRecorder', () => {
     expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b', 'c']);
     expect(lines.filter((line) => line.includes('usage log writes resumed'))).toHaveLength(1);
   });
+
+  it('writes a large flush rowsPerWrite rows at a time, the event loop running between two writes', async () => {
+    const stores = fakeStores();
+    const order: string[] = [];
+    const insert = stores.usageLog.insertBatch.bind(stores.usageLog);
+    stores.usageLog.insertBatch = async (entries) => {
+      order.push(`write ${entries.map((row) => row.requestId).join('')}`);
+      // Something the event loop has to run (a stream's next piece): it goes before the next write.
+      setImmediate(() => order.push('loop'));
+      return insert(entries);
+    };
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000, rowsPerWrite: 2 });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) recorder.record(entry(id));
+    await recorder.close();
+    expect(order).toEqual(['write ab', 'loop', 'write cd', 'loop', 'write e']);
+    expect(stores.batches.map((batch) => batch.map((row) => row.requestId).join(''))).toEqual(['ab', 'cd', 'e']);
+    expect(recorder.backlogFull).toBe(false);
+  });
+
+  it('a write that fails partway through a flush keeps its rows and the rest, in order, and writes none twice', async () => {
+    const stores = fakeStores();
+    let writes = 0;
+    const insert = stores.usageLog.insertBatch.bind(stores.usageLog);
+    stores.usageLog.insertBatch = async (entries) => {
+      writes += 1;
+      if (writes === 2) throw new Error('disk full');
+      return insert(entries);
+    };
+    const recorder = new UsageRecorder(stores.usageLog, stores.tokens, logger, { flushIntervalMs: 60_000, rowsPerWrite: 2, maxBacklog: 5 });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) recorder.record(entry(id));
+    expect(recorder.backlogFull).toBe(true);
+    await recorder.flush();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b']);
+    // Three rows still unwritten: the backlog counts them, the next flush takes them.
+    expect(recorder.backlogFull).toBe(false);
+    recorder.record(entry('f'));
+    recorder.record(entry('g'));
+    expect(recorder.backlogFull).toBe(true);
+    await recorder.close();
+    expect(stores.batches.flat().map((row) => row.requestId)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(recorder.backlogFull).toBe(false);
+  });
 });
